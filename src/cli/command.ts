@@ -1,0 +1,89 @@
+/**
+ * What every command shares: how flags are declared and parsed, how usage errors become exit
+ * code 2, and how `--help` is printed. One file per command builds on this and does only its job.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export const EXIT_OK = 0;
+/** The input has errors, or the work failed. */
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+export class UsageError extends Error {}
+
+export interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  /** True when stdout is a terminal: human output; otherwise plain, machine-friendly output. */
+  isTerminal: boolean;
+  /** True when stderr is a terminal: live progress lines may redraw themselves. */
+  stderrIsTerminal: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Help text below the usage line: what the command does, each flag, examples. */
+  help: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  allowPositionals?: boolean;
+}
+
+export interface Command {
+  spec: CommandSpec;
+  run(args: ParsedArgs, io: Io): Promise<number>;
+}
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+/** Parses argv for a command; throws UsageError with a message a person can act on. */
+export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { help: { type: 'boolean', short: 'h' }, ...spec.options },
+      allowPositionals: spec.allowPositionals ?? true,
+      strict: true,
+    });
+    return { values: values as ParsedArgs['values'], positionals };
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}\nRun "sitemapkit ${spec.name} --help" for usage.`);
+  }
+}
+
+export function formatHelp(spec: CommandSpec): string {
+  return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${spec.help.trim()}\n`;
+}
+
+/** Reads a flag as a string, or undefined. */
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Reads a repeatable flag as a list of strings. */
+export function listFlag(args: ParsedArgs, name: string): string[] {
+  const value = args.values[name];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+}
+
+export function booleanFlag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
+}
+
+/** Reads a flag as a positive integer (or zero when allowed); a bad value is a usage error. */
+export function integerFlag(args: ParsedArgs, name: string, fallback: number, { min = 1 } = {}): number {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw.replace(/_/g, ''));
+  if (!Number.isInteger(value) || value < min) {
+    throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${raw}"`);
+  }
+  return value;
+}

@@ -1,0 +1,100 @@
+/**
+ * URL rules of the protocol (RULES.md §3): `loc` is an absolute http(s) URL, percent-encoded
+ * (RFC 3986; IRIs become URIs per RFC 3987: non-ASCII as UTF-8 %HH, IDN hosts as punycode),
+ * fewer than 2,048 characters.
+ */
+import { LIMITS } from './limits.js';
+
+export type UrlProblem = { code: 'URL-001' | 'URL-002' | 'URL-003'; message: string };
+export type UrlResult = { ok: true; value: string } | { ok: false; problem: UrlProblem };
+
+const HTTP_SCHEME = /^https?:\/\//i;
+
+/** True when the text starts like an absolute http(s) URL (cheap; no full parse). */
+export function looksAbsoluteHttp(text: string): boolean {
+  return HTTP_SCHEME.test(text);
+}
+
+/**
+ * Turns a URL as a person or a file gives it into the URI a sitemap must hold: resolved against
+ * `base` when relative, spaces and non-ASCII characters percent-encoded, the host in punycode.
+ * Refuses anything that is not http(s) or that is too long once encoded.
+ */
+export function normaliseUrl(input: string, base?: string): UrlResult {
+  const text = input.trim();
+  if (text === '') return { ok: false, problem: { code: 'URL-001', message: 'the URL is empty' } };
+  let parsed: URL;
+  try {
+    parsed = base === undefined ? new URL(text) : new URL(text, base);
+  } catch {
+    return {
+      ok: false,
+      problem: {
+        code: 'URL-001',
+        message: base === undefined
+          ? `"${text}" is not an absolute URL; write it with https:// and a host`
+          : `"${text}" is not a valid URL`,
+      },
+    };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { ok: false, problem: { code: 'URL-001', message: `"${text}" uses ${parsed.protocol} ; only http and https URLs may be listed` } };
+  }
+  if (parsed.hostname === '') {
+    return { ok: false, problem: { code: 'URL-001', message: `"${text}" has no host` } };
+  }
+  const value = parsed.href;
+  if (value.length >= LIMITS.maxUrlLength) {
+    return {
+      ok: false,
+      problem: { code: 'URL-002', message: `the URL is ${value.length} characters long; the protocol allows fewer than ${LIMITS.maxUrlLength}` },
+    };
+  }
+  return { ok: true, value };
+}
+
+/** Characters RFC 3986 never allows unencoded in a URI. */
+const FORBIDDEN_CHARACTER = /[\s"<>{}|\\^`\u0000-\u001f\u007f]|[^\u0000-\u007f]/u;
+const BAD_PERCENT = /%(?![0-9A-Fa-f]{2})/;
+
+/**
+ * The first RFC 3986 syntax problem of a URL as written in a document (URL-003), or undefined.
+ * Unlike normaliseUrl this judges the text as it stands: it does not encode anything.
+ */
+export function findUrlSyntaxProblem(text: string): UrlProblem | undefined {
+  const forbidden = FORBIDDEN_CHARACTER.exec(text);
+  if (forbidden) {
+    const ch = forbidden[0];
+    const shown = /\s/.test(ch) ? 'whitespace' : ch.charCodeAt(0) > 0x7f ? `non-ASCII character "${ch}"` : `"${ch}"`;
+    return { code: 'URL-003', message: `the URL contains ${shown}, which must be percent-encoded` };
+  }
+  if (BAD_PERCENT.test(text)) {
+    return { code: 'URL-003', message: 'the URL has a "%" that is not followed by two hexadecimal digits' };
+  }
+  return undefined;
+}
+
+export type ScopeResult = 'in-scope' | 'other-host' | 'outside-directory';
+
+/**
+ * Whether `url` may be listed by the sitemap at `sitemapUrl` (RULES.md URL-004, URL-005): same
+ * scheme, host and port, and a path at or below the sitemap's directory.
+ */
+export function checkScope(url: string, sitemapUrl: string): ScopeResult {
+  let target: URL;
+  let sitemap: URL;
+  try {
+    target = new URL(url);
+    sitemap = new URL(sitemapUrl);
+  } catch {
+    return 'other-host';
+  }
+  if (target.protocol !== sitemap.protocol || target.host !== sitemap.host) return 'other-host';
+  const directory = sitemap.pathname.slice(0, sitemap.pathname.lastIndexOf('/') + 1);
+  return target.pathname.startsWith(directory) ? 'in-scope' : 'outside-directory';
+}
+
+/** `base` joined with a relative path, for printing robots.txt lines and index locations. */
+export function joinUrl(base: string, path: string): string {
+  return new URL(path, base.endsWith('/') ? base : `${base}/`).href;
+}

@@ -1,0 +1,28 @@
+/**
+ * XML text safety for writers: escape the five XML entities and drop the characters XML 1.0
+ * forbids (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; unpaired surrogates).
+ */
+
+const NEEDS_WORK = /[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
+const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const SPECIAL = /[&<>"']/g;
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Text made safe for XML content and attribute values. The common case (nothing to do) is one test. */
+export function escapeXml(text: string): string {
+  if (!NEEDS_WORK.test(text)) return text;
+  return text.replace(FORBIDDEN, '').replace(SPECIAL, (ch) => ENTITY[ch]!);
+}
+
+/** Removes only the characters XML 1.0 forbids, leaving entities alone. */
+export function stripForbiddenXmlChars(text: string): string {
+  return text.replace(FORBIDDEN, '');
+}
+
+/** True when the text holds a character XML 1.0 forbids (RULES.md XML-006). */
+export function hasForbiddenXmlChar(text: string): boolean {
+  FORBIDDEN.lastIndex = 0;
+  const found = FORBIDDEN.test(text);
+  FORBIDDEN.lastIndex = 0;
+  return found;
+}

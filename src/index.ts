@@ -1,0 +1,3 @@
+/** sitemapkit's public API. */
+export * from './core/index.js';
+export * from './parse/types.js';
