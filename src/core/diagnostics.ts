@@ -131,6 +131,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   'LIMIT-001': { severity: E, title: 'text value too long' },
   'LIMIT-002': { severity: E, title: 'entry limit reached' },
   'INPUT-001': { severity: E, title: 'input line skipped' },
+  'LIMIT-003': { severity: W, title: 'sitemap index nested deeper than the depth limit: not followed' },
 };
 
 /** A diagnostic for a catalog code, with the catalog's severity unless one is given. */
