@@ -1,0 +1,75 @@
+/**
+ * The sitemap-output flags, shared by every command that writes sitemaps (generate, crawl):
+ * declared once, documented once, parsed into writeSitemaps options.
+ */
+import { LIMITS, normaliseUrl } from '../core/index.js';
+import type { OutputFormat, WriteSitemapsOptions } from '../generate/types.js';
+import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
+
+export const OUTPUT_OPTIONS: CommandSpec['options'] = {
+  out: { type: 'string', short: 'o' },
+  'base-url': { type: 'string' },
+  'max-urls': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  gzip: { type: 'boolean' },
+  'gzip-index': { type: 'boolean' },
+  format: { type: 'string' },
+  stylesheet: { type: 'string' },
+  'allow-other-hosts': { type: 'boolean' },
+};
+
+export const OUTPUT_OPTIONS_HELP = `Output:
+  -o, --out DIR          directory to publish the sitemaps into (created if missing); files are
+                         written under temporary names and renamed into place when all are complete
+  --base-url URL         public URL of DIR, e.g. https://www.example.com/ (relative URLs resolve
+                         against it; the index and robots.txt lines point under it)
+  --max-urls N           URLs per file (default and maximum ${LIMITS.maxUrlsPerSitemap.toLocaleString('en-US')})
+  --max-bytes N          uncompressed bytes per file, closing tag included
+                         (default and maximum ${LIMITS.maxBytesPerSitemap.toLocaleString('en-US')})
+  --gzip                 write .gz files (the index stays plain XML)
+  --gzip-index           gzip the index as well
+  --format xml|txt       urlset XML (default) or text sitemaps, one URL per line
+  --stylesheet URL       add an xml-stylesheet processing instruction (XSLT or CSS)
+  --allow-other-hosts    accept URLs on other hosts or outside the base URL's directory (only
+                         valid when each host's robots.txt lists the sitemap)`;
+
+export type OutputOptions = Pick<WriteSitemapsOptions,
+  'outDir' | 'baseUrl' | 'maxUrls' | 'maxBytes' | 'gzip' | 'gzipIndex' | 'format' | 'stylesheet' | 'allowOtherHosts'>;
+
+/** Reads the output flags; `--out` and `--base-url` are required, everything else has a default. */
+export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string } = {}): OutputOptions {
+  const outDir = stringFlag(args, 'out');
+  if (outDir === undefined) throw new UsageError('--out DIR is required: the directory to write the sitemaps into');
+  const baseUrl = readBaseUrl(stringFlag(args, 'base-url') ?? defaults.baseUrl);
+  const format = stringFlag(args, 'format') ?? 'xml';
+  if (format !== 'xml' && format !== 'txt') throw new UsageError(`--format must be xml or txt, not "${format}"`);
+  const stylesheet = stringFlag(args, 'stylesheet');
+  if (stylesheet !== undefined && format === 'txt') throw new UsageError('--stylesheet applies to XML sitemaps, not --format txt');
+  return {
+    outDir,
+    baseUrl,
+    maxUrls: limitFlag(args, 'max-urls', LIMITS.maxUrlsPerSitemap),
+    maxBytes: limitFlag(args, 'max-bytes', LIMITS.maxBytesPerSitemap),
+    gzip: booleanFlag(args, 'gzip'),
+    gzipIndex: booleanFlag(args, 'gzip-index'),
+    format: format as OutputFormat,
+    ...(stylesheet === undefined ? {} : { stylesheet }),
+    allowOtherHosts: booleanFlag(args, 'allow-other-hosts'),
+  };
+}
+
+function readBaseUrl(raw: string | undefined): string {
+  if (raw === undefined) throw new UsageError('--base-url URL is required: the public URL the sitemaps will be served from');
+  const url = normaliseUrl(raw);
+  if (!url.ok) throw new UsageError(`--base-url: ${url.problem.message}`);
+  const parsed = new URL(url.value);
+  if (parsed.search || parsed.hash) throw new UsageError(`--base-url must not have a query or fragment: "${raw}"`);
+  // A base without a trailing slash names a directory here (https://example.com/blog → /blog/).
+  return parsed.pathname.endsWith('/') ? parsed.href : `${parsed.href}/`;
+}
+
+function limitFlag(args: ParsedArgs, name: string, maximum: number): number {
+  const value = integerFlag(args, name, maximum);
+  if (value > maximum) throw new UsageError(`--${name} may be at most ${maximum.toLocaleString('en-US')} (the protocol's limit), not ${value}`);
+  return value;
+}
