@@ -1,0 +1,224 @@
+/**
+ * The crawl: breadth-first over the site from its seeds, `concurrency` requests at a time, spaced
+ * by the politeness gap, every URL judged once. The frontier and the outcomes live in the store,
+ * so memory stays flat however large the site, and a killed crawl resumes where it stopped.
+ */
+import type { CrawlStore, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
+import { judgePage, type Discovered } from './judge.js';
+import { normaliseCrawlUrl, paramFilter } from './normalise.js';
+import { Politeness } from './politeness.js';
+import { createScope, type Scope } from './scope.js';
+import type { Outcome, PageFetcher, RobotsPolicy } from './types.js';
+
+export interface CrawlOptions {
+  /** Where the crawl starts; its scheme, host and port are the crawl's scope. */
+  startUrl: string;
+  fetcher: PageFetcher;
+  robots: RobotsPolicy;
+  store: CrawlStore;
+  /** More URLs to start from, such as those of the site's existing sitemaps. */
+  seeds?: AsyncIterable<string> | Iterable<string>;
+  /** Most pages to request (default: no limit). */
+  maxPages?: number;
+  /** Most link hops from a seed (default: no limit). */
+  maxDepth?: number;
+  include?: readonly string[];
+  exclude?: readonly string[];
+  /** Query parameter name globs to remove from every URL (`utm_*`). */
+  stripParams?: readonly string[];
+  /** Requests in flight at once (the crawl stays on one host). Default 4. */
+  concurrency?: number;
+  /** Least time between two requests, in ms; robots.txt's Crawl-delay raises it. */
+  delayMs?: number;
+  onProgress?: (progress: CrawlProgress) => void;
+  /** Stops the crawl early; pages in flight are finished first. */
+  signal?: AbortSignal;
+}
+
+export interface CrawlProgress {
+  fetched: number;
+  queued: number;
+  listed: number;
+  errors: number;
+  inFlight: number;
+}
+
+export interface CrawlResult {
+  startUrl: string;
+  /** The outcome of the start URL itself. */
+  startOutcome: Outcome | undefined;
+  /** True when the frontier was exhausted (false when stopped by the signal). */
+  finished: boolean;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+
+const ERROR_OUTCOMES = new Set<string>(['http-error', 'fetch-error']);
+
+export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
+  const crawl = new Crawl(options);
+  return crawl.run();
+}
+
+/** One run of a crawl: its limits, its counters, and its workers. */
+class Crawl {
+  private readonly store: CrawlStore;
+  private readonly scope: Scope;
+  private readonly normalise: (href: string) => string | undefined;
+  private readonly startUrl: string;
+  private readonly maxPages: number;
+  private readonly maxDepth: number;
+  private buffer: QueuedUrl[] = [];
+  private cursor = 0;
+  private inFlight = 0;
+  private progress: CrawlProgress;
+  private wakeUp: (() => void)[] = [];
+
+  constructor(private readonly options: CrawlOptions) {
+    this.store = options.store;
+    const strip = paramFilter(options.stripParams ?? []);
+    this.normalise = (href) => normaliseCrawlUrl(href, undefined, strip);
+    const start = this.normalise(options.startUrl);
+    if (start === undefined) throw new Error(`"${options.startUrl}" is not an http(s) URL to crawl`);
+    this.startUrl = start;
+    this.scope = createScope(start, { include: options.include, exclude: options.exclude });
+    this.maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
+    this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+    const counts = this.store.outcomeCounts();
+    this.progress = {
+      fetched: this.store.fetchedCount(),
+      queued: this.store.queuedCount(),
+      listed: counts.get('listed') ?? 0,
+      errors: [...ERROR_OUTCOMES].reduce((sum, outcome) => sum + (counts.get(outcome) ?? 0), 0),
+      inFlight: 0,
+    };
+  }
+
+  async run(): Promise<CrawlResult> {
+    if (this.store.getMeta('start-url') === undefined) this.store.setMeta('start-url', this.startUrl);
+    this.addQueued(this.store.enqueue([{ url: this.startUrl, depth: 0 }]));
+    await this.seed();
+    const crawlDelay = await this.options.robots.crawlDelay(this.startUrl);
+    const politeness = new Politeness(Math.max(this.options.delayMs ?? 0, (crawlDelay ?? 0) * 1000));
+    const workers = Array.from({ length: this.options.concurrency ?? DEFAULT_CONCURRENCY }, () => this.work(politeness));
+    await Promise.all(workers);
+    const finished = !this.options.signal?.aborted;
+    if (finished) {
+      this.store.settleRemaining(
+        { outcome: 'max-pages', detail: `not fetched: --max-pages ${this.maxPages} reached` },
+        { outcome: 'max-depth', detail: `found only deeper than --max-depth ${this.maxDepth}` },
+      );
+      this.store.setMeta('finished', 'true');
+    }
+    this.report();
+    return { startUrl: this.startUrl, startOutcome: (this.store.outcomeOf(this.startUrl)?.outcome ?? undefined) as Outcome | undefined, finished };
+  }
+
+  /** Queues the extra seeds once per crawl (a resumed crawl that had seeded skips this). */
+  private async seed(): Promise<void> {
+    if (this.options.seeds === undefined || this.store.getMeta('seeded') === 'true') return;
+    let batch: FoundUrl[] = [];
+    for await (const href of this.options.seeds) {
+      const url = this.normalise(href);
+      if (url !== undefined) batch.push(this.place(url, 0));
+      if (batch.length >= 1000) {
+        this.addQueued(this.store.enqueue(batch));
+        batch = [];
+      }
+    }
+    this.addQueued(this.store.enqueue(batch));
+    this.store.setMeta('seeded', 'true');
+  }
+
+  private async work(politeness: Politeness): Promise<void> {
+    for (;;) {
+      if (this.options.signal?.aborted) return;
+      const next = this.takeNext();
+      if (next !== undefined) {
+        this.inFlight += 1;
+        try {
+          await this.visit(next, politeness);
+        } finally {
+          this.inFlight -= 1;
+          this.wakeAll();
+        }
+        continue;
+      }
+      if (this.inFlight === 0) {
+        this.wakeAll();
+        return;
+      }
+      // Pages in flight may queue more: wait for one of them to finish.
+      await new Promise<void>((resolve) => this.wakeUp.push(resolve));
+    }
+  }
+
+  private takeNext(): QueuedUrl | undefined {
+    // At the page limit the rest of the frontier is settled in one go at the end.
+    if (this.progress.fetched >= this.maxPages) return undefined;
+    if (this.buffer.length === 0) {
+      this.buffer = this.store.nextQueued(this.cursor, 256);
+      const last = this.buffer.at(-1);
+      if (last !== undefined) this.cursor = last.seq;
+    }
+    return this.buffer.shift();
+  }
+
+  private wakeAll(): void {
+    for (const resolve of this.wakeUp.splice(0)) resolve();
+  }
+
+  private async visit(item: QueuedUrl, politeness: Politeness): Promise<void> {
+    const { url, depth } = item;
+    this.progress.queued -= 1;
+    if (!(await this.options.robots.isAllowed(url))) {
+      this.finish({ url, outcome: 'robots-blocked', detail: 'disallowed by robots.txt', fetched: false });
+      return;
+    }
+    if (this.progress.fetched >= this.maxPages) {
+      this.finish({ url, outcome: 'max-pages', detail: `not fetched: --max-pages ${this.maxPages} reached`, fetched: false });
+      return;
+    }
+    this.progress.fetched += 1;
+    await politeness.wait();
+    let page;
+    try {
+      page = await this.options.fetcher.fetch(url);
+    } catch (error) {
+      this.finish({ url, outcome: 'fetch-error', detail: (error as Error).message, fetched: true });
+      return;
+    }
+    const { verdict, discovered } = judgePage(url, page, this.normalise);
+    const found = discovered.map((d) => this.place(d.url, depthOf(d, depth)));
+    if (verdict.outcome === 'listed') this.finish({ url, outcome: 'listed', entry: verdict.entry, fetched: true }, found);
+    else this.finish({ url, outcome: verdict.outcome, detail: verdict.detail, fetched: true }, found);
+  }
+
+  /** Where a found URL goes: the queue, straight to an outcome, or aside if too deep. */
+  private place(url: string, depth: number): FoundUrl {
+    const verdict = this.scope(url);
+    if (!verdict.inScope) return { url, depth, outcome: 'out-of-scope', detail: verdict.why };
+    return depth > this.maxDepth ? { url, depth, beyondDepth: true } : { url, depth };
+  }
+
+  private finish(finished: Parameters<CrawlStore['finish']>[0], found: FoundUrl[] = []): void {
+    const queued = this.store.finish(finished, found);
+    this.addQueued(queued);
+    if (finished.outcome === 'listed') this.progress.listed += 1;
+    if (ERROR_OUTCOMES.has(finished.outcome)) this.progress.errors += 1;
+    this.report();
+  }
+
+  private addQueued(count: number): void {
+    this.progress.queued += count;
+  }
+
+  private report(): void {
+    this.options.onProgress?.({ ...this.progress, inFlight: this.inFlight });
+  }
+}
+
+/** Links lead one hop deeper; a redirect or canonical target stands in for the same page. */
+function depthOf(found: Discovered, depth: number): number {
+  return found.via === 'redirect' || found.via === 'canonical' ? depth : depth + 1;
+}

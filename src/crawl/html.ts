@@ -1,0 +1,127 @@
+/**
+ * What a crawler reads in an HTML page, with htmlparser2's streaming tokenizer (chunks in, no
+ * DOM): followable links, `<base href>`, canonical, robots meta, hreflang alternates and images.
+ * URLs are resolved at the end, against the page URL and its `<base href>` (which applies to the
+ * whole document even when it comes after a link).
+ */
+import { Parser } from 'htmlparser2';
+import type { Alternate } from '../core/entry.js';
+import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
+
+export interface PageFacts {
+  /** Absolute targets of `<a href>` without rel="nofollow", in document order. */
+  links: string[];
+  /** Absolute targets of every `<link rel="canonical">` in the head. */
+  canonicals: string[];
+  /** `<link rel="alternate" hreflang>` in the head, absolute. */
+  alternates: Alternate[];
+  /** Absolute `<img src>` and `srcset` URLs, without duplicates. */
+  images: string[];
+  /** Directives of the robots meta tags in the head. */
+  directives: RobotsDirectives;
+}
+
+export interface HtmlReader {
+  write(chunk: Uint8Array | string): void;
+  end(): PageFacts;
+}
+
+function relTokens(value: string | undefined): string[] {
+  return (value ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** The URLs of a `srcset` attribute ("a.jpg 1x, b.jpg 2x"), without their descriptors. */
+export function srcsetUrls(srcset: string): string[] {
+  const urls: string[] = [];
+  for (const candidate of srcset.split(/,(?=\s)|,$/)) {
+    const url = candidate.trim().split(/\s+/)[0];
+    if (url) urls.push(url.replace(/,$/, ''));
+  }
+  return urls;
+}
+
+export function createHtmlReader(pageUrl: string): HtmlReader {
+  const raw = { links: [] as string[], canonicals: [] as string[], alternates: [] as Alternate[], images: [] as string[] };
+  const directives = noDirectives();
+  let baseHref: string | undefined;
+  let inBody = false;
+
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        switch (name) {
+          case 'body':
+            inBody = true;
+            break;
+          case 'base':
+            if (baseHref === undefined && attributes.href !== undefined) baseHref = attributes.href;
+            break;
+          case 'a':
+            if (attributes.href !== undefined && !relTokens(attributes.rel).includes('nofollow')) raw.links.push(attributes.href);
+            break;
+          case 'img':
+            if (attributes.src) raw.images.push(attributes.src);
+            if (attributes.srcset) raw.images.push(...srcsetUrls(attributes.srcset));
+            break;
+          case 'link':
+            if (!inBody && attributes.href !== undefined) readHeadLink(attributes, raw);
+            break;
+          case 'meta':
+            if (!inBody && attributes.name !== undefined && isHonouredMetaName(attributes.name)) {
+              addDirectiveList(directives, attributes.content ?? '');
+            }
+            break;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  const decoder = new TextDecoder('utf-8');
+
+  return {
+    write(chunk) {
+      parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    },
+    end() {
+      parser.write(decoder.decode());
+      parser.end();
+      const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
+      const resolveAll = (list: string[]) => list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
+      return {
+        links: resolveAll(raw.links),
+        canonicals: resolveAll(raw.canonicals),
+        alternates: raw.alternates.flatMap(({ hreflang, href }) => {
+          const absolute = resolve(href, base);
+          return absolute === undefined ? [] : [{ hreflang, href: absolute }];
+        }),
+        images: [...new Set(resolveAll(raw.images))],
+        directives,
+      };
+    },
+  };
+}
+
+function readHeadLink(attributes: Record<string, string>, raw: { canonicals: string[]; alternates: Alternate[] }): void {
+  const rel = relTokens(attributes.rel);
+  const href = attributes.href!;
+  if (rel.includes('canonical')) raw.canonicals.push(href);
+  if (rel.includes('alternate') && attributes.hreflang) raw.alternates.push({ hreflang: attributes.hreflang.trim(), href });
+}
+
+/** `href` resolved against `base`; undefined when it cannot be (a broken URL, or empty). */
+function resolve(href: string, base: string): string | undefined {
+  const text = href.trim();
+  if (text === '') return base;
+  try {
+    return new URL(text, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a whole page held in memory (the HTTP layer caps body sizes). */
+export function readHtml(pageUrl: string, body: Uint8Array | string): PageFacts {
+  const reader = createHtmlReader(pageUrl);
+  reader.write(body);
+  return reader.end();
+}

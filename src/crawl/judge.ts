@@ -1,0 +1,127 @@
+/**
+ * The listing decision for one fetched URL (issue 6, RULES.md CR-02…CR-08): listed only when it
+ * answered 200 with HTML, is not noindex and is its own canonical (or has none). Every other
+ * outcome has a reason. Also returns the URLs the page leads to, each with how it was found.
+ */
+import type { Alternate, UrlEntry } from '../core/entry.js';
+import { LIMITS } from '../core/limits.js';
+import { addRobotsHeader, type RobotsDirectives } from './directives.js';
+import { readHtml } from './html.js';
+import { lastmodFromHeader } from './lastmod.js';
+import { parseLinkHeader } from './link-header.js';
+import { headerValues, type FetchedPage, type LeftOutReason } from './types.js';
+
+/** How a URL was found: links lead one level deeper; a redirect or canonical is the same page. */
+export type Via = 'link' | 'alternate' | 'redirect' | 'canonical';
+
+export interface Discovered {
+  url: string;
+  via: Via;
+}
+
+export type Verdict =
+  | { outcome: 'listed'; entry: UrlEntry }
+  | { outcome: LeftOutReason; detail: string };
+
+export interface Judgement {
+  verdict: Verdict;
+  discovered: Discovered[];
+}
+
+/** Normalises a found URL (see normalise.ts); undefined drops it. */
+export type Normaliser = (href: string) => string | undefined;
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+export function judgePage(url: string, page: FetchedPage, normalise: Normaliser): Judgement {
+  if (page.status >= 300 && page.status < 400) return judgeRedirect(page, normalise);
+  if (page.status !== 200) {
+    return { verdict: { outcome: 'http-error', detail: `HTTP ${page.status}` }, discovered: [] };
+  }
+  const contentType = headerValues(page.headers, 'content-type')[0];
+  if (!isHtml(contentType, page.body)) {
+    return { verdict: { outcome: 'non-html', detail: contentType ?? 'no Content-Type' }, discovered: [] };
+  }
+
+  const facts = readHtml(url, page.body);
+  const headerLinks = headerValues(page.headers, 'link').flatMap(parseLinkHeader);
+  const directives: RobotsDirectives = { ...facts.directives };
+  for (const value of headerValues(page.headers, 'x-robots-tag')) addRobotsHeader(directives, value);
+
+  const canonicals = distinct([
+    ...facts.canonicals,
+    ...headerLinks.filter((link) => link.rel.includes('canonical')).map((link) => resolveAgainst(link.target, url)),
+  ].map((href) => (href === undefined ? undefined : normalise(href))));
+  const alternates = distinctAlternates([
+    ...facts.alternates,
+    ...headerLinks.filter((link) => link.rel.includes('alternate') && link.hreflang)
+      .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, url) ?? '' })),
+  ], normalise);
+
+  const discovered: Discovered[] = [];
+  if (!directives.nofollow) {
+    for (const link of facts.links) {
+      const target = normalise(link);
+      if (target !== undefined) discovered.push({ url: target, via: 'link' });
+    }
+  }
+  for (const alternate of alternates) discovered.push({ url: alternate.href, via: 'alternate' });
+
+  if (directives.noindex) {
+    const source = facts.directives.noindex ? '<meta name="robots">' : 'X-Robots-Tag header';
+    return { verdict: { outcome: 'noindex', detail: `noindex in the ${source}` }, discovered };
+  }
+  // One canonical elsewhere wins; conflicting canonicals are ignored (CR-04).
+  if (canonicals.length === 1 && canonicals[0] !== url) {
+    discovered.push({ url: canonicals[0]!, via: 'canonical' });
+    return { verdict: { outcome: 'canonicalised', detail: `canonical is ${canonicals[0]}` }, discovered };
+  }
+
+  const entry: UrlEntry = { kind: 'url', loc: url };
+  const lastmod = lastmodFromHeader(headerValues(page.headers, 'last-modified')[0], page.fetchedAt, headerValues(page.headers, 'date')[0]);
+  if (lastmod !== undefined) entry.lastmod = lastmod;
+  const images = facts.images.filter((src) => /^https?:/i.test(src)).slice(0, LIMITS.maxImagesPerUrl);
+  if (images.length > 0) entry.images = images.map((loc) => ({ loc }));
+  if (alternates.length > 0) entry.alternates = alternates;
+  return { verdict: { outcome: 'listed', entry }, discovered };
+}
+
+function judgeRedirect(page: FetchedPage, normalise: Normaliser): Judgement {
+  const target = page.location === undefined ? undefined : normalise(page.location);
+  if (target === undefined) {
+    return { verdict: { outcome: 'http-error', detail: `HTTP ${page.status} without a usable Location` }, discovered: [] };
+  }
+  return { verdict: { outcome: 'redirected', detail: `HTTP ${page.status} to ${target}` }, discovered: [{ url: target, via: 'redirect' }] };
+}
+
+/** HTML by Content-Type; without one, by the body's first bytes (as browsers sniff). */
+function isHtml(contentType: string | undefined, body: Uint8Array): boolean {
+  if (contentType !== undefined) return HTML_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase());
+  const start = Buffer.from(body.subarray(0, 512)).toString('utf8').trimStart().toLowerCase();
+  return start.startsWith('<!doctype html') || start.startsWith('<html');
+}
+
+function resolveAgainst(href: string, base: string): string | undefined {
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function distinct(urls: (string | undefined)[]): string[] {
+  return [...new Set(urls.filter((u): u is string => u !== undefined))];
+}
+
+function distinctAlternates(alternates: Alternate[], normalise: Normaliser): Alternate[] {
+  const seen = new Set<string>();
+  const result: Alternate[] = [];
+  for (const { hreflang, href } of alternates) {
+    const target = href === '' ? undefined : normalise(href);
+    const key = `${hreflang.toLowerCase()} ${target}`;
+    if (target === undefined || seen.has(key)) continue;
+    seen.add(key);
+    result.push({ hreflang, href: target });
+  }
+  return result;
+}

@@ -1,0 +1,38 @@
+/**
+ * Which URLs belong to the crawl: the scheme, host and port of the start URL, narrowed by
+ * `--include` / `--exclude` globs. A glob that starts with "http" is matched against the whole
+ * URL; any other against the path and query ("/blog/**", "/search*").
+ */
+import picomatch from 'picomatch';
+
+export interface ScopeOptions {
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
+export type ScopeVerdict = { inScope: true } | { inScope: false; why: string };
+
+export type Scope = (url: string) => ScopeVerdict;
+
+type Matcher = (url: URL) => boolean;
+
+function globMatcher(pattern: string): Matcher {
+  const test = picomatch(pattern, { dot: true });
+  return /^https?:/i.test(pattern) ? (url) => test(url.href) : (url) => test(url.pathname + url.search);
+}
+
+export function createScope(startUrl: string, options: ScopeOptions = {}): Scope {
+  const origin = new URL(startUrl).origin;
+  const includes = (options.include ?? []).map((p) => ({ pattern: p, test: globMatcher(p) }));
+  const excludes = (options.exclude ?? []).map((p) => ({ pattern: p, test: globMatcher(p) }));
+  return (text) => {
+    const url = new URL(text);
+    if (url.origin !== origin) return { inScope: false, why: `not on ${origin}` };
+    if (includes.length > 0 && !includes.some((include) => include.test(url))) {
+      return { inScope: false, why: `matches no --include (${includes.map((i) => i.pattern).join(', ')})` };
+    }
+    const excluded = excludes.find((exclude) => exclude.test(url));
+    if (excluded) return { inScope: false, why: `matches --exclude ${excluded.pattern}` };
+    return { inScope: true };
+  };
+}

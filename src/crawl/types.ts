@@ -1,0 +1,54 @@
+/**
+ * The crawler's seams: it fetches through a PageFetcher and asks a RobotsPolicy, both injected,
+ * so the HTTP layer and the robots.txt module of discover/ plug in (see ./adapters.ts) and tests
+ * can drive the crawler directly.
+ */
+
+/** One HTTP response, redirects not followed: a 3xx is itself the answer for its URL. */
+export interface FetchedPage {
+  status: number;
+  /** Header values by lower-case name; repeated headers as arrays. */
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The body as received (capped by the fetcher); empty for redirects. */
+  body: Uint8Array;
+  /** The `Location` of a redirect, resolved against the request URL. */
+  location?: string;
+  /** Our clock (epoch ms) when the response arrived. */
+  fetchedAt: number;
+}
+
+export interface PageFetcher {
+  /** Fetches one URL; rejects when no response came (DNS, connection, timeout, size cap). */
+  fetch(url: string): Promise<FetchedPage>;
+}
+
+export interface RobotsPolicy {
+  /** Whether robots.txt lets our user-agent fetch `url`. */
+  isAllowed(url: string): Promise<boolean>;
+  /** The `Crawl-delay` (seconds) robots.txt sets for us on the host of `url`, if any. */
+  crawlDelay(url: string): Promise<number | undefined>;
+}
+
+/** Why a URL is not in the sitemaps. */
+export const LEFT_OUT_REASONS = [
+  'redirected',
+  'http-error',
+  'fetch-error',
+  'non-html',
+  'noindex',
+  'canonicalised',
+  'robots-blocked',
+  'out-of-scope',
+  'max-pages',
+  'max-depth',
+] as const;
+export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
+
+export type Outcome = 'listed' | LeftOutReason;
+
+/** All values of one header, whether the fetcher gave a string or a list. */
+export function headerValues(headers: FetchedPage['headers'], name: string): string[] {
+  const value = headers[name];
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : [...value];
+}

@@ -1,0 +1,180 @@
+/**
+ * The crawl state in embedded SQLite (better-sqlite3, WAL): one row per URL the crawl has met,
+ * queued until its outcome is known. Each finished page, with every URL it led to, is written in
+ * one transaction, so a crawl killed at any moment (kill -9 included) resumes with the pages it
+ * finished and their links, and fetches again only the pages that were in flight.
+ *
+ * The store knows nothing of HTTP or HTML: outcomes are strings the crawler chooses.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { UrlEntry } from '../core/entry.js';
+
+export interface QueuedUrl {
+  seq: number;
+  url: string;
+  depth: number;
+}
+
+export interface FinishedUrl {
+  url: string;
+  /** 'listed' or the reason the URL was left out. */
+  outcome: string;
+  detail?: string;
+  /** True when the URL was requested (whatever the answer). */
+  fetched: boolean;
+  entry?: UrlEntry;
+}
+
+/**
+ * A URL met while finishing a page: queued at `depth`; or settled at once with an outcome; or,
+ * `beyondDepth`, set aside and settled at the end only if no shallower path queued it meanwhile.
+ */
+export type FoundUrl =
+  | { url: string; depth: number; outcome?: undefined; beyondDepth?: boolean }
+  | { url: string; depth: number; outcome: string; detail: string };
+
+export interface OutcomeExample {
+  url: string;
+  detail: string | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS crawl_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS crawl_urls (
+  seq INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  depth INTEGER NOT NULL,
+  outcome TEXT,
+  detail TEXT,
+  fetched INTEGER NOT NULL DEFAULT 0,
+  entry TEXT
+);
+CREATE INDEX IF NOT EXISTS crawl_urls_queue ON crawl_urls (seq) WHERE outcome IS NULL;
+CREATE INDEX IF NOT EXISTS crawl_urls_outcome ON crawl_urls (outcome);
+CREATE TABLE IF NOT EXISTS crawl_beyond_depth (url TEXT PRIMARY KEY, depth INTEGER NOT NULL);
+`;
+
+export class CrawlStore {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly statements;
+
+  /**
+   * Opens (creating) the database at `file`. `fresh` discards an earlier crawl's state there;
+   * otherwise the state is kept for resuming.
+   */
+  constructor(file: string, { fresh = false }: { fresh?: boolean } = {}) {
+    this.file = file;
+    if (file !== ':memory:') {
+      mkdirSync(dirname(file), { recursive: true });
+      if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    }
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL keeps every committed transaction through a killed process (not a power cut),
+    // and spares an fsync per page.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(SCHEMA);
+    this.statements = {
+      getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM crawl_meta WHERE key = ?'),
+      setMeta: this.db.prepare('INSERT INTO crawl_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      queue: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth) VALUES (?, ?)'),
+      settle: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail) VALUES (?, ?, ?, ?)'),
+      beyondDepth: this.db.prepare('INSERT OR IGNORE INTO crawl_beyond_depth (url, depth) VALUES (?, ?)'),
+      finish: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ?, fetched = ?, entry = ? WHERE url = ?'),
+      nextQueued: this.db.prepare<[number, number], QueuedUrl>('SELECT seq, url, depth FROM crawl_urls WHERE outcome IS NULL AND seq > ? ORDER BY seq LIMIT ?'),
+      queuedCount: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE outcome IS NULL'),
+      fetchedCount: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE fetched = 1'),
+      outcomeCounts: this.db.prepare<[], { outcome: string; n: number }>('SELECT outcome, count(*) AS n FROM crawl_urls WHERE outcome IS NOT NULL GROUP BY outcome'),
+      examples: this.db.prepare<[string, number], OutcomeExample>('SELECT url, detail FROM crawl_urls WHERE outcome = ? ORDER BY seq LIMIT ?'),
+      outcomeOf: this.db.prepare<[string], { outcome: string | null; detail: string | null }>('SELECT outcome, detail FROM crawl_urls WHERE url = ?'),
+      listed: this.db.prepare<[], { entry: string }>("SELECT entry FROM crawl_urls WHERE outcome = 'listed' ORDER BY url"),
+      settleQueued: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ? WHERE outcome IS NULL'),
+      settleBeyondDepth: this.db.prepare(
+        'INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail) SELECT url, depth, ?, ? FROM crawl_beyond_depth ORDER BY rowid',
+      ),
+    };
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.statements.getMeta.get(key)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.statements.setMeta.run(key, value);
+  }
+
+  /** Queues URLs (seeds) in one transaction; returns how many were new. */
+  readonly enqueue = (urls: readonly FoundUrl[]): number => this.db.transaction(() => this.addFound(urls))();
+
+  /**
+   * Records the outcome of `finished` and the URLs it led to, atomically: after a crash either
+   * both are stored or neither. Returns how many URLs were newly queued.
+   */
+  readonly finish = (finished: FinishedUrl, found: readonly FoundUrl[] = []): number =>
+    this.db.transaction(() => {
+      this.statements.finish.run(
+        finished.outcome,
+        finished.detail ?? null,
+        finished.fetched ? 1 : 0,
+        finished.entry === undefined ? null : JSON.stringify(finished.entry),
+        finished.url,
+      );
+      return this.addFound(found);
+    })();
+
+  private addFound(urls: readonly FoundUrl[]): number {
+    let queued = 0;
+    for (const found of urls) {
+      if (found.outcome !== undefined) this.statements.settle.run(found.url, found.depth, found.outcome, found.detail);
+      else if (found.beyondDepth) this.statements.beyondDepth.run(found.url, found.depth);
+      else queued += this.statements.queue.run(found.url, found.depth).changes;
+    }
+    return queued;
+  }
+
+  /** Up to `limit` queued URLs after `afterSeq`, oldest first (breadth-first order). */
+  nextQueued(afterSeq: number, limit: number): QueuedUrl[] {
+    return this.statements.nextQueued.all(afterSeq, limit);
+  }
+
+  queuedCount(): number {
+    return this.statements.queuedCount.get()!.n;
+  }
+
+  fetchedCount(): number {
+    return this.statements.fetchedCount.get()!.n;
+  }
+
+  /** How many URLs ended with each outcome. */
+  outcomeCounts(): Map<string, number> {
+    return new Map(this.statements.outcomeCounts.all().map((row) => [row.outcome, row.n]));
+  }
+
+  examples(outcome: string, limit: number): OutcomeExample[] {
+    return this.statements.examples.all(outcome, limit);
+  }
+
+  /** The outcome of one URL: undefined when never met, null outcome while still queued. */
+  outcomeOf(url: string): { outcome: string | null; detail: string | null } | undefined {
+    return this.statements.outcomeOf.get(url);
+  }
+
+  /** Settles the crawl's leftovers: queued URLs as `queuedOutcome`, URLs met only too deep as `depthOutcome`. */
+  readonly settleRemaining = (queuedOutcome: { outcome: string; detail: string }, depthOutcome: { outcome: string; detail: string }): void =>
+    this.db.transaction(() => {
+      this.statements.settleQueued.run(queuedOutcome.outcome, queuedOutcome.detail);
+      this.statements.settleBeyondDepth.run(depthOutcome.outcome, depthOutcome.detail);
+    })();
+
+  /** The listed entries in URL order, read lazily (constant memory). */
+  *listedEntries(): IterableIterator<UrlEntry> {
+    for (const row of this.statements.listed.iterate()) yield JSON.parse(row.entry) as UrlEntry;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
