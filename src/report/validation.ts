@@ -1,0 +1,102 @@
+/**
+ * The terminal report of `validate`: for each source, its diagnostics in document order as
+ * `source:line:column  severity  CODE  message`, repeated rules folded past a limit, then one
+ * summary line per source. Diagnostics are taken as they stream, so memory stays bounded by the
+ * limit, not by the number of problems.
+ */
+import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { ValidationResult } from '../validate/types.js';
+
+export interface ValidationReportOptions {
+  /** Diagnostics shown per rule and source; the rest are counted (0: show all). */
+  maxPerRule: number;
+  /** Show errors only. */
+  quiet: boolean;
+  /** ANSI colours (only on a terminal). */
+  color: boolean;
+}
+
+interface RuleBucket {
+  shown: Diagnostic[];
+  folded: number;
+  severity: Severity;
+}
+
+const COLORS = { error: '31', warning: '33', info: '36', dim: '2', bold: '1', green: '32' } as const;
+
+export class ValidationReport {
+  private readonly bySource = new Map<string, Map<string, RuleBucket>>();
+
+  constructor(private readonly options: ValidationReportOptions) {}
+
+  readonly add = (d: Diagnostic): void => {
+    if (this.options.quiet && d.severity !== 'error') return;
+    const source = d.source ?? '';
+    let rules = this.bySource.get(source);
+    if (!rules) this.bySource.set(source, (rules = new Map()));
+    let bucket = rules.get(d.code);
+    if (!bucket) rules.set(d.code, (bucket = { shown: [], folded: 0, severity: d.severity }));
+    if (this.options.maxPerRule === 0 || bucket.shown.length < this.options.maxPerRule) bucket.shown.push(d);
+    else bucket.folded++;
+  };
+
+  /** The whole report, for the results the diagnostics belong to. */
+  render(results: readonly ValidationResult[]): string {
+    const blocks = results.map((result) => this.sourceBlock(result.source)).filter((block) => block !== '');
+    const summaries = results.map((result) => this.summary(result));
+    if (results.length > 1) summaries.push(this.total(results));
+    return `${blocks.join('\n')}${blocks.length ? '\n' : ''}${summaries.join('\n')}\n`;
+  }
+
+  private sourceBlock(source: string): string {
+    const rules = this.bySource.get(source);
+    if (!rules) return '';
+    const shown = [...rules.values()].flatMap((bucket) => bucket.shown).sort(byPosition);
+    const places = shown.map((d) => [source, d.line, d.column].filter((part) => part !== undefined).join(':'));
+    const width = Math.max(...places.map((place) => place.length));
+    const lines = shown.map((d, i) => {
+      const url = d.url && !d.message.includes(d.url) ? this.paint('dim', `  ${d.url}`) : '';
+      return `${places[i]!.padEnd(width)}  ${this.paint(d.severity, d.severity.padEnd(7))}  ${this.paint('bold', d.code.padEnd(9))} ${d.message}${url}`;
+    });
+    for (const [code, bucket] of rules) {
+      if (bucket.folded > 0) {
+        lines.push(this.paint('dim', `${source}: … ${bucket.folded} more ${code} ${plural(bucket.folded, bucket.severity)} not shown (--max-per-rule 0 shows all)`));
+      }
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  private summary(result: ValidationResult): string {
+    const verdict = result.valid ? this.paint('green', 'valid') : this.paint('error', 'invalid');
+    const counts = [
+      result.kind ?? 'unreadable',
+      result.kind === 'sitemapindex' ? count(result.sitemaps ?? 0, 'sitemap') : count(result.urls, 'URL'),
+      this.paint(result.errors ? 'error' : 'dim', count(result.errors, 'error')),
+      this.paint(result.warnings ? 'warning' : 'dim', count(result.warnings, 'warning')),
+    ];
+    if (result.infos) counts.push(count(result.infos, 'info', 'infos'));
+    return `${this.paint('bold', result.source)}: ${counts.join(', ')}: ${verdict}`;
+  }
+
+  private total(results: readonly ValidationResult[]): string {
+    const invalid = results.filter((result) => !result.valid).length;
+    const sum = (key: 'errors' | 'warnings' | 'urls') => results.reduce((total, result) => total + result[key], 0);
+    return `${count(results.length, 'source')}, ${count(sum('urls'), 'URL')}, ${count(sum('errors'), 'error')}, ${count(sum('warnings'), 'warning')}: ${invalid === 0 ? this.paint('green', 'all valid') : this.paint('error', `${invalid} invalid`)}`;
+  }
+
+  private paint(style: keyof typeof COLORS, text: string): string {
+    return this.options.color ? `\u001b[${COLORS[style]}m${text}\u001b[0m` : text;
+  }
+}
+
+function byPosition(a: Diagnostic, b: Diagnostic): number {
+  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+}
+
+function count(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : pluralForm}`;
+}
+
+function plural(n: number, severity: Severity): string {
+  return n === 1 ? severity : severity === 'info' ? 'infos' : `${severity}s`;
+}

@@ -1,0 +1,4 @@
+/** The validator's public API. */
+export { validateSitemap, validateSources, type ValidationSource } from './validate.js';
+export type { ValidateOptions, ValidationResult } from './types.js';
+export { hreflangProblem } from './hreflang.js';

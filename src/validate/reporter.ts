@@ -1,0 +1,51 @@
+/**
+ * How rule modules report: a catalog code, a message that says what is wrong and how to fix it,
+ * and where. The reporter adds the source, the entry's url and the position, so rules stay short.
+ */
+import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import type { Entry } from '../core/entry.js';
+import type { EntryLocation, LocatedEntry, Position } from '../parse/types.js';
+
+export type { Position };
+
+/** Where a document-level problem without a better place is reported: the start of the file. */
+export const DOCUMENT_START: Position = { line: 1, column: 1 };
+
+export class Reporter {
+  constructor(
+    readonly source: string,
+    private readonly emit: (diagnostic: Diagnostic) => void,
+  ) {}
+
+  /** A problem at a place (document-level, or of an entry when `url` is given). */
+  at(code: string, message: string, position: Position, url?: string, severity?: Severity): void {
+    this.emit(diagnostic(code, message, {
+      line: position.line,
+      column: position.column,
+      ...(url === undefined ? {} : { url }),
+      source: this.source,
+      ...(severity === undefined ? {} : { severity }),
+    }));
+  }
+
+  /** A problem of one entry, at the first of `paths` the parser located (else the entry's start tag). */
+  field(code: string, message: string, located: LocatedEntry, paths: string | readonly string[], severity?: Severity): void {
+    this.at(code, message, fieldPosition(located.location, paths), located.entry.loc, severity);
+  }
+}
+
+/** The position of a field's value, falling back to the element that holds it, then the entry. */
+export function fieldPosition(location: EntryLocation, paths: string | readonly string[]): Position {
+  for (const path of typeof paths === 'string' ? [paths] : paths) {
+    const found = location.fields[path];
+    if (found) return found;
+  }
+  return location;
+}
+
+/** An entry in a diagnostic message: its URL, shortened when very long. */
+export function quote(text: string, max = 120): string {
+  return `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
+}
+
+export type { Entry };

@@ -1,0 +1,43 @@
+/**
+ * Rules on the children of a sitemap index (RULES.md §5): complete URLs (IDX-003), the index's
+ * host and directory (IDX-004), no duplicates or self-references (IDX-005). Nesting (IDX-002)
+ * needs the child itself and is checked by the recursive run.
+ */
+import { looksAbsoluteHttp } from '../core/url.js';
+import type { LocatedEntry } from '../parse/types.js';
+import { UrlRegistry } from './duplicates.js';
+import { quote, type Reporter } from './reporter.js';
+import type { Scope } from './scope.js';
+
+export class SitemapRefRules {
+  private readonly children = new UrlRegistry();
+
+  constructor(
+    private readonly scope: Scope | undefined,
+    /** The index's own URL, when known: a child equal to it is a self-reference. */
+    private readonly location: string | undefined,
+  ) {}
+
+  check(located: LocatedEntry, report: Reporter): void {
+    const loc = located.entry.loc;
+    if (!looksAbsoluteHttp(loc)) {
+      report.field('IDX-003', `the child sitemap ${quote(loc)} is not a complete URL; write it with https:// and the host`, located, 'loc');
+      return;
+    }
+    if (this.location !== undefined && loc === this.location) {
+      report.field('IDX-005', 'the index lists itself as a child; remove this entry (it makes a loop)', located, 'loc');
+    }
+    const repeat = this.children.add(loc, report.source, located.location.fields.loc ?? located.location);
+    if (repeat) {
+      const what = repeat.kind === 'duplicate' ? 'listed again' : `the same file as ${quote(repeat.first.loc)} on another scheme or host spelling`;
+      report.field('IDX-005', `the child sitemap is ${what} (first at ${repeat.where}); list each child once`, located, 'loc');
+    }
+    if (this.scope) {
+      const result = this.scope.check(loc);
+      if (result !== 'in-scope') {
+        const where = result === 'other-host' ? `not on ${this.scope.origin}` : `outside ${this.scope.directory}`;
+        report.field('IDX-004', `the child sitemap is ${where}, where this index is; ${this.scope.advice()}`, located, 'loc', this.scope.severity);
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/** The validator's public shapes: what it is asked (options) and what it answers (one result per source). */
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { DocumentKind } from '../core/entry.js';
+import type { ParseLimits } from '../parse/types.js';
+
+export interface ValidateOptions {
+  /**
+   * The URL the sitemap is (or will be) published at. URL sources use the URL they were fetched
+   * from. Scope rules (URL-004/005, IDX-004) are checked only when a location is known.
+   */
+  location?: string;
+  /**
+   * Cross-submission is ruled out: report scope violations as errors. Without it they are
+   * warnings, because robots.txt or Search Console may legitimately widen the scope (SCOPE-EX).
+   */
+  strictScope?: boolean;
+  /** Validate the children of a sitemap index too (and report nested indexes, IDX-002). */
+  recursive?: boolean;
+  /** The clock for DATE-005 and NEWS-003 (default: the real clock). */
+  now?: Date;
+  /** Called for every diagnostic as it is found, across all sources (unbounded). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Diagnostics kept per result (default 10,000); the counts always cover all of them. */
+  maxDiagnostics?: number;
+  /** Passed to the parser. */
+  parseLimits?: Partial<ParseLimits>;
+  signal?: AbortSignal;
+}
+
+/** One source's verdict, in DESIGN.md's JSON shape (`validate --json` prints one per line). */
+export interface ValidationResult {
+  /** The path or URL as given (children of an index: their URL). */
+  source: string;
+  kind: DocumentKind | undefined;
+  /** No errors. */
+  valid: boolean;
+  /** Page URLs read (url entries). */
+  urls: number;
+  /** Child sitemaps listed, for an index. */
+  sitemaps?: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  diagnostics: Diagnostic[];
+  /** Diagnostics counted but not kept (past maxDiagnostics); absent when none were left out. */
+  omitted?: number;
+}

@@ -1,0 +1,148 @@
+/**
+ * The validator: each source is parsed once, its entries stream through the rule modules as the
+ * parser yields them, and cross-file rules run when every source has been read. Memory grows
+ * with the URL set and the hreflang clusters the cross-file rules must remember, never with the
+ * documents.
+ */
+import { diagnostic } from '../core/diagnostics.js';
+import { parseSitemap } from '../parse/index.js';
+import { ParseError, type Position, type SitemapSource } from '../parse/types.js';
+import { resolveChild } from './children.js';
+import { DocumentValidator, RunState } from './document.js';
+import { fetchSitemap, isHttpUrl } from './fetch.js';
+import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
+import { quote, Reporter } from './reporter.js';
+import { scopeFor } from './scope.js';
+import type { ValidateOptions, ValidationResult } from './types.js';
+
+/** A path, an http(s) URL, or a named stream or buffer (e.g. stdin as "-"). */
+export type ValidationSource = string | { name: string; input: SitemapSource };
+
+/** A document waiting in the run's queue. */
+interface Pending {
+  name: string;
+  input: SitemapSource | string;
+  /** The document's URL, for scope rules and relative locs. */
+  location?: string;
+  /** Set for children of an index: where the index listed them. */
+  parent?: { reporter: Reporter; position: Position; url: string };
+  /** Set when a child could not be found: why, instead of reading it. */
+  missing?: string;
+}
+
+/** Validates one document (a sitemap index's children are not read: use validateSources). */
+export async function validateSitemap(source: ValidationSource, options: ValidateOptions = {}): Promise<ValidationResult> {
+  const [result] = await validateSources([source], { ...options, recursive: false });
+  return result!;
+}
+
+/** Validates several documents as one set (and, with `recursive`, the children of indexes). */
+export async function validateSources(sources: readonly ValidationSource[], options: ValidateOptions = {}): Promise<ValidationResult[]> {
+  const run = new RunState();
+  const now = options.now?.getTime() ?? Date.now();
+  const builders: ResultBuilder[] = [];
+  const reporters: Reporter[] = [];
+  const seen = new Set<string>();
+  const queue: Pending[] = sources.map((source) => typeof source === 'string'
+    ? { name: source, input: source, location: options.location ?? (isHttpUrl(source) ? source : undefined) }
+    : { name: source.name, input: source.input, location: options.location });
+
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const pending = next;
+    const identity = pending.location ?? pending.name;
+    if (pending.parent && seen.has(identity)) {
+      pending.parent.reporter.at('IDX-005', `the child sitemap ${quote(pending.parent.url)} was already validated in this run (a loop or a repeat); list each sitemap in one index only`, pending.parent.position, pending.parent.url);
+      continue;
+    }
+    seen.add(identity);
+    const builder = new ResultBuilder(pending.name, options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS, options.onDiagnostic);
+    const reporter = new Reporter(pending.name, builder.add);
+    const sourceIndex = builders.push(builder) - 1;
+    reporters.push(reporter);
+    const children = await validateDocument(pending, { builder, reporter, run, sourceIndex, now, options });
+    if (pending.parent && builder.kind === 'sitemapindex') {
+      pending.parent.reporter.at('IDX-002', `the child sitemap ${quote(pending.parent.url)} is itself a sitemap index; indexes cannot be nested: list its children in this index instead`, pending.parent.position, pending.parent.url);
+    } else if (options.recursive && !pending.parent) {
+      for (const child of children) queue.push(childPending(child, pending, reporter));
+    }
+  }
+  run.hreflang.finish((index) => reporters[index]!, (url) => run.urls.has(url));
+  return builders.map((builder) => builder.result());
+}
+
+interface DocumentRun {
+  builder: ResultBuilder;
+  reporter: Reporter;
+  run: RunState;
+  sourceIndex: number;
+  now: number;
+  options: ValidateOptions;
+}
+
+interface ChildRef {
+  url: string;
+  position: Position;
+}
+
+/** Reads one document through the parser and the rules; returns the children it lists. */
+async function validateDocument(pending: Pending, context: DocumentRun): Promise<ChildRef[]> {
+  const { builder, reporter, options } = context;
+  const children: ChildRef[] = [];
+  if (pending.missing !== undefined) {
+    builder.add(diagnostic('FETCH-001', pending.missing, { source: pending.name }));
+    return children;
+  }
+  let input = pending.input;
+  let location = pending.location;
+  if (typeof input === 'string' && isHttpUrl(input)) {
+    const fetched = await fetchSitemap(input, options.signal);
+    fetched.diagnostics.forEach(builder.add);
+    if (!fetched.ok) return children;
+    input = fetched.body;
+    location = options.location && !pending.parent ? options.location : fetched.finalUrl;
+  }
+  const validator = new DocumentValidator(
+    { location, scope: scopeFor(location, options.strictScope ?? false), sourceIndex: context.sourceIndex, now: context.now },
+    context.run,
+    reporter,
+  );
+  const parsed = parseSitemap(input, {
+    source: pending.name,
+    ...(location === undefined ? {} : { baseUrl: location }),
+    ...(options.parseLimits ? { limits: options.parseLimits } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onDiagnostic: builder.add,
+  });
+  try {
+    for await (const located of parsed.located()) {
+      validator.entry(located);
+      if (located.entry.kind === 'sitemap' && options.recursive) {
+        children.push({ url: located.entry.loc, position: located.location.fields.loc ?? located.location });
+      }
+    }
+  } catch (error) {
+    if (error instanceof ParseError) builder.add(error.diagnostic);
+    else if (isSystemError(error)) builder.add(diagnostic('FETCH-001', `${pending.name} could not be read (${error.message}); check the path`, { source: pending.name }));
+    else throw error;
+  }
+  builder.kind = parsed.kind;
+  validator.finish(parsed.kind);
+  builder.urls = validator.urls;
+  builder.sitemaps = validator.sitemaps;
+  if (parsed.stats.bytesIn === 0 && isHttpUrl(pending.name) && builder.errors === 0) {
+    builder.add(diagnostic('FETCH-001', `${location ?? pending.name} answered with an empty body; it must return the sitemap`, { source: pending.name }));
+  }
+  return children;
+}
+
+function childPending(child: ChildRef, parent: Pending, reporter: Reporter): Pending {
+  const parentInfo = { reporter, position: child.position, url: child.url };
+  const parentPath = typeof parent.input === 'string' && !isHttpUrl(parent.input) ? parent.input : undefined;
+  const resolved = resolveChild(child.url, { path: parentPath, location: parent.location });
+  if ('missing' in resolved) return { name: child.url, input: child.url, location: child.url, parent: parentInfo, missing: resolved.missing };
+  return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo };
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+}
