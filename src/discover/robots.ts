@@ -1,0 +1,95 @@
+/**
+ * Fetching a site's robots.txt and what its HTTP outcome means (RFC 9309 §2.3.1): 2xx is parsed,
+ * 4xx allows everything, 5xx (and 429) or no answer disallows everything, redirects are followed
+ * up to 5 hops and the result applies to the original origin. At most 500 KiB is read.
+ */
+import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { LIMITS } from '../core/limits.js';
+import { HttpError, isHtmlContentType, type HttpClient, type Redirect } from './http.js';
+import { parseRobotsTxt, RobotsRules } from './robots-txt.js';
+
+export { parseRobotsTxt, productToken, RobotsRules, type RobotsSitemap } from './robots-txt.js';
+
+/** How the fetch went: `ok` (parsed), `unavailable` (4xx: no rules), `unreachable` (5xx or no answer: all disallowed). */
+export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
+
+export interface RobotsTxt {
+  /** The robots.txt URL of the origin. */
+  url: string;
+  /** Final HTTP status, when there was a response. */
+  status?: number;
+  outcome: RobotsOutcome;
+  redirects: Redirect[];
+  /** Sitemap URLs declared, absolute, in file order. */
+  sitemaps: string[];
+  diagnostics: Diagnostic[];
+  rules: RobotsRules;
+  durationMs: number;
+}
+
+/** `https://host/robots.txt` for any URL of the site. */
+export function robotsUrlFor(siteUrl: string): string {
+  return new URL('/robots.txt', siteUrl).href;
+}
+
+/** Fetches and reads the robots.txt of `siteUrl`'s origin; never throws for HTTP trouble. */
+export async function fetchRobotsTxt(siteUrl: string, http: HttpClient, options: { signal?: AbortSignal } = {}): Promise<RobotsTxt> {
+  const url = robotsUrlFor(siteUrl);
+  const started = Date.now();
+  const finish = (fields: Omit<RobotsTxt, 'url' | 'durationMs' | 'sitemaps' | 'diagnostics'>): RobotsTxt => ({
+    url,
+    ...fields,
+    sitemaps: fields.rules.sitemaps.map((s) => s.url),
+    diagnostics: [...fields.rules.diagnostics],
+    durationMs: Date.now() - started,
+  });
+
+  let response;
+  try {
+    response = await http.get(url, { maxBytes: LIMITS.robotsMaxBytes + 1, signal: options.signal });
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
+    if (error.kind === 'too-many-redirects' || error.kind === 'redirect-loop' || error.kind === 'bad-redirect') {
+      // Too many hops: the file is unavailable, which allows everything (RFC 9309 §2.3.1.2).
+      return finish({ outcome: 'unavailable', redirects: [...error.redirects], rules: RobotsRules.allowAll() });
+    }
+    return finish({ outcome: 'unreachable', redirects: [...error.redirects], rules: RobotsRules.disallowAll([unreachable(url, error.message)]) });
+  }
+  const { status, redirects } = response;
+  if (status >= 500 || status === 429) {
+    response.discard();
+    return finish({ status, outcome: 'unreachable', redirects, rules: RobotsRules.disallowAll([unreachable(url, `HTTP ${status}`)]) });
+  }
+  if (status >= 300) {
+    response.discard();
+    return finish({ status, outcome: 'unavailable', redirects, rules: RobotsRules.allowAll() });
+  }
+
+  let bytes: Uint8Array;
+  try {
+    bytes = await collect(response.body);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
+    return finish({ status, outcome: 'unreachable', redirects, rules: RobotsRules.disallowAll([unreachable(url, error.message)]) });
+  }
+  if (isHtmlContentType(response.headers['content-type']) || looksLikeHtml(bytes)) {
+    const served = diagnostic('ROBOTS-003', `${url} answered with an HTML page, not a robots.txt; it is read as having no rules`, { source: url });
+    return finish({ status, outcome: 'unavailable', redirects, rules: RobotsRules.allowAll([served]) });
+  }
+  return finish({ status, outcome: 'ok', redirects, rules: parseRobotsTxt(bytes, url) });
+}
+
+function unreachable(url: string, why: string): Diagnostic {
+  return diagnostic('ROBOTS-004', `${url} is unreachable (${why}): the whole site is treated as disallowed for crawling`, { source: url });
+}
+
+function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  return head.startsWith('<!doctype html') || head.startsWith('<html');
+}
+
+async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
