@@ -145,6 +145,7 @@ export function parseRobotsTxt(content: Uint8Array | string, robotsUrl: string):
           groupHasRules = false;
         }
         agents.push(record.value === '*' ? '*' : productToken(record.value));
+        groupOf(groups, agents[agents.length - 1]!); // an empty group still claims its agent
         return;
       case 'allow':
       case 'disallow': {
