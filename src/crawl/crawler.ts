@@ -3,12 +3,12 @@
  * by the politeness gap, every URL judged once. The frontier and the outcomes live in the store,
  * so memory stays flat however large the site, and a killed crawl resumes where it stopped.
  */
-import type { CrawlStore, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
+import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
 import { judgePage, type Discovered } from './judge.js';
 import { normaliseCrawlUrl, paramFilter } from './normalise.js';
-import { Politeness } from './politeness.js';
+import { HostLimiter } from '../discover/host-limiter.js';
 import { createScope, type Scope } from './scope.js';
-import type { Outcome, PageFetcher, RobotsPolicy } from './types.js';
+import type { FetchedPage, Outcome, PageFetcher, RobotsPolicy } from './types.js';
 
 export interface CrawlOptions {
   /** Where the crawl starts; its scheme, host and port are the crawl's scope. */
@@ -99,8 +99,9 @@ class Crawl {
     this.addQueued(this.store.enqueue([{ url: this.startUrl, depth: 0 }]));
     await this.seed();
     const crawlDelay = await this.options.robots.crawlDelay(this.startUrl);
-    const politeness = new Politeness(Math.max(this.options.delayMs ?? 0, (crawlDelay ?? 0) * 1000));
-    const workers = Array.from({ length: this.options.concurrency ?? DEFAULT_CONCURRENCY }, () => this.work(politeness));
+    const concurrency = this.options.concurrency ?? DEFAULT_CONCURRENCY;
+    const politeness = new HostLimiter(concurrency, Math.max(this.options.delayMs ?? 0, (crawlDelay ?? 0) * 1000));
+    const workers = Array.from({ length: concurrency }, () => this.work(politeness));
     await Promise.all(workers);
     const finished = !this.options.signal?.aborted;
     if (finished) {
@@ -130,7 +131,7 @@ class Crawl {
     this.store.setMeta('seeded', 'true');
   }
 
-  private async work(politeness: Politeness): Promise<void> {
+  private async work(politeness: HostLimiter): Promise<void> {
     for (;;) {
       if (this.options.signal?.aborted) return;
       const next = this.takeNext();
@@ -168,7 +169,7 @@ class Crawl {
     for (const resolve of this.wakeUp.splice(0)) resolve();
   }
 
-  private async visit(item: QueuedUrl, politeness: Politeness): Promise<void> {
+  private async visit(item: QueuedUrl, politeness: HostLimiter): Promise<void> {
     const { url, depth } = item;
     this.progress.queued -= 1;
     if (!(await this.options.robots.isAllowed(url))) {
@@ -180,18 +181,46 @@ class Crawl {
       return;
     }
     this.progress.fetched += 1;
-    await politeness.wait();
+    const release = await politeness.acquire(new URL(url).host);
     let page;
     try {
       page = await this.options.fetcher.fetch(url);
     } catch (error) {
       this.finish({ url, outcome: 'fetch-error', detail: (error as Error).message, fetched: true });
       return;
+    } finally {
+      release();
     }
+    const judged = this.judge(url, page, depth);
+    if (judged.finished.outcome === 'redirected') {
+      // The fetcher followed the redirect: the answer is the target's own page, if it is new.
+      const target = judged.found[0]!;
+      judged.found = (await this.judgeRedirectTarget(target.url, page, depth)) ?? judged.found;
+    }
+    this.finish(judged.finished, judged.found);
+  }
+
+  private judge(url: string, page: FetchedPage, depth: number): { finished: FinishedUrl; found: FoundUrl[] } {
     const { verdict, discovered } = judgePage(url, page, this.normalise);
     const found = discovered.map((d) => this.place(d.url, depthOf(d, depth)));
-    if (verdict.outcome === 'listed') this.finish({ url, outcome: 'listed', entry: verdict.entry, fetched: true }, found);
-    else this.finish({ url, outcome: verdict.outcome, detail: verdict.detail, fetched: true }, found);
+    const finished: FinishedUrl = verdict.outcome === 'listed'
+      ? { url, outcome: 'listed', entry: verdict.entry, fetched: true }
+      : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true };
+    return { finished, found };
+  }
+
+  /**
+   * The target of a followed redirect, judged from the answer already in hand, with the URLs it
+   * leads to; undefined when it must be left to the queue (out of scope, disallowed, already met).
+   */
+  private async judgeRedirectTarget(target: string, page: FetchedPage, depth: number): Promise<FoundUrl[] | undefined> {
+    if (!this.scope(target).inScope || this.progress.fetched >= this.maxPages) return undefined;
+    if (!(await this.options.robots.isAllowed(target))) return undefined;
+    // No await from here to the store write: no other worker can settle the target meanwhile.
+    if (this.store.outcomeOf(target) !== undefined) return undefined;
+    const judged = this.judge(target, { ...page, url: target, redirects: [] }, depth);
+    this.progress.fetched += 1;
+    return [{ ...judged.finished, depth }, ...judged.found];
   }
 
   /** Where a found URL goes: the queue, straight to an outcome, or aside if too deep. */
@@ -201,11 +230,12 @@ class Crawl {
     return depth > this.maxDepth ? { url, depth, beyondDepth: true } : { url, depth };
   }
 
-  private finish(finished: Parameters<CrawlStore['finish']>[0], found: FoundUrl[] = []): void {
-    const queued = this.store.finish(finished, found);
-    this.addQueued(queued);
-    if (finished.outcome === 'listed') this.progress.listed += 1;
-    if (ERROR_OUTCOMES.has(finished.outcome)) this.progress.errors += 1;
+  private finish(finished: FinishedUrl, found: FoundUrl[] = []): void {
+    this.addQueued(this.store.finish(finished, found));
+    for (const settled of [finished, ...found]) {
+      if (settled.outcome === 'listed') this.progress.listed += 1;
+      if (settled.outcome !== undefined && ERROR_OUTCOMES.has(settled.outcome)) this.progress.errors += 1;
+    }
     this.report();
   }
 

@@ -34,7 +34,8 @@ export type Normaliser = (href: string) => string | undefined;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 export function judgePage(url: string, page: FetchedPage, normalise: Normaliser): Judgement {
-  if (page.status >= 300 && page.status < 400) return judgeRedirect(page, normalise);
+  const redirect = judgeRedirect(url, page, normalise);
+  if (redirect !== undefined) return redirect;
   if (page.status !== 200) {
     return { verdict: { outcome: 'http-error', detail: `HTTP ${page.status}` }, discovered: [] };
   }
@@ -86,12 +87,24 @@ export function judgePage(url: string, page: FetchedPage, normalise: Normaliser)
   return { verdict: { outcome: 'listed', entry }, discovered };
 }
 
-function judgeRedirect(page: FetchedPage, normalise: Normaliser): Judgement {
-  const target = page.location === undefined ? undefined : normalise(page.location);
+/**
+ * A URL that redirected elsewhere is left out and its target queued, to be judged as itself
+ * (CR-06). A redirect back to the same normalised URL (a dropped tracking parameter) is no
+ * redirect: the answer is judged as the page.
+ */
+function judgeRedirect(url: string, page: FetchedPage, normalise: Normaliser): Judgement | undefined {
+  const first = page.redirects[0];
+  if (first === undefined) return undefined;
+  const target = normalise(page.url);
+  if (target === url) return undefined;
   if (target === undefined) {
-    return { verdict: { outcome: 'http-error', detail: `HTTP ${page.status} without a usable Location` }, discovered: [] };
+    return { verdict: { outcome: 'http-error', detail: `redirects to ${page.url}, which cannot be crawled` }, discovered: [] };
   }
-  return { verdict: { outcome: 'redirected', detail: `HTTP ${page.status} to ${target}` }, discovered: [{ url: target, via: 'redirect' }] };
+  const hops = page.redirects.length === 1 ? '' : ` in ${page.redirects.length} hops`;
+  return {
+    verdict: { outcome: 'redirected', detail: `HTTP ${first.status} to ${target}${hops}` },
+    discovered: [{ url: target, via: 'redirect' }],
+  };
 }
 
 /** HTML by Content-Type; without one, by the body's first bytes (as browsers sniff). */

@@ -4,15 +4,23 @@
  * can drive the crawler directly.
  */
 
-/** One HTTP response, redirects not followed: a 3xx is itself the answer for its URL. */
+/** A redirect the fetcher followed on the way to the answer. */
+export interface FollowedRedirect {
+  from: string;
+  to: string;
+  status: number;
+}
+
+/** The answer for one URL, after the fetcher followed its redirects. */
 export interface FetchedPage {
+  /** The URL that answered: the requested one, or the end of `redirects`. */
+  url: string;
+  redirects: readonly FollowedRedirect[];
   status: number;
   /** Header values by lower-case name; repeated headers as arrays. */
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
-  /** The body as received (capped by the fetcher); empty for redirects. */
+  /** The body (capped by the fetcher); fetchers may leave it empty when the type is not HTML. */
   body: Uint8Array;
-  /** The `Location` of a redirect, resolved against the request URL. */
-  location?: string;
   /** Our clock (epoch ms) when the response arrived. */
   fetchedAt: number;
 }

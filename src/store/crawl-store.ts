@@ -22,18 +22,19 @@ export interface FinishedUrl {
   /** 'listed' or the reason the URL was left out. */
   outcome: string;
   detail?: string;
-  /** True when the URL was requested (whatever the answer). */
-  fetched: boolean;
+  /** True when the URL was requested (whatever the answer); default false. */
+  fetched?: boolean;
   entry?: UrlEntry;
 }
 
 /**
- * A URL met while finishing a page: queued at `depth`; or settled at once with an outcome; or,
- * `beyondDepth`, set aside and settled at the end only if no shallower path queued it meanwhile.
+ * A URL met while finishing a page: queued at `depth`; or settled at once with an outcome (when
+ * it is new); or, `beyondDepth`, set aside and settled at the end only if no shallower path
+ * queued it meanwhile.
  */
 export type FoundUrl =
   | { url: string; depth: number; outcome?: undefined; beyondDepth?: boolean }
-  | { url: string; depth: number; outcome: string; detail: string };
+  | (FinishedUrl & { depth: number });
 
 export interface OutcomeExample {
   url: string;
@@ -81,7 +82,7 @@ export class CrawlStore {
       getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM crawl_meta WHERE key = ?'),
       setMeta: this.db.prepare('INSERT INTO crawl_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       queue: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth) VALUES (?, ?)'),
-      settle: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail) VALUES (?, ?, ?, ?)'),
+      settle: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail, fetched, entry) VALUES (?, ?, ?, ?, ?, ?)'),
       beyondDepth: this.db.prepare('INSERT OR IGNORE INTO crawl_beyond_depth (url, depth) VALUES (?, ?)'),
       finish: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ?, fetched = ?, entry = ? WHERE url = ?'),
       nextQueued: this.db.prepare<[number, number], QueuedUrl>('SELECT seq, url, depth FROM crawl_urls WHERE outcome IS NULL AND seq > ? ORDER BY seq LIMIT ?'),
@@ -90,6 +91,7 @@ export class CrawlStore {
       outcomeCounts: this.db.prepare<[], { outcome: string; n: number }>('SELECT outcome, count(*) AS n FROM crawl_urls WHERE outcome IS NOT NULL GROUP BY outcome'),
       examples: this.db.prepare<[string, number], OutcomeExample>('SELECT url, detail FROM crawl_urls WHERE outcome = ? ORDER BY seq LIMIT ?'),
       outcomeOf: this.db.prepare<[string], { outcome: string | null; detail: string | null }>('SELECT outcome, detail FROM crawl_urls WHERE url = ?'),
+      all: this.db.prepare<[], { url: string; outcome: string | null; detail: string | null }>('SELECT url, outcome, detail FROM crawl_urls ORDER BY seq'),
       listed: this.db.prepare<[], { entry: string }>("SELECT entry FROM crawl_urls WHERE outcome = 'listed' ORDER BY url"),
       settleQueued: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ? WHERE outcome IS NULL'),
       settleBeyondDepth: this.db.prepare(
@@ -115,20 +117,14 @@ export class CrawlStore {
    */
   readonly finish = (finished: FinishedUrl, found: readonly FoundUrl[] = []): number =>
     this.db.transaction(() => {
-      this.statements.finish.run(
-        finished.outcome,
-        finished.detail ?? null,
-        finished.fetched ? 1 : 0,
-        finished.entry === undefined ? null : JSON.stringify(finished.entry),
-        finished.url,
-      );
+      this.statements.finish.run(...columns(finished), finished.url);
       return this.addFound(found);
     })();
 
   private addFound(urls: readonly FoundUrl[]): number {
     let queued = 0;
     for (const found of urls) {
-      if (found.outcome !== undefined) this.statements.settle.run(found.url, found.depth, found.outcome, found.detail);
+      if (found.outcome !== undefined) this.statements.settle.run(found.url, found.depth, ...columns(found));
       else if (found.beyondDepth) this.statements.beyondDepth.run(found.url, found.depth);
       else queued += this.statements.queue.run(found.url, found.depth).changes;
     }
@@ -169,6 +165,11 @@ export class CrawlStore {
       this.statements.settleBeyondDepth.run(depthOutcome.outcome, depthOutcome.detail);
     })();
 
+  /** Every URL met, in the order met, with its outcome (null while queued). */
+  *outcomes(): IterableIterator<{ url: string; outcome: string | null; detail: string | null }> {
+    yield* this.statements.all.iterate();
+  }
+
   /** The listed entries in URL order, read lazily (constant memory). */
   *listedEntries(): IterableIterator<UrlEntry> {
     for (const row of this.statements.listed.iterate()) yield JSON.parse(row.entry) as UrlEntry;
@@ -177,4 +178,14 @@ export class CrawlStore {
   close(): void {
     this.db.close();
   }
+}
+
+/** outcome, detail, fetched, entry: the columns a finished URL fills. */
+function columns(finished: FinishedUrl): [string, string | null, number, string | null] {
+  return [
+    finished.outcome,
+    finished.detail ?? null,
+    finished.fetched ? 1 : 0,
+    finished.entry === undefined ? null : JSON.stringify(finished.entry),
+  ];
 }

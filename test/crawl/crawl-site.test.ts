@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
+import { crawlSite, type CrawlOptions } from '../../src/crawl/crawler.js';
+import { HttpClient } from '../../src/discover/http.js';
+import { CrawlStore } from '../../src/store/crawl-store.js';
+import { everyCaseSite } from './fixtures/every-case-site.js';
+import { serveSite, type RunningSite } from './fixtures/server.js';
+
+/** Every URL the crawl of the fixture site meets (maxDepth 4), with the outcome it must reach. */
+function expectedOutcomes(origin: string): Map<string, string> {
+  const outcomes: [string, string][] = [
+    ['/', 'listed'], ['/about', 'listed'], ['/new', 'listed'], ['/canonical-target', 'listed'],
+    ['/from-noindex', 'listed'], ['/nofollow-page', 'listed'], ['/en/', 'listed'], ['/de/', 'listed'],
+    ['/fr/', 'listed'], ['/gallery', 'listed'], ['/gallery-2', 'listed'], ['/caf%C3%A9', 'listed'], ['/~user', 'listed'],
+    ['/calendar/2024-01', 'listed'], ['/calendar/2024-02', 'listed'], ['/calendar/2024-03', 'listed'], ['/calendar/2024-04', 'listed'],
+    ['/old', 'redirected'],
+    ['/dup', 'canonicalised'],
+    ['/hidden-meta', 'noindex'], ['/hidden-header', 'noindex'], ['/googlebot-none', 'noindex'],
+    ['/private/secret', 'robots-blocked'],
+    ['/broken', 'http-error'], ['/missing', 'http-error'],
+    ['/doc.pdf', 'non-html'],
+    ['/calendar/2024-05', 'max-depth'],
+  ];
+  return new Map([...outcomes.map(([path, outcome]): [string, string] => [origin + path, outcome]), ['https://elsewhere.example/', 'out-of-scope']]);
+}
+
+describe('crawlSite on the fixture site', () => {
+  let site: RunningSite;
+  let dir: string;
+  let http: HttpClient;
+
+  before(async () => {
+    site = await serveSite(everyCaseSite);
+    dir = mkdtempSync(join(tmpdir(), 'sitemapkit-crawl-'));
+    http = new HttpClient({ retries: 0 });
+  });
+  after(async () => {
+    await http.close();
+    await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function crawl(name: string, options: Partial<CrawlOptions> = {}) {
+    site.requests.length = 0;
+    const store = new CrawlStore(join(dir, `${name}.sqlite`), { fresh: true });
+    const result = await crawlSite({
+      startUrl: `${site.origin}/`,
+      fetcher: httpPageFetcher(http),
+      robots: robotsTxtPolicy(http, 'sitemapkit-test/1.0'),
+      store,
+      maxDepth: 4,
+      stripParams: ['utm_*'],
+      ...options,
+    });
+    return { store, result };
+  }
+
+  it('reaches exactly the expected outcome for every URL it meets', async () => {
+    const { store, result } = await crawl('every-case');
+    const actual = new Map([...store.outcomes()].map((row) => [row.url, row.outcome]));
+    assert.deepEqual(Object.fromEntries([...actual].sort()), Object.fromEntries([...expectedOutcomes(site.origin)].sort()));
+    assert.deepEqual(result, { startUrl: `${site.origin}/`, startOutcome: 'listed', finished: true });
+    store.close();
+  });
+
+  it('never requests nofollow links, robots-blocked pages, other hosts or pages past the limits, and each page once', async () => {
+    const { store } = await crawl('requests');
+    const pages = site.requests.filter((path) => path !== '/robots.txt');
+    for (const path of ['/never-followed', '/never-followed-2', '/never-followed-3', '/private/secret', '/calendar/2024-05']) {
+      assert.ok(!pages.includes(path), `${path} was requested`);
+    }
+    // The redirect chain /old → /older → /new is followed once; /new is judged from that answer.
+    assert.equal(new Set(pages).size, pages.length, `a page was requested twice: ${pages.join(' ')}`);
+    assert.ok(pages.includes('/older') && pages.includes('/new'));
+    assert.equal(site.requests.filter((path) => path === '/robots.txt').length, 1);
+    store.close();
+  });
+
+  it('says why each URL was left out', async () => {
+    const { store } = await crawl('details');
+    const detail = (path: string) => store.outcomeOf(site.origin + path)?.detail;
+    assert.equal(detail('/old'), `HTTP 301 to ${site.origin}/new in 2 hops`);
+    assert.equal(detail('/dup'), `canonical is ${site.origin}/canonical-target`);
+    assert.equal(detail('/hidden-meta'), 'noindex in the <meta name="robots">');
+    assert.equal(detail('/hidden-header'), 'noindex in the X-Robots-Tag header');
+    assert.equal(detail('/broken'), 'HTTP 500');
+    assert.equal(detail('/doc.pdf'), 'application/pdf');
+    assert.equal(store.outcomeOf('https://elsewhere.example/')?.detail, `not on ${site.origin}`);
+    store.close();
+  });
+
+  it('attaches lastmod, images and hreflang alternates to the listed entries', async () => {
+    const { store } = await crawl('entries');
+    const entries = new Map([...store.listedEntries()].map((entry) => [entry.loc.slice(site.origin.length), entry]));
+    assert.equal(entries.get('/about')?.lastmod, '2024-05-01T10:00:00Z');
+    assert.equal(entries.get('/new')?.lastmod, undefined, 'a Last-Modified of "now" is dropped');
+    assert.deepEqual(entries.get('/gallery')?.images, [
+      { loc: `${site.origin}/static/a.jpg` }, { loc: `${site.origin}/static/b-small.jpg` }, { loc: `${site.origin}/static/b-large.jpg` },
+    ]);
+    const pair = [{ hreflang: 'en', href: `${site.origin}/en/` }, { hreflang: 'de', href: `${site.origin}/de/` }];
+    assert.deepEqual(entries.get('/en/')?.alternates, pair);
+    assert.deepEqual(entries.get('/de/')?.alternates, pair);
+    assert.deepEqual(entries.get('/fr/')?.alternates, [{ hreflang: 'en', href: `${site.origin}/en/` }, { hreflang: 'fr', href: `${site.origin}/fr/` }]);
+    assert.equal(entries.get('/')?.alternates, undefined);
+    store.close();
+  });
+
+  it('stops at --max-pages and settles the rest of the frontier', async () => {
+    const { store } = await crawl('max-pages', { maxPages: 3, concurrency: 1 });
+    const rows = [...store.outcomes()];
+    assert.deepEqual(rows.filter((row) => row.outcome !== 'max-pages' && row.outcome !== 'out-of-scope').map((row) => [row.url.slice(site.origin.length), row.outcome]), [
+      ['/', 'listed'], ['/about', 'listed'], ['/old', 'redirected'],
+    ]);
+    assert.equal(store.fetchedCount(), 3);
+    assert.equal(rows.filter((row) => row.outcome === null).length, 0, 'nothing stays queued');
+    assert.ok(rows.filter((row) => row.outcome === 'max-pages').length > 10);
+    assert.deepEqual(site.requests.filter((path) => path !== '/robots.txt'), ['/', '/about', '/old', '/older', '/new']);
+    assert.equal(store.outcomeOf(`${site.origin}/new`)?.outcome, 'max-pages');
+    store.close();
+  });
+});

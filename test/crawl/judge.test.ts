@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { judgePage } from '../../src/crawl/judge.js';
+import { normaliseCrawlUrl, paramFilter } from '../../src/crawl/normalise.js';
+import type { FetchedPage } from '../../src/crawl/types.js';
+
+const URL_A = 'https://example.com/a';
+const strip = paramFilter(['utm_*']);
+const normalise = (href: string) => normaliseCrawlUrl(href, undefined, strip);
+
+function answer(fields: Partial<FetchedPage> & { html?: string }): FetchedPage {
+  const { html, ...rest } = fields;
+  return {
+    url: URL_A,
+    redirects: [],
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: new TextEncoder().encode(html ?? '<html><body>hello</body></html>'),
+    fetchedAt: Date.parse('2024-06-01T00:00:00Z'),
+    ...rest,
+  };
+}
+
+describe('judgePage', () => {
+  it('lists a plain 200 HTML page and returns its links', () => {
+    const judged = judgePage(URL_A, answer({ html: '<a href="/b#x">b</a><a href="/c?utm_source=1">c</a>' }), normalise);
+    assert.deepEqual(judged.verdict, { outcome: 'listed', entry: { kind: 'url', loc: URL_A } });
+    assert.deepEqual(judged.discovered, [{ url: 'https://example.com/b', via: 'link' }, { url: 'https://example.com/c', via: 'link' }]);
+  });
+
+  it('judges a redirect back to the same normalised URL as the page itself', () => {
+    const page = answer({ url: `${URL_A}?utm_source=x`, redirects: [{ from: URL_A, to: `${URL_A}?utm_source=x`, status: 302 }] });
+    assert.equal(judgePage(URL_A, page, normalise).verdict.outcome, 'listed');
+  });
+
+  it('leaves out other statuses, with the status as the detail', () => {
+    for (const status of [204, 304, 404, 410, 503]) {
+      assert.deepEqual(judgePage(URL_A, answer({ status }), normalise).verdict, { outcome: 'http-error', detail: `HTTP ${status}` });
+    }
+  });
+
+  it('sniffs HTML when there is no Content-Type, and leaves out other types', () => {
+    assert.equal(judgePage(URL_A, answer({ headers: {}, html: '  <!DOCTYPE html><p>x' }), normalise).verdict.outcome, 'listed');
+    assert.deepEqual(judgePage(URL_A, answer({ headers: {}, body: new Uint8Array([0x25, 0x50]) }), normalise).verdict, { outcome: 'non-html', detail: 'no Content-Type' });
+    assert.deepEqual(judgePage(URL_A, answer({ headers: { 'content-type': 'image/png' } }), normalise).verdict, { outcome: 'non-html', detail: 'image/png' });
+  });
+
+  it('follows the links of a noindex page unless it is also nofollow', () => {
+    const noindex = judgePage(URL_A, answer({ html: '<meta name="robots" content="noindex"><a href="/b">b</a>' }), normalise);
+    assert.equal(noindex.verdict.outcome, 'noindex');
+    assert.deepEqual(noindex.discovered.map((d) => d.url), ['https://example.com/b']);
+    const none = judgePage(URL_A, answer({ headers: { 'content-type': 'text/html', 'x-robots-tag': 'none' }, html: '<a href="/b">b</a>' }), normalise);
+    assert.deepEqual(none.verdict, { outcome: 'noindex', detail: 'noindex in the X-Robots-Tag header' });
+    assert.deepEqual(none.discovered, []);
+  });
+
+  it('takes one canonical elsewhere, from the head or a Link header, and queues it', () => {
+    const header = judgePage(URL_A, answer({ headers: { 'content-type': 'text/html', link: '</main>; rel="canonical"' } }), normalise);
+    assert.deepEqual(header.verdict, { outcome: 'canonicalised', detail: 'canonical is https://example.com/main' });
+    assert.deepEqual(header.discovered, [{ url: 'https://example.com/main', via: 'canonical' }]);
+    const self = judgePage(URL_A, answer({ html: '<link rel="canonical" href="https://EXAMPLE.com/a#top">' }), normalise);
+    assert.equal(self.verdict.outcome, 'listed');
+  });
+
+  it('ignores conflicting canonicals (CR-04)', () => {
+    const page = answer({ headers: { 'content-type': 'text/html', link: '</one>; rel=canonical' }, html: '<link rel="canonical" href="/two">' });
+    assert.equal(judgePage(URL_A, page, normalise).verdict.outcome, 'listed');
+  });
+
+  it('leaves out a redirect without a crawlable target as an HTTP error', () => {
+    const page = answer({ url: 'ftp://example.com/x', redirects: [{ from: URL_A, to: 'ftp://example.com/x', status: 301 }] });
+    assert.equal(judgePage(URL_A, page, normalise).verdict.outcome, 'http-error');
+  });
+});
