@@ -2,11 +2,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import robotsParser from 'robots-parser';
+import { createRequire } from 'node:module';
 import { HttpClient } from '../../src/discover/http.js';
 import { fetchRobotsTxt, parseRobotsTxt, productToken } from '../../src/discover/robots.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 import { startSite, type Site } from './site-server.js';
+
+/** robots-parser is CommonJS with a loose type declaration; load it as CommonJS. */
+const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getSitemaps(): string[];
+};
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES));
