@@ -1,0 +1,139 @@
+/**
+ * The XML document reader: decides from the root element what the document is (urlset,
+ * sitemapindex, RSS, Atom, HTML or something else), checks the root's namespace, and turns each
+ * block (url, sitemap, item, entry) into entries as soon as it closes.
+ */
+import type { DocumentKind } from '../../core/entry.js';
+import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
+import type { LocatedEntry, Position } from '../types.js';
+import { BlockBuilder, type XmlNode } from '../xml/block.js';
+import type { XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
+import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
+import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
+import type { ValueContext } from './values.js';
+
+type Layout = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'ignore';
+
+export interface DocumentReaderOptions {
+  maxValueLength: number;
+  /** Where the current token is (the tokenizer's position). */
+  position: () => Position;
+  /** Receives each entry as its block closes. */
+  emit: (entry: LocatedEntry) => void;
+}
+
+export class XmlDocumentReader implements XmlHandler {
+  kind: DocumentKind | undefined;
+  private layout: Layout = 'ignore';
+  private names = new CoreNames(NS.sitemap);
+  private depth = 0;
+  private inBlock = false;
+  private readonly builder: BlockBuilder;
+
+  constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
+    this.builder = new BlockBuilder({ maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 }, (message, at) =>
+      ctx.report('LIMIT-001', message, at),
+    );
+  }
+
+  openElement(uri: string, local: string, attributes: readonly XmlAttribute[], qname: string): void {
+    const depth = this.depth++;
+    if (depth === 0) {
+      this.openRoot(uri, local, qname);
+      return;
+    }
+    if (this.inBlock) {
+      this.builder.start(uri, local, qname, attributes, this.options.position());
+    } else if (this.startsBlock(uri, local, depth)) {
+      this.inBlock = true;
+      this.builder.start(uri, local, qname, attributes, this.options.position());
+    } else if (depth === 1) {
+      this.outsideBlock(uri, qname);
+    }
+  }
+
+  closeElement(): void {
+    this.depth--;
+    if (!this.inBlock) return;
+    const block = this.builder.end();
+    if (block === undefined) return;
+    this.inBlock = false;
+    this.readBlock(block);
+  }
+
+  text(value: string): void {
+    if (this.inBlock) this.builder.text(value, this.options.position);
+  }
+
+  private openRoot(uri: string, local: string, qname: string): void {
+    const at = this.options.position();
+    const name = local.toLowerCase();
+    if (name === 'urlset' || name === 'sitemapindex') {
+      this.kind = this.layout = name;
+      this.names = new CoreNames(uri);
+      if (local !== name) this.ctx.report('XML-007', `element names are case-sensitive: <${qname}> should be <${name}>`, at);
+      this.checkCoreNamespace(uri, qname, at);
+    } else if (uri === '' && local === 'rss') {
+      this.kind = this.layout = 'rss';
+    } else if (uri === FEED_NS.rdf && local === 'RDF') {
+      this.kind = this.layout = 'rss';
+    } else if ((uri === FEED_NS.atom10 || uri === FEED_NS.atom03) && local === 'feed') {
+      this.kind = this.layout = 'atom';
+    } else if (name === 'html') {
+      this.kind = 'html';
+      this.ctx.report('FETCH-007', 'this is an HTML page, not a sitemap', at);
+    } else {
+      this.kind = 'unknown';
+      this.ctx.report('XML-004', `the root element <${qname}> is not urlset, sitemapindex, rss, rdf:RDF or feed; nothing is read`, at);
+    }
+  }
+
+  private checkCoreNamespace(uri: string, qname: string, at: Position): void {
+    if (uri === NS.sitemap) return;
+    const expected = `xmlns="${NS.sitemap}"`;
+    const message =
+      uri === ''
+        ? `<${qname}> has no namespace; add ${expected}`
+        : (LEGACY_SITEMAP_NS as readonly string[]).includes(uri)
+          ? `<${qname}> uses Google's retired namespace ${uri}; use ${expected}`
+          : `<${qname}> has the wrong namespace ${uri}; use ${expected}`;
+    this.ctx.report('XML-004', `${message} (read anyway)`, at);
+  }
+
+  private startsBlock(uri: string, local: string, depth: number): boolean {
+    switch (this.layout) {
+      case 'urlset':
+        return depth === 1 && this.names.isCore(uri) && local.toLowerCase() === 'url';
+      case 'sitemapindex':
+        return depth === 1 && this.names.isCore(uri) && local.toLowerCase() === 'sitemap';
+      case 'rss':
+        return local === 'item' && (uri === '' || uri === FEED_NS.rss10);
+      case 'atom':
+        return local === 'entry' && (uri === FEED_NS.atom10 || uri === FEED_NS.atom03);
+      default:
+        return false;
+    }
+  }
+
+  /** A child of the root that is not a block: foreign elements are ignored, core ones reported. */
+  private outsideBlock(uri: string, qname: string): void {
+    if (this.layout === 'urlset' && this.names.isCore(uri)) {
+      this.ctx.report('XML-007', `<${qname}> is not allowed in <urlset> (only <url>); ignored`, this.options.position());
+    } else if (this.layout === 'sitemapindex' && this.names.isCore(uri)) {
+      this.ctx.report('IDX-001', `<${qname}> is not allowed in a sitemap index (only <sitemap>); ignored`, this.options.position());
+    }
+  }
+
+  private readBlock(block: XmlNode): void {
+    const ctx = this.ctx;
+    if (this.layout === 'urlset') {
+      const located = readUrlBlock(block, this.names, ctx);
+      if (located) this.options.emit(located);
+    } else if (this.layout === 'sitemapindex') {
+      for (const located of readSitemapBlock(block, this.names, ctx)) this.options.emit(located);
+    } else {
+      const located = this.layout === 'rss' ? readRssItem(block, ctx) : readAtomEntry(block, ctx);
+      if (located) this.options.emit(located);
+    }
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * `<urlset>` and `<sitemapindex>` blocks → entries. Core elements are matched by namespace URI:
+ * the root's namespace (the protocol's, or a missing, legacy or misspelt one already reported
+ * by the document reader) and the empty namespace both count as core. Upper-case core names are
+ * read with XML-007.
+ */
+import { isChangefreq, type Changefreq, type SitemapRef, type UrlEntry } from '../../core/entry.js';
+import { NS } from '../../core/namespaces.js';
+import type { LocatedEntry, Position } from '../types.js';
+import type { XmlNode } from '../xml/block.js';
+import { readAlternate, readImage, readNews, readVideo, type BlockContext } from './extensions.js';
+import { checkUrl, readText, readUrl, readW3cDate, abbreviate, type ValueContext } from './values.js';
+
+const URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
+const SITEMAP_CHILDREN = ['loc', 'lastmod'] as const;
+const EXTENSION_NAMESPACES = new Set<string>([NS.image, NS.video, NS.news, NS.xhtml]);
+
+export class CoreNames {
+  constructor(private readonly rootUri: string) {}
+
+  isCore(uri: string): boolean {
+    return uri === this.rootUri || uri === '' || uri === NS.sitemap;
+  }
+
+  /** The core name a child stands for (`LOC` → loc, reported), or undefined for a foreign element. */
+  coreName(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
+    if (!this.isCore(node.uri)) return undefined;
+    const lower = node.local.toLowerCase();
+    if (lower !== node.local && (URL_CHILDREN as readonly string[]).includes(lower)) {
+      ctx.report('XML-007', `element names are case-sensitive: <${node.qname}> should be <${lower}>`, node.at, url);
+    }
+    return lower;
+  }
+}
+
+/** Reads one `<url>` block; undefined when it has no usable loc (XML-009 / URL-001 already said why). */
+export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext): LocatedEntry | undefined {
+  const core = new Map<string, XmlNode[]>();
+  const extensions: XmlNode[] = [];
+  let order = 0;
+  let outOfOrder: XmlNode | undefined;
+  for (const child of block.children) {
+    const name = names.coreName(child, ctx);
+    if (name === undefined) {
+      if (EXTENSION_NAMESPACES.has(child.uri)) {
+        extensions.push(child);
+        order = URL_CHILDREN.length;
+      }
+      continue;
+    }
+    const rank = (URL_CHILDREN as readonly string[]).indexOf(name);
+    if (rank === -1) {
+      ctx.report('XML-007', `<${child.qname}> is not allowed in <${block.qname}>; ignored`, child.at);
+      continue;
+    }
+    if (rank < order && outOfOrder === undefined) outOfOrder = child;
+    order = Math.max(order, rank);
+    const list = core.get(name);
+    if (list) list.push(child);
+    else core.set(name, [child]);
+  }
+  const fields: Record<string, Position> = {};
+  const locNode = firstOf(core, 'loc', ctx);
+  const loc = locNode ? readUrl(locNode, ctx) : bareTextUrl(block, ctx);
+  if (loc === undefined) {
+    if (locNode) ctx.report('XML-009', `<${block.qname}> has no usable <loc>; the entry is left out`, block.at);
+    return undefined;
+  }
+  fields['loc'] = (locNode ?? block).valueAt;
+  if (outOfOrder) {
+    ctx.report('XML-011', `<${outOfOrder.qname}> comes after elements the schema puts after it (order: loc, lastmod, changefreq, priority, extensions)`, outOfOrder.at, loc);
+  }
+  const entry: UrlEntry = { kind: 'url', loc };
+  const lastmodNode = firstOf(core, 'lastmod', ctx, loc);
+  const lastmod = lastmodNode && readW3cDate(lastmodNode, ctx, loc);
+  if (lastmod !== undefined) {
+    entry.lastmod = lastmod;
+    fields['lastmod'] = lastmodNode!.valueAt;
+  }
+  const changefreqNode = firstOf(core, 'changefreq', ctx, loc);
+  const changefreq = changefreqNode && readChangefreq(changefreqNode, ctx, loc);
+  if (changefreq !== undefined) {
+    entry.changefreq = changefreq;
+    fields['changefreq'] = changefreqNode!.valueAt;
+  }
+  const priorityNode = firstOf(core, 'priority', ctx, loc);
+  const priority = priorityNode && readPriority(priorityNode, ctx, loc);
+  if (priority !== undefined) {
+    entry.priority = priority;
+    fields['priority'] = priorityNode!.valueAt;
+  }
+  readExtensions(entry, extensions, { ...ctx, url: loc, fields });
+  return { entry, location: { ...block.at, fields } };
+}
+
+function readExtensions(entry: UrlEntry, nodes: XmlNode[], ctx: BlockContext): void {
+  for (const node of nodes) {
+    if (node.uri === NS.image && node.local === 'image') {
+      const image = readImage(node, entry.images?.length ?? 0, ctx);
+      if (image) (entry.images ??= []).push(image);
+    } else if (node.uri === NS.video && node.local === 'video') {
+      const video = readVideo(node, entry.videos?.length ?? 0, ctx);
+      if (video) (entry.videos ??= []).push(video);
+    } else if (node.uri === NS.news && node.local === 'news') {
+      if (entry.news !== undefined) {
+        ctx.report('XML-008', `<${node.qname}> appears more than once in a <url>; the first is kept`, node.at, ctx.url);
+        continue;
+      }
+      const news = readNews(node, ctx);
+      if (news) entry.news = news;
+    } else if (node.uri === NS.xhtml && node.local === 'link') {
+      const alternate = readAlternate(node, entry.alternates?.length ?? 0, ctx);
+      if (alternate) (entry.alternates ??= []).push(alternate);
+    } else {
+      ctx.report('XML-007', `<${node.qname}> is not allowed directly in <url>; ignored`, node.at, ctx.url);
+    }
+  }
+}
+
+/**
+ * Reads one `<sitemap>` block of an index. A `<loc>` after the first starts a new reference (the
+ * way real broken indexes are meant), and a lastmod belongs to the loc before it.
+ */
+export function readSitemapBlock(block: XmlNode, names: CoreNames, ctx: ValueContext): LocatedEntry[] {
+  const groups: { loc?: XmlNode; lastmod?: XmlNode }[] = [];
+  for (const child of block.children) {
+    const name = names.coreName(child, ctx);
+    if (name === undefined) continue;
+    if (!(SITEMAP_CHILDREN as readonly string[]).includes(name)) {
+      ctx.report('IDX-001', `<${child.qname}> does not belong in a <sitemap> of an index; ignored`, child.at);
+      continue;
+    }
+    let group = groups[groups.length - 1];
+    if (name === 'loc') {
+      if (group?.loc !== undefined) ctx.report('XML-008', `a second <loc> in one <sitemap>: read as another sitemap`, child.at);
+      if (group === undefined || group.loc !== undefined) groups.push((group = {}));
+      group.loc = child;
+    } else {
+      if (group === undefined) groups.push((group = {}));
+      else if (group.lastmod !== undefined) {
+        ctx.report('XML-008', `<${child.qname}> appears more than once in a <sitemap>; the first is kept`, child.at);
+        continue;
+      }
+      if (group.loc === undefined) ctx.report('XML-011', `<${child.qname}> should come after <loc>`, child.at);
+      group.lastmod = child;
+    }
+  }
+  if (groups.length === 0) groups.push({});
+  const entries: LocatedEntry[] = [];
+  for (const group of groups) {
+    const loc = group.loc ? readUrl(group.loc, ctx) : bareTextUrl(block, ctx);
+    if (loc === undefined) continue;
+    const fields: Record<string, Position> = { loc: (group.loc ?? block).valueAt };
+    const ref: SitemapRef = { kind: 'sitemap', loc };
+    const lastmod = group.lastmod && readW3cDate(group.lastmod, ctx, loc);
+    if (lastmod !== undefined) {
+      ref.lastmod = lastmod;
+      fields['lastmod'] = group.lastmod!.valueAt;
+    }
+    entries.push({ entry: ref, location: { ...block.at, fields } });
+  }
+  return entries;
+}
+
+/** A block without `<loc>`: its bare text is read as the URL when it holds one (XML-009 either way). */
+function bareTextUrl(block: XmlNode, ctx: ValueContext): string | undefined {
+  const text = block.text.trim();
+  if (text === '') {
+    ctx.report('XML-009', `<${block.qname}> has no <loc>; the entry is left out`, block.at);
+    return undefined;
+  }
+  ctx.report('XML-009', `<${block.qname}> has no <loc>; its bare text "${abbreviate(text)}" is read as the URL`, block.at);
+  return checkUrl(text, block.text, { qname: block.qname, valueAt: block.valueAt }, ctx);
+}
+
+function firstOf(core: Map<string, XmlNode[]>, name: string, ctx: ValueContext, url?: string): XmlNode | undefined {
+  const nodes = core.get(name);
+  if (nodes === undefined) return undefined;
+  for (const extra of nodes.slice(1)) ctx.report('XML-008', `<${extra.qname}> appears more than once; the first is kept`, extra.at, url);
+  return nodes[0];
+}
+
+function readChangefreq(node: XmlNode, ctx: ValueContext, url: string): Changefreq | undefined {
+  const value = readText(node, ctx, url);
+  if (value === undefined) return undefined;
+  if (isChangefreq(value)) return value;
+  const lower = value.toLowerCase();
+  if (isChangefreq(lower)) {
+    ctx.report('FREQ-001', `changefreq is case-sensitive: "${value}" should be "${lower}"`, node.valueAt, url);
+    return lower;
+  }
+  ctx.report('FREQ-001', `"${abbreviate(value)}" is not a changefreq (always, hourly, daily, weekly, monthly, yearly, never); left out`, node.valueAt, url);
+  return undefined;
+}
+
+function readPriority(node: XmlNode, ctx: ValueContext, url: string): number | undefined {
+  const value = readText(node, ctx, url);
+  if (value === undefined) return undefined;
+  const number = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
+  if (number >= 0 && number <= 1) return number;
+  ctx.report('PRIO-001', `priority must be a decimal from 0.0 to 1.0, not "${abbreviate(value)}"; left out`, node.valueAt, url);
+  return undefined;
+}

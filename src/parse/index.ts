@@ -1,0 +1,190 @@
+/**
+ * parseSitemap: any sitemap a crawler meets (XML urlset or index with every extension, RSS, Atom,
+ * plain text; plain or gzip) as a stream of entries, in constant memory, with diagnostics for all
+ * that was repaired or dropped. The stages are plain async generators, so breaking out of the
+ * consumer's loop returns through each of them and closes the source.
+ */
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { DocumentKind, Entry } from '../core/entry.js';
+import { LIMITS } from '../core/limits.js';
+import { DiagnosticSink, type Report } from './diagnostics.js';
+import { XmlDocumentReader } from './formats/document.js';
+import { TextSitemapReader } from './formats/text.js';
+import { decodeText } from './input/decode.js';
+import { documentBytes } from './input/decompress.js';
+import { openSource } from './input/source.js';
+import type { LocatedEntry, ParseLimits, ParseOptions, ParseStats, ParsedSitemap, SitemapSource } from './types.js';
+import { XmlTokenizer } from './xml/tokenizer.js';
+
+export * from './types.js';
+export { rfc822ToW3c } from './formats/rfc822.js';
+
+export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
+  maxBytes: 200 * 1024 * 1024,
+  maxEntries: 10_000_000,
+  maxValueLength: 65_536,
+  maxDiagnostics: 1_000,
+};
+
+/** Characters looked at to tell XML, HTML and text apart. */
+const SNIFF_CHARS = 512;
+
+export function parseSitemap(source: SitemapSource, options: ParseOptions = {}): ParsedSitemap {
+  return new SitemapParser(source, options);
+}
+
+/** What reads the decoded text of one document. */
+interface DocumentReader {
+  readonly kind: DocumentKind | undefined;
+  write(text: string): void;
+  end(): void;
+  /** True once nothing more can come out of the document (HTML, an unknown root). */
+  readonly finished: boolean;
+}
+
+class SitemapParser implements ParsedSitemap {
+  readonly stats: ParseStats = { bytesIn: 0, bytesDecoded: 0, gzip: false, entries: 0, urls: 0, sitemaps: 0 };
+  private readonly limits: ParseLimits;
+  private readonly sink: DiagnosticSink;
+  private reader: DocumentReader | undefined;
+  private started = false;
+
+  constructor(
+    private readonly source: SitemapSource,
+    private readonly options: ParseOptions,
+  ) {
+    this.limits = { ...DEFAULT_PARSE_LIMITS, ...options.limits };
+    this.sink = new DiagnosticSink({
+      strict: options.strict ?? false,
+      source: options.source,
+      maxDiagnostics: this.limits.maxDiagnostics,
+      onDiagnostic: options.onDiagnostic,
+    });
+  }
+
+  get kind(): DocumentKind | undefined {
+    return this.reader?.kind;
+  }
+
+  get diagnostics(): readonly Diagnostic[] {
+    return this.sink.kept;
+  }
+
+  get diagnosticCount(): number {
+    return this.sink.count;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Entry> {
+    for await (const located of this.located()) yield located.entry;
+  }
+
+  located(): AsyncGenerator<LocatedEntry> {
+    if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
+    this.started = true;
+    return this.read();
+  }
+
+  private async *read(): AsyncGenerator<LocatedEntry> {
+    const report = this.sink.report;
+    const { signal } = this.options;
+    signal?.throwIfAborted();
+    let cutAtLimit = false;
+    const bytes = documentBytes(openSource(this.source, signal, this.options.source), this.stats, this.limits.maxBytes, report, () => {
+      cutAtLimit = true;
+    });
+    const pending: LocatedEntry[] = [];
+    let head = '';
+    for await (const text of decodeText(bytes, report)) {
+      signal?.throwIfAborted();
+      if (this.reader === undefined) {
+        head += text;
+        if (head.length < SNIFF_CHARS) continue;
+        this.reader = this.chooseReader(head, (entry) => pending.push(entry));
+        this.reader.write(head);
+      } else {
+        this.reader.write(text);
+      }
+      if (yield* this.deliver(pending)) return;
+      if (this.reader.finished) return;
+    }
+    if (cutAtLimit) return;
+    if (this.reader === undefined) {
+      if (head.trim() === '') {
+        this.reader = emptyDocument(report);
+        return;
+      }
+      this.reader = this.chooseReader(head, (entry) => pending.push(entry));
+      this.reader.write(head);
+    }
+    this.reader.end();
+    yield* this.deliver(pending);
+  }
+
+  /** Yields what the reader produced; true when the entry limit stops the document. */
+  private async *deliver(pending: LocatedEntry[]): AsyncGenerator<LocatedEntry, boolean> {
+    for (let i = 0; i < pending.length; i++) {
+      const located = pending[i]!;
+      const stats = this.stats;
+      if (stats.entries >= this.limits.maxEntries) {
+        pending.length = 0;
+        this.sink.report('LIMIT-002', `more than ${this.limits.maxEntries} entries; reading stopped`, located.location);
+        return true;
+      }
+      stats.entries++;
+      if (located.entry.kind === 'url') stats.urls++;
+      else stats.sitemaps++;
+      if (stats.entries === LIMITS.maxUrlsPerSitemap + 1) {
+        const index = located.entry.kind === 'sitemap';
+        this.sink.report(
+          index ? 'IDX-001' : 'URL-009',
+          `more than ${LIMITS.maxUrlsPerSitemap} ${index ? 'sitemaps in one index' : 'URLs in one sitemap'}; split it (every entry is still read)`,
+          located.location,
+        );
+      }
+      yield located;
+    }
+    pending.length = 0;
+    return false;
+  }
+
+  private chooseReader(head: string, emit: (entry: LocatedEntry) => void): DocumentReader {
+    const report = this.sink.report;
+    const start = head.trimStart().slice(0, 64).toLowerCase();
+    if (start.startsWith('<!doctype html') || start.startsWith('<html')) return htmlDocument(report);
+    if (start.startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
+      return xmlDocument(report, this.options.baseUrl, this.limits.maxValueLength, emit);
+    }
+    return textDocument(report, this.limits.maxValueLength, emit);
+  }
+}
+
+function xmlDocument(report: Report, baseUrl: string | undefined, maxValueLength: number, emit: (entry: LocatedEntry) => void): DocumentReader {
+  let tokenizer: XmlTokenizer;
+  const reader = new XmlDocumentReader({ report, baseUrl }, { maxValueLength, position: () => tokenizer.position(), emit });
+  tokenizer = new XmlTokenizer(reader, (code, message, at) => report(code, message, at));
+  return {
+    get kind() {
+      return reader.kind;
+    },
+    get finished() {
+      return reader.kind === 'html' || reader.kind === 'unknown';
+    },
+    write: (text) => tokenizer.write(text),
+    end: () => tokenizer.end(),
+  };
+}
+
+function textDocument(report: Report, maxLineLength: number, emit: (entry: LocatedEntry) => void): DocumentReader {
+  const reader = new TextSitemapReader(report, emit, maxLineLength);
+  return { kind: 'text', finished: false, write: (text) => reader.write(text), end: () => reader.end() };
+}
+
+function htmlDocument(report: Report): DocumentReader {
+  report('FETCH-007', 'this is an HTML page, not a sitemap', { line: 1, column: 1 });
+  return { kind: 'html', finished: true, write: () => undefined, end: () => undefined };
+}
+
+function emptyDocument(report: Report): DocumentReader {
+  report('FETCH-001', 'the document is empty');
+  return { kind: 'unknown', finished: true, write: () => undefined, end: () => undefined };
+}

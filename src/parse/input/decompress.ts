@@ -1,0 +1,144 @@
+/**
+ * Byte-level sniffing and decompression: gzip is recognised by its magic bytes (not a file name
+ * or a header), inflated as a stream with backpressure (so a gzip bomb inflates only as far as it
+ * is read), and gzip inside gzip is unwrapped once. A zip archive is refused (FETCH-005).
+ */
+import { createGunzip, type Gunzip } from 'node:zlib';
+import type { Report } from '../diagnostics.js';
+
+export interface ByteCounters {
+  bytesIn: number;
+  bytesDecoded: number;
+  gzip: boolean;
+}
+
+/** The first `length` bytes (fewer at the end of input), and the whole input again. */
+export async function peek(input: AsyncIterable<Uint8Array>, length: number): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
+  const iterator = input[Symbol.asyncIterator]();
+  const held: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < length) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    held.push(next.value);
+    size += next.value.length;
+  }
+  const head = held.length === 1 ? held[0]! : Buffer.concat(held);
+  async function* all(): AsyncGenerator<Uint8Array> {
+    try {
+      for (const chunk of held) yield chunk;
+      if (done) return;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      if (!done) await iterator.return?.();
+    }
+  }
+  return { head, all: all() };
+}
+
+const isGzip = (head: Uint8Array) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+const isZip = (head: Uint8Array) => head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+
+/**
+ * The document's bytes: inflated when gzip (twice at most), counted, cut at `maxBytes` with
+ * FETCH-006. Compression errors end the bytes with FETCH-005 (what was inflated is kept).
+ */
+export async function* documentBytes(
+  input: AsyncIterable<Uint8Array>,
+  counters: ByteCounters,
+  maxBytes: number,
+  report: Report,
+  onLimit: () => void,
+): AsyncGenerator<Uint8Array> {
+  const counted = countIn(input, counters);
+  let { head, all } = await peek(counted, 4);
+  if (isZip(head)) {
+    report('FETCH-005', 'this is a zip archive; sitemaps may only be compressed with gzip');
+    return;
+  }
+  try {
+    if (isGzip(head)) {
+      counters.gzip = true;
+      ({ head, all } = await peek(gunzip(all), 2));
+      if (isGzip(head)) all = gunzip(all);
+    }
+    for await (const chunk of all) {
+      const room = maxBytes - counters.bytesDecoded;
+      if (chunk.length > room) {
+        if (room > 0) yield chunk.subarray(0, room);
+        counters.bytesDecoded += Math.max(room, 0);
+        report('FETCH-006', `the document is larger than ${maxBytes} bytes (uncompressed); reading stopped there`);
+        onLimit();
+        return;
+      }
+      counters.bytesDecoded += chunk.length;
+      yield chunk;
+    }
+  } catch (error) {
+    if (!(error instanceof GzipError)) throw error;
+    report('FETCH-005', `the gzip data is corrupt or cut off (${error.message}); entries before the damage are kept`);
+  }
+}
+
+async function* countIn(input: AsyncIterable<Uint8Array>, counters: ByteCounters): AsyncGenerator<Uint8Array> {
+  for await (const chunk of input) {
+    counters.bytesIn += chunk.length;
+    yield chunk;
+  }
+}
+
+class GzipError extends Error {}
+
+/** Streams `input` through gunzip; only as much is inflated as the consumer reads. */
+async function* gunzip(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const inflater = createGunzip();
+  const iterator = input[Symbol.asyncIterator]();
+  let feedError: unknown;
+  void (async () => {
+    let finished = false;
+    try {
+      while (!inflater.destroyed) {
+        const next = await iterator.next();
+        if (next.done) {
+          finished = true;
+          break;
+        }
+        if (!inflater.write(next.value)) await drainedOrClosed(inflater);
+      }
+      if (!inflater.destroyed) inflater.end();
+    } catch (error) {
+      feedError = error;
+      inflater.destroy(error as Error);
+    } finally {
+      if (!finished) await iterator.return?.();
+    }
+  })();
+  try {
+    for await (const chunk of inflater) yield chunk as Buffer;
+  } catch (error) {
+    if (feedError !== undefined) throw feedError;
+    throw new GzipError((error as Error).message);
+  } finally {
+    inflater.destroy();
+  }
+}
+
+function drainedOrClosed(stream: Gunzip): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}

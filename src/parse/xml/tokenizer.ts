@@ -1,0 +1,569 @@
+/**
+ * A streaming XML tokenizer specialised for the hot path of sitemap documents, yet a correct XML
+ * tokenizer: elements, attributes, namespaces (resolved by URI), text, CDATA, comments, processing
+ * instructions, character and the five entity references. It works on string chunks with indexOf
+ * scans, carries partial tokens across chunk boundaries, and counts lines lazily (only when a
+ * position is asked for). A DOCTYPE is skipped, never processed.
+ *
+ * It is lenient: every deviation from well-formedness is reported (with the catalog's code) and
+ * read the way a browser-like reader would, so a broken document loses as little as possible.
+ * Its equivalence with saxes on well-formed documents is proven by test/parse/tokenizer-differential.
+ */
+import type { Position } from '../types.js';
+import { decodeReferences, type EntityProblem } from './entities.js';
+import { CONVENTIONAL_PREFIXES, NamespaceScopes } from './namespaces.js';
+
+export interface XmlAttribute {
+  /** The name as written, with its prefix. */
+  qname: string;
+  /** Namespace URI ('' for unprefixed attributes, as XML Namespaces says). */
+  uri: string;
+  local: string;
+  value: string;
+}
+
+/** What the tokenizer reports to. `position()` of the tokenizer is the current token's start. */
+export interface XmlHandler {
+  openElement(uri: string, local: string, attributes: readonly XmlAttribute[], qname: string): void;
+  closeElement(uri: string, local: string): void;
+  /** Character data of the current element, possibly in several pieces. */
+  text(value: string): void;
+}
+
+export type XmlProblemReporter = (code: string, message: string, at: Position) => void;
+
+export interface TokenizerOptions {
+  /** Longest start tag, comment or declaration held while waiting for its end (default 1 MiB). */
+  maxTokenLength?: number;
+}
+
+const enum Mode {
+  Content,
+  Comment,
+  CData,
+  ProcessingInstruction,
+  Doctype,
+  Stopped,
+}
+
+const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+const CONTROL_CHARACTERS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
+const WHITESPACE_ONLY = /^[ \t\r\n]*$/;
+
+interface OpenElement {
+  qname: string;
+  uri: string;
+  local: string;
+}
+
+export class XmlTokenizer {
+  private buf = '';
+  private pos = 0;
+  /** Absolute offset (in UTF-16 units) of buf[0]. */
+  private bufOffset = 0;
+  private tokenStart = 0;
+  private line = 1;
+  private lineStart = 0;
+  private counted = 0;
+
+  private mode = Mode.Content;
+  private doctype = { quote: 0, depth: 0, text: '' };
+  private readonly stack: OpenElement[] = [];
+  private readonly scopes = new NamespaceScopes();
+  private readonly declaredEntities = new Set<string>();
+  private readonly reportedOnce = new Set<string>();
+  private rootSeen = false;
+  private rootClosed = false;
+  private readonly maxTokenLength: number;
+
+  constructor(
+    private readonly handler: XmlHandler,
+    private readonly report: XmlProblemReporter,
+    options: TokenizerOptions = {},
+  ) {
+    this.maxTokenLength = options.maxTokenLength ?? 1 << 20;
+  }
+
+  /** 1-based line and column of the token being handled. */
+  position(): Position {
+    return this.positionAt(this.tokenStart);
+  }
+
+  /** Open elements, outermost first (qualified names). */
+  get openElements(): readonly string[] {
+    return this.stack.map((element) => element.qname);
+  }
+
+  write(chunk: string): void {
+    if (this.mode === Mode.Stopped) return;
+    if (this.pos > 0) {
+      this.countLinesTo(this.bufOffset + this.pos);
+      this.bufOffset += this.pos;
+      this.buf = this.buf.slice(this.pos);
+      this.pos = 0;
+    }
+    this.buf = this.buf.length === 0 ? chunk : this.buf + chunk;
+    this.scan(false);
+  }
+
+  /** The input is complete: whatever is still open is reported as a cut-off document. */
+  end(): void {
+    if (this.mode === Mode.Stopped) return;
+    this.scan(true);
+    const at = this.positionAt(this.bufOffset + this.buf.length);
+    const unfinished: Partial<Record<Mode, string>> = {
+      [Mode.Comment]: 'a comment',
+      [Mode.CData]: 'a CDATA section',
+      [Mode.ProcessingInstruction]: 'a processing instruction',
+      [Mode.Doctype]: 'the DOCTYPE',
+    };
+    const inside = unfinished[this.mode];
+    if (inside) this.report('XML-001', `the document ends inside ${inside}`, at);
+    else if (this.pos < this.buf.length) this.report('XML-001', 'the document ends inside a tag', at);
+    if (this.stack.length > 0) {
+      const open = this.stack[this.stack.length - 1]!.qname;
+      this.report('XML-001', `the document ends before </${open}> (cut off?); the unfinished entry is left out`, at);
+    } else if (!this.rootSeen) {
+      this.report('XML-001', 'the document has no root element', at);
+    }
+    this.mode = Mode.Stopped;
+  }
+
+  /** Stops reading: later writes are ignored. */
+  stop(): void {
+    this.mode = Mode.Stopped;
+  }
+
+  // ── scanning ────────────────────────────────────────────────────────────────────────────────
+
+  private scan(final: boolean): void {
+    const buf = this.buf;
+    while (this.pos < buf.length && this.mode !== Mode.Stopped) {
+      switch (this.mode) {
+        case Mode.Content:
+          if (!this.scanContent(final)) return;
+          break;
+        case Mode.Comment:
+          if (!this.skipUntil('-->', final)) return;
+          break;
+        case Mode.ProcessingInstruction:
+          if (!this.skipUntil('?>', final)) return;
+          break;
+        case Mode.CData:
+          if (!this.scanCData(final)) return;
+          break;
+        case Mode.Doctype:
+          if (!this.scanDoctype()) return;
+          break;
+      }
+    }
+  }
+
+  /** Handles the next text run or markup; false when it needs more input. */
+  private scanContent(final: boolean): boolean {
+    const buf = this.buf;
+    const start = this.pos;
+    const lt = buf.indexOf('<', start);
+    if (lt === -1) {
+      const end = final ? buf.length : safeTextEnd(buf, start);
+      if (end > start) this.emitText(start, end);
+      this.pos = end;
+      return false;
+    }
+    if (lt > start) this.emitText(start, lt);
+    this.pos = lt;
+    this.tokenStart = this.bufOffset + lt;
+    if (lt + 1 >= buf.length) return this.needMore(final);
+    const next = buf.charCodeAt(lt + 1);
+    if (next === 0x2f /* / */) return this.scanEndTag(final);
+    if (next === 0x21 /* ! */) return this.scanMarkupDeclaration(final);
+    if (next === 0x3f /* ? */) return this.scanProcessingInstruction(final);
+    if (isNameStart(next)) return this.scanStartTag(final);
+    this.problem('XML-005', 'a raw "<" in text; write it as &lt;', this.tokenStart);
+    this.emitRawText('<');
+    this.pos = lt + 1;
+    return true;
+  }
+
+  /** Waits for more input, unless the token is already too long or the input has ended. */
+  private needMore(final: boolean): boolean {
+    if (final) return false;
+    if (this.buf.length - this.pos > this.maxTokenLength) {
+      this.problem('LIMIT-001', `a tag longer than ${this.maxTokenLength} characters; reading stops here`, this.tokenStart);
+      this.mode = Mode.Stopped;
+    }
+    return false;
+  }
+
+  private scanStartTag(final: boolean): boolean {
+    const buf = this.buf;
+    const lt = this.pos;
+    let i = lt + 1;
+    const length = buf.length;
+    while (i < length && !isNameEnd(buf.charCodeAt(i))) i++;
+    if (i >= length) return this.needMore(final);
+    const qname = buf.slice(lt + 1, i);
+    let attributes: { qname: string; value: string }[] | undefined;
+    let selfClosing = false;
+    for (;;) {
+      while (i < length && isSpace(buf.charCodeAt(i))) i++;
+      if (i >= length) return this.needMore(final);
+      const c = buf.charCodeAt(i);
+      if (c === 0x3e /* > */) {
+        i++;
+        break;
+      }
+      if (c === 0x2f /* / */) {
+        if (i + 1 >= length) return this.needMore(final);
+        if (buf.charCodeAt(i + 1) === 0x3e) {
+          selfClosing = true;
+          i += 2;
+          break;
+        }
+        this.problem('XML-001', `a stray "/" in the tag <${qname}>`, this.tokenStart);
+        i++;
+        continue;
+      }
+      const nameStart = i;
+      while (i < length && !isNameEnd(buf.charCodeAt(i)) && buf.charCodeAt(i) !== 0x3d /* = */) i++;
+      if (i >= length) return this.needMore(final);
+      const attributeName = buf.slice(nameStart, i);
+      while (i < length && isSpace(buf.charCodeAt(i))) i++;
+      if (i >= length) return this.needMore(final);
+      if (buf.charCodeAt(i) !== 0x3d /* = */ || attributeName === '') {
+        this.problem('XML-001', `the attribute "${attributeName || buf[i]}" of <${qname}> has no value`, this.tokenStart);
+        if (attributeName === '') i++;
+        continue;
+      }
+      i++;
+      while (i < length && isSpace(buf.charCodeAt(i))) i++;
+      if (i >= length) return this.needMore(final);
+      const quote = buf.charCodeAt(i);
+      let value: string;
+      if (quote === 0x22 || quote === 0x27) {
+        const close = buf.indexOf(quote === 0x22 ? '"' : "'", i + 1);
+        if (close === -1) return this.needMore(final);
+        value = buf.slice(i + 1, close);
+        i = close + 1;
+      } else {
+        const valueStart = i;
+        while (i < length && !isSpace(buf.charCodeAt(i)) && buf.charCodeAt(i) !== 0x3e) i++;
+        if (i >= length) return this.needMore(final);
+        value = buf.slice(valueStart, i);
+        this.problem('XML-001', `the value of the attribute ${attributeName} of <${qname}> is not quoted`, this.tokenStart);
+      }
+      (attributes ??= []).push({ qname: attributeName, value });
+    }
+    this.pos = i;
+    this.openElement(qname, attributes, selfClosing);
+    return true;
+  }
+
+  private scanEndTag(final: boolean): boolean {
+    const buf = this.buf;
+    const gt = buf.indexOf('>', this.pos + 2);
+    if (gt === -1) return this.needMore(final);
+    const qname = buf.slice(this.pos + 2, gt).trimEnd();
+    this.pos = gt + 1;
+    this.closeElement(qname);
+    return true;
+  }
+
+  private scanMarkupDeclaration(final: boolean): boolean {
+    const buf = this.buf;
+    const lt = this.pos;
+    const head = buf.slice(lt, lt + 9);
+    if (!final && head.length < 9 && ['<!--', '<![CDATA[', '<!DOCTYPE'].some((prefix) => prefix.startsWith(head))) {
+      return this.needMore(final);
+    }
+    if (buf.startsWith('<!--', lt)) {
+      this.pos = lt + 4;
+      this.mode = Mode.Comment;
+      return true;
+    }
+    if (buf.startsWith('<![CDATA[', lt)) {
+      this.pos = lt + 9;
+      this.mode = Mode.CData;
+      if (this.stack.length === 0) this.problem('XML-001', 'a CDATA section outside the root element', this.tokenStart);
+      return true;
+    }
+    if (buf.startsWith('<!DOCTYPE', lt)) {
+      this.problem('SEC-001', 'the document has a DOCTYPE: it is not processed (no DTD, no external or custom entities)', this.tokenStart);
+      this.pos = lt + 9;
+      this.doctype = { quote: 0, depth: 0, text: '' };
+      this.mode = Mode.Doctype;
+      return true;
+    }
+    this.problem('XML-001', 'unknown markup declaration "<!"', this.tokenStart);
+    const gt = buf.indexOf('>', lt);
+    if (gt === -1) return this.needMore(final);
+    this.pos = gt + 1;
+    return true;
+  }
+
+  private scanProcessingInstruction(final: boolean): boolean {
+    const buf = this.buf;
+    const lt = this.pos;
+    const close = buf.indexOf('?>', lt + 2);
+    if (close === -1) {
+      if (buf.length - lt < 64 && !final) return this.needMore(final);
+      // A long PI is skipped in streaming mode; only its start matters for the checks below.
+    }
+    const head = buf.slice(lt + 2, Math.min(buf.length, lt + 64));
+    const target = /^[^\s?]*/.exec(head)![0];
+    if (target.toLowerCase() === 'xml') {
+      if (this.tokenStart !== 0) {
+        this.problem('XML-002', 'the XML declaration must be the very first thing in the file (remove what comes before it)', this.tokenStart);
+      }
+    } else if (target === '') {
+      this.problem('XML-001', 'a processing instruction without a target', this.tokenStart);
+    }
+    if (close === -1) {
+      this.pos = lt + 2;
+      this.mode = Mode.ProcessingInstruction;
+      return true;
+    }
+    this.pos = close + 2;
+    return true;
+  }
+
+  /** Skips to just past `terminator`; false (keeping only a possible partial terminator) when absent. */
+  private skipUntil(terminator: string, final: boolean): boolean {
+    const found = this.buf.indexOf(terminator, this.pos);
+    if (found === -1) {
+      this.pos = final ? this.buf.length : Math.max(this.pos, this.buf.length - (terminator.length - 1));
+      return false;
+    }
+    this.pos = found + terminator.length;
+    this.mode = Mode.Content;
+    return true;
+  }
+
+  private scanCData(final: boolean): boolean {
+    const buf = this.buf;
+    const close = buf.indexOf(']]>', this.pos);
+    const end = close === -1 ? (final ? buf.length : Math.max(this.pos, buf.length - 2)) : close;
+    if (end > this.pos && this.stack.length > 0) {
+      this.tokenStart = this.bufOffset + this.pos;
+      this.deliverText(normaliseNewlines(buf.slice(this.pos, end)), this.tokenStart);
+    }
+    if (close === -1) {
+      this.pos = end;
+      return false;
+    }
+    this.pos = close + 3;
+    this.mode = Mode.Content;
+    return true;
+  }
+
+  /** Skips a DOCTYPE (quote- and bracket-aware), remembering the entity names it declares. */
+  private scanDoctype(): boolean {
+    const buf = this.buf;
+    const state = this.doctype;
+    let i = this.pos;
+    for (; i < buf.length; i++) {
+      const c = buf.charCodeAt(i);
+      if (state.quote !== 0) {
+        if (c === state.quote) state.quote = 0;
+      } else if (c === 0x22 || c === 0x27) state.quote = c;
+      else if (c === 0x5b /* [ */) state.depth++;
+      else if (c === 0x5d /* ] */) state.depth--;
+      else if (c === 0x3e /* > */ && state.depth <= 0) break;
+    }
+    if (state.text.length < this.maxTokenLength) state.text += buf.slice(this.pos, i);
+    if (i >= buf.length) {
+      this.pos = buf.length;
+      return false;
+    }
+    for (const match of state.text.matchAll(/<!ENTITY\s+(?:%\s+)?([^\s"'>]+)/g)) this.declaredEntities.add(match[1]!);
+    this.pos = i + 1;
+    this.mode = Mode.Content;
+    return true;
+  }
+
+  // ── elements ────────────────────────────────────────────────────────────────────────────────
+
+  private openElement(qname: string, raw: { qname: string; value: string }[] | undefined, selfClosing: boolean): void {
+    if (this.rootClosed) {
+      this.reportOnce('after-root', 'XML-001', `content after the root element (<${qname}> is ignored)`);
+      return;
+    }
+    this.rootSeen = true;
+    const depth = this.stack.length;
+    let attributes = EMPTY_ATTRIBUTES;
+    if (raw !== undefined) {
+      const declarations: [string, string][] = [];
+      for (const attribute of raw) {
+        const name = attribute.qname;
+        if (name === 'xmlns') declarations.push(['', this.attributeValue(attribute.value)]);
+        else if (name.startsWith('xmlns:')) declarations.push([name.slice(6), this.attributeValue(attribute.value)]);
+      }
+      if (declarations.length > 0) this.scopes.declare(depth, declarations);
+      const resolved: XmlAttribute[] = [];
+      for (const attribute of raw) {
+        const name = attribute.qname;
+        const colon = name.indexOf(':');
+        const prefix = colon === -1 ? '' : name.slice(0, colon);
+        resolved.push({
+          qname: name,
+          uri: name === 'xmlns' || prefix === 'xmlns' ? 'http://www.w3.org/2000/xmlns/' : colon === -1 ? '' : this.resolve(prefix, name),
+          local: colon === -1 ? name : name.slice(colon + 1),
+          value: this.attributeValue(attribute.value),
+        });
+      }
+      attributes = resolved;
+    }
+    const colon = qname.indexOf(':');
+    const local = colon === -1 ? qname : qname.slice(colon + 1);
+    const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
+    this.stack.push({ qname, uri, local });
+    this.handler.openElement(uri, local, attributes, qname);
+    if (selfClosing) this.popElement();
+  }
+
+  private resolve(prefix: string, qname: string): string {
+    const uri = this.scopes.lookup(prefix);
+    if (uri !== undefined) return uri;
+    const conventional = CONVENTIONAL_PREFIXES[prefix];
+    this.reportOnce(
+      `prefix:${prefix}`,
+      'XML-001',
+      `the prefix "${prefix}" of <${qname}> is not declared${conventional ? `; read as ${conventional}` : ''} (add xmlns:${prefix}="…" to the root element)`,
+    );
+    return conventional ?? `urn:undeclared-prefix:${prefix}`;
+  }
+
+  private closeElement(qname: string): void {
+    const stack = this.stack;
+    const top = stack[stack.length - 1];
+    if (top !== undefined && top.qname === qname) {
+      this.popElement();
+      return;
+    }
+    if (stack.some((element) => element.qname === qname)) {
+      while (stack[stack.length - 1]!.qname !== qname) {
+        this.problem('XML-001', `</${qname}> closes <${stack[stack.length - 1]!.qname}>, which was never closed`, this.tokenStart);
+        this.popElement();
+      }
+      this.popElement();
+      return;
+    }
+    this.problem('XML-001', top ? `</${qname}> does not match <${top.qname}>; ignored` : `</${qname}> closes nothing; ignored`, this.tokenStart);
+  }
+
+  private popElement(): void {
+    const element = this.stack.pop()!;
+    this.scopes.close(this.stack.length);
+    if (this.stack.length === 0) this.rootClosed = true;
+    this.handler.closeElement(element.uri, element.local);
+  }
+
+  // ── text ────────────────────────────────────────────────────────────────────────────────────
+
+  private emitText(start: number, end: number): void {
+    this.tokenStart = this.bufOffset + start;
+    let text = this.buf.slice(start, end);
+    if (this.stack.length === 0) {
+      if (!WHITESPACE_ONLY.test(text)) {
+        if (this.rootClosed) this.reportOnce('after-root', 'XML-001', 'text after the root element is ignored');
+        else this.problem(this.rootSeen ? 'XML-001' : 'XML-002', 'text before the root element is ignored', this.tokenStart);
+      }
+      return;
+    }
+    if (text.indexOf('&') !== -1) text = decodeReferences(text, this.declaredEntities, (p) => this.entityProblem(p, start));
+    this.deliverText(normaliseNewlines(text), this.tokenStart);
+  }
+
+  private emitRawText(text: string): void {
+    if (this.stack.length > 0) this.handler.text(text);
+  }
+
+  private deliverText(text: string, at: number): void {
+    CONTROL_CHARACTERS.lastIndex = 0;
+    if (CONTROL_CHARACTERS.test(text)) {
+      this.problem('XML-006', 'control characters are not allowed in XML; they were removed', at);
+      text = text.replace(CONTROL_CHARACTERS, '');
+    }
+    this.handler.text(text);
+  }
+
+  private attributeValue(raw: string): string {
+    let value = raw.replace(/[\t\n\r]/g, ' ');
+    if (value.indexOf('&') !== -1) value = decodeReferences(value, this.declaredEntities, (p) => this.entityProblem(p, this.pos));
+    return value;
+  }
+
+  private entityProblem(problem: EntityProblem, base: number): void {
+    const at = this.bufOffset + base + problem.offset;
+    switch (problem.kind) {
+      case 'raw-ampersand':
+        this.problem('XML-005', 'a raw "&" must be written &amp; (kept as "&")', at);
+        break;
+      case 'declared-entity':
+        this.problem('SEC-001', `the entity &${problem.name}; comes from the DOCTYPE and is not expanded (left out)`, at);
+        break;
+      case 'undeclared-entity':
+        this.problem('XML-001', `the entity &${problem.name}; is not defined in XML (kept as written)`, at);
+        break;
+      case 'bad-char-ref':
+        this.problem('XML-006', `${problem.text} is not a character XML allows (left out)`, at);
+        break;
+    }
+  }
+
+  // ── positions and problems ─────────────────────────────────────────────────────────────────
+
+  private problem(code: string, message: string, at: number): void {
+    this.report(code, message, this.positionAt(at));
+  }
+
+  private reportOnce(key: string, code: string, message: string): void {
+    if (this.reportedOnce.has(key)) return;
+    this.reportedOnce.add(key);
+    this.problem(code, message, this.tokenStart);
+  }
+
+  private positionAt(offset: number): Position {
+    if (offset >= this.counted) this.countLinesTo(offset);
+    return { line: this.line, column: offset - this.lineStart + 1 };
+  }
+
+  private countLinesTo(offset: number): void {
+    if (offset <= this.counted) return;
+    const buf = this.buf;
+    const end = offset - this.bufOffset;
+    let nl = buf.indexOf('\n', this.counted - this.bufOffset);
+    while (nl !== -1 && nl < end) {
+      this.line++;
+      this.lineStart = this.bufOffset + nl + 1;
+      nl = buf.indexOf('\n', nl + 1);
+    }
+    this.counted = offset;
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+function isNameEnd(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x3e /* > */ || c === 0x2f /* / */;
+}
+
+function isNameStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a || c >= 0xc0;
+}
+
+/** How much of a text run without `<` can be handed on now: all but a possibly unfinished reference or CR. */
+function safeTextEnd(buf: string, start: number): number {
+  let end = buf.length;
+  const amp = buf.lastIndexOf('&');
+  if (amp >= start && amp > end - 64 && buf.indexOf(';', amp) === -1) end = amp;
+  if (end > start && buf.charCodeAt(end - 1) === 0x0d) end--;
+  return end;
+}
+
+/** XML end-of-line handling: CRLF and lone CR become LF. */
+function normaliseNewlines(text: string): string {
+  return text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n');
+}
