@@ -62,11 +62,17 @@ export class DocumentValidator {
     }
   }
 
-  /** The end of the document: rules that need every entry seen. */
-  finish(kind: DocumentKind | undefined): void {
-    if (this.urls + this.sitemaps === 0 && kind !== undefined && kind !== 'html' && kind !== 'unknown') {
+  /**
+   * The end of the document: rules that need every entry seen. A document the parser found
+   * errors in is not called empty: its entries may have been dropped for those errors.
+   */
+  finish(kind: DocumentKind | undefined, hadErrors: boolean): void {
+    if (this.urls + this.sitemaps === 0 && !hadErrors && kind !== undefined && kind !== 'html' && kind !== 'unknown') {
       const what = kind === 'sitemapindex' ? 'sitemap index lists no sitemaps' : 'sitemap lists no URLs';
       this.report.at('XML-012', `the ${what}; add entries or stop publishing it (an empty news sitemap is normal when nothing was published in the last two days)`, DOCUMENT_START);
+    }
+    if (kind === 'rss' || kind === 'atom') {
+      this.report.at('FEED-001', `this ${kind === 'rss' ? 'RSS' : 'Atom'} feed is read as a sitemap: Google and Bing accept it, Yandex does not, and a feed usually lists only recent items; publish an XML sitemap for the full site`, DOCUMENT_START);
     }
     // News sitemaps are rewritten as articles come and go: one shared day is expected there.
     if (this.news.count === 0) this.stamping.finish(this.report);

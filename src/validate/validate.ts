@@ -4,7 +4,7 @@
  * with the URL set and the hreflang clusters the cross-file rules must remember, never with the
  * documents.
  */
-import { diagnostic } from '../core/diagnostics.js';
+import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { parseSitemap } from '../parse/index.js';
 import { ParseError, type Position, type SitemapSource } from '../parse/types.js';
 import { resolveChild } from './children.js';
@@ -111,7 +111,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     ...(location === undefined ? {} : { baseUrl: location }),
     ...(options.parseLimits ? { limits: options.parseLimits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    onDiagnostic: builder.add,
+    onDiagnostic: (d) => builder.add(parsed.kind === 'sitemapindex' ? asIndexDiagnostic(d) : d),
   });
   try {
     for await (const located of parsed.located()) {
@@ -126,7 +126,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     else throw error;
   }
   builder.kind = parsed.kind;
-  validator.finish(parsed.kind);
+  validator.finish(parsed.kind, builder.errors > 0);
   builder.urls = validator.urls;
   builder.sitemaps = validator.sitemaps;
   if (parsed.stats.bytesIn === 0 && isHttpUrl(pending.name) && builder.errors === 0) {
@@ -141,6 +141,14 @@ function childPending(child: ChildRef, parent: Pending, reporter: Reporter): Pen
   const resolved = resolveChild(child.url, { path: parentPath, location: parent.location });
   if ('missing' in resolved) return { name: child.url, input: child.url, location: child.url, parent: parentInfo, missing: resolved.missing };
   return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo };
+}
+
+/**
+ * The parser says URL-001 for any relative or non-http loc; in an index the catalog has its own
+ * code for it (IDX-003, Search Console's "Invalid URL in sitemap index file").
+ */
+function asIndexDiagnostic(d: Diagnostic): Diagnostic {
+  return d.code === 'URL-001' ? { ...d, code: 'IDX-003', message: `child sitemap: ${d.message}` } : d;
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {

@@ -91,6 +91,12 @@ const CASES: Case[] = [
   { file: 'prio-001.xml', expect: [{ code: 'PRIO-001', severity: 'info', at: '0.5</priority>' }], counts: { 'PRIO-001': 1 } },
   { file: 'xml-012.xml', expect: [{ code: 'XML-012', severity: 'warning', at: '<?xml' }] },
   { file: 'xml-013.xml', expect: [{ code: 'XML-013', severity: 'warning', at: '2024-05-01T10:00:00.111' }] },
+  { file: 'idx-003.xml', expect: [{ code: 'IDX-003', severity: 'error', at: 'sitemap-2.xml' }], counts: { 'IDX-003': 1, 'URL-001': 0, 'XML-012': 0 } },
+  {
+    file: 'idx-003.xml',
+    options: { location: `${SITE}/sitemaps/index.xml` },
+    expect: [{ code: 'IDX-003', severity: 'error', at: 'sitemap-2.xml', url: `${SITE}/sitemaps/sitemap-2.xml` }],
+  },
   {
     file: 'idx-004.xml',
     options: { location: `${SITE}/sitemaps/index.xml` },
