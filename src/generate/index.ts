@@ -1,0 +1,9 @@
+/** The generator: entries → sitemap files (writeSitemaps) or one document on any stream (createSitemapWriter). */
+export { writeSitemaps, GenerateError } from './write-sitemaps.js';
+export { createSitemapWriter, type SitemapWriter, type SitemapWriterOptions } from './document-writer.js';
+export { prepareEntry, type PreparedEntry, type PrepareContext, type EntryProblem } from './prepare.js';
+export {
+  serializeUrlEntry, serializeSitemapIndex, serializeSitemapRef, serializeTextLine, urlsetOpen, sitemapIndexOpen,
+  stylesheetInstruction, URLSET_CLOSE, SITEMAPINDEX_CLOSE, XML_DECLARATION, formatPriority,
+} from './serialize.js';
+export * from './types.js';

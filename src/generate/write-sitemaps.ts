@@ -1,0 +1,307 @@
+/**
+ * Entries → a published set of sitemaps: each entry is checked (prepareEntry), de-duplicated,
+ * serialised and appended to the current shard; a new shard starts before a limit would be
+ * crossed (URLs, bytes, or 1,000 news entries); an index lists the shards when there is more
+ * than one; the set is published atomically (Publication).
+ */
+import { LIMITS, diagnostic, joinUrl, type Diagnostic, type UrlEntry } from '../core/index.js';
+import { FingerprintSet } from './fingerprint-set.js';
+import { prepareEntry, type PrepareContext } from './prepare.js';
+import { Publication } from './publication.js';
+import {
+  SITEMAPINDEX_CLOSE, URLSET_CLOSE, extensionBits, serializeSitemapRef, serializeTextLine, serializeUrlEntry, sitemapIndexOpen, urlsetOpen,
+} from './serialize.js';
+import { ShardFile } from './shard-file.js';
+import {
+  EXTENSION_NAMES, type GeneratorInput, type WriteSitemapsOptions, type WriteSummary, type WrittenFile,
+} from './types.js';
+
+/** Thrown when the run cannot complete; nothing has been published. */
+export class GenerateError extends Error {
+  constructor(message: string, readonly diagnostic?: Diagnostic) {
+    super(message);
+    this.name = 'GenerateError';
+  }
+}
+
+/** Finished shards still compressing or flushing while the next one is written. */
+const MAX_CLOSING_SHARDS = 2;
+
+interface Settings {
+  outDir: string;
+  baseUrl: string;
+  maxUrls: number;
+  maxBytes: number;
+  gzip: boolean;
+  gzipIndex: boolean;
+  text: boolean;
+  stylesheet: string | undefined;
+  strict: boolean;
+  baseName: string;
+  declared: number;
+  header: string;
+  footer: string;
+  context: PrepareContext;
+}
+
+function settingsOf(options: WriteSitemapsOptions): Settings {
+  const maxUrls = options.maxUrls ?? LIMITS.maxUrlsPerSitemap;
+  const maxBytes = options.maxBytes ?? LIMITS.maxBytesPerSitemap;
+  if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > LIMITS.maxUrlsPerSitemap) {
+    throw new RangeError(`maxUrls must be a whole number from 1 to ${LIMITS.maxUrlsPerSitemap}, not ${maxUrls}`);
+  }
+  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > LIMITS.maxBytesPerSitemap) {
+    throw new RangeError(`maxBytes must be a whole number from 1 to ${LIMITS.maxBytesPerSitemap}, not ${maxBytes}`);
+  }
+  const baseName = options.fileBaseName ?? 'sitemap';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(baseName)) throw new RangeError(`fileBaseName "${baseName}" must be a plain file name`);
+  const baseUrl = new URL(options.baseUrl).href.replace(/\/?$/, '/');
+  const text = options.format === 'txt';
+  const namespaces = options.namespaces ?? EXTENSION_NAMES;
+  const stylesheet = text ? undefined : options.stylesheet;
+  return {
+    outDir: options.outDir,
+    baseUrl,
+    maxUrls,
+    maxBytes,
+    gzip: options.gzip ?? false,
+    gzipIndex: options.gzipIndex ?? false,
+    text,
+    stylesheet,
+    strict: options.strict ?? false,
+    baseName,
+    declared: extensionBits(namespaces),
+    header: text ? '' : urlsetOpen({ namespaces, ...(stylesheet === undefined ? {} : { stylesheet }) }),
+    footer: text ? '' : URLSET_CLOSE,
+    context: { baseUrl, allowOtherHosts: options.allowOtherHosts ?? false },
+  };
+}
+
+interface OpenShard {
+  tempName: string;
+  file: ShardFile;
+  news: number;
+  newestMillis: number;
+  newest: string | undefined;
+}
+
+interface ClosedShard {
+  tempName: string;
+  urls: number;
+  bytes: number;
+  gzipBytes?: number;
+  newest: string | undefined;
+}
+
+/** Writes the shards of one run and keeps their tallies. */
+class ShardSequence {
+  private current: OpenShard | undefined;
+  private readonly closing: Promise<ClosedShard>[] = [];
+  private readonly closed: ClosedShard[] = [];
+  private opened = 0;
+
+  constructor(private readonly publication: Publication, private readonly settings: Settings) {}
+
+  /** Adds one serialised entry, starting a new shard first when a limit would be crossed. */
+  add(text: string, entry: UrlEntry, lastmodMillis: number | undefined): void {
+    let shard = this.current ?? this.open();
+    const { writer } = shard.file;
+    const full = writer.urls >= this.settings.maxUrls
+      || (entry.news !== undefined && shard.news >= LIMITS.maxNewsPerSitemap)
+      || !writer.fits(text, this.settings.maxBytes);
+    if (full && writer.urls > 0) {
+      this.close();
+      shard = this.open();
+    }
+    if (!shard.file.writer.fits(text, this.settings.maxBytes)) {
+      throw new GenerateError(`--max-bytes ${this.settings.maxBytes} is too small for one entry (${entry.loc}) with the document's opening and closing tags`);
+    }
+    shard.file.writer.appendEntry(text);
+    if (entry.news !== undefined) shard.news++;
+    if (lastmodMillis !== undefined && (shard.newest === undefined || lastmodMillis > shard.newestMillis)) {
+      shard.newestMillis = lastmodMillis;
+      shard.newest = entry.lastmod;
+    }
+  }
+
+  /** True when the caller should await settle() before adding more. */
+  get mustWait(): boolean {
+    return (this.current?.file.writer.needsDrain ?? false) || this.closing.length >= MAX_CLOSING_SHARDS;
+  }
+
+  async settle(): Promise<void> {
+    while (this.closing.length >= MAX_CLOSING_SHARDS) this.closed.push(await this.closing.shift()!);
+    await this.current?.file.writer.drain();
+  }
+
+  /** Closes the last shard (an empty urlset when there were no entries) and returns all, in order. */
+  async finish(): Promise<ClosedShard[]> {
+    if (this.current === undefined) this.open();
+    this.close();
+    for (const pending of this.closing.splice(0)) this.closed.push(await pending);
+    return this.closed;
+  }
+
+  get count(): number {
+    return this.opened;
+  }
+
+  private open(): OpenShard {
+    if (this.opened >= LIMITS.maxSitemapsPerIndex) {
+      throw new GenerateError(`the input needs more than ${LIMITS.maxSitemapsPerIndex.toLocaleString('en-US')} sitemap files, the most one index may list (indexes cannot be nested); raise --max-urls / --max-bytes or split the input over several --out directories`);
+    }
+    const tempName = `shard-${this.opened++}`;
+    const { settings } = this;
+    const file = new ShardFile(this.publication.tempPath(tempName), settings.gzip, settings.header, settings.footer);
+    this.current = { tempName, file, news: 0, newestMillis: 0, newest: undefined };
+    return this.current;
+  }
+
+  private close(): void {
+    const shard = this.current!;
+    this.current = undefined;
+    const closing = shard.file.close().then((result) => ({ tempName: shard.tempName, urls: shard.file.writer.urls, newest: shard.newest, ...result }));
+    closing.catch(() => undefined);
+    this.closing.push(closing);
+  }
+}
+
+function isSyncIterable(input: unknown): input is Iterable<GeneratorInput> {
+  return typeof (input as Iterable<unknown>)[Symbol.iterator] === 'function';
+}
+
+/**
+ * Writes entries as sitemaps into `options.outDir`, sharded, optionally gzipped, with an index
+ * when more than one file is needed, and publishes them atomically. Entries with errors are
+ * reported through `onProblem` and skipped (or, with `strict`, the run stops and nothing is
+ * published). Memory stays flat: the only per-URL cost is the 8-byte duplicate fingerprint.
+ */
+export async function writeSitemaps(
+  entries: AsyncIterable<GeneratorInput> | Iterable<GeneratorInput>,
+  options: WriteSitemapsOptions,
+): Promise<WriteSummary> {
+  const settings = settingsOf(options);
+  const seen = options.dedupe === false ? undefined : new FingerprintSet();
+  const problems = { errors: 0, warnings: 0 };
+  let urls = 0;
+  let skipped = 0;
+  let duplicates = 0;
+
+  const report = (problem: Diagnostic): void => {
+    if (problem.severity === 'error') {
+      problems.errors++;
+      skipped++;
+      if (settings.strict) throw new GenerateError(`stopped at the first problem (strict): ${problem.message}`, problem);
+    } else {
+      problems.warnings++;
+    }
+    options.onProblem?.(problem);
+  };
+
+  const publication = await Publication.begin(settings.outDir, settings.baseName);
+  const shards = new ShardSequence(publication, settings);
+  let lastReportedFiles = 0;
+  const progress = (): void => {
+    if (options.onProgress && shards.count !== lastReportedFiles) {
+      lastReportedFiles = shards.count;
+      options.onProgress({ urls, files: shards.count, skipped });
+    }
+  };
+
+  const handle = (item: GeneratorInput): void => {
+    if ('problem' in item) return report(item.problem);
+    const sourced = 'entry' in item;
+    const raw = sourced ? item.entry : item;
+    const prepared = prepareEntry(raw, settings.context);
+    if (!prepared.ok) {
+      const loc = typeof (raw as { loc?: unknown } | null)?.loc === 'string' ? (raw as { loc: string }).loc : undefined;
+      return report(diagnostic(prepared.problem.code, prepared.problem.message, placeOf(item, sourced, loc)));
+    }
+    const { entry } = prepared;
+    if (seen !== undefined && !seen.add(entry.loc)) {
+      duplicates++;
+      return report(diagnostic('URL-006', `duplicate URL ${entry.loc}: written once, at its first occurrence`, placeOf(item, sourced, entry.loc)));
+    }
+    const text = settings.text ? serializeTextLine(entry) : serializeUrlEntry(entry, settings.declared);
+    shards.add(text, entry, prepared.lastmodMillis);
+    urls++;
+  };
+
+  try {
+    if (isSyncIterable(entries)) {
+      for (const item of entries) {
+        handle(item);
+        if (shards.mustWait) {
+          progress();
+          await shards.settle();
+        }
+      }
+    } else {
+      for await (const item of entries) {
+        handle(item);
+        if (shards.mustWait) {
+          progress();
+          await shards.settle();
+        }
+      }
+    }
+    const closed = await shards.finish();
+    progress();
+    const { files, index, order } = await nameAndIndex(closed, publication, settings);
+    const removed = await publication.commit(order);
+    const entryPoint = index ?? files[0]!;
+    return { files, ...(index ? { index } : {}), urls, duplicates, skipped, problems, removed, robotsTxt: [`Sitemap: ${entryPoint.url}`] };
+  } catch (error) {
+    await publication.abort();
+    throw error;
+  }
+}
+
+function placeOf(item: GeneratorInput, sourced: boolean, url: string | undefined): Omit<Diagnostic, 'code' | 'severity' | 'message'> {
+  const place: Omit<Diagnostic, 'code' | 'severity' | 'message'> = {};
+  if (sourced) {
+    const { source, line } = item as { source?: string; line?: number };
+    if (source !== undefined) place.source = source;
+    if (line !== undefined) place.line = line;
+  }
+  if (url !== undefined) place.url = url;
+  return place;
+}
+
+/** Final names, the index when more than one file was written, and the order of publication. */
+async function nameAndIndex(closed: ClosedShard[], publication: Publication, settings: Settings): Promise<{
+  files: WrittenFile[]; index: WrittenFile | undefined; order: { tempName: string; name: string }[];
+}> {
+  const extension = `${settings.text ? 'txt' : 'xml'}${settings.gzip ? '.gz' : ''}`;
+  const single = closed.length === 1;
+  const files = closed.map((shard, i): WrittenFile & { tempName: string } => {
+    const name = single ? `${settings.baseName}.${extension}` : `${settings.baseName}-${i}.${extension}`;
+    return {
+      tempName: shard.tempName,
+      name,
+      url: joinUrl(settings.baseUrl, name),
+      urls: shard.urls,
+      bytes: shard.bytes,
+      ...(shard.gzipBytes === undefined ? {} : { gzipBytes: shard.gzipBytes }),
+      ...(shard.newest === undefined ? {} : { lastmod: shard.newest }),
+    };
+  });
+  const order = files.map(({ tempName, name }) => ({ tempName, name }));
+  const published = files.map(({ tempName: _unused, ...file }) => file);
+  if (single) return { files: published, index: undefined, order };
+
+  const indexName = `${settings.baseName}.xml${settings.gzipIndex ? '.gz' : ''}`;
+  const indexFile = new ShardFile(publication.tempPath('index'), settings.gzipIndex,
+    sitemapIndexOpen(settings.stylesheet === undefined ? {} : { stylesheet: settings.stylesheet }), SITEMAPINDEX_CLOSE);
+  for (const file of published) {
+    indexFile.writer.appendEntry(serializeSitemapRef(file.lastmod === undefined ? { loc: file.url } : { loc: file.url, lastmod: file.lastmod }));
+    if (indexFile.writer.needsDrain) await indexFile.writer.drain();
+  }
+  const written = await indexFile.close();
+  order.push({ tempName: 'index', name: indexName });
+  const index: WrittenFile = {
+    name: indexName, url: joinUrl(settings.baseUrl, indexName), urls: published.length, bytes: written.bytes,
+    ...(written.gzipBytes === undefined ? {} : { gzipBytes: written.gzipBytes }),
+  };
+  return { files: published, index, order };
+}

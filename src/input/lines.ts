@@ -1,0 +1,32 @@
+/**
+ * Splits a byte stream into text lines with their 1-based numbers. LF and CRLF both end a
+ * line; a UTF-8 byte order mark at the very start is dropped. A multi-byte character split
+ * across two chunks is decoded correctly (TextDecoder in streaming mode).
+ */
+export interface NumberedLine {
+  text: string;
+  line: number;
+}
+
+export async function* readLines(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<NumberedLine> {
+  const decoder = new TextDecoder('utf-8');
+  let carry = '';
+  let line = 0;
+  let first = true;
+  for await (const chunk of chunks) {
+    let text = carry + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    if (first && text.length > 0) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+    }
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+      yield { text: text.slice(start, stop), line: ++line };
+      start = end + 1;
+    }
+    carry = text.slice(start);
+  }
+  carry += decoder.decode();
+  if (carry.length > 0) yield { text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, line: ++line };
+}

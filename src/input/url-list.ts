@@ -1,0 +1,125 @@
+/**
+ * URL lists → entries: text (one URL per line), JSON Lines (one entry object per line, the
+ * shape of DESIGN.md), CSV (a header row; columns loc, lastmod, changefreq, priority), from a
+ * file or standard input. Lines that cannot be read become problems with their line number;
+ * the entries themselves are checked later, by the writer.
+ */
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { parse as parseCsv, type CsvError } from 'csv-parse';
+import { diagnostic, type UrlEntry } from '../core/index.js';
+import { readLines } from './lines.js';
+import { formatFromContent, formatFromPath } from './sniff.js';
+import type { ReadItem, UrlListFormat } from './types.js';
+
+export interface ReadUrlListOptions {
+  /** The format; otherwise from the file extension, or sniffed from the first line. */
+  format?: UrlListFormat;
+  /** Standard input, read when the path is "-" (default process.stdin). */
+  stdin?: NodeJS.ReadableStream;
+}
+
+/** Name used in problems for standard input. */
+export const STDIN_SOURCE = 'stdin';
+
+export async function* readUrlList(path: string, options: ReadUrlListOptions = {}): AsyncGenerator<ReadItem> {
+  const fromStdin = path === '-';
+  const source = fromStdin ? STDIN_SOURCE : path;
+  const stream = fromStdin ? (options.stdin ?? process.stdin) : createReadStream(path);
+  const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  // The first chunk is read ahead to sniff the format, then handed on with the rest.
+  const first = await chunks.next();
+  const head = first.done ? '' : typeof first.value === 'string' ? first.value : first.value.toString('utf8');
+  const format = options.format ?? (fromStdin ? undefined : formatFromPath(path)) ?? formatFromContent(head);
+  const all = (async function* () {
+    if (!first.done) yield first.value;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  })();
+  if (format === 'csv') yield* readCsv(all, source);
+  else if (format === 'jsonl') yield* readJsonLines(all, source);
+  else yield* readTextLines(all, source);
+}
+
+async function* readTextLines(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
+  for await (const { text, line } of readLines(chunks)) {
+    const loc = text.trim();
+    if (loc === '' || loc.startsWith('#')) continue;
+    yield { entry: { kind: 'url', loc }, source, line };
+  }
+}
+
+async function* readJsonLines(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
+  for await (const { text, line } of readLines(chunks)) {
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      const position = /position (\d+)/.exec((error as Error).message);
+      yield {
+        problem: diagnostic('INPUT-001', `not valid JSON: ${(error as Error).message}`, {
+          source, line, ...(position ? { column: Number(position[1]) + 1 } : {}),
+        }),
+      };
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      yield { problem: diagnostic('INPUT-001', 'each line must be one JSON object, such as {"loc":"https://example.com/"}', { source, line }) };
+      continue;
+    }
+    const object = value as Record<string, unknown>;
+    // The fields are checked by the writer (prepareEntry), which reports them with this line.
+    yield { entry: ('kind' in object ? object : { kind: 'url', ...object }) as unknown as UrlEntry, source, line };
+  }
+}
+
+const CSV_COLUMNS = ['loc', 'lastmod', 'changefreq', 'priority'];
+
+async function* readCsv(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
+  const parser = Readable.from(chunks).pipe(parseCsv({
+    bom: true,
+    columns: (header: string[]) => header.map((name) => {
+      const column = name.trim().toLowerCase();
+      return column === 'url' ? 'loc' : column;
+    }),
+    info: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+  }));
+  let checkedHeader = false;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; columns: { name: string }[] } }>) {
+      if (!checkedHeader) {
+        const names = info.columns.map((column) => column.name);
+        if (!names.includes('loc')) {
+          yield { problem: diagnostic('INPUT-001', `the CSV header must name a "loc" column (found: ${names.join(', ')})`, { source, line: 1 }) };
+          return;
+        }
+        const unknown = names.filter((name) => !CSV_COLUMNS.includes(name));
+        if (unknown.length > 0) {
+          yield { problem: diagnostic('INPUT-001', `CSV columns ignored: ${unknown.join(', ')} (known: ${CSV_COLUMNS.join(', ')})`, { source, line: 1, severity: 'warning' }) };
+        }
+        checkedHeader = true;
+      }
+      if (Object.keys(record).length > info.columns.length) {
+        yield { problem: diagnostic('INPUT-001', `the row has more fields than the header (${info.columns.length})`, { source, line: info.lines }) };
+        continue;
+      }
+      yield { entry: csvEntry(record), source, line: info.lines };
+    }
+  } catch (error) {
+    const line = Number((error as CsvError).lines);
+    yield { problem: diagnostic('INPUT-001', `CSV cannot be read further: ${(error as Error).message}`, { source, ...(line > 0 ? { line } : {}) }) };
+  }
+}
+
+/** A CSV row as an entry: empty cells are absent fields; values are checked by the writer. */
+function csvEntry(record: Record<string, string>): UrlEntry {
+  const entry: Record<string, unknown> = { kind: 'url', loc: record.loc ?? '' };
+  for (const column of ['lastmod', 'changefreq', 'priority']) {
+    const value = record[column];
+    if (value !== undefined && value !== '') entry[column] = value;
+  }
+  return entry as unknown as UrlEntry;
+}
