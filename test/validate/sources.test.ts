@@ -1,0 +1,154 @@
+/**
+ * Several sources as one set: recursive validation of an index and its children from local
+ * files (mapped by --location or found beside the index) and over HTTP from a server on
+ * 127.0.0.1, with the cross-file rules (duplicates, hreflang return links, nested indexes) and
+ * the transport rules (FETCH-001, FETCH-002).
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { validateSources, type ValidationResult } from '../../src/validate/index.js';
+import { describe } from './expect.js';
+
+const NOW = new Date('2024-05-02T12:00:00Z');
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+function index(children: string[]): string {
+  return `${HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.map((loc) => `  <sitemap><loc>${loc}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+}
+
+function urlset(urls: string[], extra = ''): string {
+  return `${HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.map((u) => `  <url>${u.startsWith('<') ? u : `<loc>${u}</loc>`}</url>`).join('\n')}\n${extra}</urlset>\n`;
+}
+
+function find(results: ValidationResult[], source: RegExp, code: string): Diagnostic[] {
+  const result = results.find((r) => source.test(r.source));
+  assert.ok(result, `a result for ${source}: ${results.map((r) => r.source).join(', ')}`);
+  return result.diagnostics.filter((d) => d.code === code);
+}
+
+/** A site in a temporary folder: an index with its children under sitemaps/. */
+async function writeSite(dir: string): Promise<void> {
+  const site = 'https://www.example.com';
+  await mkdir(join(dir, 'sitemaps'));
+  await writeFile(join(dir, 'sitemap_index.xml'), index([
+    `${site}/sitemaps/pages.xml`,
+    `${site}/sitemaps/posts.xml.gz`,
+    `${site}/sitemaps/nested-index.xml`,
+    `${site}/sitemaps/missing.xml`,
+  ]));
+  await writeFile(join(dir, 'sitemaps', 'pages.xml'), urlset([
+    `${site}/`,
+    `<loc>${site}/en/</loc><xhtml:link rel="alternate" hreflang="en" href="${site}/en/"/><xhtml:link rel="alternate" hreflang="de" href="${site}/de/"/>`,
+  ]));
+  await writeFile(join(dir, 'sitemaps', 'posts.xml.gz'), gzipSync(urlset([
+    `${site}/posts/1`,
+    `${site}/`,
+    `<loc>${site}/de/</loc><xhtml:link rel="alternate" hreflang="de" href="${site}/de/"/>`,
+  ])));
+  await writeFile(join(dir, 'sitemaps', 'nested-index.xml'), index([`${site}/sitemaps/pages.xml`]));
+}
+
+test('--recursive over local files: children mapped through --location, cross-file rules applied', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-validate-'));
+  try {
+    await writeSite(dir);
+    const results = await validateSources([join(dir, 'sitemap_index.xml')], { recursive: true, now: NOW, location: 'https://www.example.com/sitemap_index.xml' });
+    assert.deepEqual(results.map((r) => r.source.replace(dir, '')), [
+      '/sitemap_index.xml', '/sitemaps/pages.xml', '/sitemaps/posts.xml.gz', '/sitemaps/nested-index.xml', 'https://www.example.com/sitemaps/missing.xml',
+    ]);
+    const [indexResult, pages, posts] = results;
+    assert.equal(pages!.urls, 2);
+    assert.equal(posts!.urls, 3, 'the gzip child was read');
+
+    const nested = find(results, /sitemap_index\.xml$/, 'IDX-002');
+    assert.equal(nested.length, 1, describe(indexResult!.diagnostics));
+    assert.equal(nested[0]!.severity, 'error');
+    assert.deepEqual([nested[0]!.line, nested[0]!.column], [5, 17], 'at the nested child in the index');
+
+    const duplicate = find(results, /posts\.xml\.gz$/, 'URL-006');
+    assert.equal(duplicate.length, 1);
+    assert.match(duplicate[0]!.message, /pages\.xml:3/, 'names where the URL was first listed');
+
+    const returnLink = find(results, /pages\.xml$/, 'HREF-004');
+    assert.equal(returnLink.length, 1, 'de/ (in the other file) does not link back to en/');
+    assert.equal(returnLink[0]!.url, 'https://www.example.com/en/');
+
+    const missing = find(results, /missing\.xml$/, 'FETCH-001');
+    assert.equal(missing.length, 1);
+    assert.match(missing[0]!.message, /--location/);
+    assert.equal(find(results, /nested-index\.xml$/, 'IDX-005').length, 0, 'the nested index is validated but not descended');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('--recursive without --location finds children beside the index by file name', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-validate-'));
+  try {
+    await writeFile(join(dir, 'index.xml'), index(['https://www.example.com/a.xml', 'https://www.example.com/a.xml']));
+    await writeFile(join(dir, 'a.xml'), urlset(['https://www.example.com/x']));
+    const results = await validateSources([join(dir, 'index.xml')], { recursive: true, now: NOW });
+    assert.equal(results.length, 2, 'the repeated child is validated once');
+    assert.equal(results[1]!.source, join(dir, 'a.xml'));
+    assert.equal(results[1]!.valid, true, describe(results[1]!.diagnostics));
+    assert.deepEqual(results[0]!.diagnostics.map((d) => d.code).sort(), ['IDX-005', 'IDX-005'], 'listed twice: duplicate in the index, and already validated');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+async function serve(routes: Record<string, (base: string) => { status?: number; body?: string | Buffer; headers?: Record<string, string> }>): Promise<{ base: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const route = routes[request.url ?? ''];
+    const reply = route ? route(base) : { status: 404, body: 'not found' };
+    response.writeHead(reply.status ?? 200, { 'content-type': 'application/xml', ...reply.headers });
+    response.end(reply.body ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, server };
+}
+
+test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), scope against the fetched URL', async () => {
+  const { base, server } = await serve({
+    '/sitemap_index.xml': (b) => ({ body: index([`${b}/s/pages.xml`, `${b}/s/moved.xml`, `${b}/s/gone.xml`, `${b}/s/empty.xml`]) }),
+    '/s/pages.xml': (b) => ({ body: urlset([`${b}/s/a`, `${b}/elsewhere`]) }),
+    '/s/moved.xml': (b) => ({ status: 301, headers: { location: `${b}/s/new.xml` } }),
+    '/s/new.xml': (b) => ({ body: gzipSync(urlset([`${b}/s/b`])), headers: { 'content-type': 'application/gzip' } }),
+    '/s/gone.xml': () => ({ status: 410, body: 'gone' }),
+    '/s/empty.xml': () => ({ body: '' }),
+  });
+  try {
+    const results = await validateSources([`${base}/sitemap_index.xml`], { recursive: true, now: NOW });
+    assert.equal(results.length, 5);
+    const outside = find(results, /pages\.xml$/, 'URL-005');
+    assert.equal(outside.length, 1, 'checked against the URL the child was fetched from');
+    assert.equal(outside[0]!.severity, 'warning', 'cross-submission not ruled out');
+    const redirect = find(results, /moved\.xml$/, 'FETCH-002');
+    assert.equal(redirect.length, 1);
+    assert.match(redirect[0]!.message, /301.*new\.xml/);
+    assert.equal(results.find((r) => r.source.endsWith('moved.xml'))!.urls, 1, 'the redirect target was read');
+    const gone = find(results, /gone\.xml$/, 'FETCH-001');
+    assert.match(gone[0]!.message, /410/);
+    assert.equal(find(results, /empty\.xml$/, 'FETCH-001').length, 1, 'an empty body cannot be a sitemap');
+  } finally {
+    server.close();
+  }
+});
+
+test('a server that is down is FETCH-001, not a crash', async () => {
+  const { base, server } = await serve({});
+  server.close();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const [result] = await validateSources([`${base}/sitemap.xml`], { now: NOW });
+  assert.equal(result!.valid, false);
+  assert.deepEqual(result!.diagnostics.map((d) => d.code), ['FETCH-001']);
+});
