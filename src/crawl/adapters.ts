@@ -50,8 +50,12 @@ export function robotsTxtPolicy(http: HttpClient, userAgent: string): RobotsPoli
   };
   return {
     robotsTxt,
-    async isAllowed(url) {
-      return (await robotsTxt(url)).rules.isAllowed(url, userAgent);
+    async check(url) {
+      const robots = await robotsTxt(url);
+      if (robots.rules.isAllowed(url, userAgent)) return { allowed: true };
+      // An unreachable robots.txt disallows everything (RFC 9309): say so, not "disallowed".
+      const why = robots.outcome === 'unreachable' ? robots.diagnostics[0]?.message ?? `${robots.url} is unreachable` : `disallowed by ${robots.url}`;
+      return { allowed: false, why };
     },
     async crawlDelay(url) {
       return (await robotsTxt(url)).rules.crawlDelay(userAgent);

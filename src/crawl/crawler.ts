@@ -172,8 +172,9 @@ class Crawl {
   private async visit(item: QueuedUrl, politeness: HostLimiter): Promise<void> {
     const { url, depth } = item;
     this.progress.queued -= 1;
-    if (!(await this.options.robots.isAllowed(url))) {
-      this.finish({ url, outcome: 'robots-blocked', detail: 'disallowed by robots.txt', fetched: false });
+    const robots = await this.options.robots.check(url);
+    if (!robots.allowed) {
+      this.finish({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
       return;
     }
     if (this.progress.fetched >= this.maxPages) {
@@ -215,7 +216,7 @@ class Crawl {
    */
   private async judgeRedirectTarget(target: string, page: FetchedPage, depth: number): Promise<FoundUrl[] | undefined> {
     if (!this.scope(target).inScope || this.progress.fetched >= this.maxPages) return undefined;
-    if (!(await this.options.robots.isAllowed(target))) return undefined;
+    if (!(await this.options.robots.check(target)).allowed) return undefined;
     // No await from here to the store write: no other worker can settle the target meanwhile.
     if (this.store.outcomeOf(target) !== undefined) return undefined;
     const judged = this.judge(target, { ...page, url: target, redirects: [] }, depth);

@@ -69,7 +69,7 @@ export function judgePage(url: string, page: FetchedPage, normalise: Normaliser)
   for (const alternate of alternates) discovered.push({ url: alternate.href, via: 'alternate' });
 
   if (directives.noindex) {
-    const source = facts.directives.noindex ? '<meta name="robots">' : 'X-Robots-Tag header';
+    const source = facts.directives.noindex ? 'robots <meta> tag' : 'X-Robots-Tag header';
     return { verdict: { outcome: 'noindex', detail: `noindex in the ${source}` }, discovered };
   }
   // One canonical elsewhere wins; conflicting canonicals are ignored (CR-04).

@@ -30,9 +30,11 @@ export interface PageFetcher {
   fetch(url: string): Promise<FetchedPage>;
 }
 
+export type RobotsVerdict = { allowed: true } | { allowed: false; why: string };
+
 export interface RobotsPolicy {
-  /** Whether robots.txt lets our user-agent fetch `url`. */
-  isAllowed(url: string): Promise<boolean>;
+  /** Whether robots.txt lets our user-agent fetch `url`, and if not, why. */
+  check(url: string): Promise<RobotsVerdict>;
   /** The `Crawl-delay` (seconds) robots.txt sets for us on the host of `url`, if any. */
   crawlDelay(url: string): Promise<number | undefined>;
 }

@@ -59,3 +59,10 @@ export function formatCrawlReportText(report: CrawlReport): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** The live progress line: "1,234 fetched · 56 queued · 1,100 listed · 42.0 pages/s · 3 errors". */
+export function formatCrawlProgress(progress: { fetched: number; queued: number; listed: number; errors: number }, elapsedMs: number): string {
+  const rate = elapsedMs > 0 ? (progress.fetched * 1000) / elapsedMs : 0;
+  const n = (value: number) => value.toLocaleString('en-US');
+  return `${n(progress.fetched)} fetched · ${n(progress.queued)} queued · ${n(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${n(progress.errors)} errors`;
+}

@@ -85,9 +85,10 @@ describe('crawlSite on the fixture site', () => {
     const detail = (path: string) => store.outcomeOf(site.origin + path)?.detail;
     assert.equal(detail('/old'), `HTTP 301 to ${site.origin}/new in 2 hops`);
     assert.equal(detail('/dup'), `canonical is ${site.origin}/canonical-target`);
-    assert.equal(detail('/hidden-meta'), 'noindex in the <meta name="robots">');
+    assert.equal(detail('/hidden-meta'), 'noindex in the robots <meta> tag');
     assert.equal(detail('/hidden-header'), 'noindex in the X-Robots-Tag header');
     assert.equal(detail('/broken'), 'HTTP 500');
+    assert.equal(detail('/private/secret'), `disallowed by ${site.origin}/robots.txt`);
     assert.equal(detail('/doc.pdf'), 'application/pdf');
     assert.equal(store.outcomeOf('https://elsewhere.example/')?.detail, `not on ${site.origin}`);
     store.close();
