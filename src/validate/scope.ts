@@ -36,8 +36,8 @@ export class Scope {
   /** The tail of every scope message: how to fix it, and why it is (or is not) an error. */
   advice(): string {
     return this.strict
-      ? `list it in a sitemap on its own host and directory (this file is at ${this.location})`
-      : `list it in a sitemap on its own host and directory, or submit this file through that host's robots.txt or Search Console (reported as a warning because cross-submission is possible; use --strict-scope to make it an error)`;
+      ? 'move it to a sitemap on its own host and folder'
+      : "move it to a sitemap on its own host and folder (a warning: submitting this file through that host's robots.txt or Search Console would allow it; --strict-scope makes it an error)";
   }
 }
 

@@ -36,7 +36,7 @@ export class SitemapRefRules {
       const result = this.scope.check(loc);
       if (result !== 'in-scope') {
         const where = result === 'other-host' ? `not on ${this.scope.origin}` : `outside ${this.scope.directory}`;
-        report.field('IDX-004', `the child sitemap is ${where}, where this index is; ${this.scope.advice()}`, located, 'loc', this.scope.severity);
+        report.field('IDX-004', `the child sitemap is ${where}, where this index is: ${this.scope.advice()}`, located, 'loc', this.scope.severity);
       }
     }
   }

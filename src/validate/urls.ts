@@ -25,9 +25,9 @@ export function checkUrlLength(located: LocatedEntry, report: Reporter): void {
 export function checkPageScope(located: LocatedEntry, scope: Scope, report: Reporter): void {
   const result = scope.check(located.entry.loc);
   if (result === 'other-host') {
-    report.field('URL-004', `the URL is not on ${scope.origin}, where this sitemap is; ${scope.advice()}`, located, 'loc', scope.severity);
+    report.field('URL-004', `the URL is not on ${scope.origin}, the origin of this sitemap: ${scope.advice()}`, located, 'loc', scope.severity);
   } else if (result === 'outside-directory') {
-    report.field('URL-005', `the URL is outside ${scope.directory}, the directory of this sitemap; ${scope.advice()}`, located, 'loc', scope.severity);
+    report.field('URL-005', `the URL is outside ${scope.directory}, the folder of this sitemap: ${scope.advice()}`, located, 'loc', scope.severity);
   }
 }
 

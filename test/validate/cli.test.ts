@@ -1,0 +1,77 @@
+/** `sitemapkit validate` as a user runs it: the built binary, real files, stdin, exit codes. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/cli.js';
+
+const RULES = fileURLToPath(new URL('./fixtures/rules/', import.meta.url));
+const NOW = ['--now', '2024-05-02T12:00:00Z'];
+
+test('a clean sitemap: summary only, exit 0', async () => {
+  const { code, stdout } = await runCli(['validate', `${RULES}clean.xml`, ...NOW]);
+  assert.equal(code, 0);
+  assert.equal(stdout, `${RULES}clean.xml: urlset, 3 URLs, 0 errors, 0 warnings: valid\n`);
+});
+
+test('errors: source:line:column severity CODE message, then the summary, exit 1; no colour off a terminal', async () => {
+  const { code, stdout } = await runCli(['validate', `${RULES}vid-005.xml`, ...NOW]);
+  assert.equal(code, 1);
+  assert.match(stdout, new RegExp(`^${RULES}vid-005\\.xml:11:23 +error +VID-005 +<video:duration> 99999 is not a whole number`, 'm'));
+  assert.match(stdout, /vid-005\.xml: urlset, 2 URLs, 3 errors, 1 warning: invalid\n$/);
+  assert.doesNotMatch(stdout, /\u001b\[/);
+});
+
+test('--json prints one DESIGN.md object per source per line', async () => {
+  const { code, stdout } = await runCli(['validate', '--json', `${RULES}url-006.xml`, `${RULES}clean-index.xml`, ...NOW]);
+  assert.equal(code, 0, 'warnings alone do not fail');
+  const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(lines.length, 2);
+  assert.deepEqual(Object.keys(lines[0]!).slice(0, 7), ['source', 'kind', 'valid', 'urls', 'errors', 'warnings', 'infos']);
+  assert.equal(lines[0]!.kind, 'urlset');
+  assert.equal(lines[0]!.warnings, 3);
+  assert.deepEqual((lines[0]!.diagnostics as { code: string; line: number; column: number; url: string }[])[0], {
+    code: 'URL-006', severity: 'warning', message: 'the URL is listed again (first at line 3); list each page once',
+    line: 4, column: 13, url: 'https://www.example.com/a', source: `${RULES}url-006.xml`,
+  });
+  assert.equal(lines[1]!.kind, 'sitemapindex');
+  assert.equal(lines[1]!.sitemaps, 2);
+});
+
+test('--max-per-rule folds repeats and says how many; --quiet keeps errors only', async () => {
+  const folded = await runCli(['validate', `${RULES}url-006.xml`, '--max-per-rule', '1', ...NOW]);
+  assert.equal(folded.stdout.match(/warning +URL-006 /g)?.length, 1);
+  assert.match(folded.stdout, /… 2 more URL-006 warnings not shown \(--max-per-rule 0 shows all\)/);
+  const quiet = await runCli(['validate', `${RULES}url-006.xml`, `${RULES}vid-003.xml`, '--quiet', ...NOW]);
+  assert.doesNotMatch(quiet.stdout, /warning +URL-006/);
+  assert.match(quiet.stdout, /error +VID-003/);
+  assert.equal(quiet.code, 1);
+});
+
+test('--fail-on warning fails on warnings; --strict-scope and --location make scope errors', async () => {
+  assert.equal((await runCli(['validate', `${RULES}url-007.xml`, ...NOW])).code, 0);
+  assert.equal((await runCli(['validate', `${RULES}url-007.xml`, '--fail-on', 'warning', ...NOW])).code, 1);
+  const scoped = await runCli(['validate', `${RULES}url-004.xml`, '--location', 'https://www.example.com/sitemap.xml', '--strict-scope', ...NOW]);
+  assert.equal(scoped.code, 1);
+  assert.match(scoped.stdout, /url-004\.xml:4:13 +error +URL-004 /);
+});
+
+test('stdin as -', async () => {
+  const { code, stdout } = await runCli(['validate', '-', ...NOW], { input: readFileSync(`${RULES}href-002.xml`) });
+  assert.equal(code, 1);
+  assert.match(stdout, /^-:6:5 +error +HREF-002 /m);
+});
+
+test('bad usage exits 2 with a message', async () => {
+  for (const args of [[], ['x.xml', '--fail-on', 'info'], ['x.xml', '--location', 'example.com'], ['a.xml', 'b.xml', '--location', 'https://e.com/s.xml'], ['x.xml', '--now', 'yesterday'], ['x.xml', '--max-per-rule', '-1'], ['x.xml', '--bogus']]) {
+    const { code, stderr } = await runCli(['validate', ...args]);
+    assert.equal(code, 2, args.join(' '));
+    assert.match(stderr, /^sitemapkit validate: /);
+  }
+});
+
+test('a file that does not exist is an error of that source, not a crash', async () => {
+  const { code, stdout } = await runCli(['validate', '/nonexistent/sitemap.xml']);
+  assert.equal(code, 1);
+  assert.match(stdout, /\/nonexistent\/sitemap\.xml.*error +FETCH-001/);
+});
