@@ -239,7 +239,10 @@ class TreeWalker {
     const starts = inputs.map(resolveStart);
     const first = starts[0];
     if (starts.length !== 1 || first?.mode !== 'site') {
-      const urls = starts.map((s) => (s.mode === 'site' ? `${s.site}/sitemap.xml` : s.url));
+      const urls = starts.map((s) => {
+        if (s.mode === 'site') throw new TypeError(`give one site, or sitemap URLs: ${s.site} is a site among ${starts.length} inputs`);
+        return s.url;
+      });
       return this.newRoots(tree, urls, 'explicit');
     }
     tree.mode = 'site';

@@ -1,0 +1,159 @@
+/**
+ * The sitemap tree for a person, drawn like the `tree` command: one line per sitemap with its
+ * status, kind, counts, bytes and lastmod range, its problems beneath it, and the totals at the
+ * end. And the same tree as one JSON document for machines.
+ */
+import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { SitemapTree, TreeNode } from '../discover/tree.js';
+
+export interface TreeReportOptions {
+  /** Problems shown under each node; the rest are counted (default 3). */
+  maxProblemsPerNode?: number;
+  /** ANSI colours (only on a terminal). */
+  color?: boolean;
+}
+
+const COLORS = { error: '31', warning: '33', info: '36', ok: '32', dim: '2', bold: '1' } as const;
+const MARK: Record<Severity, string> = { error: '✗', warning: '!', info: 'i' };
+
+export function renderTree(tree: SitemapTree, options: TreeReportOptions = {}): string {
+  return new TreeRenderer(tree, options).render();
+}
+
+/** The tree as the JSON document of `tree --json`. */
+export function treeToJson(tree: SitemapTree): string {
+  return `${JSON.stringify(tree, null, 2)}\n`;
+}
+
+class TreeRenderer {
+  private readonly lines: string[] = [];
+  private readonly origin: string | undefined;
+  private readonly maxProblems: number;
+
+  constructor(
+    private readonly tree: SitemapTree,
+    private readonly options: TreeReportOptions,
+  ) {
+    this.maxProblems = options.maxProblemsPerNode ?? 3;
+    this.origin = originOf(tree);
+  }
+
+  render(): string {
+    this.header();
+    this.tree.roots.forEach((root, i) => this.node(root, '', i === this.tree.roots.length - 1));
+    for (const d of this.tree.diagnostics) this.lines.push(this.problem(d));
+    this.lines.push('', this.totals());
+    return `${this.lines.join('\n')}\n`;
+  }
+
+  private header(): void {
+    const { tree } = this;
+    this.lines.push(this.paint('bold', this.origin ?? tree.input));
+    if (tree.robots) {
+      const { robots } = tree;
+      const status = robots.status === undefined ? 'no answer' : `HTTP ${robots.status}`;
+      const meaning = { ok: `${plural(robots.sitemaps.length, 'sitemap')} declared`, unavailable: 'no rules', unreachable: 'unreachable: crawling disallowed' }[robots.outcome];
+      this.lines.push(`robots.txt: ${status}, ${meaning}`);
+      for (const d of robots.diagnostics) this.lines.push(this.problem(d, '  '));
+    }
+    if (tree.probes.length > 0) {
+      const probes = tree.probes.map((p) => `${this.short(p.url)} ${p.outcome === 'found' ? this.paint('ok', 'found') : p.status ?? p.outcome}${p.outcome === 'html' ? ' (HTML)' : ''}`);
+      this.lines.push(`well-known locations: ${probes.join(', ')}`);
+    }
+  }
+
+  private node(node: TreeNode, indent: string, last: boolean): void {
+    const branch = last ? '└── ' : '├── ';
+    const below = indent + (last ? '    ' : '│   ');
+    this.lines.push(`${indent}${branch}${this.paint('bold', this.short(node.url))}  ${this.facts(node)}`);
+    const problemIndent = below + (node.children.length > 0 ? '│ ' : '  ');
+    node.diagnostics.slice(0, this.maxProblems).forEach((d) => this.lines.push(this.problem(d, problemIndent)));
+    const hidden = node.diagnosticCount - Math.min(node.diagnostics.length, this.maxProblems);
+    if (hidden > 0) this.lines.push(`${problemIndent}${this.paint('dim', `… ${plural(hidden, 'more problem')} (see --json)`)}`);
+    node.children.forEach((child, i) => this.node(child, below, i === node.children.length - 1));
+  }
+
+  /** "✓ 200 urlset · 1,204 URLs · 38.1 KiB gzip → 412.0 KiB · 2024-01-05 … 2024-05-01 · 120 ms" */
+  private facts(node: TreeNode): string {
+    const parts: string[] = [];
+    const status = node.status === undefined ? 'no answer' : String(node.status);
+    parts.push(node.ok ? this.paint('ok', `✓ ${status}`) : this.paint('error', `✗ ${node.diagnostics.some((d) => d.code === 'FETCH-003') ? 'blocked' : status}`));
+    if (node.redirects.length > 0) parts.push(`via ${plural(node.redirects.length, 'redirect')}`);
+    if (node.kind) parts.push(node.kind);
+    if (node.kind === 'sitemapindex') parts.push(plural(node.sitemaps, 'sitemap'));
+    else if (node.status === 200) parts.push(plural(node.urls, 'URL'));
+    if (node.bytesDecoded > 0 || node.bytesIn > 0) {
+      parts.push(node.gzip ? `${formatBytes(node.bytesIn)} gzip → ${formatBytes(node.bytesDecoded)}` : formatBytes(node.bytesDecoded));
+    }
+    if (node.oldestLastmod && node.newestLastmod) {
+      parts.push(node.oldestLastmod === node.newestLastmod ? `lastmod ${node.newestLastmod}` : `lastmod ${node.oldestLastmod} … ${node.newestLastmod}`);
+    }
+    parts.push(formatDuration(node.durationMs));
+    return parts.join(' · ');
+  }
+
+  private problem(d: Diagnostic, indent = ''): string {
+    const place = d.line === undefined ? '' : `${d.line}:${d.column ?? 1} `;
+    return `${indent}${this.paint(d.severity, `${MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${d.message}`;
+  }
+
+  private totals(): string {
+    const t = this.tree.totals;
+    const parts = [
+      `${plural(t.sitemaps, 'sitemap')} (${t.read} read, ${t.failed} failed)`,
+      plural(t.urls, 'URL'),
+      `${formatBytes(t.bytesIn)} transferred, ${formatBytes(t.bytesDecoded)} decoded`,
+      `${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}`,
+    ];
+    if (t.oldestLastmod && t.newestLastmod) parts.push(`lastmod ${t.oldestLastmod} … ${t.newestLastmod}`);
+    parts.push(formatDuration(this.tree.durationMs));
+    if (!this.tree.complete) parts.push('stopped before the end');
+    return parts.join(' · ');
+  }
+
+  /** URLs on the site's own origin are shown by path. */
+  private short(url: string): string {
+    return this.origin && url.startsWith(`${this.origin}/`) ? url.slice(this.origin.length) : url;
+  }
+
+  private paint(style: keyof typeof COLORS, text: string): string {
+    return this.options.color && text !== '' ? `\u001b[${COLORS[style]}m${text}\u001b[0m` : text;
+  }
+}
+
+/** The origin the tree is about: the site, or the common origin of its roots. */
+function originOf(tree: SitemapTree): string | undefined {
+  if (tree.robots) return new URL(tree.robots.url).origin;
+  const origins = new Set(tree.roots.map((root) => safeOrigin(root.url)));
+  return origins.size === 1 ? [...origins][0] : undefined;
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}

@@ -1,0 +1,93 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { runCli } from '../helpers/cli.js';
+import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
+
+const FAST = ['--timeout', '1', '--retries', '0'];
+
+describe('sitemapkit tree', () => {
+  let site: Site;
+  before(async () => {
+    site = await startSite((origin) => ({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nDisallow:\nSitemap: ${origin}/sitemap_index.xml\n` },
+      '/sitemap_index.xml': { headers: XML, body: sitemapIndex([`${origin}/pages.xml.gz`, `${origin}/posts.xml`, `${origin}/gone.xml`]) },
+      '/pages.xml.gz': {
+        headers: { 'content-type': 'application/gzip' },
+        body: gzipSync(urlset([{ loc: `${origin}/`, lastmod: '2024-04-01' }, { loc: `${origin}/about`, lastmod: '2024-05-02' }])),
+      },
+      '/posts.xml': { headers: XML, body: urlset([`${origin}/posts/1`, `${origin}/posts/2`, `${origin}/posts/3`]) },
+    }));
+  });
+  after(() => site.close());
+
+  it('draws the tree with counts, status, problems and totals', async () => {
+    const { code, stdout, stderr } = await runCli(['tree', site.origin, ...FAST]);
+    assert.equal(code, 0, stderr);
+    const lines = stdout.trimEnd().split('\n');
+    assert.equal(lines[0], site.origin);
+    assert.equal(lines[1], 'robots.txt: HTTP 200, 1 sitemap declared');
+    assert.match(lines[2]!, /^└── \/sitemap_index\.xml  ✓ 200 · sitemapindex · 3 sitemaps · \d+ B · \d+ ms$/);
+    assert.match(lines[3]!, /^    ├── \/pages\.xml\.gz  ✓ 200 · urlset · 2 URLs · \d+ B gzip → \d+ B · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/);
+    assert.match(lines[4]!, /^    ├── \/posts\.xml  ✓ 200 · urlset · 3 URLs · \d+ B · \d+ ms$/);
+    assert.match(lines[5]!, /^    └── \/gone\.xml  ✗ 404 · \d+ ms$/);
+    assert.equal(lines[6], '          ✗ FETCH-001 HTTP 404: the sitemap must answer 200');
+    assert.equal(lines[7], '');
+    assert.match(lines[8]!, /^4 sitemaps \(3 read, 1 failed\) · 5 URLs · [\d.]+ (B|KiB) transferred, [\d.]+ (B|KiB) decoded · 1 error, 0 warnings · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/);
+    assert.equal(lines.length, 9);
+    assert.equal(stderr, '');
+  });
+
+  it('prints the tree as one JSON document with --json', async () => {
+    const { code, stdout } = await runCli(['tree', site.origin, '--json', ...FAST]);
+    assert.equal(code, 0);
+    const tree = JSON.parse(stdout);
+    assert.equal(tree.mode, 'site');
+    assert.deepEqual(tree.robots.sitemaps, [site.url('/sitemap_index.xml')]);
+    assert.deepEqual(
+      tree.roots[0].children.map((c: { url: string; status: number; urls: number; gzip: boolean }) => [c.url, c.status, c.urls, c.gzip]),
+      [
+        [site.url('/pages.xml.gz'), 200, 2, true],
+        [site.url('/posts.xml'), 200, 3, false],
+        [site.url('/gone.xml'), 404, 0, false],
+      ],
+    );
+    assert.deepEqual(tree.totals.urls, 5);
+  });
+
+  it('streams every URL entry as JSONL with its source with --urls', async () => {
+    const { code, stdout, stderr } = await runCli(['tree', site.url('/sitemap_index.xml'), '--urls', ...FAST]);
+    assert.equal(code, 0);
+    const entries = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const sorted = entries.sort((a, b) => a.loc.localeCompare(b.loc));
+    assert.deepEqual(sorted, [
+      { kind: 'url', loc: `${site.origin}/`, lastmod: '2024-04-01', source: site.url('/pages.xml.gz') },
+      { kind: 'url', loc: `${site.origin}/about`, lastmod: '2024-05-02', source: site.url('/pages.xml.gz') },
+      { kind: 'url', loc: `${site.origin}/posts/1`, source: site.url('/posts.xml') },
+      { kind: 'url', loc: `${site.origin}/posts/2`, source: site.url('/posts.xml') },
+      { kind: 'url', loc: `${site.origin}/posts/3`, source: site.url('/posts.xml') },
+    ]);
+    assert.equal(stderr, '5 URLs from 3 of 4 sitemaps\n');
+  });
+
+  it('exits 1 when no sitemap can be found, and 2 on bad usage', async () => {
+    const empty = await startSite({});
+    try {
+      const none = await runCli(['tree', empty.origin, ...FAST]);
+      assert.equal(none.code, 1);
+      assert.match(none.stdout, /FETCH-001 no sitemap found: robots\.txt declares none and no well-known location answered \(10 tried\)/);
+      assert.match(none.stdout, /well-known locations: \/sitemap\.xml 404, \/sitemap_index\.xml 404/);
+    } finally {
+      await empty.close();
+    }
+    assert.equal((await runCli(['tree'])).code, 2);
+    assert.equal((await runCli(['tree', site.origin, '--json', '--urls'])).code, 2);
+    assert.equal((await runCli(['tree', 'ftp://example.com/x'])).code, 2);
+    assert.equal((await runCli(['tree', site.origin, '--max-depth', 'deep'])).code, 2);
+  });
+
+  it('sends the User-Agent given', async () => {
+    await runCli(['tree', site.url('/posts.xml'), '--user-agent', 'AuditBot/1.0', ...FAST]);
+    assert.equal(site.lastUserAgent, 'AuditBot/1.0');
+  });
+});
