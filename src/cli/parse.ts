@@ -1,10 +1,157 @@
-import { EXIT_FAILED, type Command } from './command.js';
+/**
+ * `sitemapkit parse SOURCE…`: entries as JSONL (or CSV) on stdout, diagnostics on stderr.
+ */
+import { formatDiagnostic } from '../core/diagnostics.js';
+import { parseSitemap, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
+import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
+import { booleanFlag, EXIT_FAILED, EXIT_OK, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
 
-// Placeholder until the parse command lands; replaced by its implementation.
+const HELP = `
+Reads sitemaps as a crawler meets them: XML urlset or sitemap index (with image, video, news and
+hreflang extensions), RSS 2.0, RSS 1.0, Atom, or a plain-text list of URLs; plain or gzip (told
+from the bytes, not the name). Prints one JSON object per entry on stdout; problems go to
+stderr as "source:line:column: severity CODE message" (codes of the rule catalog).
+
+SOURCE is a file path, - for standard input, or an http(s) URL. With several sources each line
+also carries "source".
+
+The reader is lenient: it keeps every entry it can and reports what it repaired or left out.
+
+Options:
+  --csv              CSV with a header instead of JSONL
+  --strict           stop at the first protocol error (exit 1)
+  --base-url URL     where a local file was fetched from: relative locs resolve against it
+                     (URL sources use their own URL)
+  --max-bytes N      stop after N uncompressed bytes (default ${DEFAULT_PARSE_LIMITS.maxBytes})
+  -h, --help         this help
+
+Exit status: 0 when the documents were read, 1 when one could not be read at all (missing file,
+HTTP error, HTML page, corrupt gzip, not a sitemap) or, with --strict, on any error; 2 on bad usage.
+
+Examples:
+  sitemapkit parse sitemap.xml.gz
+  sitemapkit parse https://www.example.com/sitemap.xml --csv > urls.csv
+  curl -s https://www.example.com/sitemap.xml | sitemapkit parse - --base-url https://www.example.com/sitemap.xml
+`;
+
+/** Output is written in batches of about this many characters (respecting backpressure). */
+const FLUSH_AT = 64 * 1024;
+
 export const command: Command = {
-  spec: { name: 'parse', summary: '', usage: 'sitemapkit parse', help: '', options: {} },
-  async run(_args, io) {
-    io.stderr.write('sitemapkit parse: not available in this build\n');
-    return EXIT_FAILED;
+  spec: {
+    name: 'parse',
+    summary: 'read sitemaps (XML, index, RSS, Atom, text; plain or gzip) as JSONL entries',
+    usage: 'sitemapkit parse SOURCE… [--csv] [--strict] [--base-url URL] [--max-bytes N]',
+    help: HELP,
+    options: {
+      csv: { type: 'boolean' },
+      strict: { type: 'boolean' },
+      'base-url': { type: 'string' },
+      'max-bytes': { type: 'string' },
+    },
+  },
+
+  async run(args, io) {
+    const sources = args.positionals;
+    if (sources.length === 0) throw new UsageError('name a SOURCE: a file, - for standard input, or an http(s) URL');
+    const baseUrl = stringFlag(args, 'base-url');
+    if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an absolute URL, not "${baseUrl}"`);
+    const options = {
+      csv: booleanFlag(args, 'csv'),
+      strict: booleanFlag(args, 'strict'),
+      baseUrl,
+      maxBytes: integerFlag(args, 'max-bytes', DEFAULT_PARSE_LIMITS.maxBytes),
+      withSource: sources.length > 1,
+    };
+    const out = new BatchedWriter(io.stdout);
+    if (options.csv) out.line(entryCsvHeader(options.withSource));
+    let status = EXIT_OK;
+    for (const source of sources) {
+      if ((await parseOne(source, options, out, io)) !== EXIT_OK) status = EXIT_FAILED;
+    }
+    await out.flush();
+    return status;
   },
 };
+
+interface RunOptions {
+  csv: boolean;
+  strict: boolean;
+  baseUrl: string | undefined;
+  maxBytes: number;
+  withSource: boolean;
+}
+
+async function parseOne(name: string, options: RunOptions, out: BatchedWriter, io: Io): Promise<number> {
+  const label = name === '-' ? '<stdin>' : name;
+  const abort = new AbortController();
+  try {
+    const opened = await openCliSource(name, io, abort.signal);
+    if (typeof opened === 'string') {
+      io.stderr.write(`${label}: error FETCH-001 ${opened}\n`);
+      return EXIT_FAILED;
+    }
+    const parsed = parseSitemap(opened.source, {
+      strict: options.strict,
+      baseUrl: opened.baseUrl ?? options.baseUrl,
+      source: label,
+      signal: abort.signal,
+      limits: { maxBytes: options.maxBytes },
+      onDiagnostic: (d) => io.stderr.write(`${formatDiagnostic(d)}\n`),
+    });
+    const source = options.withSource ? label : undefined;
+    for await (const entry of parsed) {
+      out.line(options.csv ? entryToCsvRow(entry, source, options.withSource) : entryToJsonLine(entry, source));
+      if (out.full) await out.flush();
+    }
+    const unreadable = parsed.kind === undefined || parsed.kind === 'html' || parsed.kind === 'unknown' ||
+      (parsed.stats.entries === 0 && parsed.diagnostics.some((d) => d.code === 'FETCH-005'));
+    return unreadable ? EXIT_FAILED : EXIT_OK;
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    // Strict mode: the diagnostic was already printed by onDiagnostic; a source that could not be opened was not.
+    if (error.diagnostic.code === 'FETCH-001') io.stderr.write(`${formatDiagnostic(error.diagnostic, label)}\n`);
+    return EXIT_FAILED;
+  } finally {
+    abort.abort();
+  }
+}
+
+/** A path, `-` or an http(s) URL as a parser source; a string is why it could not be opened. */
+async function openCliSource(name: string, io: Io, signal: AbortSignal): Promise<{ source: SitemapSource; baseUrl?: string } | string> {
+  if (name === '-') return { source: io.stdin as AsyncIterable<Uint8Array> };
+  if (!/^https?:\/\//i.test(name)) return { source: { path: name } };
+  let response: Response;
+  try {
+    response = await fetch(name, { signal, redirect: 'follow' });
+  } catch (error) {
+    return `cannot fetch ${name}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+  }
+  if (response.status !== 200 || response.body === null) {
+    await response.body?.cancel();
+    return `${name} answered HTTP ${response.status}`;
+  }
+  return { source: response.body as ReadableStream<Uint8Array>, baseUrl: response.url || name };
+}
+
+/** Collects lines and writes them in large pieces, waiting for the stream to drain. */
+class BatchedWriter {
+  private pending = '';
+
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  get full(): boolean {
+    return this.pending.length >= FLUSH_AT;
+  }
+
+  line(text: string): void {
+    this.pending += `${text}\n`;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
+    if (!this.stream.write(text)) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
+  }
+}

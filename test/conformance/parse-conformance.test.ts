@@ -248,7 +248,7 @@ for (const c of manifest) {
       if (check === undefined || expected === null) continue;
       if (Array.isArray(expected) && expected.length === 0 && key !== 'items') continue;
       if (exceptions[key]) {
-        assert.throws(() => check(result, expected, c), undefined, `exception for ${key} is stale: ${exceptions[key]}`);
+        assert.throws(() => check(result, expected, c), Error, `exception for ${key} is stale: ${exceptions[key]}`);
         continue;
       }
       check(result, expected, c);

@@ -74,9 +74,9 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
 const VIDEO_TAGS = new Set([
   'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating',
   'view_count', 'publication_date', 'family_friendly', 'restriction', 'platform', 'requires_subscription',
-  'uploader', 'live', 'tag', 'category', 'gallery_loc', 'price', 'tvshow', 'id',
+  'uploader', 'live', 'tag', 'category', 'gallery_loc', 'price', 'tvshow',
 ]);
-const DEPRECATED_VIDEO_TAGS = ['category', 'gallery_loc', 'price', 'tvshow', 'id'];
+const DEPRECATED_VIDEO_TAGS = ['category', 'gallery_loc', 'price', 'tvshow'];
 const PLATFORMS: readonly VideoPlatform[] = ['web', 'mobile', 'tv'];
 
 type VideoScalar = 'contentLoc' | 'playerLoc' | 'duration' | 'expirationDate' | 'rating' | 'viewCount' | 'publicationDate' | 'familyFriendly' | 'requiresSubscription' | 'live';

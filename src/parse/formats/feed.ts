@@ -45,7 +45,7 @@ export function readRssItem(item: XmlNode, ctx: ValueContext): LocatedEntry | un
       fields['lastmod'] = pubDate.valueAt;
     }
   } else if (dcDate) setW3cLastmod(entry, fields, dcDate, ctx);
-  return { entry, location: { ...item.at, fields } };
+  return { entry, location: { line: item.at.line, column: item.at.column, fields } };
 }
 
 /** A `<guid>` that holds an absolute URL stands in for a missing `<link>` (whatever isPermaLink says). */
@@ -69,7 +69,7 @@ export function readAtomEntry(item: XmlNode, ctx: ValueContext): LocatedEntry | 
   const entry: UrlEntry = { kind: 'url', loc };
   const date = child(item, item.uri, item.uri === FEED_NS.atom03 ? 'modified' : 'updated');
   if (date) setW3cLastmod(entry, fields, date, ctx);
-  return { entry, location: { ...item.at, fields } };
+  return { entry, location: { line: item.at.line, column: item.at.column, fields } };
 }
 
 function setW3cLastmod(entry: UrlEntry, fields: Record<string, Position>, node: XmlNode, ctx: ValueContext): void {

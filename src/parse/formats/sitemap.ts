@@ -89,8 +89,8 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
     entry.priority = priority;
     fields['priority'] = priorityNode!.valueAt;
   }
-  readExtensions(entry, extensions, { ...ctx, url: loc, fields });
-  return { entry, location: { ...block.at, fields } };
+  if (extensions.length > 0) readExtensions(entry, extensions, { report: ctx.report, baseUrl: ctx.baseUrl, url: loc, fields });
+  return { entry, location: { line: block.at.line, column: block.at.column, fields } };
 }
 
 function readExtensions(entry: UrlEntry, nodes: XmlNode[], ctx: BlockContext): void {
@@ -157,7 +157,7 @@ export function readSitemapBlock(block: XmlNode, names: CoreNames, ctx: ValueCon
       ref.lastmod = lastmod;
       fields['lastmod'] = group.lastmod!.valueAt;
     }
-    entries.push({ entry: ref, location: { ...block.at, fields } });
+    entries.push({ entry: ref, location: { line: block.at.line, column: block.at.column, fields } });
   }
   return entries;
 }
