@@ -1,0 +1,245 @@
+/**
+ * `npm run bench:crawl`: sitemapkit's crawler against the `sitemap-generator` npm package on the
+ * same generated site (20,000 pages by default), served on 127.0.0.1 from a child process, with
+ * the same concurrency, in the same run. Each crawler runs in a child process of its own, so its
+ * peak RSS is its own. Prints pages/s, peak RSS, the ratios, and how the listed sets differ.
+ *
+ * Size: CRAWL_BENCH_PAGES=2000 or `--pages 2000`; concurrency: CRAWL_BENCH_CONCURRENCY (default 4).
+ *
+ * The site: a tree of pages, ten links each plus a cross link and a link home, ~3 KB of HTML,
+ * Last-Modified on every page; every 100th page is noindex, every 150th has its canonical on
+ * /p/0, every 200th links to a 404, every 250th links through a 301 to an existing page.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCommandArgs, type Io } from '../src/cli/command.js';
+import { command as crawlCommand } from '../src/cli/crawl.js';
+import { normaliseCrawlUrl } from '../src/crawl/normalise.js';
+
+const SELF = fileURLToPath(import.meta.url);
+
+interface CrawlerRun {
+  tool: string;
+  ms: number;
+  maxRssKb: number;
+  listed: string[];
+  /** Page requests the server answered for this run. */
+  requests?: number;
+}
+
+// ---------------------------------------------------------------- the site (child process)
+
+const FILLER = '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>'.repeat(12);
+const LAST_MODIFIED = 'Wed, 01 May 2024 10:00:00 GMT';
+
+function sitePage(n: number, pages: number): { status: number; headers: Record<string, string>; body: string } {
+  const links: string[] = ['<a href="/">Home</a>'];
+  for (let child = 10 * n + 1; child <= 10 * n + 10 && child < pages; child++) links.push(`<a href="/p/${child}">Page ${child}</a>`);
+  links.push(`<a href="/p/${(n * 7919) % pages}">Related</a>`);
+  if (n % 200 === 7) links.push(`<a href="/gone/${n}">Gone</a>`);
+  if (n % 250 === 11) links.push(`<a href="/moved/${n}">Moved</a>`);
+  let head = `<title>Page ${n}</title>`;
+  if (n % 100 === 99) head += '<meta name="robots" content="noindex">';
+  if (n % 150 === 149) head += '<link rel="canonical" href="/p/0">';
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'last-modified': LAST_MODIFIED },
+    body: `<!doctype html><html><head>${head}</head><body><nav>${links.join(' ')}</nav>${FILLER}</body></html>`,
+  };
+}
+
+function serveBenchSite(pages: number): void {
+  let requests = 0;
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/robots.txt') requests += 1;
+    const page = /^\/p\/(\d+)$/.exec(path);
+    const moved = /^\/moved\/(\d+)$/.exec(path);
+    if (path === '/robots.txt') {
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+    } else if (path === '/') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>Home</title></head><body><a href="/p/0">Start</a></body></html>');
+    } else if (page && Number(page[1]) < pages) {
+      const { status, headers, body } = sitePage(Number(page[1]), pages);
+      response.writeHead(status, headers).end(body);
+    } else if (moved) {
+      response.writeHead(301, { location: `/p/${moved[1]}` }).end();
+    } else {
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+    }
+  });
+  server.keepAliveTimeout = 30_000;
+  server.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`${JSON.stringify({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
+  });
+  // The parent asks for the request count between runs, over stdin.
+  process.stdin.setEncoding('utf8').on('data', () => {
+    process.stdout.write(`${JSON.stringify({ requests })}\n`);
+    requests = 0;
+  });
+  process.stdin.on('end', () => server.close(() => process.exit(0)));
+}
+
+// ---------------------------------------------------------------- the crawlers (child processes)
+
+async function runSitemapkit(origin: string, concurrency: number, work: string): Promise<CrawlerRun> {
+  const out = join(work, 'sitemapkit-out');
+  const argv = ['--out', out, '--state', join(work, 'sitemapkit-state'), '--concurrency', String(concurrency), '--json', `${origin}/`];
+  const chunks: string[] = [];
+  const sink = { write: (chunk: string) => chunks.push(chunk) } as unknown as NodeJS.WritableStream;
+  const io: Io = { stdout: sink, stderr: sink, stdin: process.stdin, isTerminal: false, stderrIsTerminal: false };
+  const started = performance.now();
+  // Exactly what `sitemapkit crawl` runs, in this process so that its peak RSS is measured.
+  const code = await crawlCommand.run(parseCommandArgs(crawlCommand.spec, argv), io);
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`sitemapkit crawl exited ${code}: ${chunks.join('')}`);
+  const xml = readFileSync(join(out, 'sitemap.xml'), 'utf8');
+  const listed = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
+  return { tool: 'sitemapkit', ms, maxRssKb: process.resourceUsage().maxRSS, listed };
+}
+
+interface Generator {
+  on(event: 'add' | 'done' | 'error', listener: (arg: unknown) => void): void;
+  start(): void;
+  getCrawler(): { maxConcurrency: number; interval: number };
+}
+
+async function runPeer(origin: string, concurrency: number, work: string): Promise<CrawlerRun> {
+  const SitemapGenerator = createRequire(import.meta.url)('sitemap-generator') as (url: string, options: object) => Generator;
+  const generator = SitemapGenerator(`${origin}/`, { filepath: join(work, 'peer-sitemap.xml'), stripQuerystring: true });
+  // simplecrawler waits 250 ms between requests by default: same concurrency, no pause, as ours.
+  const crawler = generator.getCrawler();
+  crawler.maxConcurrency = concurrency;
+  crawler.interval = 0;
+  const listed: string[] = [];
+  generator.on('add', (url) => listed.push(url as string));
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    generator.on('done', () => resolve());
+    generator.start();
+  });
+  return { tool: 'sitemap-generator', ms: performance.now() - started, maxRssKb: process.resourceUsage().maxRSS, listed };
+}
+
+// ---------------------------------------------------------------- the parent
+
+function readArg(name: string, env: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const raw = index === -1 ? process.env[env] : process.argv[index + 1];
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} / ${env} must be a positive whole number, not "${raw}"`);
+  return value;
+}
+
+/** Starts this file again in `mode`, and returns its JSON lines as they come. */
+function child(mode: string, args: string[]) {
+  const proc = spawn(process.execPath, [SELF, mode, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  const waiters: ((line: string) => void)[] = [];
+  let buffer = '';
+  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk;
+    for (let newline = buffer.indexOf('\n'); newline !== -1; newline = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      const waiter = waiters.shift();
+      if (waiter) waiter(line);
+      else lines.push(line);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+  return {
+    proc,
+    exited,
+    nextLine: () => new Promise<string>((resolve, reject) => {
+      const line = lines.shift();
+      if (line !== undefined) return resolve(line);
+      waiters.push(resolve);
+      exited.then(() => reject(new Error(`${mode} ended without answering`)));
+    }),
+  };
+}
+
+async function measure(tool: 'sitemapkit' | 'peer', origin: string, concurrency: number, work: string, site: ReturnType<typeof child>): Promise<CrawlerRun> {
+  const runner = child(`--run-${tool}`, [origin, String(concurrency), work]);
+  const result = JSON.parse(await runner.nextLine()) as CrawlerRun;
+  await runner.exited;
+  site.proc.stdin!.write('count\n');
+  result.requests = (JSON.parse(await site.nextLine()) as { requests: number }).requests;
+  return result;
+}
+
+function normalisedSet(urls: string[]): Set<string> {
+  return new Set(urls.map((url) => normaliseCrawlUrl(url) ?? url));
+}
+
+async function main(): Promise<void> {
+  const pages = readArg('pages', 'CRAWL_BENCH_PAGES', 20_000);
+  const concurrency = readArg('concurrency', 'CRAWL_BENCH_CONCURRENCY', 4);
+  const work = mkdtempSync(join(tmpdir(), 'sitemapkit-crawl-bench-'));
+  const site = child('--serve', [String(pages)]);
+  try {
+    const { origin } = JSON.parse(await site.nextLine()) as { origin: string };
+    console.log(`crawl benchmark: ${pages.toLocaleString('en-US')} pages on ${origin}, concurrency ${concurrency}, node ${process.version}`);
+    const ours = await measure('sitemapkit', origin, concurrency, work, site);
+    const peer = await measure('peer', origin, concurrency, work, site);
+
+    console.log('');
+    console.log('tool               requests   seconds   pages/s   peak RSS   listed');
+    for (const run of [ours, peer]) {
+      const seconds = run.ms / 1000;
+      console.log(`${run.tool.padEnd(17)}  ${String(run.requests).padStart(8)}  ${seconds.toFixed(1).padStart(8)}  ${(run.requests! / seconds).toFixed(0).padStart(8)}  ${`${(run.maxRssKb / 1024).toFixed(0)} MB`.padStart(9)}  ${String(run.listed.length).padStart(7)}`);
+    }
+    const rate = (run: CrawlerRun) => run.requests! / (run.ms / 1000);
+    console.log('');
+    console.log(`pages/s:  sitemapkit is ${(rate(ours) / rate(peer)).toFixed(2)}× sitemap-generator (goal: at least 3×)`);
+    console.log(`wall time: sitemapkit took ${(ours.ms / peer.ms).toFixed(2)}× the time of sitemap-generator`);
+    console.log(`peak RSS: sitemapkit uses ${(ours.maxRssKb / peer.maxRssKb).toFixed(2)}× the memory of sitemap-generator`);
+
+    const mine = normalisedSet(ours.listed);
+    const theirs = normalisedSet(peer.listed);
+    const onlyMine = [...mine].filter((url) => !theirs.has(url));
+    const onlyTheirs = [...theirs].filter((url) => !mine.has(url));
+    console.log('');
+    console.log(`listed by both: ${[...mine].filter((url) => theirs.has(url)).length}`);
+    console.log(`only sitemapkit: ${onlyMine.length}${onlyMine.length ? ` e.g. ${onlyMine.slice(0, 5).join(' ')}` : ''}`);
+    console.log(`only sitemap-generator: ${onlyTheirs.length}${onlyTheirs.length ? ` e.g. ${onlyTheirs.slice(0, 5).join(' ')}` : ''}`);
+    const canonicalised = onlyTheirs.filter((url) => /\/p\/(\d+)$/.test(url) && Number(/\/p\/(\d+)$/.exec(url)![1]) % 150 === 149);
+    if (onlyTheirs.length > 0) {
+      console.log(`  of which pages whose canonical is another URL (sitemapkit leaves them out, CR-04): ${canonicalised.length}`);
+    }
+    writeFileSync(join(work, 'listed-diff.json'), JSON.stringify({ onlyMine, onlyTheirs }, null, 2));
+  } finally {
+    site.proc.stdin!.end();
+    await site.exited;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === '--serve') {
+  serveBenchSite(Number(args[0]));
+} else if (mode === '--run-sitemapkit' || mode === '--run-peer') {
+  const run = mode === '--run-sitemapkit' ? runSitemapkit : runPeer;
+  run(args[0]!, Number(args[1]), args[2]!).then(
+    (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * A crawl killed with SIGKILL mid-way resumes with --resume: the result equals a full crawl, and
+ * no page the killed run finished is fetched again (counted on the server).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { CrawlStore } from '../../src/store/crawl-store.js';
+import { siteDatabasePath } from '../../src/store/site-database.js';
+import { CLI_PATH, runCli } from '../helpers/cli.js';
+import { serveSite, type RunningSite } from './fixtures/server.js';
+import { treeSite, treeSiteUrls } from './fixtures/tree-site.js';
+
+const PAGES = 120;
+/** Slow answers keep the crawl busy long enough to be killed mid-way. */
+const DELAY_MS = 25;
+
+describe('crawl --resume after SIGKILL', () => {
+  let site: RunningSite;
+  let dir: string;
+  before(async () => {
+    site = await serveSite(treeSite(PAGES), { delayMs: DELAY_MS });
+    dir = mkdtempSync(join(tmpdir(), 'sitemapkit-resume-'));
+  });
+  after(async () => {
+    await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const pageRequests = (from = 0) => site.requests.slice(from).filter((path) => path !== '/robots.txt');
+  const args = (name: string) => ['crawl', `${site.origin}/`, '--out', join(dir, name), '--state', join(dir, 'state'), '--concurrency', '2'];
+
+  /** Starts a crawl and kills it with SIGKILL once the server has seen `pages` page requests. */
+  async function crawlAndKill(pages: number): Promise<void> {
+    const child = spawn(process.execPath, [CLI_PATH, ...args('killed')], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    while (pageRequests().length < pages) await sleep(5);
+    child.kill('SIGKILL');
+    assert.equal(await exited, null, 'the crawl was still running when killed');
+  }
+
+  /** The pages the killed crawl had finished, read from its store (as paths). */
+  function finishedPages(): Set<string> {
+    const store = new CrawlStore(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
+    try {
+      const rows = [...store.outcomes()];
+      assert.ok(rows.some((row) => row.outcome === null), 'the killed crawl left pages queued');
+      return new Set(rows.filter((row) => row.outcome !== null).map((row) => new URL(row.url).pathname));
+    } finally {
+      store.close();
+    }
+  }
+
+  it('finishes with the same sitemap as a full crawl, fetching no finished page again', async () => {
+    await crawlAndKill(40);
+    const finished = finishedPages();
+    assert.ok(finished.size >= 30, `only ${finished.size} pages were finished before the kill`);
+
+    const before = site.requests.length;
+    const resumed = await runCli([...args('resumed'), '--resume', '--json']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const refetched = pageRequests(before).filter((path) => finished.has(path));
+    assert.deepEqual(refetched, [], 'finished pages were fetched again');
+    // Only the pages in flight at the kill (at most --concurrency of them) were fetched twice.
+    const twice = pageRequests().length - new Set(pageRequests()).size;
+    assert.ok(twice <= 2, `${twice} pages were fetched twice`);
+
+    const full = await runCli(args('full'));
+    assert.equal(full.code, 0, full.stderr);
+    const resumedXml = readFileSync(join(dir, 'resumed', 'sitemap.xml'), 'utf8');
+    assert.equal(resumedXml, readFileSync(join(dir, 'full', 'sitemap.xml'), 'utf8'));
+    const locs = [...resumedXml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
+    assert.deepEqual(locs.sort(), treeSiteUrls(site.origin, PAGES).sort());
+    assert.equal(JSON.parse(resumed.stdout).listed, PAGES + 1);
+  });
+});
