@@ -134,10 +134,9 @@ class ShardSequence {
     await this.current?.file.writer.drain();
   }
 
-  /** Closes the last shard (an empty urlset when there were no entries) and returns all, in order. */
+  /** Closes the last shard and returns all, in order. */
   async finish(): Promise<ClosedShard[]> {
-    if (this.current === undefined) this.open();
-    this.close();
+    if (this.current !== undefined) this.close();
     for (const pending of this.closing.splice(0)) this.closed.push(await pending);
     return this.closed;
   }
@@ -244,6 +243,11 @@ export async function writeSitemaps(
           await shards.settle();
         }
       }
+    }
+    if (urls === 0) {
+      // An empty urlset fails the schema, and publishing one would wipe the site's sitemaps
+      // because of an empty or unreadable input: keep what is there instead.
+      throw new GenerateError('no URL could be written (the input was empty or every entry had errors); the previous sitemaps, if any, are left in place');
     }
     const closed = await shards.finish();
     progress();
