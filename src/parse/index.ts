@@ -13,7 +13,7 @@ import { TextSitemapReader } from './formats/text.js';
 import { decodeText } from './input/decode.js';
 import { documentBytes } from './input/decompress.js';
 import { openSource } from './input/source.js';
-import type { LocatedEntry, ParseLimits, ParseOptions, ParseStats, ParsedSitemap, SitemapSource } from './types.js';
+import { ParseError, type LocatedEntry, type ParseLimits, type ParseOptions, type ParseStats, type ParsedSitemap, type SitemapSource } from './types.js';
 import { XmlTokenizer } from './xml/tokenizer.js';
 
 export * from './types.js';
@@ -74,17 +74,22 @@ class SitemapParser implements ParsedSitemap {
     return this.sink.count;
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<Entry> {
-    for await (const located of this.located()) yield located.entry;
+  [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
+    return this.iterate((located) => located.entry);
   }
 
-  located(): AsyncGenerator<LocatedEntry> {
+  located(): AsyncIterableIterator<LocatedEntry> {
+    return this.iterate((located) => located);
+  }
+
+  private iterate<T>(map: (located: LocatedEntry) => T): AsyncIterableIterator<T> {
     if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
     this.started = true;
-    return this.read();
+    return new Flatten(this.batches(), (located) => this.admit(located), map);
   }
 
-  private async *read(): AsyncGenerator<LocatedEntry> {
+  /** The entries, a batch per chunk of text read: the stages below run once per chunk, not per entry. */
+  private async *batches(): AsyncGenerator<LocatedEntry[]> {
     const report = this.sink.report;
     const { signal } = this.options;
     signal?.throwIfAborted();
@@ -92,19 +97,24 @@ class SitemapParser implements ParsedSitemap {
     const bytes = documentBytes(openSource(this.source, signal, this.options.source), this.stats, this.limits.maxBytes, report, () => {
       cutAtLimit = true;
     });
-    const pending: LocatedEntry[] = [];
+    let pending: LocatedEntry[] = [];
+    const emit = (entry: LocatedEntry) => pending.push(entry);
     let head = '';
     for await (const text of decodeText(bytes, report)) {
       signal?.throwIfAborted();
+      let chunk = text;
       if (this.reader === undefined) {
         head += text;
         if (head.length < SNIFF_CHARS) continue;
-        this.reader = this.chooseReader(head, (entry) => pending.push(entry));
-        this.reader.write(head);
-      } else {
-        this.reader.write(text);
+        this.reader = this.chooseReader(head, emit);
+        chunk = head;
       }
-      if (yield* this.deliver(pending)) return;
+      const failure = this.guard(() => this.reader!.write(chunk));
+      if (pending.length > 0) {
+        yield pending;
+        pending = [];
+      }
+      if (failure) throw failure.error;
       if (this.reader.finished) return;
     }
     if (cutAtLimit) return;
@@ -113,38 +123,48 @@ class SitemapParser implements ParsedSitemap {
         this.reader = emptyDocument(report);
         return;
       }
-      this.reader = this.chooseReader(head, (entry) => pending.push(entry));
-      this.reader.write(head);
+      this.reader = this.chooseReader(head, emit);
+      const failure = this.guard(() => this.reader!.write(head));
+      if (failure) {
+        if (pending.length > 0) yield pending;
+        throw failure.error;
+      }
     }
-    this.reader.end();
-    yield* this.deliver(pending);
+    const failure = this.guard(() => this.reader!.end());
+    if (pending.length > 0) yield pending;
+    if (failure) throw failure.error;
   }
 
-  /** Yields what the reader produced; true when the entry limit stops the document. */
-  private async *deliver(pending: LocatedEntry[]): AsyncGenerator<LocatedEntry, boolean> {
-    for (let i = 0; i < pending.length; i++) {
-      const located = pending[i]!;
-      const stats = this.stats;
-      if (stats.entries >= this.limits.maxEntries) {
-        pending.length = 0;
-        this.sink.report('LIMIT-002', `more than ${this.limits.maxEntries} entries; reading stopped`, located.location);
-        return true;
-      }
-      stats.entries++;
-      if (located.entry.kind === 'url') stats.urls++;
-      else stats.sitemaps++;
-      if (stats.entries === LIMITS.maxUrlsPerSitemap + 1) {
-        const index = located.entry.kind === 'sitemap';
-        this.sink.report(
-          index ? 'IDX-001' : 'URL-009',
-          `more than ${LIMITS.maxUrlsPerSitemap} ${index ? 'sitemaps in one index' : 'URLs in one sitemap'}; split it (every entry is still read)`,
-          located.location,
-        );
-      }
-      yield located;
+  /** Runs a reading step; a strict-mode stop is returned so that the entries before it still go out first. */
+  private guard(step: () => void): { error: ParseError } | undefined {
+    try {
+      step();
+      return undefined;
+    } catch (error) {
+      if (error instanceof ParseError) return { error };
+      throw error;
     }
-    pending.length = 0;
-    return false;
+  }
+
+  /** Counts an entry on its way out; false when the entry limit stops the document. */
+  private admit(located: LocatedEntry): boolean {
+    const stats = this.stats;
+    if (stats.entries >= this.limits.maxEntries) {
+      this.sink.report('LIMIT-002', `more than ${this.limits.maxEntries} entries; reading stopped`, located.location);
+      return false;
+    }
+    stats.entries++;
+    if (located.entry.kind === 'url') stats.urls++;
+    else stats.sitemaps++;
+    if (stats.entries === LIMITS.maxUrlsPerSitemap + 1) {
+      const index = located.entry.kind === 'sitemap';
+      this.sink.report(
+        index ? 'IDX-001' : 'URL-009',
+        `more than ${LIMITS.maxUrlsPerSitemap} ${index ? 'sitemaps in one index' : 'URLs in one sitemap'}; split it (every entry is still read)`,
+        located.location,
+      );
+    }
+    return true;
   }
 
   private chooseReader(head: string, emit: (entry: LocatedEntry) => void): DocumentReader {
@@ -187,4 +207,61 @@ function htmlDocument(report: Report): DocumentReader {
 function emptyDocument(report: Report): DocumentReader {
   report('FETCH-001', 'the document is empty');
   return { kind: 'unknown', finished: true, write: () => undefined, end: () => undefined };
+}
+
+/**
+ * Hands out the items of batches one by one. Items already read are returned without a trip
+ * through an async generator per item (the hot path); returning early closes the source.
+ */
+class Flatten<B, T> implements AsyncIterableIterator<T> {
+  private batch: B[] = [];
+  private index = 0;
+  private closed = false;
+
+  constructor(
+    private readonly source: AsyncGenerator<B[]>,
+    private readonly admit: (item: B) => boolean,
+    private readonly map: (item: B) => T,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.index < this.batch.length) {
+      const item = this.batch[this.index++]!;
+      let admitted: boolean;
+      try {
+        admitted = this.admit(item);
+      } catch (error) {
+        return this.return().then(() => Promise.reject(error));
+      }
+      return admitted ? Promise.resolve({ value: this.map(item), done: false }) : this.return();
+    }
+    return this.pull();
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    if (!this.closed) {
+      this.closed = true;
+      this.batch = [];
+      await this.source.return(undefined);
+    }
+    return { value: undefined, done: true };
+  }
+
+  private async pull(): Promise<IteratorResult<T>> {
+    while (!this.closed) {
+      const result = await this.source.next();
+      if (result.done) {
+        this.closed = true;
+        break;
+      }
+      this.batch = result.value;
+      this.index = 0;
+      if (this.batch.length > 0) return this.next();
+    }
+    return { value: undefined, done: true };
+  }
 }

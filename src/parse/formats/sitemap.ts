@@ -176,7 +176,7 @@ function bareTextUrl(block: XmlNode, ctx: ValueContext): string | undefined {
 function firstOf(core: Map<string, XmlNode[]>, name: string, ctx: ValueContext, url?: string): XmlNode | undefined {
   const nodes = core.get(name);
   if (nodes === undefined) return undefined;
-  for (const extra of nodes.slice(1)) ctx.report('XML-008', `<${extra.qname}> appears more than once; the first is kept`, extra.at, url);
+  for (let i = 1; i < nodes.length; i++) ctx.report('XML-008', `<${nodes[i]!.qname}> appears more than once; the first is kept`, nodes[i]!.at, url);
   return nodes[0];
 }
 

@@ -14,12 +14,19 @@ export interface ValueContext {
   baseUrl?: string;
 }
 
+const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'g');
+
 /** The trimmed text of a text element, or undefined (with XML-010) when it is empty. */
 export function readText(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
   if (node.children.length > 0) {
     ctx.report('XML-010', `<${node.qname}> must hold text, not elements; its text content is used`, node.at, url);
   }
-  const value = textContent(node).trim();
+  let value = textContent(node).trim();
+  if (CONTROL_CHARACTER.test(value)) {
+    ctx.report('XML-006', `<${node.qname}> holds control characters, which XML does not allow; they were removed`, node.valueAt, url);
+    value = value.replace(CONTROL_CHARACTERS, '');
+  }
   if (value === '') {
     ctx.report('XML-010', `<${node.qname}> is empty`, node.at, url);
     return undefined;
@@ -67,12 +74,20 @@ export function checkUrl(value: string, raw: string, node: Pick<XmlNode, 'qname'
   return value;
 }
 
+/** Valid dates seen lately: sitemaps repeat a few lastmod values thousands of times. */
+const RECENT_DATES = new Set<string>();
+
 /** A W3C datetime kept as written (trimmed), or undefined with DATE-001..003. */
 export function readW3cDate(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
   const value = readText(node, ctx, url);
   if (value === undefined) return undefined;
+  if (RECENT_DATES.has(value)) return value;
   const parsed = parseW3cDate(value);
-  if (parsed.ok) return value;
+  if (parsed.ok) {
+    if (RECENT_DATES.size >= 256) RECENT_DATES.clear();
+    RECENT_DATES.add(value);
+    return value;
+  }
   ctx.report(parsed.problem.code, `<${node.qname}>: ${parsed.problem.message}; left out`, node.valueAt, url);
   return undefined;
 }

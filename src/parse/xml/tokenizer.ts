@@ -47,7 +47,6 @@ const enum Mode {
 }
 
 const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
-const CONTROL_CHARACTERS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
 const WHITESPACE_ONLY = /^[ \t\r\n]*$/;
 
 interface OpenElement {
@@ -345,7 +344,7 @@ export class XmlTokenizer {
     const end = close === -1 ? (final ? buf.length : Math.max(this.pos, buf.length - 2)) : close;
     if (end > this.pos && this.stack.length > 0) {
       this.tokenStart = this.bufOffset + this.pos;
-      this.deliverText(normaliseNewlines(buf.slice(this.pos, end)), this.tokenStart);
+      this.deliverText(normaliseNewlines(buf.slice(this.pos, end)));
     }
     if (close === -1) {
       this.pos = end;
@@ -471,19 +470,14 @@ export class XmlTokenizer {
       return;
     }
     if (text.indexOf('&') !== -1) text = decodeReferences(text, this.declaredEntities, (p) => this.entityProblem(p, start));
-    this.deliverText(normaliseNewlines(text), this.tokenStart);
+    this.deliverText(normaliseNewlines(text));
   }
 
   private emitRawText(text: string): void {
     if (this.stack.length > 0) this.handler.text(text);
   }
 
-  private deliverText(text: string, at: number): void {
-    CONTROL_CHARACTERS.lastIndex = 0;
-    if (CONTROL_CHARACTERS.test(text)) {
-      this.problem('XML-006', 'control characters are not allowed in XML; they were removed', at);
-      text = text.replace(CONTROL_CHARACTERS, '');
-    }
+  private deliverText(text: string): void {
     this.handler.text(text);
   }
 
