@@ -50,7 +50,8 @@ async function* readTextLines(chunks: AsyncIterable<Buffer | string>, source: st
 
 async function* readJsonLines(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
   for await (const { text, line } of readLines(chunks)) {
-    if (text.trim() === '') continue;
+    const trimmed = text.trimStart();
+    if (trimmed === '' || trimmed.startsWith('#')) continue; // blank lines and comments, as in text lists
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -75,6 +76,11 @@ async function* readJsonLines(chunks: AsyncIterable<Buffer | string>, source: st
 
 const CSV_COLUMNS = ['loc', 'lastmod', 'changefreq', 'priority'];
 
+interface CsvRecord {
+  record: Record<string, string>;
+  info: { lines: number; columns: { name: string }[]; error?: { record?: unknown[] } };
+}
+
 async function* readCsv(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
   const parser = Readable.from(chunks).pipe(parseCsv({
     bom: true,
@@ -89,7 +95,7 @@ async function* readCsv(chunks: AsyncIterable<Buffer | string>, source: string):
   }));
   let checkedHeader = false;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; columns: { name: string }[] } }>) {
+    for await (const { record, info } of parser as AsyncIterable<CsvRecord>) {
       if (!checkedHeader) {
         const names = info.columns.map((column) => column.name);
         if (!names.includes('loc')) {
@@ -102,7 +108,8 @@ async function* readCsv(chunks: AsyncIterable<Buffer | string>, source: string):
         }
         checkedHeader = true;
       }
-      if (Object.keys(record).length > info.columns.length) {
+      // With relax_column_count the parser keeps going and notes an uneven row in info.error.
+      if ((info.error?.record?.length ?? 0) > info.columns.length) {
         yield { problem: diagnostic('INPUT-001', `the row has more fields than the header (${info.columns.length})`, { source, line: info.lines }) };
         continue;
       }

@@ -240,3 +240,13 @@ test('the options name their limits', async () => {
   await assert.rejects(write(plainEntries(1), { maxBytes: 200 }), /too small for one entry/);
   await assert.rejects(write(plainEntries(1), { fileBaseName: '../x' }), /plain file name/);
 });
+
+test('an input needing more than 50,000 files is refused, naming the limit (indexes are never nested); nothing is published', async () => {
+  const outDir = freshDir();
+  await assert.rejects(write(plainEntries(50_001), { outDir, maxUrls: 1 }), (error: unknown) => {
+    assert.ok(error instanceof GenerateError);
+    assert.match(error.message, /more than 50,000 sitemap files, the most one index may list \(indexes cannot be nested\)/);
+    return true;
+  });
+  assert.deepEqual(await readdir(outDir), []);
+});
