@@ -110,7 +110,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
       fetcher: httpPageFetcher(http),
       robots: robotsTxtPolicy(http, userAgent),
       store,
-      seeds: booleanFlag(args, 'use-sitemaps') ? sitemapSeeds(startUrl, http) : undefined,
+      seeds: booleanFlag(args, 'use-sitemaps') ? (site) => sitemapSeeds(site, http) : undefined,
       maxPages: optionalInteger(args, 'max-pages', 1),
       maxDepth: optionalInteger(args, 'max-depth', 0),
       include: listFlag(args, 'include'),
@@ -124,14 +124,17 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     progress.done();
     const summary = summariseCrawl(store, { startUrl: result.startUrl, finished: result.finished });
     const failed = !result.finished || START_FAILURES.has(result.startOutcome ?? '');
+    // Unless told otherwise, the sitemaps are published at the root of the site crawled.
+    const baseUrl = stringFlag(args, 'base-url') === undefined ? `${result.site}/` : output.baseUrl;
     const written = failed ? undefined : await writeSitemaps(store.listedEntries(), {
       ...output,
+      baseUrl,
       onProblem: (problem) => io.stderr.write(`${formatDiagnostic(problem)}\n`),
     });
     const report = crawlReport(summary, Date.now() - started, written);
     io.stdout.write(booleanFlag(args, 'json') ? formatCrawlReportJson(report) : formatCrawlReportText(report));
     if (!result.finished) io.stderr.write(`sitemapkit crawl: interrupted; continue with --resume (state in ${databaseFile})\n`);
-    else if (failed) io.stderr.write(`sitemapkit crawl: the start URL ${result.startUrl} could not be fetched: ${store.outcomeOf(result.startUrl)?.detail ?? 'no answer'}\n`);
+    else if (failed) io.stderr.write(`sitemapkit crawl: the start URL ${result.startUrl} could not be fetched: ${result.startDetail ?? 'no answer'}\n`);
     return failed ? EXIT_FAILED : EXIT_OK;
   } finally {
     process.removeListener('SIGINT', onSignal);
@@ -169,8 +172,8 @@ function isInside(path: string, directory: string): boolean {
 }
 
 /** The page URLs of the site's existing sitemaps (robots.txt and well-known locations). */
-async function* sitemapSeeds(startUrl: string, http: HttpClient): AsyncIterable<string> {
-  for await (const entry of walkSitemapTree(new URL(startUrl).origin, { http })) {
+async function* sitemapSeeds(site: string, http: HttpClient): AsyncIterable<string> {
+  for await (const entry of walkSitemapTree(site, { http })) {
     if (entry.kind === 'url') yield entry.loc;
   }
 }

@@ -11,13 +11,17 @@ import { createScope, type Scope } from './scope.js';
 import type { FetchedPage, Outcome, PageFetcher, RobotsPolicy } from './types.js';
 
 export interface CrawlOptions {
-  /** Where the crawl starts; its scheme, host and port are the crawl's scope. */
+  /**
+   * Where the crawl starts. Its scheme, host and port are the site the crawl keeps to; when the
+   * start URL redirects to another origin (http → https, example.com → www.example.com), the
+   * origin it lands on is the site.
+   */
   startUrl: string;
   fetcher: PageFetcher;
   robots: RobotsPolicy;
   store: CrawlStore;
-  /** More URLs to start from, such as those of the site's existing sitemaps. */
-  seeds?: AsyncIterable<string> | Iterable<string>;
+  /** More URLs to start from, given the site's origin: such as those of its existing sitemaps. */
+  seeds?: (site: string) => AsyncIterable<string> | Iterable<string>;
   /** Most pages to request (default: no limit). */
   maxPages?: number;
   /** Most link hops from a seed (default: no limit). */
@@ -45,8 +49,12 @@ export interface CrawlProgress {
 
 export interface CrawlResult {
   startUrl: string;
-  /** The outcome of the start URL itself. */
+  /** The origin crawled: the start URL's, or the one its redirect landed on. */
+  site: string;
+  /** The outcome of the start URL, or of the page its redirects land on. */
   startOutcome: Outcome | undefined;
+  /** Why the start page was left out, when it was. */
+  startDetail?: string;
   /** True when the frontier was exhausted (false when stopped by the signal). */
   finished: boolean;
 }
@@ -63,7 +71,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
 /** One run of a crawl: its limits, its counters, and its workers. */
 class Crawl {
   private readonly store: CrawlStore;
-  private readonly scope: Scope;
+  private scope: Scope;
   private readonly normalise: (href: string) => string | undefined;
   private readonly startUrl: string;
   private readonly maxPages: number;
@@ -81,7 +89,7 @@ class Crawl {
     const start = this.normalise(options.startUrl);
     if (start === undefined) throw new Error(`"${options.startUrl}" is not an http(s) URL to crawl`);
     this.startUrl = start;
-    this.scope = createScope(start, { include: options.include, exclude: options.exclude });
+    this.scope = this.scopeOf(new URL(start).origin);
     this.maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
     const counts = this.store.outcomeCounts();
@@ -97,10 +105,10 @@ class Crawl {
   async run(): Promise<CrawlResult> {
     if (this.store.getMeta('start-url') === undefined) this.store.setMeta('start-url', this.startUrl);
     this.addQueued(this.store.enqueue([{ url: this.startUrl, depth: 0 }]));
-    await this.seed();
-    const crawlDelay = await this.options.robots.crawlDelay(this.startUrl);
+    const site = await this.settleSite();
+    await this.seed(site);
     const concurrency = this.options.concurrency ?? DEFAULT_CONCURRENCY;
-    const politeness = new HostLimiter(concurrency, Math.max(this.options.delayMs ?? 0, (crawlDelay ?? 0) * 1000));
+    const politeness = await this.politeness(site, concurrency);
     const workers = Array.from({ length: concurrency }, () => this.work(politeness));
     await Promise.all(workers);
     const finished = !this.options.signal?.aborted;
@@ -112,14 +120,54 @@ class Crawl {
       this.store.setMeta('finished', 'true');
     }
     this.report();
-    return { startUrl: this.startUrl, startOutcome: (this.store.outcomeOf(this.startUrl)?.outcome ?? undefined) as Outcome | undefined, finished };
+    // A start URL that redirects stands or falls with the page it lands on.
+    const landed = this.store.getMeta('landed') ?? this.startUrl;
+    const start = this.store.outcomeOf(landed);
+    const startOutcome = (start?.outcome ?? undefined) as Outcome | undefined;
+    return { startUrl: this.startUrl, site, startOutcome, startDetail: start?.detail ?? undefined, finished };
+  }
+
+  /** Spacing of requests to `site`: --delay or robots.txt's Crawl-delay, whichever is longer. */
+  private async politeness(site: string, concurrency: number): Promise<HostLimiter> {
+    const crawlDelay = await this.options.robots.crawlDelay(site);
+    return new HostLimiter(concurrency, Math.max(this.options.delayMs ?? 0, (crawlDelay ?? 0) * 1000));
+  }
+
+  /**
+   * Fetches the start URL alone, first, to learn the site: the origin its redirects land on, if
+   * any. Remembered in the store, so a resumed crawl keeps to the same site.
+   */
+  private async settleSite(): Promise<string> {
+    const remembered = this.store.getMeta('site');
+    let site = remembered ?? new URL(this.startUrl).origin;
+    this.useSite(site);
+    if (remembered !== undefined) return site;
+    if (this.store.outcomeOf(this.startUrl)?.outcome === null) {
+      await this.visit({ seq: 0, url: this.startUrl, depth: 0 }, await this.politeness(site, 1), (page) => {
+        const landed = this.normalise(page.url);
+        if (landed === undefined) return;
+        this.store.setMeta('landed', landed);
+        site = new URL(landed).origin;
+        this.useSite(site);
+      });
+    }
+    this.store.setMeta('site', site);
+    return site;
+  }
+
+  private useSite(site: string): void {
+    this.scope = this.scopeOf(site);
+  }
+
+  private scopeOf(site: string): Scope {
+    return createScope(site, { include: this.options.include, exclude: this.options.exclude });
   }
 
   /** Queues the extra seeds once per crawl (a resumed crawl that had seeded skips this). */
-  private async seed(): Promise<void> {
+  private async seed(site: string): Promise<void> {
     if (this.options.seeds === undefined || this.store.getMeta('seeded') === 'true') return;
     let batch: FoundUrl[] = [];
-    for await (const href of this.options.seeds) {
+    for await (const href of this.options.seeds(site)) {
       const url = this.normalise(href);
       if (url !== undefined) batch.push(this.place(url, 0));
       if (batch.length >= 1000) {
@@ -169,7 +217,8 @@ class Crawl {
     for (const resolve of this.wakeUp.splice(0)) resolve();
   }
 
-  private async visit(item: QueuedUrl, politeness: HostLimiter): Promise<void> {
+  /** Judges one queued URL; `onAnswer` sees the answer before it is judged. */
+  private async visit(item: QueuedUrl, politeness: HostLimiter, onAnswer?: (page: FetchedPage) => void): Promise<void> {
     const { url, depth } = item;
     this.progress.queued -= 1;
     const robots = await this.options.robots.check(url);
@@ -192,6 +241,7 @@ class Crawl {
     } finally {
       release();
     }
+    onAnswer?.(page);
     const judged = this.judge(url, page, depth);
     if (judged.finished.outcome === 'redirected') {
       // The fetcher followed the redirect: the answer is the target's own page, if it is new.

@@ -63,7 +63,7 @@ describe('crawlSite on the fixture site', () => {
     const { store, result } = await crawl('every-case');
     const actual = new Map([...store.outcomes()].map((row) => [row.url, row.outcome]));
     assert.deepEqual(Object.fromEntries([...actual].sort()), Object.fromEntries([...expectedOutcomes(site.origin)].sort()));
-    assert.deepEqual(result, { startUrl: `${site.origin}/`, startOutcome: 'listed', finished: true });
+    assert.deepEqual(result, { startUrl: `${site.origin}/`, site: site.origin, startOutcome: 'listed', startDetail: undefined, finished: true });
     store.close();
   });
 
@@ -108,6 +108,22 @@ describe('crawlSite on the fixture site', () => {
     assert.deepEqual(entries.get('/fr/')?.alternates, [{ hreflang: 'en', href: `${site.origin}/en/` }, { hreflang: 'fr', href: `${site.origin}/fr/` }]);
     assert.equal(entries.get('/')?.alternates, undefined);
     store.close();
+  });
+
+  it('keeps to the origin the start URL redirects to (http → https, bare host → www)', async () => {
+    const entrance = await serveSite((_origin, url) => ({ status: 301, headers: { location: site.origin + url.pathname } }));
+    try {
+      const { store, result } = await crawl('moved', { startUrl: `${entrance.origin}/` });
+      assert.equal(result.site, site.origin);
+      assert.equal(result.startOutcome, 'listed');
+      assert.equal(store.outcomeOf(`${entrance.origin}/`)?.outcome, 'redirected');
+      const listed = [...store.listedEntries()].map((entry) => entry.loc);
+      const expected = [...expectedOutcomes(site.origin)].filter(([, outcome]) => outcome === 'listed').map(([url]) => url);
+      assert.deepEqual(listed.sort(), expected.sort());
+      store.close();
+    } finally {
+      await entrance.close();
+    }
   });
 
   it('stops at --max-pages and settles the rest of the frontier', async () => {
