@@ -520,12 +520,16 @@ class LastmodRange {
   oldest?: string;
   private newestMs = -Infinity;
   private oldestMs = Infinity;
-  private previous?: string;
+  /** Sitemaps repeat a few dates many times: remember their instants instead of re-parsing. */
+  private readonly instants = new Map<string, number | undefined>();
 
   add(lastmod: string): void {
-    if (lastmod === this.previous) return; // runs of equal dates are common; skip re-parsing them
-    this.previous = lastmod;
-    const ms = w3cToEpochMillis(lastmod);
+    let ms = this.instants.get(lastmod);
+    if (ms === undefined && !this.instants.has(lastmod)) {
+      ms = w3cToEpochMillis(lastmod);
+      if (this.instants.size >= 4096) this.instants.clear();
+      this.instants.set(lastmod, ms);
+    }
     if (ms === undefined) return;
     if (ms > this.newestMs) {
       this.newestMs = ms;
@@ -538,8 +542,10 @@ class LastmodRange {
   }
 }
 
+/** The parser hands each entry over once and keeps no reference: naming its source in place is safe and cheaper than a copy. */
 function withSource(entry: UrlEntry, source: string): SourcedEntry {
-  return { ...entry, source };
+  (entry as SourcedEntry).source = source;
+  return entry;
 }
 
 function withoutFragment(url: string): string {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { runCli } from '../helpers/cli.js';
 import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
 
-const FAST = ['--timeout', '1', '--retries', '0'];
+const FAST = ['--timeout', '5', '--retries', '0'];
 
 describe('sitemapkit tree', () => {
   let site: Site;

@@ -7,7 +7,7 @@ import { DEFAULT_USER_AGENT } from '../../src/version.js';
 import { startSite, type Site } from './site-server.js';
 
 /** Short timeouts and backoffs so failure paths take milliseconds. */
-const FAST = { connectTimeoutMs: 1_000, firstByteTimeoutMs: 500, idleTimeoutMs: 300, backoffMs: 10, maxBackoffMs: 50 };
+const FAST = { connectTimeoutMs: 5_000, firstByteTimeoutMs: 5_000, idleTimeoutMs: 300, backoffMs: 10, maxBackoffMs: 50 };
 
 async function text(response: HttpResponse): Promise<string> {
   const chunks: Uint8Array[] = [];

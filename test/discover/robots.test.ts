@@ -203,7 +203,7 @@ describe('fetchRobotsTxt', () => {
     site = await startSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: fixture('robots-two-sitemaps.txt') },
     });
-    client = new HttpClient({ retries: 1, backoffMs: 10, firstByteTimeoutMs: 500, idleTimeoutMs: 300 });
+    client = new HttpClient({ retries: 1, backoffMs: 10, firstByteTimeoutMs: 5_000, idleTimeoutMs: 300 });
   });
   after(async () => {
     await client.close();

@@ -11,7 +11,7 @@ const GZIP = { 'content-type': 'application/gzip' };
 
 /** Small timeouts and backoffs keep the failure cases fast; Retry-After: 1 is still honoured. */
 const OPTIONS: TreeOptions = {
-  http: { connectTimeoutMs: 1_000, firstByteTimeoutMs: 1_000, idleTimeoutMs: 300, retries: 2, backoffMs: 10, maxBackoffMs: 50 },
+  http: { connectTimeoutMs: 5_000, firstByteTimeoutMs: 5_000, idleTimeoutMs: 400, retries: 2, backoffMs: 10, maxBackoffMs: 50 },
   maxBytesPerSitemap: 1024 * 1024,
 };
 

@@ -1,0 +1,211 @@
+/**
+ * `npm run bench:tree`: reading a whole sitemap tree over HTTP, end to end.
+ *
+ * A server in a child process (127.0.0.1) serves two trees generated once into bench/.data/:
+ *  - big:  an index of 200 gzip children of 50,000 URLs each (10,000,000 URLs);
+ *  - peer: an index of 1,000 gzip children of 1,000 URLs each (1,000,000 URLs), the size the
+ *          `sitemapper` package can still hold in memory.
+ * `sitemapkit tree --urls` (JSONL to /dev/null) reads both; sitemapper reads the peer tree. Each
+ * runs in a child process of its own under /usr/bin/time, so its peak RSS is its own. Prints
+ * URLs/s, peak RSS and the ratios measured in this run.
+ *
+ * Smaller runs: TREE_BENCH_CHILDREN / TREE_BENCH_URLS (big tree) and TREE_BENCH_PEER_CHILDREN /
+ * TREE_BENCH_PEER_URLS, or `--small` (20 × 5,000 and 100 × 1,000).
+ */
+import { spawn, fork } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createGzip } from 'node:zlib';
+
+const SELF = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL(SELF.includes('/dist/') ? '../../' : '../', import.meta.url));
+const DATA = join(ROOT, 'bench', '.data', 'tree');
+const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+interface TreeSize {
+  name: string;
+  children: number;
+  urls: number;
+}
+
+interface Run {
+  tool: string;
+  tree: string;
+  urls: number;
+  seconds: number;
+  maxRssMb: number | undefined;
+}
+
+// ---------------------------------------------------------------- data (generated once)
+
+/** Writes `<dir>/child-<i>.xml.gz` and `<dir>/sitemap_index.xml` unless they are there already. */
+async function ensureTree(size: TreeSize): Promise<string> {
+  const dir = join(DATA, `${size.children}x${size.urls}`);
+  const done = join(dir, 'complete');
+  if (existsSync(done)) return dir;
+  mkdirSync(dir, { recursive: true });
+  process.stderr.write(`generating ${size.children} × ${size.urls.toLocaleString('en-US')} URLs into ${dir} (once) …\n`);
+  for (let i = 0; i < size.children; i++) await writeChild(join(dir, `child-${i}.xml.gz`), i, size.urls);
+  await writeFileAtomically(join(dir, 'complete'), '');
+  return dir;
+}
+
+async function writeChild(path: string, child: number, urls: number): Promise<void> {
+  const gzip = createGzip();
+  const out = createWriteStream(`${path}.tmp`);
+  gzip.pipe(out);
+  const write = async (text: string) => {
+    if (!gzip.write(text)) await once(gzip, 'drain');
+  };
+  await write('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n');
+  let batch = '';
+  for (let j = 0; j < urls; j++) {
+    const day = String(1 + (j % 28)).padStart(2, '0');
+    batch += `<url><loc>https://shop.example.com/c${child}/products/item-${j}.html</loc><lastmod>2024-05-${day}T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`;
+    if (batch.length > 64 * 1024) {
+      await write(batch);
+      batch = '';
+    }
+  }
+  await write(`${batch}</urlset>\n`);
+  gzip.end();
+  await once(out, 'close');
+  renameSync(`${path}.tmp`, path);
+}
+
+async function writeFileAtomically(path: string, text: string): Promise<void> {
+  const out = createWriteStream(`${path}.tmp`);
+  out.end(text);
+  await once(out, 'close');
+  renameSync(`${path}.tmp`, path);
+}
+
+// ---------------------------------------------------------------- the server (child process)
+
+/** Serves /<tree>/sitemap_index.xml (made on the fly) and /<tree>/child-<i>.xml.gz from disk. */
+function serve(trees: Record<string, { dir: string; children: number }>): void {
+  const server = createServer((request, response) => {
+    const match = /^\/([a-z]+)\/(sitemap_index\.xml|child-(\d+)\.xml\.gz)$/.exec(request.url ?? '');
+    const tree = match ? trees[match[1]!] : undefined;
+    if (!match || !tree) {
+      response.writeHead(404).end();
+      return;
+    }
+    if (match[2] === 'sitemap_index.xml') {
+      const origin = `http://${request.headers.host}`;
+      const children = Array.from({ length: tree.children }, (_, i) => `<sitemap><loc>${origin}/${match[1]}/child-${i}.xml.gz</loc></sitemap>`);
+      response
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.join('\n')}\n</sitemapindex>\n`);
+      return;
+    }
+    const path = join(tree.dir, `child-${match[3]}.xml.gz`);
+    response.writeHead(200, { 'content-type': 'application/gzip', 'content-length': statSync(path).size });
+    createReadStream(path).pipe(response);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+}
+
+// ---------------------------------------------------------------- measuring
+
+/** Runs `node args…` under /usr/bin/time; returns its stderr, seconds and peak RSS. */
+async function timed(args: string[], stdoutPath = '/dev/null'): Promise<{ stderr: string; stdout: string; seconds: number; maxRssMb: number | undefined }> {
+  const scratch = mkdtempSync(join(tmpdir(), 'tree-bench-'));
+  const timeFile = join(scratch, 'time');
+  const haveTime = existsSync('/usr/bin/time');
+  const command = haveTime ? '/usr/bin/time' : process.execPath;
+  const commandArgs = haveTime ? ['-f', '%e %M', '-o', timeFile, process.execPath, ...args] : args;
+  const out = stdoutPath === 'pipe' ? 'pipe' : createWriteStream(stdoutPath);
+  if (out !== 'pipe') await once(out, 'open');
+  const started = process.hrtime.bigint();
+  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ['ignore', out, 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number];
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (out !== 'pipe') out.close();
+  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}:\n${stderr}`);
+  const maxRssKb = haveTime ? Number(readFileSync(timeFile, 'utf8').trim().split(/\s+/)[1]) : NaN;
+  rmSync(scratch, { recursive: true, force: true });
+  return { stderr, stdout, seconds, maxRssMb: Number.isFinite(maxRssKb) ? maxRssKb / 1024 : undefined };
+}
+
+async function runSitemapkit(origin: string, tree: string): Promise<Run> {
+  const { stderr, seconds, maxRssMb } = await timed([CLI, 'tree', `${origin}/${tree}/sitemap_index.xml`, '--urls']);
+  const urls = Number(/([\d,]+) URLs from/.exec(stderr)?.[1]?.replace(/,/g, '') ?? NaN);
+  return { tool: 'sitemapkit tree --urls', tree, urls, seconds, maxRssMb };
+}
+
+async function runSitemapper(origin: string, tree: string): Promise<Run> {
+  const script = `import Sitemapper from 'sitemapper';
+const result = await new Sitemapper({ url: ${JSON.stringify(`${origin}/${tree}/sitemap_index.xml`)}, timeout: 3600000, concurrency: 8 }).fetch();
+process.stdout.write(JSON.stringify({ urls: result.sites.length, errors: result.errors.length }));`;
+  const { stdout, seconds, maxRssMb } = await timed(['--max-old-space-size=8192', '--input-type=module', '-e', script], 'pipe');
+  const { urls, errors } = JSON.parse(stdout) as { urls: number; errors: number };
+  if (errors > 0) throw new Error(`sitemapper reported ${errors} errors`);
+  return { tool: 'sitemapper', tree, urls, seconds, maxRssMb };
+}
+
+// ---------------------------------------------------------------- report
+
+function sizes(): { big: TreeSize; peer: TreeSize } {
+  const small = process.argv.includes('--small');
+  const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+  return {
+    big: { name: 'big', children: env('TREE_BENCH_CHILDREN', small ? 20 : 200), urls: env('TREE_BENCH_URLS', small ? 5_000 : 50_000) },
+    peer: { name: 'peer', children: env('TREE_BENCH_PEER_CHILDREN', small ? 100 : 1_000), urls: env('TREE_BENCH_PEER_URLS', 1_000) },
+  };
+}
+
+function row(run: Run): string {
+  const rate = Math.round(run.urls / run.seconds).toLocaleString('en-US');
+  const rss = run.maxRssMb === undefined ? 'n/a' : `${run.maxRssMb.toFixed(0)} MB`;
+  return `${run.tool.padEnd(24)} ${run.tree.padEnd(5)} ${run.urls.toLocaleString('en-US').padStart(11)} URLs ${run.seconds.toFixed(1).padStart(7)} s ${rate.padStart(11)} URLs/s  peak RSS ${rss.padStart(8)}`;
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === 'serve') {
+    serve(JSON.parse(process.argv[3]!) as Record<string, { dir: string; children: number }>);
+    return;
+  }
+  const { big, peer } = sizes();
+  const trees = {
+    big: { dir: await ensureTree(big), children: big.children },
+    peer: { dir: await ensureTree(peer), children: peer.children },
+  };
+  const server = fork(SELF, ['serve', JSON.stringify(trees)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [{ port }] = (await once(server, 'message')) as [{ port: number }];
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    console.log(`sitemap tree over HTTP (server in a child process on 127.0.0.1; each reader in its own process)`);
+    console.log(`big:  ${big.children} gzip children × ${big.urls.toLocaleString('en-US')} URLs; peer: ${peer.children} × ${peer.urls.toLocaleString('en-US')}\n`);
+    const ours = await runSitemapkit(origin, 'big');
+    console.log(row(ours));
+    const oursPeer = await runSitemapkit(origin, 'peer');
+    console.log(row(oursPeer));
+    const theirs = await runSitemapper(origin, 'peer');
+    console.log(row(theirs));
+
+    const expected = big.children * big.urls;
+    if (ours.urls !== expected) throw new Error(`sitemapkit read ${ours.urls} URLs of ${expected}`);
+    if (oursPeer.urls !== theirs.urls) throw new Error(`URL counts differ on the peer tree: ${oursPeer.urls} vs ${theirs.urls}`);
+    const speed = oursPeer.urls / oursPeer.seconds / (theirs.urls / theirs.seconds);
+    console.log(`\npeer tree: sitemapkit is ${speed.toFixed(1)}× sitemapper's URLs/s` +
+      (oursPeer.maxRssMb && theirs.maxRssMb ? `, with ${(theirs.maxRssMb / oursPeer.maxRssMb).toFixed(1)}× less peak RSS` : ''));
+    console.log(`goals: ≥ 10× sitemapper's URLs/s: ${speed >= 10 ? 'met' : 'NOT met'}; ` +
+      `peak RSS < 200 MB on the big tree: ${ours.maxRssMb === undefined ? 'not measured' : ours.maxRssMb < 200 ? 'met' : 'NOT met'}` +
+      (expected < 10_000_000 ? ` (at ${expected.toLocaleString('en-US')} URLs, not 10,000,000)` : ''));
+  } finally {
+    server.kill();
+  }
+}
+
+await main();
