@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { createSitemapWriter } from '../../src/generate/index.js';
+import { FingerprintSet } from '../../src/generate/fingerprint-set.js';
+import { validateAgainstXsd } from '../helpers/xsd.js';
+import { BASE_URL, locsOf, plainEntries } from './entries.js';
+
+test('the low-level writer serves a sitemap straight into an HTTP response, honouring backpressure', async () => {
+  let drains = 0;
+  const server = createServer(async (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' });
+    const writer = createSitemapWriter(response, { namespaces: [] });
+    for (const entry of plainEntries(20_000)) {
+      writer.write(entry);
+      if (writer.needsDrain) {
+        drains++;
+        await writer.drain();
+      }
+    }
+    await writer.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/sitemap.xml`);
+    assert.equal(response.status, 200);
+    const xml = await response.text();
+    const locs = locsOf(xml);
+    assert.equal(locs.length, 20_000);
+    assert.equal(locs[19_999], `${BASE_URL}page/19999`);
+    assert.ok(drains > 0, 'a 1 MB response fills the socket buffer at least once');
+    assert.deepEqual((await validateAgainstXsd(xml, 'sitemap')).errors, []);
+  } finally {
+    server.close();
+  }
+});
+
+test('the duplicate set remembers every URL it was given, across growth, and nothing else', () => {
+  const set = new FingerprintSet(16);
+  for (let i = 0; i < 200_000; i++) assert.equal(set.add(`${BASE_URL}p/${i}`), true);
+  assert.equal(set.size, 200_000);
+  for (let i = 0; i < 200_000; i += 997) assert.equal(set.add(`${BASE_URL}p/${i}`), false);
+  assert.equal(set.add(`${BASE_URL}p/200000`), true);
+  assert.equal(set.add(''), true);
+  assert.equal(set.add(''), false);
+  assert.equal(set.size, 200_002);
+});
