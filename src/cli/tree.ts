@@ -3,6 +3,7 @@
  * indexes) as a terminal tree, a JSON document (--json) or every URL entry as JSONL (--urls).
  */
 import { once } from 'node:events';
+import { entryToJsonLine } from '../report/entries.js';
 import { formatBytes, renderTree, treeToJson } from '../report/tree.js';
 import { fetchSitemapTree, resolveStart, walkSitemapTree, type SitemapTree, type TreeOptions, type TreeProgress } from '../discover/tree.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, integerFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
@@ -116,7 +117,7 @@ async function writeUrls(input: string | string[], options: TreeOptions, io: Io)
   const walk = walkSitemapTree(input, options);
   let pending = '';
   for await (const entry of walk) {
-    pending += `${JSON.stringify(entry)}\n`;
+    pending += `${entryToJsonLine(entry)}\n`; // `source` is already on the entry, last
     if (pending.length >= 64 * 1024) {
       const full = !io.stdout.write(pending);
       pending = '';

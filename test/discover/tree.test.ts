@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import type { SourcedEntry } from '../../src/core/entry.js';
 import { fetchSitemapTree, resolveStart, walkSitemapTree, type SitemapTree, type TreeNode, type TreeOptions } from '../../src/discover/tree.js';
 import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
@@ -51,6 +51,18 @@ function gzipBomb(megabytes: number): Buffer {
   return gzipSync(Buffer.concat([Buffer.from(urlset([]).replace('</urlset>\n', '')), Buffer.alloc(megabytes * 1024 * 1024, 0x20)]), { level: 9 });
 }
 
+/** A gzip file cut short: the first part inflates, then the stream ends without its trailer. */
+function corruptGzip(text: string): Buffer {
+  const whole = gzipSync(text);
+  return whole.subarray(0, Math.floor(whole.length * 0.6));
+}
+/** `<url>` elements complete in what a cut gzip still inflates to. */
+function completeUrls(cut: Buffer): number {
+  const inflated = gunzipSync(cut, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+  return inflated.split('</url>').length - 1;
+}
+let CORRUPT_READABLE = -1;
+
 describe('sitemap tree of a site with every kind of trouble', () => {
   let site: Site;
   let tree: SitemapTree;
@@ -59,6 +71,8 @@ describe('sitemap tree of a site with every kind of trouble', () => {
   before(async () => {
     site = await startSite((origin) => {
       const u = (path: string) => `${origin}${path}`;
+      const corrupt = corruptGzip(urlset(Array.from({ length: 200 }, (_, i) => u(`/c${i}`))));
+      CORRUPT_READABLE = completeUrls(corrupt);
       return {
         '/robots.txt': {
           headers: { 'content-type': 'text/plain' },
@@ -84,6 +98,8 @@ describe('sitemap tree of a site with every kind of trouble', () => {
             u('/bomb-encoded.xml'),
             u('/nested.xml'),
             u('/private/hidden.xml'),
+            u('/corrupt.xml.gz'),
+            u('/bad-encoding.xml'),
           ]),
         },
         '/flaky.xml': (_req, res) => {
@@ -106,6 +122,8 @@ describe('sitemap tree of a site with every kind of trouble', () => {
         '/nested.xml': { headers: XML, body: sitemapIndex([u('/pages.xml'), u('/deep.xml'), u('/problems.xml')]) },
         '/deep.xml': { headers: XML, body: urlset([u('/d1')]) },
         '/private/hidden.xml': { headers: XML, body: urlset([u('/h1')]) },
+        '/corrupt.xml.gz': { headers: GZIP, body: corrupt },
+        '/bad-encoding.xml': { headers: { ...XML, 'content-encoding': 'gzip' }, body: urlset([u('/never')]) },
       };
     });
     tree = await fetchSitemapTree(site.origin, OPTIONS);
@@ -154,6 +172,8 @@ describe('sitemap tree of a site with every kind of trouble', () => {
               children: [{ path: '/deep.xml', foundBy: 'index', status: 200, kind: 'urlset', urls: 1, ok: true, codes: [] }],
             },
             { path: '/private/hidden.xml', foundBy: 'index', urls: 0, ok: false, codes: ['FETCH-003'] },
+            { path: '/corrupt.xml.gz', foundBy: 'index', status: 200, kind: 'urlset', urls: CORRUPT_READABLE, ok: false, codes: ['FETCH-005', 'XML-001'] },
+            { path: '/bad-encoding.xml', foundBy: 'index', status: 200, urls: 0, ok: false, codes: ['FETCH-005'] },
           ],
         },
       ],
@@ -229,10 +249,22 @@ describe('sitemap tree of a site with every kind of trouble', () => {
     assert.equal(tree.totals.oldestLastmod, '2023-12-31');
   });
 
+  it('keeps the entries of a cut gzip file that inflate, and says what broke (FETCH-005)', () => {
+    assert.ok(CORRUPT_READABLE > 50 && CORRUPT_READABLE < 200, `${CORRUPT_READABLE} complete URLs before the cut`);
+    const cut = find(tree, site.url('/corrupt.xml.gz'));
+    assert.match(cut.diagnostics[0]!.message, /gzip data is corrupt or cut off/);
+    const encoded = find(tree, site.url('/bad-encoding.xml'));
+    assert.match(encoded.diagnostics[0]!.message, /Content-Encoding gzip does not decode/);
+  });
+
+  it('reads several sitemaps at once, never more than 4 from one host', () => {
+    assert.ok(site.maxInFlight > 1 && site.maxInFlight <= 4, `${site.maxInFlight} requests in flight at most`);
+  });
+
   it('totals the tree', () => {
     assert.deepEqual(
       { ...tree.totals, bytesIn: undefined, bytesDecoded: undefined, newestLastmod: undefined, oldestLastmod: undefined },
-      { sitemaps: 16, read: 9, failed: 7, urls: 50, errors: 8, warnings: 6, bytesIn: undefined, bytesDecoded: undefined, newestLastmod: undefined, oldestLastmod: undefined },
+      { sitemaps: 18, read: 9, failed: 9, urls: 50 + CORRUPT_READABLE, errors: 11, warnings: 6, bytesIn: undefined, bytesDecoded: undefined, newestLastmod: undefined, oldestLastmod: undefined },
     );
     assert.equal(tree.complete, true);
     assert.deepEqual(tree.diagnostics, []);
