@@ -93,9 +93,9 @@ class SitemapParser implements ParsedSitemap {
     const report = this.sink.report;
     const { signal } = this.options;
     signal?.throwIfAborted();
-    let cutAtLimit = false;
-    const bytes = documentBytes(openSource(this.source, signal, this.options.source), this.stats, this.limits.maxBytes, report, () => {
-      cutAtLimit = true;
+    let stopped: 'limit' | 'refused' | undefined;
+    const bytes = documentBytes(openSource(this.source, signal, this.options.source), this.stats, this.limits.maxBytes, report, (reason) => {
+      stopped = reason;
     });
     let pending: LocatedEntry[] = [];
     const emit = (entry: LocatedEntry) => pending.push(entry);
@@ -117,10 +117,10 @@ class SitemapParser implements ParsedSitemap {
       if (failure) throw failure.error;
       if (this.reader.finished) return;
     }
-    if (cutAtLimit) return;
+    if (stopped === 'limit') return;
     if (this.reader === undefined) {
       if (head.trim() === '') {
-        this.reader = emptyDocument(report);
+        this.reader = stopped === 'refused' ? unreadableDocument() : emptyDocument(report);
         return;
       }
       this.reader = this.chooseReader(head, emit);
@@ -202,6 +202,11 @@ function textDocument(report: Report, maxLineLength: number, emit: (entry: Locat
 function htmlDocument(report: Report): DocumentReader {
   report('FETCH-007', 'this is an HTML page, not a sitemap', { line: 1, column: 1 });
   return { kind: 'html', finished: true, write: () => undefined, end: () => undefined };
+}
+
+/** Bytes that were refused (zip, corrupt gzip): already reported. */
+function unreadableDocument(): DocumentReader {
+  return { kind: 'unknown', finished: true, write: () => undefined, end: () => undefined };
 }
 
 function emptyDocument(report: Report): DocumentReader {

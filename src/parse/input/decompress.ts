@@ -56,12 +56,13 @@ export async function* documentBytes(
   counters: ByteCounters,
   maxBytes: number,
   report: Report,
-  onLimit: () => void,
+  onStop: (reason: 'limit' | 'refused') => void,
 ): AsyncGenerator<Uint8Array> {
   const counted = countIn(input, counters);
   let { head, all } = await peek(counted, 4);
   if (isZip(head)) {
     report('FETCH-005', 'this is a zip archive; sitemaps may only be compressed with gzip');
+    onStop('refused');
     return;
   }
   try {
@@ -76,7 +77,7 @@ export async function* documentBytes(
         if (room > 0) yield chunk.subarray(0, room);
         counters.bytesDecoded += Math.max(room, 0);
         report('FETCH-006', `the document is larger than ${maxBytes} bytes (uncompressed); reading stopped there`);
-        onLimit();
+        onStop('limit');
         return;
       }
       counters.bytesDecoded += chunk.length;
@@ -85,6 +86,7 @@ export async function* documentBytes(
   } catch (error) {
     if (!(error instanceof GzipError)) throw error;
     report('FETCH-005', `the gzip data is corrupt or cut off (${error.message}); entries before the damage are kept`);
+    onStop('refused');
   }
 }
 

@@ -1,0 +1,51 @@
+/**
+ * Chunk boundaries: every document must read the same however its bytes are cut, since a stream
+ * may cut anywhere (inside a tag, a reference, a CDATA terminator, a CRLF, a UTF-8 sequence).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { inPieces, parseAll, urlset, type ParseResult } from './helpers.js';
+
+/**
+ * The reader looks at the first kilobyte as a whole before streaming, so each document starts
+ * with padding: the parts worth cutting lie beyond it, where cuts reach the tokenizer.
+ */
+const PAD = `<!--${'p'.repeat(1100)}-->`;
+const padded = (xml: string) => xml.replace(/^(<\?xml[^>]*>)/, `$1${PAD}`);
+
+const DOCUMENTS: Record<string, Buffer> = {
+  urlset: Buffer.from(
+    padded(urlset(`<!-- a comment with <tags> and ]]> -->
+<url>\r\n<loc><![CDATA[https://example.com/ü?a=1&b=2]]></loc><lastmod>2024-05-01T10:00:00+02:00</lastmod>
+  <image:image><image:loc>https://example.com/i.jpg</image:loc><image:title>Grüße &amp; 日本 &#128512; &#x1F600;</image:title></image:image>
+  <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de?x=1&amp;y=2"/>
+</url><?pi some data?>
+<url><loc>https://example.com/raw&b</loc><priority>0.5</priority></url>`)),
+  ),
+  rss: Buffer.from(padded(`<?xml version="1.0"?><rss version="2.0"><channel><item><link>https://example.com/r</link><pubDate>Thu, 17 Dec 2009 12:04:56 +0200</pubDate></item></channel></rss>`)),
+  text: Buffer.from(`${Array.from({ length: 50 }, (_, i) => `https://example.com/pad/${i}`).join('\n')}\nhttps://example.com/1\r\nnot a url\nhttps://example.com/ü\n`),
+  utf16: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(padded(urlset('<url><loc>https://example.com/€</loc></url>').replace('UTF-8', 'UTF-16')), 'utf16le')]),
+};
+
+const summary = (r: ParseResult) => ({ entries: r.located, diagnostics: r.diagnostics });
+
+for (const [name, bytes] of Object.entries(DOCUMENTS)) {
+  test(`chunk boundaries: ${name} reads the same cut at every offset`, async () => {
+    const whole = summary(await parseAll(bytes));
+    assert.ok(whole.entries.length > 0);
+    assert.ok(bytes.length > 1124, "the interesting part must lie beyond the first kilobyte");
+    // Cuts inside the first kilobyte are joined again before reading; they are tried once a byte at a time below.
+    for (let cut = 1000; cut < bytes.length; cut++) {
+      assert.deepEqual(summary(await parseAll(inPieces(bytes, [cut]))), whole, `cut at ${cut}`);
+    }
+    const everyByte = Array.from({ length: bytes.length }, (_, i) => i);
+    assert.deepEqual(summary(await parseAll(inPieces(bytes, everyByte))), whole, 'one byte at a time');
+  });
+}
+
+test('chunk boundaries: gzip cut at every 7th byte', async () => {
+  const packed = gzipSync(DOCUMENTS['urlset']!);
+  const whole = summary(await parseAll(packed));
+  for (let cut = 1; cut < packed.length; cut += 7) assert.deepEqual(summary(await parseAll(inPieces(packed, [cut]))), whole, `cut at ${cut}`);
+});
