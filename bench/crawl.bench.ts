@@ -27,6 +27,8 @@ const SELF = fileURLToPath(import.meta.url);
 interface CrawlerRun {
   tool: string;
   ms: number;
+  /** CPU time (user + system) of the crawler's process: steadier than wall time on a busy machine. */
+  cpuMs: number;
   maxRssKb: number;
   listed: string[];
   /** Page requests the server answered for this run. */
@@ -101,7 +103,7 @@ async function runSitemapkit(origin: string, concurrency: number, work: string):
   if (code !== 0) throw new Error(`sitemapkit crawl exited ${code}: ${chunks.join('')}`);
   const xml = readFileSync(join(out, 'sitemap.xml'), 'utf8');
   const listed = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
-  return { tool: 'sitemapkit', ms, maxRssKb: process.resourceUsage().maxRSS, listed };
+  return { tool: 'sitemapkit', ms, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS, listed };
 }
 
 interface Generator {
@@ -124,7 +126,12 @@ async function runPeer(origin: string, concurrency: number, work: string): Promi
     generator.on('done', () => resolve());
     generator.start();
   });
-  return { tool: 'sitemap-generator', ms: performance.now() - started, maxRssKb: process.resourceUsage().maxRSS, listed };
+  return { tool: 'sitemap-generator', ms: performance.now() - started, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS, listed };
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 // ---------------------------------------------------------------- the parent
@@ -191,14 +198,16 @@ async function main(): Promise<void> {
     const peer = await measure('peer', origin, concurrency, work, site);
 
     console.log('');
-    console.log('tool               requests   seconds   pages/s   peak RSS   listed');
+    console.log('tool               requests   seconds   pages/s   CPU ms/page   peak RSS   listed');
     for (const run of [ours, peer]) {
       const seconds = run.ms / 1000;
-      console.log(`${run.tool.padEnd(17)}  ${String(run.requests).padStart(8)}  ${seconds.toFixed(1).padStart(8)}  ${(run.requests! / seconds).toFixed(0).padStart(8)}  ${`${(run.maxRssKb / 1024).toFixed(0)} MB`.padStart(9)}  ${String(run.listed.length).padStart(7)}`);
+      console.log(`${run.tool.padEnd(17)}  ${String(run.requests).padStart(8)}  ${seconds.toFixed(1).padStart(8)}  ${(run.requests! / seconds).toFixed(0).padStart(8)}  ${(run.cpuMs / run.requests!).toFixed(2).padStart(12)}  ${`${(run.maxRssKb / 1024).toFixed(0)} MB`.padStart(9)}  ${String(run.listed.length).padStart(7)}`);
     }
     const rate = (run: CrawlerRun) => run.requests! / (run.ms / 1000);
+    const cpuPerPage = (run: CrawlerRun) => run.cpuMs / run.requests!;
     console.log('');
     console.log(`pages/s:  sitemapkit is ${(rate(ours) / rate(peer)).toFixed(2)}× sitemap-generator (goal: at least 3×)`);
+    console.log(`CPU per page: sitemapkit needs ${(cpuPerPage(ours) / cpuPerPage(peer)).toFixed(2)}× the CPU time of sitemap-generator`);
     console.log(`wall time: sitemapkit took ${(ours.ms / peer.ms).toFixed(2)}× the time of sitemap-generator`);
     console.log(`peak RSS: sitemapkit uses ${(ours.maxRssKb / peer.maxRssKb).toFixed(2)}× the memory of sitemap-generator`);
 

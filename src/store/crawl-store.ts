@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { UrlEntry } from '../core/entry.js';
+import { FingerprintSet } from '../generate/fingerprint-set.js';
 
 export interface QueuedUrl {
   seq: number;
@@ -61,6 +62,14 @@ export class CrawlStore {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly statements;
+  /**
+   * URLs this process has already written to crawl_urls (8 bytes each): most links on a page
+   * are known ones, and skipping their INSERT OR IGNORE spares most of the per-page writes.
+   */
+  private readonly known = new FingerprintSet();
+  private readonly enqueueTransaction;
+  private readonly finishTransaction;
+  private readonly settleTransaction;
 
   /**
    * Opens (creating) the database at `file`. `fresh` discards an earlier crawl's state there;
@@ -98,6 +107,15 @@ export class CrawlStore {
         'INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail) SELECT url, depth, ?, ? FROM crawl_beyond_depth ORDER BY rowid',
       ),
     };
+    this.enqueueTransaction = this.db.transaction((urls: readonly FoundUrl[]) => this.addFound(urls));
+    this.finishTransaction = this.db.transaction((finished: FinishedUrl, found: readonly FoundUrl[]) => {
+      this.statements.finish.run(...columns(finished), finished.url);
+      return this.addFound(found);
+    });
+    this.settleTransaction = this.db.transaction((queued: { outcome: string; detail: string }, tooDeep: { outcome: string; detail: string }) => {
+      this.statements.settleQueued.run(queued.outcome, queued.detail);
+      this.statements.settleBeyondDepth.run(tooDeep.outcome, tooDeep.detail);
+    });
   }
 
   getMeta(key: string): string | undefined {
@@ -109,23 +127,25 @@ export class CrawlStore {
   }
 
   /** Queues URLs (seeds) in one transaction; returns how many were new. */
-  readonly enqueue = (urls: readonly FoundUrl[]): number => this.db.transaction(() => this.addFound(urls))();
+  enqueue(urls: readonly FoundUrl[]): number {
+    return this.enqueueTransaction(urls);
+  }
 
   /**
    * Records the outcome of `finished` and the URLs it led to, atomically: after a crash either
    * both are stored or neither. Returns how many URLs were newly queued.
    */
-  readonly finish = (finished: FinishedUrl, found: readonly FoundUrl[] = []): number =>
-    this.db.transaction(() => {
-      this.statements.finish.run(...columns(finished), finished.url);
-      return this.addFound(found);
-    })();
+  finish(finished: FinishedUrl, found: readonly FoundUrl[] = []): number {
+    return this.finishTransaction(finished, found);
+  }
 
   private addFound(urls: readonly FoundUrl[]): number {
     let queued = 0;
     for (const found of urls) {
-      if (found.outcome !== undefined) this.statements.settle.run(found.url, found.depth, ...columns(found));
-      else if (found.beyondDepth) this.statements.beyondDepth.run(found.url, found.depth);
+      // Too-deep URLs stay out of `known`: a shallower path may still queue them.
+      if (found.outcome === undefined && found.beyondDepth) this.statements.beyondDepth.run(found.url, found.depth);
+      else if (!this.known.add(found.url)) continue;
+      else if (found.outcome !== undefined) this.statements.settle.run(found.url, found.depth, ...columns(found));
       else queued += this.statements.queue.run(found.url, found.depth).changes;
     }
     return queued;
@@ -159,11 +179,9 @@ export class CrawlStore {
   }
 
   /** Settles the crawl's leftovers: queued URLs as `queuedOutcome`, URLs met only too deep as `depthOutcome`. */
-  readonly settleRemaining = (queuedOutcome: { outcome: string; detail: string }, depthOutcome: { outcome: string; detail: string }): void =>
-    this.db.transaction(() => {
-      this.statements.settleQueued.run(queuedOutcome.outcome, queuedOutcome.detail);
-      this.statements.settleBeyondDepth.run(depthOutcome.outcome, depthOutcome.detail);
-    })();
+  settleRemaining(queuedOutcome: { outcome: string; detail: string }, depthOutcome: { outcome: string; detail: string }): void {
+    this.settleTransaction(queuedOutcome, depthOutcome);
+  }
 
   /** Every URL met, in the order met, with its outcome (null while queued). */
   *outcomes(): IterableIterator<{ url: string; outcome: string | null; detail: string | null }> {
