@@ -116,7 +116,7 @@ export function parseRobotsTxt(content: Uint8Array | string, robotsUrl: string):
   const source = robotsUrl;
   let end = bytes.length;
   if (end > LIMITS.robotsMaxBytes) {
-    diagnostics.push(diagnostic('ROBOTS-001', `robots.txt is ${bytes.length} bytes; only the first ${LIMITS.robotsMaxBytes} are read`, { source }));
+    diagnostics.push(diagnostic('ROBOTS-001', `robots.txt is larger than ${LIMITS.robotsMaxBytes.toLocaleString('en-US')} bytes (500 KiB); the rest is not read`, { source }));
     end = LIMITS.robotsMaxBytes;
   }
   const start = BOM.every((b, i) => bytes[i] === b) ? 3 : 0;

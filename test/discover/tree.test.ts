@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import type { SourcedEntry } from '../../src/core/entry.js';
 import { fetchSitemapTree, resolveStart, walkSitemapTree, type SitemapTree, type TreeNode, type TreeOptions } from '../../src/discover/tree.js';
+import { renderTree } from '../../src/report/tree.js';
 import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
 
 const HTML_PAGE = readFileSync(new URL('./fixtures/not-a-sitemap.html', import.meta.url));
@@ -259,6 +260,23 @@ describe('sitemap tree of a site with every kind of trouble', () => {
 
   it('reads several sitemaps at once, never more than 4 from one host', () => {
     assert.ok(site.maxInFlight > 1 && site.maxInFlight <= 4, `${site.maxInFlight} requests in flight at most`);
+  });
+
+  it('renders as a terminal tree, problems under their sitemap, the rest counted', () => {
+    const lines = renderTree(tree, { maxProblemsPerNode: 1 }).split('\n');
+    const at = (start: string) => lines.findIndex((line) => line.startsWith(start));
+    assert.equal(lines[0], site.origin);
+    assert.equal(lines[1], 'robots.txt: HTTP 200, 2 sitemaps declared');
+    assert.match(lines[2]!, /^  ✗ ROBOTS-002 4:1 Sitemap: "\/index\.xml" is relative/);
+    const index = at('├── /index.xml  ✓ 200 · sitemapindex · 5 sitemaps · ');
+    assert.ok(index > 0, lines.join('\n'));
+    assert.match(lines[index + 1]!, /^│   │ ! IDX-005 the index lists itself/);
+    assert.equal(lines[index + 2], '│   │ … 1 more problem (see --json)');
+    assert.match(lines[index + 3]!, /^│   ├── \/gz\/a\.xml\.gz  ✓ 200 · urlset · 3 URLs · \d+ B gzip → \d+ B · lastmod 2024-01-05 … 2024-03-01T10:00:00\+02:00 · \d+ ms$/);
+    const missing = at('    ├── /missing.xml  ✗ 404 · ');
+    assert.equal(lines[missing + 1], '    │     ✗ FETCH-001 HTTP 404: the sitemap must answer 200');
+    assert.ok(at('    ├── /private/hidden.xml  ✗ blocked · ') > missing);
+    assert.match(lines.at(-2)!, /^18 sitemaps \(9 read, 9 failed\) · \d+ URLs · .* · 11 errors, 6 warnings · lastmod 2023-12-31 … 2024-03-01T10:00:00\+02:00 · [\d.]+ s$/);
   });
 
   it('totals the tree', () => {
