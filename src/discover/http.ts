@@ -173,9 +173,9 @@ export class HttpClient {
     }
   }
 
-  /** Closes idle connections; in-flight requests are not waited for. */
+  /** Closes the connections; requests still in flight fail (call it when the work is done). */
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agent.destroy();
   }
 
   private async requestWithRetries(url: string, retries: number, redirects: Redirect[], signal: AbortSignal | undefined): Promise<Hop> {
