@@ -105,10 +105,12 @@ class Crawl {
   async run(): Promise<CrawlResult> {
     if (this.store.getMeta('start-url') === undefined) this.store.setMeta('start-url', this.startUrl);
     this.addQueued(this.store.enqueue([{ url: this.startUrl, depth: 0 }]));
-    const site = await this.settleSite();
-    await this.seed(site);
     const concurrency = this.options.concurrency ?? DEFAULT_CONCURRENCY;
-    const politeness = await this.politeness(site, concurrency);
+    const startOrigin = new URL(this.startUrl).origin;
+    let politeness = await this.politeness(startOrigin, concurrency);
+    const site = await this.settleSite(politeness);
+    if (site !== startOrigin) politeness = await this.politeness(site, concurrency);
+    await this.seed(site);
     const workers = Array.from({ length: concurrency }, () => this.work(politeness));
     await Promise.all(workers);
     const finished = !this.options.signal?.aborted;
@@ -137,13 +139,13 @@ class Crawl {
    * Fetches the start URL alone, first, to learn the site: the origin its redirects land on, if
    * any. Remembered in the store, so a resumed crawl keeps to the same site.
    */
-  private async settleSite(): Promise<string> {
+  private async settleSite(politeness: HostLimiter): Promise<string> {
     const remembered = this.store.getMeta('site');
     let site = remembered ?? new URL(this.startUrl).origin;
     this.useSite(site);
     if (remembered !== undefined) return site;
     if (this.store.outcomeOf(this.startUrl)?.outcome === null) {
-      await this.visit({ seq: 0, url: this.startUrl, depth: 0 }, await this.politeness(site, 1), (page) => {
+      await this.visit({ seq: 0, url: this.startUrl, depth: 0 }, politeness, (page) => {
         const landed = this.normalise(page.url);
         if (landed === undefined) return;
         this.store.setMeta('landed', landed);

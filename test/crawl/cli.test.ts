@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -78,6 +78,23 @@ describe('sitemapkit crawl', () => {
     assert.equal(locs.length, LISTED_PATHS.length);
     const index = readFileSync(join(out, 'sitemap.xml'), 'utf8');
     assert.ok((await validateAgainstXsd(index, 'siteindex')).valid);
+  });
+
+  it('keeps its state in .sitemapkit/ of the working directory by default, and narrows the crawl with --exclude', async () => {
+    const cwd = join(dir, 'cwd');
+    mkdirSync(cwd, { recursive: true });
+    const result = await runCli(['crawl', `${site.origin}/`, '--out', 'public', '--exclude', '/calendar/**', '--exclude', '**/*.pdf', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const port = new URL(site.origin).port;
+    assert.ok(existsSync(join(cwd, '.sitemapkit', `crawl-http-127.0.0.1-${port}.sqlite`)));
+    const report = JSON.parse(result.stdout);
+    const outOfScope = report.leftOut.find((group: { reason: string }) => group.reason === 'out-of-scope');
+    assert.deepEqual(outOfScope.examples, [
+      { url: `${site.origin}/doc.pdf`, detail: 'matches --exclude **/*.pdf' },
+      { url: 'https://elsewhere.example/', detail: `not on ${site.origin}` },
+      { url: `${site.origin}/calendar/2024-01`, detail: 'matches --exclude /calendar/**' },
+    ]);
+    assert.ok(!locsOf(readFileSync(join(cwd, 'public', 'sitemap.xml'), 'utf8')).some((loc) => loc.includes('/calendar/')));
   });
 
   it('exits 1 without writing sitemaps when the start URL cannot be fetched', async () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,10 +37,10 @@ describe('crawl --resume after SIGKILL', () => {
   /** Starts a crawl and kills it with SIGKILL once the server has seen `pages` page requests. */
   async function crawlAndKill(pages: number): Promise<void> {
     const child = spawn(process.execPath, [CLI_PATH, ...args('killed')], { stdio: 'ignore' });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const exited = new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     while (pageRequests().length < pages) await sleep(5);
     child.kill('SIGKILL');
-    assert.equal(await exited, null, 'the crawl was still running when killed');
+    assert.equal(await exited, 'SIGKILL', 'the crawl was still running when killed');
   }
 
   /** The pages the killed crawl had finished, read from its store (as paths). */
@@ -76,5 +76,39 @@ describe('crawl --resume after SIGKILL', () => {
     const locs = [...resumedXml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
     assert.deepEqual(locs.sort(), treeSiteUrls(site.origin, PAGES).sort());
     assert.equal(JSON.parse(resumed.stdout).listed, PAGES + 1);
+  });
+});
+
+describe('crawl interrupted with Ctrl-C', () => {
+  let site: RunningSite;
+  let dir: string;
+  before(async () => {
+    site = await serveSite(treeSite(60), { delayMs: DELAY_MS });
+    dir = mkdtempSync(join(tmpdir(), 'sitemapkit-sigint-'));
+  });
+  after(async () => {
+    await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finishes the pages in flight, publishes nothing, exits 1 and says how to resume', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'crawl', `${site.origin}/`, '--out', join(dir, 'out'), '--state', join(dir, 'state'), '--concurrency', '2'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    while (site.requests.filter((path) => path !== '/robots.txt').length < 10) await sleep(5);
+    child.kill('SIGINT');
+    assert.equal(await exited, 1);
+    assert.match(stderr, /interrupted; continue with --resume \(state in .*crawl-http-127\.0\.0\.1-\d+\.sqlite\)/);
+    assert.equal(existsSync(join(dir, 'out', 'sitemap.xml')), false);
+
+    const store = new CrawlStore(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
+    const rows = [...store.outcomes()];
+    store.close();
+    const requested = new Set(site.requests.filter((path) => path !== '/robots.txt'));
+    const finished = rows.filter((row) => row.outcome !== null);
+    assert.equal(finished.length, requested.size, 'every page requested was finished and recorded');
   });
 });

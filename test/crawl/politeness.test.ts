@@ -1,0 +1,87 @@
+/** The crawl is polite: it keeps to its concurrency, and spaces requests by --delay and Crawl-delay. */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
+import { crawlSite } from '../../src/crawl/crawler.js';
+import { HttpClient } from '../../src/discover/http.js';
+import { CrawlStore } from '../../src/store/crawl-store.js';
+import { html } from './fixtures/server.js';
+
+/** A wide site (home links to `pages` pages) that records when each request came and how many were in flight. */
+async function serveWideSite(pages: number, robotsTxt: string, answerMs: number) {
+  const log = { starts: [] as number[], maxInFlight: 0 };
+  let inFlight = 0;
+  const server = createServer((request, response) => {
+    if (request.url === '/robots.txt') return response.writeHead(200, { 'content-type': 'text/plain' }).end(robotsTxt);
+    log.starts.push(performance.now());
+    inFlight += 1;
+    log.maxInFlight = Math.max(log.maxInFlight, inFlight);
+    const links = request.url === '/' ? Array.from({ length: pages }, (_, n) => `<a href="/p/${n}">${n}</a>`).join('') : '';
+    setTimeout(() => {
+      inFlight -= 1;
+      response.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>page</title>', links));
+    }, answerMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, log, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * Requests arrive at the server with some jitter after the crawler sends them: each gap may come
+ * out a little short, but none by half, and together they span the whole delay.
+ */
+function assertSpaced(starts: number[], delayMs: number): void {
+  const gaps = starts.slice(1).map((start, i) => start - starts[i]!);
+  for (const gap of gaps) assert.ok(gap >= delayMs / 2, `requests ${gap.toFixed(0)} ms apart`);
+  const span = starts.at(-1)! - starts[0]!;
+  assert.ok(span >= gaps.length * delayMs - 30, `${starts.length} requests within ${span.toFixed(0)} ms`);
+}
+
+describe('politeness', () => {
+  let http: HttpClient;
+  before(() => {
+    http = new HttpClient({ retries: 0, perHostConcurrency: 8 });
+  });
+  after(() => http.close());
+
+  async function crawl(origin: string, options: { concurrency?: number; delayMs?: number }) {
+    const store = new CrawlStore(':memory:');
+    await crawlSite({ startUrl: `${origin}/`, fetcher: httpPageFetcher(http), robots: robotsTxtPolicy(http, 'sitemapkit'), store, ...options });
+    const listed = store.outcomeCounts().get('listed');
+    store.close();
+    return listed;
+  }
+
+  it('keeps at most --concurrency requests in flight, and uses them all', async () => {
+    const site = await serveWideSite(24, 'User-agent: *\nDisallow:\n', 40);
+    try {
+      assert.equal(await crawl(site.origin, { concurrency: 3 }), 25);
+      assert.equal(site.log.maxInFlight, 3);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('spaces requests by robots.txt Crawl-delay for its user-agent', async () => {
+    const site = await serveWideSite(4, 'User-agent: sitemapkit\nCrawl-delay: 0.15\n\nUser-agent: *\nCrawl-delay: 5\n', 0);
+    try {
+      assert.equal(await crawl(site.origin, { concurrency: 4 }), 5);
+      assertSpaced(site.log.starts, 150);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('spaces requests by --delay when it is the longer', async () => {
+    const site = await serveWideSite(3, 'User-agent: *\nCrawl-delay: 0.01\n', 0);
+    try {
+      assert.equal(await crawl(site.origin, { concurrency: 4, delayMs: 120 }), 4);
+      assertSpaced(site.log.starts, 120);
+    } finally {
+      await site.close();
+    }
+  });
+});
