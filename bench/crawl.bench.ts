@@ -160,7 +160,8 @@ function child(mode: string, args: string[]) {
       else lines.push(line);
     }
   });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+  // 'close', not 'exit': the child's last lines may still be in the pipe when it exits.
+  const exited = new Promise<number | null>((resolve) => proc.on('close', resolve));
   return {
     proc,
     exited,

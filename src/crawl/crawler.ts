@@ -3,10 +3,10 @@
  * by the politeness gap, every URL judged once. The frontier and the outcomes live in the store,
  * so memory stays flat however large the site, and a killed crawl resumes where it stopped.
  */
+import { HostLimiter } from '../discover/host-limiter.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
 import { judgePage, type Discovered } from './judge.js';
 import { normaliseCrawlUrl, paramFilter } from './normalise.js';
-import { HostLimiter } from '../discover/host-limiter.js';
 import { createScope, type Scope } from './scope.js';
 import type { FetchedPage, Outcome, PageFetcher, RobotsPolicy } from './types.js';
 

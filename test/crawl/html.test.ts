@@ -61,7 +61,10 @@ describe('readHtml', () => {
 describe('srcsetUrls', () => {
   it('drops descriptors and keeps commas inside URLs', () => {
     assert.deepEqual(srcsetUrls('a.jpg 1x, b.jpg 2x'), ['a.jpg', 'b.jpg']);
-    assert.deepEqual(srcsetUrls('img,1.jpg 100w,img,2.jpg 200w'), ['img,1.jpg']);
+    assert.deepEqual(srcsetUrls('img,1.jpg 100w,img,2.jpg 200w'), ['img,1.jpg', 'img,2.jpg']);
     assert.deepEqual(srcsetUrls(' only.jpg '), ['only.jpg']);
+    assert.deepEqual(srcsetUrls('a.jpg, b.jpg 2x,c.jpg'), ['a.jpg', 'b.jpg', 'c.jpg']);
+    assert.deepEqual(srcsetUrls('a.jpg (future descriptor, with comma) 1x, b.jpg'), ['a.jpg', 'b.jpg']);
+    assert.deepEqual(srcsetUrls(' , ,'), []);
   });
 });
