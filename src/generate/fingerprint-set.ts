@@ -23,12 +23,20 @@ export class FingerprintSet {
 
   /** Adds the text; false when it was there already. */
   add(text: string): boolean {
-    let h1 = 0x811c9dc5;
+    let h1 = 0x811c9dc5 ^ text.length;
     let h2 = 0x9747b28c;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ ch, 0x01000193);
-      h2 = (Math.imul(h2, 31) + ch) | 0;
+    // Two UTF-16 units per step: half the multiplications of a unit-by-unit loop.
+    const end = text.length - 1;
+    let i = 0;
+    for (; i < end; i += 2) {
+      const pair = (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
+      h1 = Math.imul(h1 ^ pair, 0x01000193);
+      h2 = (Math.imul(h2, 31) + pair) | 0;
+    }
+    if (i === end) {
+      const last = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ last, 0x01000193);
+      h2 = (Math.imul(h2, 31) + last) | 0;
     }
     h1 = finalise(h1);
     h2 = finalise(h2) | 1; // never (0, 0): an empty slot

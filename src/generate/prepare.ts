@@ -63,30 +63,28 @@ function prepareOrThrow(raw: unknown, context: PrepareContext): PreparedEntry {
 
 // ---- loc ----------------------------------------------------------------------------------
 
-/** Characters that stay as they are in a WHATWG-serialised http(s) path and query. */
-const PLAIN_URL_REST = /^(?:[A-Za-z0-9\-._~!$&()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
+/**
+ * An http(s) URL that URL parsing would give back unchanged: a lower-case host name whose last
+ * label starts with a letter (so no IPv4 shorthand), no port, and a path and query made only of
+ * characters that serialisation keeps as they are.
+ */
+const CANONICAL_URL = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\/(?:[A-Za-z0-9\-._~!$&()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
 /** Dot segments (`/./`, `/../`, also written `%2e`) that URL parsing would remove. */
-const DOT_SEGMENT = /(?:^|\/)\.|%2e/i;
+const DOT_SEGMENT = /\/\.|%2e/i;
 /** Characters RFC 3986 forbids that WHATWG URL serialisation leaves raw. */
 const LEFTOVER = /[|^`{}"<>\\ ]/g;
 
 function pageLoc(value: unknown, context: PrepareContext): string {
   if (typeof value !== 'string' || value.trim() === '') throw new Invalid('URL-001', 'the entry has no "loc"');
-  // Fast path: most URLs in a sitemap already are canonical URLs under the base; parsing them
-  // again would give the same text back, and it is the costliest step per entry.
-  if (value.startsWith(context.baseUrl)) {
-    const rest = value.slice(context.baseUrl.length);
-    if (PLAIN_URL_REST.test(rest) && !DOT_SEGMENT.test(rest)) return checkLength(value);
-  }
   const loc = absoluteUrl(value, context.baseUrl, 'URL');
-  if (!context.allowOtherHosts) {
-    const scope = checkScope(loc, context.baseUrl);
-    if (scope === 'other-host') {
-      throw new Invalid('URL-004', `${loc} is on another host than the base URL ${context.baseUrl}; a sitemap may only list its own host's URLs (use --allow-other-hosts when the other host's robots.txt lists this sitemap)`);
-    }
-    if (scope === 'outside-directory') {
-      throw new Invalid('URL-005', `${loc} is outside the base URL's directory ${context.baseUrl}; a sitemap may only list URLs at or below its own directory`);
-    }
+  // A canonical URL that starts with the base URL (which ends in '/') is in scope.
+  if (context.allowOtherHosts || loc.startsWith(context.baseUrl)) return loc;
+  const scope = checkScope(loc, context.baseUrl);
+  if (scope === 'other-host') {
+    throw new Invalid('URL-004', `${loc} is on another host than the base URL ${context.baseUrl}; a sitemap may only list its own host's URLs (use --allow-other-hosts when the other host's robots.txt lists this sitemap)`);
+  }
+  if (scope === 'outside-directory') {
+    throw new Invalid('URL-005', `${loc} is outside the base URL's directory ${context.baseUrl}; a sitemap may only list URLs at or below its own directory`);
   }
   return loc;
 }
@@ -101,6 +99,9 @@ function checkLength(loc: string): string {
 /** An absolute, percent-encoded URL (resolved against the base when relative), or Invalid. */
 function absoluteUrl(value: unknown, base: string, what: string): string {
   if (typeof value !== 'string') throw new Invalid('URL-001', `${what} must be a string, not ${describe(value)}`);
+  // Fast path: most URLs in a sitemap are canonical already, and parsing them again (the
+  // costliest step per entry) would give the same text back.
+  if (CANONICAL_URL.test(value) && !DOT_SEGMENT.test(value)) return checkLength(value);
   const result = normaliseUrl(value, base);
   if (!result.ok) throw new Invalid(result.problem.code, result.problem.message);
   const encoded = result.value.replace(LEFTOVER, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -7,6 +7,7 @@
 import { NS, escapeXml as escapeAnyXml, type Image, type News, type UrlEntry, type Video } from '../core/index.js';
 import type { ExtensionName } from './types.js';
 
+const NEEDS_WORK = /[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
 const MAY_NEED_STRIPPING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
 const AMP = /&/g;
 const LT = /</g;
@@ -19,6 +20,7 @@ const APOS = /'/g;
  * `&`) that holds markup characters but none of the characters XML forbids.
  */
 function escapeXml(text: string): string {
+  if (!NEEDS_WORK.test(text)) return text;
   if (MAY_NEED_STRIPPING.test(text)) return escapeAnyXml(text);
   // String replacements without a callback are several times faster than one callback replace.
   let escaped = text;

@@ -1,0 +1,233 @@
+/**
+ * Benchmark of the generator: the same realistic URL list (10% with two images, some URLs with
+ * `&`, most with a lastmod) written as sharded sitemaps by
+ *   - sitemapkit (writeSitemaps),
+ *   - sitemap.js (the `sitemap` package, SitemapAndIndexStream: the most used peer),
+ *   - a naive baseline: the same XML by string concatenation into fs.createWriteStream
+ *     (through zlib for gzip), which shows the practical limit on this machine,
+ * each plain and gzipped, each in its own child process so that peak RSS is its own.
+ *
+ *   npm run bench:generate                       1,000,000 URLs, every contender and mode
+ *   node dist/bench/generate.bench.js --urls 10000000 --only sitemapkit
+ *   options: --urls N (or BENCH_URLS), --only a,b, --modes plain,gzip
+ */
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createGzip } from 'node:zlib';
+import { SitemapAndIndexStream, SitemapStream } from 'sitemap';
+import type { UrlEntry } from '../src/core/index.js';
+import { writeSitemaps } from '../src/generate/index.js';
+
+const HOST = 'https://www.example.com';
+const CONTENDERS = ['sitemapkit', 'sitemap.js', 'naive'] as const;
+type Contender = (typeof CONTENDERS)[number];
+const MODES = ['plain', 'gzip'] as const;
+type Mode = (typeof MODES)[number];
+
+/**
+ * The input, identical for every contender: entries in the shape of DESIGN.md, generated on the
+ * fly so they cost no memory. sitemap.js wants its own shape, so it pays for a conversion, as
+ * its users do.
+ */
+function* pages(count: number): Generator<UrlEntry> {
+  for (let i = 0; i < count; i++) {
+    const category = `category-${i % 97}`;
+    const loc = i % 7 === 0
+      ? `${HOST}/shop/${category}/item-${i}?colour=blue&size=m`
+      : `${HOST}/shop/${category}/item-${i}`;
+    const page: UrlEntry = { kind: 'url', loc };
+    if (i % 5 !== 0) {
+      const day = String(1 + (i % 28)).padStart(2, '0');
+      page.lastmod = i % 4 === 0 ? `2024-05-${day}T10:${String(i % 60).padStart(2, '0')}:00+00:00` : `2024-04-${day}`;
+    }
+    if (i % 3 === 0) {
+      page.changefreq = i % 2 === 0 ? 'daily' : 'weekly';
+      page.priority = 0.5;
+    }
+    if (i % 10 === 0) page.images = [{ loc: `https://cdn.example.com/img/${i}/front.jpg` }, { loc: `https://cdn.example.com/img/${i}/back.jpg` }];
+    yield page;
+  }
+}
+
+// ---- the contenders (run inside a child process) --------------------------------------------
+
+async function runSitemapkit(count: number, outDir: string, gzip: boolean): Promise<void> {
+  await writeSitemaps(pages(count), { outDir, baseUrl: `${HOST}/`, gzip });
+}
+
+async function runSitemapJs(count: number, outDir: string, gzip: boolean): Promise<void> {
+  const index = new SitemapAndIndexStream({
+    limit: 50_000,
+    getSitemapStream: (i: number) => {
+      const sitemap = new SitemapStream();
+      const name = `sitemap-${i}.xml${gzip ? '.gz' : ''}`;
+      const file = createWriteStream(join(outDir, name));
+      if (gzip) sitemap.pipe(createGzip()).pipe(file);
+      else sitemap.pipe(file);
+      return [`${HOST}/${name}`, sitemap, file];
+    },
+  });
+  function* items() {
+    for (const page of pages(count)) {
+      yield {
+        url: page.loc,
+        ...(page.lastmod ? { lastmod: page.lastmod } : {}),
+        ...(page.changefreq ? { changefreq: page.changefreq, priority: page.priority! } : {}),
+        ...(page.images ? { img: page.images.map((image) => ({ url: image.loc })) } : {}),
+      };
+    }
+  }
+  await pipeline(Readable.from(items()), index, createWriteStream(join(outDir, 'sitemap-index.xml')));
+}
+
+/**
+ * What anyone would write first: each file's XML concatenated into one string, then written
+ * with fs.createWriteStream (through zlib for gzip). Fast, but it holds a whole file in memory.
+ */
+async function runNaive(count: number, outDir: string, gzip: boolean): Promise<void> {
+  const escape = (text: string): string => (/[&<>"']/.test(text)
+    ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+    : text);
+  const header = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
+  let shard = 0;
+  const save = async (xml: string): Promise<void> => {
+    const file = createWriteStream(join(outDir, `sitemap-${shard++}.xml${gzip ? '.gz' : ''}`));
+    let target: Writable = file;
+    if (gzip) {
+      target = createGzip();
+      target.pipe(file);
+    }
+    target.end(`${xml}</urlset>\n`);
+    await once(file, 'close');
+  };
+  let xml = header;
+  let inShard = 0;
+  for (const page of pages(count)) {
+    if (inShard === 50_000) {
+      await save(xml);
+      xml = header;
+      inShard = 0;
+    }
+    xml += `<url><loc>${escape(page.loc)}</loc>`;
+    if (page.lastmod) xml += `<lastmod>${page.lastmod}</lastmod>`;
+    if (page.changefreq) xml += `<changefreq>${page.changefreq}</changefreq><priority>${page.priority!.toFixed(1)}</priority>`;
+    if (page.images) for (const image of page.images) xml += `<image:image><image:loc>${escape(image.loc)}</image:loc></image:image>`;
+    xml += '</url>\n';
+    inShard++;
+  }
+  await save(xml);
+}
+
+const RUNNERS: Record<Contender, (count: number, outDir: string, gzip: boolean) => Promise<void>> = {
+  sitemapkit: runSitemapkit,
+  'sitemap.js': runSitemapJs,
+  naive: runNaive,
+};
+
+interface Measurement {
+  seconds: number;
+  /** CPU time of the process (user + system, all threads): steadier than wall time on a busy machine. */
+  cpuSeconds: number;
+  files: number;
+  diskBytes: number;
+  peakRssMb: number;
+}
+
+async function child(contender: Contender, mode: Mode, count: number): Promise<void> {
+  const outDir = await mkdtemp(join(tmpdir(), `sitemapkit-bench-${contender}-`));
+  try {
+    const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
+    await RUNNERS[contender](count, outDir, mode === 'gzip');
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const cpu = process.cpuUsage(cpuStart);
+    const names = await readdir(outDir);
+    const sizes = await Promise.all(names.map(async (name) => (await stat(join(outDir, name))).size));
+    const measurement: Measurement = {
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      files: names.length,
+      diskBytes: sizes.reduce((a, b) => a + b, 0),
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+    };
+    process.stdout.write(`${JSON.stringify(measurement)}\n`);
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+// ---- the parent: runs each contender in its own process and prints the table -----------------
+
+function measure(contender: Contender, mode: Mode, count: number): Measurement {
+  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', contender, '--modes', mode, '--urls', String(count)], {
+    encoding: 'utf8', maxBuffer: 1 << 20,
+  });
+  if (result.status !== 0) throw new Error(`${contender} ${mode} failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
+}
+
+function format(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+function main(): Promise<void> | void {
+  const { values } = parseArgs({
+    options: {
+      urls: { type: 'string' },
+      only: { type: 'string' },
+      modes: { type: 'string' },
+      child: { type: 'string' },
+    },
+  });
+  const count = Number((values.urls ?? process.env.BENCH_URLS ?? '1000000').replace(/_/g, ''));
+  if (!Number.isInteger(count) || count < 1) throw new Error(`--urls must be a positive whole number`);
+  const modes = (values.modes?.split(',') ?? [...MODES]) as Mode[];
+  if (values.child !== undefined) return child(values.child as Contender, modes[0]!, count);
+
+  const contenders = (values.only?.split(',') ?? [...CONTENDERS]) as Contender[];
+  console.log(`sitemapkit generate benchmark: ${format(count)} URLs (10% with two images, 1 in 7 with "&"), Node ${process.version}\n`);
+  const results = new Map<string, Measurement>();
+  const xmlBytes = new Map<Contender, number>();
+  const rows: string[][] = [['contender', 'mode', 'seconds', 'CPU s', 'URLs/s', 'MB/s (XML)', 'files', 'on disk MB', 'peak RSS MB']];
+  for (const mode of modes) {
+    for (const contender of contenders) {
+      process.stderr.write(`  running ${contender} ${mode}…\n`);
+      const m = measure(contender, mode, count);
+      results.set(`${contender} ${mode}`, m);
+      if (mode === 'plain') xmlBytes.set(contender, m.diskBytes);
+      const xml = xmlBytes.get(contender);
+      rows.push([contender, mode, format(m.seconds, 2), format(m.cpuSeconds, 2), format(count / m.seconds), xml === undefined ? '–' : format(xml / 1e6 / m.seconds, 1),
+        String(m.files), format(m.diskBytes / 1e6, 1), format(m.peakRssMb, 0)]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+
+  console.log('\nRatios (same run, same machine):');
+  for (const mode of modes) {
+    const ours = results.get(`sitemapkit ${mode}`);
+    const peer = results.get(`sitemap.js ${mode}`);
+    const naive = results.get(`naive ${mode}`);
+    if (ours && peer) {
+      const goal = mode === 'plain' ? 5 : 15;
+      const ratio = peer.seconds / ours.seconds;
+      console.log(`  ${mode.padEnd(5)} sitemapkit vs sitemap.js: ${format(ratio, 1)}× faster (goal ≥ ${goal}×: ${ratio >= goal ? 'met' : 'not met'})`);
+    }
+    if (ours && naive) {
+      const ratio = ours.seconds / naive.seconds;
+      const goal = mode === 'plain' ? ' (goal ≤ 1.3×: ' + (ratio <= 1.3 ? 'met)' : 'not met)') : '';
+      console.log(`  ${mode.padEnd(5)} sitemapkit vs naive baseline: ${format(ratio, 2)}× the naive time${goal}`);
+    }
+    if (ours) console.log(`  ${mode.padEnd(5)} sitemapkit peak RSS: ${format(ours.peakRssMb)} MB (goal < 150 MB: ${ours.peakRssMb < 150 ? 'met' : 'not met'})`);
+  }
+}
+
+await main();
