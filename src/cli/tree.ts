@@ -116,8 +116,8 @@ function secondsFlag(args: ParsedArgs, name: string, fallback: number): number {
 async function writeUrls(input: string | string[], options: TreeOptions, io: Io): Promise<SitemapTree> {
   const walk = walkSitemapTree(input, options);
   let pending = '';
-  for await (const entry of walk) {
-    pending += `${entryToJsonLine(entry)}\n`; // `source` is already on the entry, last
+  for await (const batch of walk.batches()) {
+    for (const entry of batch) pending += `${entryToJsonLine(entry)}\n`; // `source` is already on the entry, last
     if (pending.length >= 64 * 1024) {
       const full = !io.stdout.write(pending);
       pending = '';

@@ -40,6 +40,11 @@ export class Channel<T> implements AsyncIterable<T> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /** The items in the batches they were buffered in: one await per batch instead of per item. */
+  async *batches(): AsyncGenerator<T[]> {
     if (this.iterated) throw new Error('this stream of entries can be read only once');
     this.iterated = true;
     let finished = false;
@@ -49,7 +54,7 @@ export class Channel<T> implements AsyncIterable<T> {
           const batch = this.buffer;
           this.buffer = [];
           this.releaseProducers();
-          yield* batch;
+          yield batch;
           continue;
         }
         if (this.closed) {

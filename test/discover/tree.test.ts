@@ -417,6 +417,21 @@ describe('walkSitemapTree', () => {
     assert.equal(tree.complete, true);
   });
 
+  it('hands the same entries over in batches, bounded by the buffer', async () => {
+    const walk = walkSitemapTree(site.url('/sitemap_index.xml'), OPTIONS);
+    let total = 0;
+    let largest = 0;
+    for await (const batch of walk.batches()) {
+      total += batch.length;
+      largest = Math.max(largest, batch.length);
+      assert.ok(batch.every((entry) => entry.kind === 'url' && entry.source!.endsWith('.xml.gz')));
+    }
+    assert.equal(total, 20_000);
+    assert.equal((await walk.tree).totals.urls, 20_000);
+    // 2,048 buffered, plus at most one more from each of the 8 sitemaps read at once
+    assert.ok(largest <= 2_048 + 8, `a batch of ${largest} entries`);
+  });
+
   it('stops the walk when the reader stops early', async () => {
     const walk = walkSitemapTree(site.url('/sitemap_index.xml'), { ...OPTIONS, concurrency: 1 });
     let read = 0;
