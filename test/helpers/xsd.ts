@@ -39,15 +39,37 @@ function loadSchemaFiles(): Promise<{ fileName: string; contents: string }[]> {
 }
 
 export async function validateAgainstXsd(xml: string, schema: SchemaName): Promise<XsdResult> {
+  const results = await validateManyAgainstXsd([{ fileName: 'document.xml', contents: xml }], schema);
+  return results.get('document.xml')!;
+}
+
+/**
+ * Validates several documents in one xmllint run (starting xmllint and compiling the schemas
+ * dominates the cost of a small document). Results are by file name; names must be unique.
+ */
+export async function validateManyAgainstXsd(documents: { fileName: string; contents: string }[], schema: SchemaName): Promise<Map<string, XsdResult>> {
   const files = await loadSchemaFiles();
   const entry = files.find((file) => file.fileName === ENTRY_SCHEMA[schema]);
   if (!entry) throw new Error(`${ENTRY_SCHEMA[schema]} is missing from ${XSD_DIR}`);
   const result = await xmllint.validateXML({
-    xml: [{ fileName: 'document.xml', contents: xml }],
+    xml: documents,
     schema: [entry],
     preload: files.filter((file) => file !== entry),
     // Generated shards can reach tens of megabytes; give libxml2 room for them.
     maxMemoryPages: xmllint.memoryPages.GiB,
   });
-  return { valid: result.valid, errors: result.errors.map((error) => error.rawMessage) };
+  const byFile = new Map(documents.map((document): [string, XsdResult] => [document.fileName, { valid: true, errors: [] }]));
+  // Unlocated lines are "<file> fails to validate" summaries, or the source excerpt that
+  // continues the previous parser error.
+  let previous: XsdResult | undefined;
+  for (const error of result.errors) {
+    const summary = error.loc ? undefined : / fails to validate$/.test(error.rawMessage) ? byFile.get(error.rawMessage.replace(/ fails to validate$/, '')) : undefined;
+    const target = error.loc ? byFile.get(error.loc.fileName) : summary ?? previous;
+    if (!target) continue;
+    // Warnings (an external entity not loaded) do not make a document invalid.
+    if (summary || (error.loc && !/: warning: /.test(error.rawMessage))) target.valid = false;
+    if (!summary) target.errors.push(error.rawMessage);
+    previous = target;
+  }
+  return byFile;
 }
