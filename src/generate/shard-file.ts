@@ -10,7 +10,7 @@ import type { TransformOptions } from 'node:stream';
 import { createGzip, type ZlibOptions } from 'node:zlib';
 import { DocumentWriter } from './document-writer.js';
 
-const STREAM_BUFFER = 1024 * 1024;
+const STREAM_BUFFER = 256 * 1024;
 
 export interface ClosedFile {
   bytes: number;

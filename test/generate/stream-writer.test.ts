@@ -12,7 +12,7 @@ test('the low-level writer serves a sitemap straight into an HTTP response, hono
   const server = createServer(async (_request, response) => {
     response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' });
     const writer = createSitemapWriter(response, { namespaces: [] });
-    for (const entry of plainEntries(20_000)) {
+    for (const entry of plainEntries(5_000)) {
       writer.write(entry);
       if (writer.needsDrain) {
         drains++;
@@ -28,9 +28,9 @@ test('the low-level writer serves a sitemap straight into an HTTP response, hono
     assert.equal(response.status, 200);
     const xml = await response.text();
     const locs = locsOf(xml);
-    assert.equal(locs.length, 20_000);
-    assert.equal(locs[19_999], `${BASE_URL}page/19999`);
-    assert.ok(drains > 0, 'a 1 MB response fills the socket buffer at least once');
+    assert.equal(locs.length, 5_000);
+    assert.equal(locs[4_999], `${BASE_URL}page/4999`);
+    assert.ok(drains > 0, '64 KiB chunks exceed the response buffer, so the writer waits at least once');
     assert.deepEqual((await validateAgainstXsd(xml, 'sitemap')).errors, []);
   } finally {
     server.close();
