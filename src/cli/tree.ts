@@ -32,7 +32,7 @@ Options:
   --retries N          retries after a connection error, 429 or 5xx (default 3)
   --user-agent UA      User-Agent to send and to match robots.txt groups with
                        (default sitemapkit/<version> (+project URL))
-  --quiet              no progress line on stderr
+  -q, --quiet          no progress line on stderr (nor, with --urls, the closing count)
 
 Exit status: 0 when sitemaps were read, 1 when no sitemap could be found or read.
 
