@@ -24,8 +24,8 @@ export class ResultBuilder {
 
   readonly add = (diagnostic: Diagnostic): void => {
     const sourced = diagnostic.source === this.source ? diagnostic : { ...diagnostic, source: this.source };
-    this.counts[sourced.severity]++;
-    if (this.kept.length < this.maxDiagnostics) this.kept.push(sourced);
+    // Each severity has its own quota, so a flood of warnings never hides an error.
+    if (this.counts[sourced.severity]++ < this.maxDiagnostics) this.kept.push(sourced);
     this.onDiagnostic?.(sourced);
   };
 

@@ -20,7 +20,7 @@ export interface ValidateOptions {
   now?: Date;
   /** Called for every diagnostic as it is found, across all sources (unbounded). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
-  /** Diagnostics kept per result (default 10,000); the counts always cover all of them. */
+  /** Diagnostics kept per result and severity (default 10,000 each); the counts cover all of them. */
   maxDiagnostics?: number;
   /** Passed to the parser. */
   parseLimits?: Partial<ParseLimits>;

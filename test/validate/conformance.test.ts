@@ -1,0 +1,172 @@
+/**
+ * The shared conformance corpus (../shared/conformance) as an oracle for the validator:
+ * - every case upstream marks invalid (valid_strict false) yields at least one error;
+ * - every document the official XSDs accept yields no errors, except for documented rules that
+ *   go beyond the XSDs (BEYOND_XSD);
+ * - every document the XSDs reject is reported with the catalog code of the XSD's reason
+ *   (XSD_REASONS maps xmllint's messages to catalog codes).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { validateSitemap } from '../../src/validate/index.js';
+import type { ValidationResult } from '../../src/validate/types.js';
+import { CONFORMANCE_DIR } from '../helpers/paths.js';
+import { validateManyAgainstXsd, type XsdResult } from '../helpers/xsd.js';
+import { describe } from './expect.js';
+
+interface Case {
+  id: string;
+  file: string;
+  format: string;
+  gzip: boolean;
+  base_url: string | null;
+  expect: { valid_strict: boolean | null };
+}
+
+const CASES = JSON.parse(readFileSync(join(CONFORMANCE_DIR, 'manifest.json'), 'utf8')) as Case[];
+const NOW = new Date('2024-05-02T12:00:00Z');
+
+/** Invalid cases the validator cannot flag as errors yet, and why. */
+const NOT_YET_ERRORS: Record<string, string> = {
+  'sitemap.js/inline/news-access-invalid':
+    '<news:access> is outside the entry model; the parser reports it as NEWS-007 (a warning), not as an invalid value (asked in /tmp/notes-for-parser.md)',
+};
+
+/** Errors for rules of the protocol or of Google that the XSDs do not express. */
+const BEYOND_XSD: Record<string, string> = {
+  'URL-001': 'anyURI accepts relative and non-http URLs; the protocol wants absolute http(s)',
+  'URL-003': 'anyURI accepts characters RFC 3986 forbids',
+  'IDX-003': 'the index XSD accepts incomplete child URLs (anyURI)',
+  'XML-009': 'an entry whose only loc was refused (URL-001) has no usable loc',
+  'XML-007': 'video:id is in the 2010 video XSD but not in Google\'s current reference',
+  'HREF-001': 'the XHTML schema makes hreflang optional; Google requires it',
+  'HREF-003': 'hreflang clusters are Google\'s rule',
+  'SEC-001': 'a DOCTYPE is refused for safety, whatever the schema says',
+  'IMG-002': 'at most 1,000 images per page is Google\'s limit',
+  'VID-001': 'content_loc or player_loc is required by Google, not by the 2010 video XSD',
+  'VID-009': 'the uploader info URL on the page\'s domain is Google\'s rule',
+};
+
+/** xmllint's reason → the catalog codes that name it (any one of them must be reported). */
+const XSD_REASONS: [RegExp, string[]][] = [
+  [/parser error : XML declaration allowed only at the start/, ['XML-002']],
+  [/parser error : (?:StartTag|xmlParseEntityRef|Unescaped|invalid element name)/, ['XML-005', 'XML-001']],
+  [/parser error/, ['XML-001', 'XML-005']],
+  [/No matching global declaration available for the validation root/, ['XML-004']],
+  [/\}loc': \[facet 'maxLength'\]/, ['URL-002']],
+  [/\}loc': \[facet 'minLength'\] The value has a length of '0'/, ['XML-010', 'XML-009']],
+  [/\}loc': Element content is not allowed/, ['XML-010']],
+  [/\}lastmod': '' is not a valid value/, ['XML-010']],
+  [/\}lastmod': '.+' is not a valid value/, ['DATE-001', 'DATE-002', 'DATE-003']],
+  [/\}priority'/, ['PRIO-001']],
+  [/\}changefreq': '.*' is not an element of the set/, ['FREQ-001']],
+  [/sitemap-video\/1\.1\}(?:title|description)': \[facet 'maxLength'\]/, ['VID-002']],
+  [/sitemap-video\/1\.1\}(?:duration|rating)'/, ['VID-005']],
+  [/sitemap-video\/1\.1\}(?:publication|expiration)_date': '.*' is not a valid value/, ['VID-010']],
+  [/sitemap-video\/1\.1\}(?:price|category|tvshow|gallery_loc)': This element is not expected/, ['VID-011']],
+  [/sitemap-video\/1\.1\}tag': This element is not expected/, ['VID-009']],
+  [/sitemap-news\/0\.9\}publication_date': '.*' is not a valid value/, ['NEWS-004']],
+  [/sitemap-news\/0\.9\}access'/, ['NEWS-007']],
+  [/Missing child element/, ['XML-009', 'VID-001', 'NEWS-001', 'IMG-001']],
+  [/sitemaps\.org\/schemas\/sitemap\/0\.9\}\w+': This element is not expected/, ['XML-011', 'XML-008', 'XML-007', 'IDX-001']],
+  [/Character content other than whitespace is not allowed/, ['XML-009', 'XML-007', 'IDX-001']],
+];
+
+/** XSD rejections whose catalog code the validator cannot give, and what it reports instead. */
+const DROPPED_VIDEO = {
+  instead: 'VID-001',
+  why: 'the video has neither content_loc nor player_loc, so the parser drops it (VID-001) before its values can be judged (asked in /tmp/notes-for-parser.md)',
+};
+const XSD_EXCEPTIONS: Record<string, { instead: string; why: string }> = {
+  ...Object.fromEntries(
+    ['video-description-too-long', 'video-title-too-long', 'video-duration-negative', 'video-duration-too-large', 'video-rating-out-of-range', 'too-many-video-tags', 'cdata-title-too-long', 'invalid-extension-dates']
+      .map((name) => [`sitemap.js/inline/${name}`, DROPPED_VIDEO]),
+  ),
+  'sitemap.js/inline/multiple-errors': {
+    instead: 'URL-001',
+    why: 'the entry is dropped for its javascript: loc, so its priority and lastmod are not judged',
+  },
+  'ultimate-sitemap-parser/basic/sitemap_news_2': {
+    instead: 'HREF-001',
+    why: "an element of the sitemap namespace inside <news:news> is skipped without XML-007 (asked in /tmp/notes-for-parser.md); the document's other errors are reported",
+  },
+};
+
+function bytesOf(c: Case): Buffer {
+  const raw = readFileSync(join(CONFORMANCE_DIR, c.file));
+  return c.gzip ? gunzipSync(raw) : raw;
+}
+
+async function validateCase(c: Case): Promise<ValidationResult> {
+  return validateSitemap({ name: c.id, input: new Uint8Array(bytesOf(c)) }, { now: NOW, ...(c.base_url ? { location: c.base_url } : {}) });
+}
+
+test('every case upstream marks invalid yields at least one error', async () => {
+  const invalid = CASES.filter((c) => c.expect.valid_strict === false);
+  assert.ok(invalid.length >= 40);
+  for (const c of invalid) {
+    const result = await validateCase(c);
+    if (NOT_YET_ERRORS[c.id]) {
+      assert.equal(result.errors, 0, `${c.id} is listed as not yet flagged; remove it from NOT_YET_ERRORS`);
+      assert.ok(result.warnings > 0, `${c.id}: at least a warning`);
+      continue;
+    }
+    assert.ok(result.errors > 0, `${c.id}: no error\n${describe(result.diagnostics)}`);
+  }
+});
+
+/** The corpus's XML documents, each once, with the XSDs' verdict (one xmllint run per schema). */
+async function xsdVerdicts(): Promise<{ c: Case; bytes: Buffer; xsd: XsdResult }[]> {
+  const seen = new Set<string>();
+  const documents = CASES.flatMap((c) => {
+    if ((c.format !== 'urlset' && c.format !== 'sitemapindex') || seen.has(c.file)) return [];
+    seen.add(c.file);
+    const bytes = bytesOf(c);
+    // The 50,000-entry cases are covered by the URL-009 and IDX-001 tests.
+    return bytes.length > 1_000_000 ? [] : [{ c, bytes, fileName: `${c.id.replace(/[^\w.-]/g, '_')}.xml` }];
+  });
+  const verdicts = new Map<string, XsdResult>();
+  for (const [format, schema] of [['urlset', 'extensions'], ['sitemapindex', 'siteindex']] as const) {
+    const batch = documents.filter((d) => d.c.format === format).map((d) => ({ fileName: d.fileName, contents: d.bytes.toString('utf8') }));
+    for (const [name, verdict] of await validateManyAgainstXsd(batch, schema)) verdicts.set(name, verdict);
+  }
+  return documents.map((d) => ({ c: d.c, bytes: d.bytes, xsd: verdicts.get(d.fileName)! }));
+}
+
+test('the XSDs as oracle: accepted documents have no errors beyond documented rules; rejected ones get the matching code', async () => {
+  let accepted = 0;
+  let rejected = 0;
+  for (const { c, xsd } of await xsdVerdicts()) {
+    const result = await validateCase(c);
+    const codes = new Set(result.diagnostics.map((d) => d.code));
+    if (xsd.valid) {
+      accepted++;
+      const unexplained = result.diagnostics.filter((d) => d.severity === 'error' && !BEYOND_XSD[d.code]);
+      assert.deepEqual(unexplained, [], `${c.id}: the XSD accepts it, yet:\n${describe(unexplained)}`);
+      continue;
+    }
+    rejected++;
+    const exception = XSD_EXCEPTIONS[c.id];
+    if (exception) {
+      assert.ok(codes.has(exception.instead), `${c.id}: expected ${exception.instead} (${exception.why})`);
+      continue;
+    }
+    assert.ok(result.diagnostics.length > 0, `${c.id}: the XSD rejects it (${xsd.errors[0]}) and the validator says nothing`);
+    for (const message of xsd.errors) {
+      const reason = XSD_REASONS.find(([pattern]) => pattern.test(message));
+      if (!reason) continue;
+      assert.ok(reason[1].some((code) => codes.has(code)), `${c.id}: XSD says "${message.slice(0, 160)}"; expected one of ${reason[1].join(', ')}, got:\n${describe(result.diagnostics)}`);
+    }
+  }
+  assert.ok(accepted >= 30 && rejected >= 30, `${accepted} accepted, ${rejected} rejected`);
+});
+
+test('the sitemaps.org samples are clean', async () => {
+  for (const c of CASES.filter((c) => c.id.startsWith('sitemaps.org/'))) {
+    const result = await validateCase(c);
+    assert.equal(result.errors + result.warnings, 0, `${c.id}:\n${describe(result.diagnostics)}`);
+  }
+});
