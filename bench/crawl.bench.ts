@@ -161,7 +161,7 @@ function child(mode: string, args: string[]) {
     }
   });
   // 'close', not 'exit': the child's last lines may still be in the pipe when it exits.
-  const exited = new Promise<number | null>((resolve) => proc.on('close', resolve));
+  const exited = new Promise<string>((resolve) => proc.on('close', (code, signal) => resolve(signal ?? `exit code ${code}`)));
   return {
     proc,
     exited,
@@ -169,7 +169,7 @@ function child(mode: string, args: string[]) {
       const line = lines.shift();
       if (line !== undefined) return resolve(line);
       waiters.push(resolve);
-      exited.then(() => reject(new Error(`${mode} ended without answering`)));
+      exited.then((how) => reject(new Error(`${mode} ended (${how}) without answering`)));
     }),
   };
 }

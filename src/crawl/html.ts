@@ -4,6 +4,7 @@
  * URLs are resolved at the end, against the page URL and its `<base href>` (which applies to the
  * whole document even when it comes after a link).
  */
+import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
@@ -61,7 +62,11 @@ export function srcsetUrls(srcset: string): string[] {
   return urls;
 }
 
-export function createHtmlReader(pageUrl: string): HtmlReader {
+/**
+ * @param charset the `charset` of the Content-Type, when the server sent one (default UTF-8;
+ *   an unknown label falls back to UTF-8)
+ */
+export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader {
   const raw = { links: [] as string[], canonicals: [] as string[], alternates: [] as Alternate[], images: [] as string[] };
   const directives = noDirectives();
   let baseHref: string | undefined;
@@ -97,7 +102,7 @@ export function createHtmlReader(pageUrl: string): HtmlReader {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  const decoder = new TextDecoder('utf-8');
+  const decoder = decoderFor(charset);
 
   return {
     write(chunk) {
@@ -122,6 +127,14 @@ export function createHtmlReader(pageUrl: string): HtmlReader {
   };
 }
 
+function decoderFor(charset: string | undefined): TextDecoder {
+  try {
+    return new TextDecoder(charset ?? 'utf-8');
+  } catch {
+    return new TextDecoder('utf-8');
+  }
+}
+
 function readHeadLink(attributes: Record<string, string>, raw: { canonicals: string[]; alternates: Alternate[] }): void {
   const rel = relTokens(attributes.rel);
   const href = attributes.href!;
@@ -141,8 +154,8 @@ function resolve(href: string, base: string): string | undefined {
 }
 
 /** Reads a whole page held in memory (the HTTP layer caps body sizes). */
-export function readHtml(pageUrl: string, body: Uint8Array | string): PageFacts {
-  const reader = createHtmlReader(pageUrl);
+export function readHtml(pageUrl: string, body: Uint8Array | string, charset?: string): PageFacts {
+  const reader = createHtmlReader(pageUrl, charset);
   reader.write(body);
   return reader.end();
 }

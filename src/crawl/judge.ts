@@ -44,7 +44,7 @@ export function judgePage(url: string, page: FetchedPage, normalise: Normaliser)
     return { verdict: { outcome: 'non-html', detail: contentType ?? 'no Content-Type' }, discovered: [] };
   }
 
-  const facts = readHtml(url, page.body);
+  const facts = readHtml(url, page.body, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
   const headerLinks = headerValues(page.headers, 'link').flatMap(parseLinkHeader);
   const directives: RobotsDirectives = { ...facts.directives };
   for (const value of headerValues(page.headers, 'x-robots-tag')) addRobotsHeader(directives, value);

@@ -58,6 +58,14 @@ describe('readHtml', () => {
   });
 });
 
+describe('readHtml charsets', () => {
+  it('decodes the body in the charset the server names, and UTF-8 otherwise', () => {
+    const latin1 = Buffer.from('<a href="/caf\u00e9">x</a>', 'latin1');
+    assert.deepEqual(readHtml(PAGE, latin1, 'ISO-8859-1').links, ['https://example.com/caf%C3%A9']);
+    assert.deepEqual(readHtml(PAGE, latin1, 'no-such-charset').links, ['https://example.com/caf%EF%BF%BD']);
+  });
+});
+
 describe('srcsetUrls', () => {
   it('drops descriptors and keeps commas inside URLs', () => {
     assert.deepEqual(srcsetUrls('a.jpg 1x, b.jpg 2x'), ['a.jpg', 'b.jpg']);

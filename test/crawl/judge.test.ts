@@ -67,6 +67,11 @@ describe('judgePage', () => {
     assert.equal(judgePage(URL_A, page, normalise).verdict.outcome, 'listed');
   });
 
+  it('reads the page in the charset of its Content-Type', () => {
+    const page = answer({ headers: { 'content-type': 'text/html; charset="windows-1252"' }, body: Buffer.from('<a href="/\u00fcber">x</a>', 'latin1') });
+    assert.deepEqual(judgePage(URL_A, page, normalise).discovered, [{ url: 'https://example.com/%C3%BCber', via: 'link' }]);
+  });
+
   it('leaves out a redirect without a crawlable target as an HTTP error', () => {
     const page = answer({ url: 'ftp://example.com/x', redirects: [{ from: URL_A, to: 'ftp://example.com/x', status: 301 }] });
     assert.equal(judgePage(URL_A, page, normalise).verdict.outcome, 'http-error');
