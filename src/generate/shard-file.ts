@@ -20,6 +20,7 @@ export interface ClosedFile {
 export class ShardFile {
   readonly writer: DocumentWriter;
   private readonly done: Promise<void>;
+  private readonly streams: { destroy(): void }[];
 
   constructor(private readonly path: string, private readonly gzip: boolean, header: string, footer: string) {
     const file = createWriteStream(path, { highWaterMark: STREAM_BUFFER });
@@ -29,12 +30,19 @@ export class ShardFile {
       const compressor = createGzip(options);
       this.done = pipeline(compressor, file);
       this.writer = new DocumentWriter(compressor, header, footer);
+      this.streams = [compressor, file];
     } else {
       this.done = finished(file);
       this.writer = new DocumentWriter(file, header, footer);
+      this.streams = [file];
     }
     // Failures surface when close() is awaited; until then they must not count as unhandled.
     this.done.catch(() => undefined);
+  }
+
+  /** Abandons the file (the run failed): its streams are closed, nothing more is written. */
+  discard(): void {
+    for (const stream of this.streams) stream.destroy();
   }
 
   /** Finishes the document and waits until every byte is on disk. */

@@ -34,6 +34,8 @@ export interface WriteSitemapsOptions {
   gzip?: boolean;
   /** Gzip the index too (it stays plain XML by default, as most engines and tools expect). */
   gzipIndex?: boolean;
+  /** Refuse runs that need more files than this; default and maximum 50,000, what one index may list. */
+  maxFiles?: number;
   /** 'xml' (urlset) or 'txt' (one URL per line); default 'xml'. */
   format?: OutputFormat;
   /** URL of an XSLT/CSS stylesheet, written as an xml-stylesheet processing instruction. */

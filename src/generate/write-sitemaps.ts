@@ -25,13 +25,14 @@ export class GenerateError extends Error {
 }
 
 /** Finished shards still compressing or flushing while the next one is written. */
-const MAX_CLOSING_SHARDS = 2;
+const MAX_CLOSING_SHARDS = 4;
 
 interface Settings {
   outDir: string;
   baseUrl: string;
   maxUrls: number;
   maxBytes: number;
+  maxFiles: number;
   gzip: boolean;
   gzipIndex: boolean;
   text: boolean;
@@ -53,6 +54,10 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
   if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > LIMITS.maxBytesPerSitemap) {
     throw new RangeError(`maxBytes must be a whole number from 1 to ${LIMITS.maxBytesPerSitemap}, not ${maxBytes}`);
   }
+  const maxFiles = options.maxFiles ?? LIMITS.maxSitemapsPerIndex;
+  if (!Number.isInteger(maxFiles) || maxFiles < 1 || maxFiles > LIMITS.maxSitemapsPerIndex) {
+    throw new RangeError(`maxFiles must be a whole number from 1 to ${LIMITS.maxSitemapsPerIndex}, not ${maxFiles}`);
+  }
   const baseName = options.fileBaseName ?? 'sitemap';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(baseName)) throw new RangeError(`fileBaseName "${baseName}" must be a plain file name`);
   const baseUrl = new URL(options.baseUrl).href.replace(/\/?$/, '/');
@@ -64,6 +69,7 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
     baseUrl,
     maxUrls,
     maxBytes,
+    maxFiles,
     gzip: options.gzip ?? false,
     gzipIndex: options.gzipIndex ?? false,
     text,
@@ -145,9 +151,18 @@ class ShardSequence {
     return this.opened;
   }
 
+  /** After a failure: closes the open shard's streams and lets the closing ones settle. */
+  async discard(): Promise<void> {
+    this.current?.file.discard();
+    this.current = undefined;
+    await Promise.allSettled(this.closing.splice(0));
+  }
+
   private open(): OpenShard {
-    if (this.opened >= LIMITS.maxSitemapsPerIndex) {
-      throw new GenerateError(`the input needs more than ${LIMITS.maxSitemapsPerIndex.toLocaleString('en-US')} sitemap files, the most one index may list (indexes cannot be nested); raise --max-urls / --max-bytes or split the input over several --out directories`);
+    const { maxFiles } = this.settings;
+    if (this.opened >= maxFiles) {
+      const why = maxFiles === LIMITS.maxSitemapsPerIndex ? 'the most one index may list (indexes cannot be nested)' : 'the maxFiles option';
+      throw new GenerateError(`the input needs more than ${maxFiles.toLocaleString('en-US')} sitemap files, ${why}; raise --max-urls / --max-bytes or split the input over several --out directories`);
     }
     const tempName = `shard-${this.opened++}`;
     const { settings } = this;
@@ -173,7 +188,8 @@ function isSyncIterable(input: unknown): input is Iterable<GeneratorInput> {
  * Writes entries as sitemaps into `options.outDir`, sharded, optionally gzipped, with an index
  * when more than one file is needed, and publishes them atomically. Entries with errors are
  * reported through `onProblem` and skipped (or, with `strict`, the run stops and nothing is
- * published). Memory stays flat: the only per-URL cost is the 8-byte duplicate fingerprint.
+ * published). Memory does not grow with the number of URLs, except for the duplicate set
+ * (8 bytes per distinct URL in a table kept under 3/4 full; `dedupe: false` turns it off).
  */
 export async function writeSitemaps(
   entries: AsyncIterable<GeneratorInput> | Iterable<GeneratorInput>,
@@ -257,6 +273,7 @@ export async function writeSitemaps(
     const entryPoint = index ?? files[0]!;
     return { files, ...(index ? { index } : {}), urls, duplicates, skipped, problems, removed, robotsTxt: [`Sitemap: ${entryPoint.url}`] };
   } catch (error) {
+    await shards.discard();
     await publication.abort();
     throw error;
   }
