@@ -443,6 +443,21 @@ describe('walkSitemapTree', () => {
     assert.ok(tree.totals.urls < 20_000, `${tree.totals.urls} URLs read after the reader stopped`);
   });
 
+  it('stops when the caller aborts, and says the tree is incomplete', async () => {
+    const controller = new AbortController();
+    const tree = await fetchSitemapTree(site.url('/sitemap_index.xml'), {
+      ...OPTIONS,
+      concurrency: 1,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.nodesDone === 1) controller.abort();
+      },
+    });
+    assert.equal(tree.complete, false);
+    assert.ok(tree.totals.urls < 20_000, `${tree.totals.urls} URLs read after the abort`);
+    assert.deepEqual(tree.diagnostics, []);
+  });
+
   it('reports progress as nodes finish', async () => {
     const seen: number[] = [];
     const tree = await fetchSitemapTree(site.url('/sitemap_index.xml'), { ...OPTIONS, onProgress: (p) => seen.push(p.nodesDone) });
