@@ -238,10 +238,8 @@ if (mode === '--serve') {
 } else if (mode === '--run-sitemapkit' || mode === '--run-peer') {
   const run = mode === '--run-sitemapkit' ? runSitemapkit : runPeer;
   run(args[0]!, Number(args[1]), args[2]!).then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
-      process.exit(0);
-    },
+    // Exit only once the answer is through the pipe (the peer leaves sockets open behind it).
+    (result) => process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0)),
     (error: unknown) => {
       console.error(error);
       process.exit(1);

@@ -4,6 +4,7 @@
  * outcome has a reason. Also returns the URLs the page leads to, each with how it was found.
  */
 import type { Alternate, UrlEntry } from '../core/entry.js';
+import { isHtmlContentType } from '../discover/http.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from './directives.js';
 import { readHtml } from './html.js';
@@ -31,8 +32,6 @@ export interface Judgement {
 /** Normalises a found URL (see normalise.ts); undefined drops it. */
 export type Normaliser = (href: string) => string | undefined;
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-
 export function judgePage(url: string, page: FetchedPage, normalise: Normaliser): Judgement {
   const redirect = judgeRedirect(url, page, normalise);
   if (redirect !== undefined) return redirect;
@@ -44,47 +43,62 @@ export function judgePage(url: string, page: FetchedPage, normalise: Normaliser)
     return { verdict: { outcome: 'non-html', detail: contentType ?? 'no Content-Type' }, discovered: [] };
   }
 
-  const facts = readHtml(url, page.body, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
+  const signals = readSignals(url, page, contentType, normalise);
+  const discovered: Discovered[] = [
+    ...(signals.directives.nofollow ? [] : signals.links.map((link): Discovered => ({ url: link, via: 'link' }))),
+    ...signals.alternates.map((alternate): Discovered => ({ url: alternate.href, via: 'alternate' })),
+  ];
+  if (signals.directives.noindex) {
+    return { verdict: { outcome: 'noindex', detail: `noindex in the ${signals.noindexSource}` }, discovered };
+  }
+  // One canonical elsewhere wins; conflicting canonicals are ignored (CR-04).
+  const [canonical, ...others] = signals.canonicals;
+  if (canonical !== undefined && others.length === 0 && canonical !== url) {
+    discovered.push({ url: canonical, via: 'canonical' });
+    return { verdict: { outcome: 'canonicalised', detail: `canonical is ${canonical}` }, discovered };
+  }
+  return { verdict: { outcome: 'listed', entry: listedEntry(url, page, signals) }, discovered };
+}
+
+/** What the page says about itself, from its HTML and its headers alike, URLs normalised. */
+interface PageSignals {
+  links: string[];
+  canonicals: string[];
+  alternates: Alternate[];
+  images: string[];
+  directives: RobotsDirectives;
+  noindexSource: string;
+}
+
+function readSignals(url: string, page: FetchedPage, contentType: string | undefined, normalise: Normaliser): PageSignals {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  const facts = readHtml(url, page.body, charset);
   const headerLinks = headerValues(page.headers, 'link').flatMap(parseLinkHeader);
   const directives: RobotsDirectives = { ...facts.directives };
   for (const value of headerValues(page.headers, 'x-robots-tag')) addRobotsHeader(directives, value);
+  const headerCanonicals = headerLinks.filter((link) => link.rel.includes('canonical')).map((link) => resolveAgainst(link.target, url));
+  const headerAlternates = headerLinks
+    .filter((link) => link.rel.includes('alternate') && link.hreflang)
+    .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, url) ?? '' }));
+  return {
+    links: defined(facts.links.map((link) => normalise(link))),
+    canonicals: [...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href))))],
+    alternates: distinctAlternates([...facts.alternates, ...headerAlternates], normalise),
+    images: facts.images.filter((src) => /^https?:/i.test(src)),
+    directives,
+    noindexSource: facts.directives.noindex ? 'robots <meta> tag' : 'X-Robots-Tag header',
+  };
+}
 
-  const canonicals = distinct([
-    ...facts.canonicals,
-    ...headerLinks.filter((link) => link.rel.includes('canonical')).map((link) => resolveAgainst(link.target, url)),
-  ].map((href) => (href === undefined ? undefined : normalise(href))));
-  const alternates = distinctAlternates([
-    ...facts.alternates,
-    ...headerLinks.filter((link) => link.rel.includes('alternate') && link.hreflang)
-      .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, url) ?? '' })),
-  ], normalise);
-
-  const discovered: Discovered[] = [];
-  if (!directives.nofollow) {
-    for (const link of facts.links) {
-      const target = normalise(link);
-      if (target !== undefined) discovered.push({ url: target, via: 'link' });
-    }
-  }
-  for (const alternate of alternates) discovered.push({ url: alternate.href, via: 'alternate' });
-
-  if (directives.noindex) {
-    const source = facts.directives.noindex ? 'robots <meta> tag' : 'X-Robots-Tag header';
-    return { verdict: { outcome: 'noindex', detail: `noindex in the ${source}` }, discovered };
-  }
-  // One canonical elsewhere wins; conflicting canonicals are ignored (CR-04).
-  if (canonicals.length === 1 && canonicals[0] !== url) {
-    discovered.push({ url: canonicals[0]!, via: 'canonical' });
-    return { verdict: { outcome: 'canonicalised', detail: `canonical is ${canonicals[0]}` }, discovered };
-  }
-
+/** The sitemap entry of a listed page: lastmod from Last-Modified (CR-07), images, hreflang alternates. */
+function listedEntry(url: string, page: FetchedPage, signals: PageSignals): UrlEntry {
   const entry: UrlEntry = { kind: 'url', loc: url };
   const lastmod = lastmodFromHeader(headerValues(page.headers, 'last-modified')[0], page.fetchedAt, headerValues(page.headers, 'date')[0]);
   if (lastmod !== undefined) entry.lastmod = lastmod;
-  const images = facts.images.filter((src) => /^https?:/i.test(src)).slice(0, LIMITS.maxImagesPerUrl);
+  const images = signals.images.slice(0, LIMITS.maxImagesPerUrl);
   if (images.length > 0) entry.images = images.map((loc) => ({ loc }));
-  if (alternates.length > 0) entry.alternates = alternates;
-  return { verdict: { outcome: 'listed', entry }, discovered };
+  if (signals.alternates.length > 0) entry.alternates = signals.alternates;
+  return entry;
 }
 
 /**
@@ -109,7 +123,7 @@ function judgeRedirect(url: string, page: FetchedPage, normalise: Normaliser): J
 
 /** HTML by Content-Type; without one, by the body's first bytes (as browsers sniff). */
 function isHtml(contentType: string | undefined, body: Uint8Array): boolean {
-  if (contentType !== undefined) return HTML_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase());
+  if (contentType !== undefined) return isHtmlContentType(contentType);
   const start = Buffer.from(body.subarray(0, 512)).toString('utf8').trimStart().toLowerCase();
   return start.startsWith('<!doctype html') || start.startsWith('<html');
 }
@@ -122,8 +136,8 @@ function resolveAgainst(href: string, base: string): string | undefined {
   }
 }
 
-function distinct(urls: (string | undefined)[]): string[] {
-  return [...new Set(urls.filter((u): u is string => u !== undefined))];
+function defined(values: (string | undefined)[]): string[] {
+  return values.filter((value): value is string => value !== undefined);
 }
 
 function distinctAlternates(alternates: Alternate[], normalise: Normaliser): Alternate[] {
