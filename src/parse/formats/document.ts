@@ -65,6 +65,18 @@ export class XmlDocumentReader implements XmlHandler {
     if (this.inBlock) this.builder.text(value, this.options.position);
   }
 
+  leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void {
+    if (this.inBlock) {
+      this.depth++;
+      this.builder.leaf(uri, local, qname, text, at, text.trim() === '' ? at : (valueAt ?? this.options.position()));
+      this.depth--;
+      return;
+    }
+    this.openElement(uri, local, [], qname);
+    if (text !== '') this.text(text);
+    this.closeElement();
+  }
+
   private openRoot(uri: string, local: string, qname: string): void {
     const at = this.options.position();
     const name = local.toLowerCase();

@@ -33,6 +33,8 @@ export function textContent(node: XmlNode): string {
   return text;
 }
 
+const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+
 /** Builds blocks from tokenizer events; limits what one block may hold. */
 export class BlockBuilder {
   private readonly open: XmlNode[] = [];
@@ -74,6 +76,21 @@ export class BlockBuilder {
       return;
     }
     node.text += value;
+  }
+
+  /** A child element holding only text, added in one step (the tokenizer's fast path). */
+  leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {
+    const parent = this.open[this.open.length - 1]!;
+    if (++this.nodes > this.limits.maxNodesPerBlock) {
+      this.overflowOnce(`<${parent.qname}> holds more than ${this.limits.maxNodesPerBlock} elements; the rest are left out`, at);
+      return;
+    }
+    const node: XmlNode = { uri, local, qname, attributes: NO_ATTRIBUTES, children: [], text, at, valueAt };
+    if (text.length > this.limits.maxValueLength) {
+      node.text = text.slice(0, this.limits.maxValueLength);
+      this.overflow(`the text of <${qname}> is longer than ${this.limits.maxValueLength} characters and was cut`, valueAt);
+    }
+    parent.children.push(node);
   }
 
   /** Closes the current element; returns the block's root when it is the one closed. */

@@ -28,6 +28,11 @@ export interface XmlHandler {
   closeElement(uri: string, local: string): void;
   /** Character data of the current element, possibly in several pieces. */
   text(value: string): void;
+  /**
+   * Optional fast path: an element holding only plain text, in one call (instead of open, text,
+   * close). `valueAt` is where the text starts, when known without counting lines.
+   */
+  leaf?(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void;
 }
 
 export type XmlProblemReporter = (code: string, message: string, at: Position) => void;
@@ -253,8 +258,34 @@ export class XmlTokenizer {
       }
       (attributes ??= []).push({ qname: attributeName, value });
     }
+    if (attributes === undefined && !selfClosing && this.handler.leaf !== undefined && this.scanLeaf(qname, i)) return true;
     this.pos = i;
     this.openElement(qname, attributes, selfClosing);
+    return true;
+  }
+
+  /**
+   * The hot path: `<name>plain text</name>` (no attributes, references, CR or markup inside), the
+   * shape of nearly every element of a sitemap, handed on as one leaf. Anything else returns
+   * false and takes the general path.
+   */
+  private scanLeaf(qname: string, textStart: number): boolean {
+    const buf = this.buf;
+    const close = buf.indexOf('<', textStart);
+    if (close === -1 || buf.charCodeAt(close + 1) !== 0x2f /* / */) return false;
+    const end = close + 2 + qname.length;
+    if (buf.charCodeAt(end) !== 0x3e /* > */ || !buf.startsWith(qname, close + 2)) return false;
+    if (this.stack.length === 0 || this.rootClosed) return false;
+    const text = buf.slice(textStart, close);
+    if (text.indexOf('&') !== -1 || text.indexOf('\r') !== -1) return false;
+    const colon = qname.indexOf(':');
+    const local = colon === -1 ? qname : qname.slice(colon + 1);
+    const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
+    const at = this.position();
+    // `<name>` holds no line break, so the value starts on the same line.
+    const valueAt = textStart - this.pos === qname.length + 2 ? { line: at.line, column: at.column + qname.length + 2 } : undefined;
+    this.pos = end + 1;
+    this.handler.leaf!(uri, local, qname, text, at, valueAt);
     return true;
   }
 
