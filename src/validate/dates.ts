@@ -6,6 +6,7 @@
 import { parseW3cDate, toEpochMillis, type DateGranularity } from '../core/datetime.js';
 import { LIMITS } from '../core/limits.js';
 import type { Position } from '../parse/types.js';
+import { detach } from './detach.js';
 import { quote, type Reporter } from './reporter.js';
 
 const DAY_MS = 86_400_000;
@@ -19,24 +20,49 @@ const XSD_REJECTED_FORMS: Partial<Record<DateGranularity, string>> = {
 export interface DateSettings {
   /** Epoch milliseconds of "now". */
   now: number;
+  /** safeDayFor(now). */
+  safeDay: string;
 }
 
-/** DATE-004, DATE-005 and XML-013 on one lastmod (of a page or of an index child). */
+/**
+ * DATE-004, DATE-005 and XML-013 on one lastmod (of a page or of an index child). The parser
+ * keeps only valid W3C datetimes, so the form can be told from the length and one character,
+ * and only dates near or after today need a full parse: this runs once per entry.
+ */
 export function checkLastmod(value: string, position: Position, url: string, settings: DateSettings, report: Reporter): void {
-  const parsed = parseW3cDate(value);
-  if (!parsed.ok) return; // the parser reports and drops invalid dates; nothing else to say
-  const form = XSD_REJECTED_FORMS[parsed.value.granularity];
+  const form = XSD_REJECTED_FORMS[granularityOf(value)];
   if (form) {
     report.at('DATE-004', `lastmod ${quote(value)} is ${form}: valid W3C, but the sitemap schema and Search Console expect YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm`, position, url);
   }
-  const instant = toEpochMillis(parsed.value);
-  if (instant > settings.now + DAY_MS) {
-    report.at('DATE-005', `lastmod ${quote(value)} is in the future; write the date the page last changed (Bing may reject future dates)`, position, url);
+  if (value.slice(0, 10) >= settings.safeDay) {
+    const parsed = parseW3cDate(value);
+    if (parsed.ok && toEpochMillis(parsed.value) > settings.now + DAY_MS) {
+      report.at('DATE-005', `lastmod ${quote(value)} is in the future; write the date the page last changed (Bing may reject future dates)`, position, url);
+    }
   }
-  const bytes = Buffer.byteLength(value);
-  if (bytes > LIMITS.yandexMaxValueBytes) {
-    report.at('XML-013', `lastmod is ${bytes} bytes long; Yandex rejects values over ${LIMITS.yandexMaxValueBytes} bytes: drop the extra fraction digits`, position, url);
+  // A valid W3C datetime is ASCII: its length is its size in bytes.
+  if (value.length > LIMITS.yandexMaxValueBytes) {
+    report.at('XML-013', `lastmod is ${value.length} bytes long; Yandex rejects values over ${LIMITS.yandexMaxValueBytes} bytes: drop the extra fraction digits`, position, url);
   }
+}
+
+/** The form of a valid W3C datetime: YYYY, YYYY-MM, YYYY-MM-DD, or a time with(out) seconds. */
+function granularityOf(value: string): DateGranularity {
+  if (value.length === 4) return 'year';
+  if (value.length === 7) return 'month';
+  if (value.length === 10) return 'day';
+  if (value.length >= 17 && value[16] !== ':') return 'minute';
+  if (value.length >= 20 && value[16] === ':') return value[19] === '.' ? 'fraction' : 'second';
+  const parsed = parseW3cDate(value);
+  return parsed.ok ? parsed.value.granularity : 'second';
+}
+
+/**
+ * The day (YYYY-MM-DD, UTC) before which no lastmod can be more than a day ahead of `now`, even
+ * with the largest time zone offset: dates before it skip the exact comparison.
+ */
+export function safeDayFor(now: number): string {
+  return new Date(now - DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The least number of dated entries before a shared day means anything. */
@@ -48,25 +74,35 @@ const STAMPING_SHARE = 0.9;
  * the sitemap was built rather than when each page changed. Memory: one counter per distinct day.
  */
 export class StampingDetector {
-  private readonly days = new Map<string, { count: number; first: Position; url: string }>();
+  /** By day as the number YYYYMMDD (no string per entry): how many, and the first one. */
+  private readonly days = new Map<number, { count: number; first: Position; url: string }>();
   private dated = 0;
 
   record(lastmod: string, position: Position, url: string): void {
+    // Year or month alone names no day: such values cannot show one shared build day.
+    if (lastmod.length < 10) return;
     this.dated++;
-    const day = lastmod.slice(0, 10);
+    const day = digitsOf(lastmod, 0, 4) * 10_000 + digitsOf(lastmod, 5, 7) * 100 + digitsOf(lastmod, 8, 10);
     const seen = this.days.get(day);
     if (seen) seen.count++;
-    else this.days.set(day, { count: 1, first: position, url });
+    else this.days.set(day, { count: 1, first: { line: position.line, column: position.column }, url: detach(url) });
   }
 
   finish(report: Reporter): void {
     if (this.dated < STAMPING_MIN_ENTRIES) return;
     for (const [day, { count, first, url }] of this.days) {
-      if (count >= this.dated * STAMPING_SHARE && day.length === 10) {
+      if (count >= this.dated * STAMPING_SHARE) {
         const share = Math.round((count / this.dated) * 100);
-        report.at('DATE-006', `${count} of ${this.dated} lastmod values (${share}%) fall on ${day}, which looks like the time the sitemap was built; write each page's last significant change instead, or leave lastmod out`, first, url);
+        const date = `${Math.floor(day / 10_000)}-${String(Math.floor(day / 100) % 100).padStart(2, '0')}-${String(day % 100).padStart(2, '0')}`;
+        report.at('DATE-006', `${count} of ${this.dated} lastmod values (${share}%) fall on ${date}, which looks like the time the sitemap was built; write each page's last significant change instead, or leave lastmod out`, first, url);
         return;
       }
     }
   }
+}
+
+function digitsOf(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) value = value * 10 + (text.charCodeAt(i) - 48);
+  return value;
 }

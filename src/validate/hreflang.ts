@@ -7,6 +7,7 @@
 import type { Alternate, UrlEntry } from '../core/entry.js';
 import type { LocatedEntry, Position } from '../parse/types.js';
 import { COUNTRY_CODES, LANGUAGE_CODES } from './codes.js';
+import { detach } from './detach.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';
 
 type LocatedUrl = LocatedEntry & { entry: UrlEntry; };
@@ -91,8 +92,8 @@ export class HreflangGraph {
       const position: Position = fieldPosition(located.location, `alternates.${i}`);
       positions.push(position.line, position.column);
     });
-    const hrefs = alternates.map((alternate: Alternate) => alternate.href);
-    this.clusters.set(located.entry.loc, { sourceIndex, signature: signatureOf(hrefs), positions, hrefs });
+    const hrefs = alternates.map((alternate: Alternate) => detach(alternate.href));
+    this.clusters.set(detach(located.entry.loc), { sourceIndex, signature: signatureOf(hrefs), positions, hrefs });
   }
 
   /**

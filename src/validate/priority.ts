@@ -1,5 +1,6 @@
 /** PRIO-001 (info): a priority that is the same on every URL says nothing; the parser checks values. */
 import type { Position } from '../parse/types.js';
+import { detach } from './detach.js';
 import type { Reporter } from './reporter.js';
 
 export class PriorityUniformity {
@@ -9,7 +10,7 @@ export class PriorityUniformity {
 
   record(value: number, position: Position, url: string): void {
     this.count++;
-    if (this.first === undefined) this.first = { value, position, url };
+    if (this.first === undefined) this.first = { value, position: { line: position.line, column: position.column }, url: detach(url) };
     else if (value !== this.first.value) this.varied = true;
   }
 

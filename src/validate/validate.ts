@@ -8,6 +8,8 @@ import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { parseSitemap } from '../parse/index.js';
 import { ParseError, type Position, type SitemapSource } from '../parse/types.js';
 import { resolveChild } from './children.js';
+import { safeDayFor } from './dates.js';
+import { detach } from './detach.js';
 import { DocumentValidator, RunState } from './document.js';
 import { fetchSitemap, isHttpUrl } from './fetch.js';
 import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
@@ -102,7 +104,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     location = options.location && !pending.parent ? options.location : fetched.finalUrl;
   }
   const validator = new DocumentValidator(
-    { location, scope: scopeFor(location, options.strictScope ?? false), sourceIndex: context.sourceIndex, now: context.now },
+    { location, scope: scopeFor(location, options.strictScope ?? false), sourceIndex: context.sourceIndex, now: context.now, safeDay: safeDayFor(context.now) },
     context.run,
     reporter,
   );
@@ -117,7 +119,8 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     for await (const located of parsed.located()) {
       validator.entry(located);
       if (located.entry.kind === 'sitemap' && options.recursive) {
-        children.push({ url: located.entry.loc, position: located.location.fields.loc ?? located.location });
+        const { line, column } = located.location.fields.loc ?? located.location;
+        children.push({ url: detach(located.entry.loc), position: { line, column } });
       }
     }
   } catch (error) {
