@@ -1,0 +1,256 @@
+/**
+ * Benchmark of the parser. The same sitemaps (50,000 URLs ≈ 10 MB and 250,000 URLs, each plain
+ * and gzip, kept in bench/.data/) are read by
+ *   - sitemapkit (parseSitemap),
+ *   - the `sitemap` package's parser (XMLToSitemapItemStream), its most used peer,
+ *   - sitemapper, fetching from a local HTTP server on 127.0.0.1 (as it only reads URLs),
+ * and, as reference lines, saxes with a minimal handler, a bare indexOf scan for `<loc>`, and
+ * gunzip alone. Each run is its own child process, so peak RSS is its own. Then a 1 GB urlset,
+ * generated on the fly and never stored, is parsed to check that memory stays flat.
+ *
+ *   npm run bench:parse
+ *   node dist/bench/parse.bench.js --only sitemapkit,saxes --sizes 50000
+ *   BENCH_SKIP_1GB=1 skips the 1 GB stream; BENCH_1GB_BYTES changes its size.
+ */
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { Readable, type Transform } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createGunzip, createGzip } from 'node:zlib';
+import { SaxesParser } from 'saxes';
+import { ErrorLevel, XMLToSitemapItemStream } from 'sitemap';
+import Sitemapper from 'sitemapper';
+import { parseSitemap } from '../src/parse/index.js';
+
+const DATA_DIR = fileURLToPath(new URL('../../bench/.data/', import.meta.url));
+const CONTENDERS = ['sitemapkit', 'sitemap.js', 'sitemapper', 'saxes', 'indexOf', 'gunzip'] as const;
+type Contender = (typeof CONTENDERS)[number];
+const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
+
+/** One `<url>` of the realistic test sitemap: most with lastmod, a third with changefreq and priority, 10% with images, 1 in 7 with `&`. */
+function urlXml(i: number): string {
+  const category = `category-${i % 97}`;
+  let xml = `  <url>\n    <loc>https://www.example.com/shop/${category}/item-${i}${i % 7 === 0 ? '?colour=blue&amp;size=m' : ''}</loc>\n`;
+  if (i % 5 !== 0) xml += `    <lastmod>2024-05-${String(1 + (i % 28)).padStart(2, '0')}${i % 4 === 0 ? `T10:${String(i % 60).padStart(2, '0')}:00+00:00` : ''}</lastmod>\n`;
+  if (i % 3 === 0) xml += `    <changefreq>${i % 2 === 0 ? 'daily' : 'weekly'}</changefreq>\n    <priority>0.5</priority>\n`;
+  if (i % 10 === 0) xml += `    <image:image>\n      <image:loc>https://cdn.example.com/img/${i}/front.jpg</image:loc>\n    </image:image>\n`;
+  return `${xml}  </url>\n`;
+}
+
+/** A urlset of `count` URLs as a stream of chunks (for files and for the 1 GB run alike). */
+function* urlsetChunks(count: number): Generator<Buffer> {
+  let chunk = HEADER;
+  for (let i = 0; i < count; i++) {
+    chunk += urlXml(i);
+    if (chunk.length > 65_536) {
+      yield Buffer.from(chunk);
+      chunk = '';
+    }
+  }
+  yield Buffer.from(`${chunk}</urlset>\n`);
+}
+
+async function ensureData(count: number): Promise<{ plain: string; gzip: string }> {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const plain = join(DATA_DIR, `urlset-${count}.xml`);
+  const gzip = `${plain}.gz`;
+  if (!existsSync(plain)) {
+    const out = createWriteStream(plain);
+    for (const chunk of urlsetChunks(count)) if (!out.write(chunk)) await once(out, 'drain');
+    out.end();
+    await once(out, 'close');
+  }
+  if (!existsSync(gzip)) {
+    const out = createReadStream(plain).pipe(createGzip()).pipe(createWriteStream(gzip));
+    await once(out, 'close');
+  }
+  return { plain, gzip };
+}
+
+// ---- the contenders (each inside its own child process) -----------------------------------
+
+function bytesOf(path: string): Readable {
+  const file = createReadStream(path, { highWaterMark: 65_536 });
+  return path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
+}
+
+async function runSitemapkit(path: string): Promise<number> {
+  let n = 0;
+  for await (const _ of parseSitemap({ path })) n++;
+  return n;
+}
+
+async function runSitemapJs(path: string): Promise<number> {
+  let n = 0;
+  const parser: Transform = new XMLToSitemapItemStream({ level: ErrorLevel.SILENT, logger: false });
+  for await (const _ of bytesOf(path).pipe(parser)) n++;
+  return n;
+}
+
+/** sitemapper reads URLs only: the file is served from 127.0.0.1 by this same process. */
+async function runSitemapper(path: string): Promise<number> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': path.endsWith('.gz') ? 'application/gzip' : 'application/xml' });
+    createReadStream(path).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const name = path.endsWith('.gz') ? 'sitemap.xml.gz' : 'sitemap.xml';
+    const result = await new Sitemapper({ url: `http://127.0.0.1:${port}/${name}`, timeout: 600_000 }).fetch();
+    if (result.errors.length > 0 && result.sites.length === 0) throw new Error(JSON.stringify(result.errors).slice(0, 300));
+    return result.sites.length;
+  } finally {
+    server.close();
+  }
+}
+
+async function runSaxes(path: string): Promise<number> {
+  let n = 0;
+  const parser = new SaxesParser({ xmlns: true });
+  parser.on('opentag', (tag) => {
+    if (tag.local === 'url') n++;
+  });
+  for await (const chunk of bytesOf(path).setEncoding('utf8')) parser.write(chunk as string);
+  parser.close();
+  return n;
+}
+
+async function runIndexOf(path: string): Promise<number> {
+  let n = 0;
+  let carry = '';
+  for await (const chunk of bytesOf(path).setEncoding('utf8')) {
+    const text = carry + (chunk as string);
+    let at = text.indexOf('<loc>');
+    while (at !== -1) {
+      n++;
+      at = text.indexOf('<loc>', at + 5);
+    }
+    carry = text.slice(-4);
+  }
+  return n;
+}
+
+async function runGunzip(path: string): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of bytesOf(path)) bytes += (chunk as Buffer).length;
+  return bytes;
+}
+
+const RUNNERS: Record<Contender, (path: string) => Promise<number>> = {
+  sitemapkit: runSitemapkit,
+  'sitemap.js': runSitemapJs,
+  sitemapper: runSitemapper,
+  saxes: runSaxes,
+  indexOf: runIndexOf,
+  gunzip: runGunzip,
+};
+
+interface Measurement {
+  seconds: number;
+  cpuSeconds: number;
+  count: number;
+  peakRssMb: number;
+}
+
+async function child(contender: Contender | 'stream', path: string, streamBytes: number): Promise<void> {
+  const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  let count: number;
+  if (contender === 'stream') {
+    // About 220 bytes per URL: enough URLs for `streamBytes`, generated as they are read.
+    count = 0;
+    for await (const _ of parseSitemap(Readable.from(urlsetChunks(Math.ceil(streamBytes / 220))))) count++;
+  } else {
+    count = await RUNNERS[contender](path);
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  const m: Measurement = {
+    seconds: Number(process.hrtime.bigint() - start) / 1e9,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    count,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+  process.stdout.write(`${JSON.stringify(m)}\n`);
+}
+
+// ---- the parent ------------------------------------------------------------------------------
+
+function measure(contender: Contender | 'stream', path: string, streamBytes = 0): Measurement | string {
+  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', contender, '--path', path, '--stream-bytes', String(streamBytes)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (result.status !== 0) return `failed: ${result.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 160)}`;
+  return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
+}
+
+const format = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { only: { type: 'string' }, sizes: { type: 'string' }, child: { type: 'string' }, path: { type: 'string' }, 'stream-bytes': { type: 'string' } },
+  });
+  if (values.child !== undefined) return child(values.child as Contender, values.path!, Number(values['stream-bytes']));
+  const contenders = (values.only?.split(',') ?? [...CONTENDERS]) as Contender[];
+  const sizes = (values.sizes ?? '50000,250000').split(',').map(Number);
+  console.log(`sitemapkit parse benchmark, Node ${process.version}; each run in its own process. MB/s are of uncompressed XML.\n`);
+  const rows: string[][] = [['file', 'contender', 'seconds', 'CPU s', 'MB/s', 'URLs/s', 'URLs', 'peak RSS MB']];
+  const ratios: string[] = [];
+  for (const size of sizes) {
+    const files = await ensureData(size);
+    const xmlBytes = statSync(files.plain).size;
+    for (const [mode, path] of Object.entries(files)) {
+      const results = new Map<string, Measurement>();
+      for (const contender of contenders) {
+        if (contender === 'gunzip' && mode === 'plain') continue;
+        process.stderr.write(`  ${size} ${mode}: ${contender}…\n`);
+        const m = measure(contender, path);
+        const label = `${format(size)} ${mode}`;
+        if (typeof m === 'string') {
+          rows.push([label, contender, m, '', '', '', '', '']);
+          continue;
+        }
+        results.set(contender, m);
+        const urls = contender === 'gunzip' ? '–' : format(m.count);
+        rows.push([label, contender, format(m.seconds, 2), format(m.cpuSeconds, 2), format(xmlBytes / 1e6 / m.seconds, 1), contender === 'gunzip' ? '–' : format(m.count / m.seconds), urls, format(m.peakRssMb)]);
+      }
+      const ours = results.get('sitemapkit');
+      if (!ours) continue;
+      const versus = (name: string, goal?: string) => {
+        const peer = results.get(name);
+        if (peer) {
+          ratios.push(`  ${format(size)} ${mode}: sitemapkit is ${format(peer.seconds / ours.seconds, 2)}× as fast as ${name} (CPU time: ${format(peer.cpuSeconds / ours.cpuSeconds, 2)}×)${goal ?? ''}`);
+        }
+      };
+      if (mode === 'plain') versus('sitemap.js', ` (goal ≥ 20×: ${(results.get('sitemap.js')?.seconds ?? 0) / ours.seconds >= 20 ? 'met' : 'not met'})`);
+      else versus('sitemap.js');
+      versus('sitemapper');
+      versus('saxes');
+      versus('indexOf');
+      const gunzip = results.get('gunzip');
+      if (mode === 'gzip' && gunzip) {
+        const ratio = ours.seconds / gunzip.seconds;
+        ratios.push(`  ${format(size)} gzip: sitemapkit takes ${format(ratio, 2)}× the time of gunzip alone (CPU time: ${format(ours.cpuSeconds / gunzip.cpuSeconds, 2)}×; goal ≤ 1.3×: ${ratio <= 1.3 ? 'met' : 'not met'})`);
+      }
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  for (const row of rows) console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  console.log('\nRatios (same run, same machine; wall time, and CPU time which is steadier on a busy machine):');
+  for (const line of ratios) console.log(line);
+  if (process.env.BENCH_SKIP_1GB === '1' || !contenders.includes('sitemapkit')) return;
+  const streamBytes = Number(process.env.BENCH_1GB_BYTES ?? 1024 ** 3);
+  process.stderr.write(`  ${format(streamBytes / 1e6)} MB stream: sitemapkit…\n`);
+  const m = measure('stream', '', streamBytes);
+  if (typeof m === 'string') console.log(`\n${format(streamBytes / 1e6)} MB stream: ${m}`);
+  else {
+    console.log(`\n${format(streamBytes / 1e6)} MB generated stream: ${format(m.count)} URLs in ${format(m.seconds, 1)} s (${format(streamBytes / 1e6 / m.seconds, 1)} MB/s), peak RSS ${format(m.peakRssMb)} MB (goal < 100 MB: ${m.peakRssMb < 100 ? 'met' : 'not met'})`);
+  }
+}
+
+await main();
