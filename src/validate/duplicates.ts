@@ -16,16 +16,6 @@ export interface FirstSeen {
   column: number;
 }
 
-interface Stored {
-  /** What precedes the key in the loc ("https://www."), or the whole loc when the host had capitals. */
-  prefix: string;
-  /** True when `prefix` is the whole loc. */
-  whole: boolean;
-  sourceIndex: number;
-  line: number;
-  column: number;
-}
-
 export interface Repeat {
   /** 'duplicate': the same loc; 'twin': the same page on another scheme or with/without www. */
   kind: 'duplicate' | 'twin';
@@ -56,12 +46,22 @@ function splitTwin(loc: string): { key: string; prefixEnd: number; lowered: bool
 
 const HAS_UPPER_CASE = /[A-Z]/;
 
+/**
+ * The set itself: a Map from twin key to an index into parallel arrays of small numbers and
+ * shared prefix strings, so a URL costs its key and a few array slots, not an object.
+ */
 export class UrlRegistry {
-  private readonly seen = new Map<string, Stored>();
+  private readonly seen = new Map<string, number>();
+  /** What precedes the key in the loc ("https://www."), or the whole loc when the host had capitals. */
+  private readonly prefixes: string[] = [];
+  private readonly wholes: boolean[] = [];
+  private readonly sourceOf: number[] = [];
+  private readonly lines: number[] = [];
+  private readonly columns: number[] = [];
   private readonly sources: string[] = [];
   private readonly sourceIndexes = new Map<string, number>();
   /** The few distinct prefixes ("https://www.", "http://"), shared by all stored URLs. */
-  private readonly prefixes = new Map<string, string>();
+  private readonly sharedPrefixes = new Map<string, string>();
 
   get size(): number {
     return this.seen.size;
@@ -70,32 +70,38 @@ export class UrlRegistry {
   /** True when exactly this loc was recorded. */
   has(loc: string): boolean {
     const { key } = splitTwin(loc);
-    const stored = this.seen.get(key);
-    return stored !== undefined && this.locOf(stored, key) === loc;
+    const slot = this.seen.get(key);
+    return slot !== undefined && this.locOf(slot, key) === loc;
   }
 
   /** Records a loc; returns what it repeats, or undefined the first time a page is met. */
   add(loc: string, source: string, position: Position): Repeat | undefined {
-    const { key, prefixEnd, lowered } = splitTwin(loc);
-    const stored = this.seen.get(key);
-    if (stored === undefined) {
-      const prefix = lowered ? detach(loc) : this.intern(loc.slice(0, prefixEnd));
-      this.seen.set(detach(key), { prefix, whole: lowered, sourceIndex: this.indexOf(source), line: position.line, column: position.column });
+    const split = splitTwin(loc);
+    // Detached first: the copy is hashed once, for the lookup and the insertion alike.
+    const key = detach(split.key);
+    const slot = this.seen.get(key);
+    if (slot === undefined) {
+      this.seen.set(key, this.prefixes.length);
+      this.prefixes.push(split.lowered ? detach(loc) : this.share(loc.slice(0, split.prefixEnd)));
+      this.wholes.push(split.lowered);
+      this.sourceOf.push(this.indexOf(source));
+      this.lines.push(position.line);
+      this.columns.push(position.column);
       return undefined;
     }
-    const first: FirstSeen = { loc: this.locOf(stored, key), sourceIndex: stored.sourceIndex, line: stored.line, column: stored.column };
+    const first: FirstSeen = { loc: this.locOf(slot, key), sourceIndex: this.sourceOf[slot]!, line: this.lines[slot]!, column: this.columns[slot]! };
     const firstSource = this.sources[first.sourceIndex]!;
     const where = firstSource === source ? `line ${first.line}` : `${firstSource}:${first.line}`;
     return { kind: first.loc === loc ? 'duplicate' : 'twin', first, where };
   }
 
-  private locOf(stored: Stored, key: string): string {
-    return stored.whole ? stored.prefix : stored.prefix + key;
+  private locOf(slot: number, key: string): string {
+    return this.wholes[slot] ? this.prefixes[slot]! : this.prefixes[slot]! + key;
   }
 
-  private intern(prefix: string): string {
-    let shared = this.prefixes.get(prefix);
-    if (shared === undefined) this.prefixes.set(prefix, (shared = detach(prefix)));
+  private share(prefix: string): string {
+    let shared = this.sharedPrefixes.get(prefix);
+    if (shared === undefined) this.sharedPrefixes.set(prefix, (shared = detach(prefix)));
     return shared;
   }
 
