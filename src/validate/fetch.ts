@@ -1,6 +1,7 @@
 /**
  * Fetching a sitemap given by URL, with the transport rules (RULES.md §1): the URL must answer 200
- * (FETCH-001) and should not redirect (FETCH-002). Redirects are followed by hand so each hop is
+ * (FETCH-001), without a login (FETCH-004), and should not redirect (FETCH-002). robots.txt
+ * (FETCH-003) belongs to the tree walk, which reads it anyway. Redirects are followed by hand so each hop is
  * seen; the body is handed on as a stream.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
@@ -42,6 +43,11 @@ export async function fetchSitemap(url: string, signal?: AbortSignal): Promise<F
     }
     if (hops.length > 0) {
       diagnostics.push(diagnostic('FETCH-002', `${url} redirects (${hops.join(', ')}); submit and link the final URL ${current} instead`, { source: url }));
+    }
+    if (response.status === 401 || response.status === 403) {
+      await response.body?.cancel();
+      diagnostics.push(diagnostic('FETCH-004', `${current} answered HTTP ${response.status}: crawlers cannot log in; serve the sitemap without authentication`, { source: url }));
+      return { ok: false, diagnostics };
     }
     if (response.status !== 200) {
       await response.body?.cancel();

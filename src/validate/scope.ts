@@ -37,7 +37,7 @@ export class Scope {
   advice(): string {
     return this.strict
       ? 'move it to a sitemap on its own host and folder'
-      : "move it to a sitemap on its own host and folder (a warning: submitting this file through that host's robots.txt or Search Console would allow it; --strict-scope makes it an error)";
+      : 'move it to a sitemap on its own host and folder (a warning, as cross-submission through robots.txt may allow it; --strict-scope makes it an error)';
   }
 }
 

@@ -1,6 +1,8 @@
 /** `sitemapkit validate` as a user runs it: the built binary, real files, stdin, exit codes. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
@@ -74,4 +76,18 @@ test('a file that does not exist is an error of that source, not a crash', async
   const { code, stdout } = await runCli(['validate', '/nonexistent/sitemap.xml']);
   assert.equal(code, 1);
   assert.match(stdout, /\/nonexistent\/sitemap\.xml.*error +FETCH-001/);
+});
+
+test('--recursive validates an index and its children, one summary line each', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cli-'));
+  try {
+    writeFileSync(join(dir, 'index.xml'), '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <sitemap><loc>https://www.example.com/a.xml</loc></sitemap>\n</sitemapindex>\n');
+    writeFileSync(join(dir, 'a.xml'), readFileSync(`${RULES}url-006.xml`));
+    const { code, stdout } = await runCli(['validate', join(dir, 'index.xml'), '--recursive', '--json', ...NOW]);
+    assert.equal(code, 0);
+    const results = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { source: string; kind: string; warnings: number });
+    assert.deepEqual(results.map((r) => [r.source, r.kind, r.warnings]), [[join(dir, 'index.xml'), 'sitemapindex', 0], [join(dir, 'a.xml'), 'urlset', 3]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -117,18 +117,19 @@ async function serve(routes: Record<string, (base: string) => { status?: number;
   return { base, server };
 }
 
-test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), scope against the fetched URL', async () => {
+test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), login walls (FETCH-004), scope against the fetched URL', async () => {
   const { base, server } = await serve({
-    '/sitemap_index.xml': (b) => ({ body: index([`${b}/s/pages.xml`, `${b}/s/moved.xml`, `${b}/s/gone.xml`, `${b}/s/empty.xml`]) }),
+    '/sitemap_index.xml': (b) => ({ body: index([`${b}/s/pages.xml`, `${b}/s/moved.xml`, `${b}/s/gone.xml`, `${b}/s/empty.xml`, `${b}/s/private.xml`]) }),
     '/s/pages.xml': (b) => ({ body: urlset([`${b}/s/a`, `${b}/elsewhere`]) }),
     '/s/moved.xml': (b) => ({ status: 301, headers: { location: `${b}/s/new.xml` } }),
     '/s/new.xml': (b) => ({ body: gzipSync(urlset([`${b}/s/b`])), headers: { 'content-type': 'application/gzip' } }),
     '/s/gone.xml': () => ({ status: 410, body: 'gone' }),
     '/s/empty.xml': () => ({ body: '' }),
+    '/s/private.xml': () => ({ status: 401, body: 'login' }),
   });
   try {
     const results = await validateSources([`${base}/sitemap_index.xml`], { recursive: true, now: NOW });
-    assert.equal(results.length, 5);
+    assert.equal(results.length, 6);
     const outside = find(results, /pages\.xml$/, 'URL-005');
     assert.equal(outside.length, 1, 'checked against the URL the child was fetched from');
     assert.equal(outside[0]!.severity, 'warning', 'cross-submission not ruled out');
@@ -139,6 +140,7 @@ test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), scope 
     const gone = find(results, /gone\.xml$/, 'FETCH-001');
     assert.match(gone[0]!.message, /410/);
     assert.equal(find(results, /empty\.xml$/, 'FETCH-001').length, 1, 'an empty body cannot be a sitemap');
+    assert.equal(find(results, /private\.xml$/, 'FETCH-004').length, 1, 'a login wall');
   } finally {
     server.close();
   }
