@@ -2,9 +2,9 @@
  * The crawler's seams wired to the real modules: pages through the discover/ HTTP layer
  * (timeouts, retries, size caps, Content-Encoding), permissions from robots.txt per RFC 9309.
  */
-import { isHtmlContentType, type HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../discover/http.js';
 import { fetchRobotsTxt, type RobotsTxt } from '../discover/robots.js';
-import type { FetchedPage, PageFetcher, RobotsPolicy } from './types.js';
+import type { PageFetcher, RobotsPolicy } from './types.js';
 
 /** HTML pages larger than this are read only this far (links past it are not seen). */
 export const DEFAULT_MAX_PAGE_BYTES = 10 * 1024 * 1024;
@@ -13,27 +13,18 @@ export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_
   return {
     async fetch(url) {
       const response = await http.get(url, { maxBytes });
-      const contentType = response.headers['content-type'];
-      // Only HTML is read; PDFs, images and the like are judged by their headers alone.
-      const wanted = response.status === 200 && (contentType === undefined || isHtmlContentType(contentType));
-      const body = wanted ? await collect(response.body) : (response.discard(), new Uint8Array());
-      const page: FetchedPage = {
+      // The body streams on to the HTML reader; PDFs, images and errors are never read (see readAnswer).
+      return {
         url: response.url,
         redirects: response.redirects,
         status: response.status,
         headers: response.headers,
-        body,
+        body: response.body,
+        discard: () => response.discard(),
         fetchedAt: Date.now(),
       };
-      return page;
     },
   };
-}
-
-async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }
 
 /** robots.txt of each origin, fetched once per crawl, read for `userAgent`'s product token. */

@@ -5,7 +5,7 @@
  */
 import { HostLimiter } from '../discover/host-limiter.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
-import { judgePage, type Discovered } from './judge.js';
+import { judgeAnswer, readAnswer, type Discovered, type ReadAnswer } from './judge.js';
 import { normaliseCrawlUrl, paramFilter } from './normalise.js';
 import { createScope, type Scope } from './scope.js';
 import type { FetchedPage, Outcome, PageFetcher, RobotsPolicy } from './types.js';
@@ -234,27 +234,36 @@ class Crawl {
     }
     this.progress.fetched += 1;
     const release = await politeness.acquire(new URL(url).host);
-    let page;
+    let answer: ReadAnswer;
     try {
-      page = await this.options.fetcher.fetch(url);
+      const page = await this.options.fetcher.fetch(url);
+      onAnswer?.(page);
+      answer = await readAnswer(page);
     } catch (error) {
+      // No answer, or a body that broke off (timeout, reset, a size cap, bad Content-Encoding).
       this.finish({ url, outcome: 'fetch-error', detail: (error as Error).message, fetched: true });
       return;
     } finally {
       release();
     }
-    onAnswer?.(page);
-    const judged = this.judge(url, page, depth);
+    const judged = this.judge(url, answer, depth);
     if (judged.finished.outcome === 'redirected') {
       // The fetcher followed the redirect: the answer is the target's own page, if it is new.
-      const target = judged.found[0]!;
-      judged.found = (await this.judgeRedirectTarget(target.url, page, depth)) ?? judged.found;
+      const target = judged.found[0]!.url;
+      if (await this.mayJudgeRedirectTarget(target)) {
+        // No await from this check to the store write: no other worker can meet the target between.
+        if (this.store.outcomeOf(target) === undefined) {
+          const landed = this.judge(target, { ...answer, page: { ...answer.page, url: target, redirects: [] } }, depth);
+          this.progress.fetched += 1;
+          judged.found = [{ ...landed.finished, depth }, ...landed.found];
+        }
+      }
     }
     this.finish(judged.finished, judged.found);
   }
 
-  private judge(url: string, page: FetchedPage, depth: number): { finished: FinishedUrl; found: FoundUrl[] } {
-    const { verdict, discovered } = judgePage(url, page, this.normalise);
+  private judge(url: string, answer: ReadAnswer, depth: number): { finished: FinishedUrl; found: FoundUrl[] } {
+    const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
     const found = discovered.map((d) => this.place(d.url, depthOf(d, depth)));
     const finished: FinishedUrl = verdict.outcome === 'listed'
       ? { url, outcome: 'listed', entry: verdict.entry, fetched: true }
@@ -262,18 +271,10 @@ class Crawl {
     return { finished, found };
   }
 
-  /**
-   * The target of a followed redirect, judged from the answer already in hand, with the URLs it
-   * leads to; undefined when it must be left to the queue (out of scope, disallowed, already met).
-   */
-  private async judgeRedirectTarget(target: string, page: FetchedPage, depth: number): Promise<FoundUrl[] | undefined> {
-    if (!this.scope(target).inScope || this.progress.fetched >= this.maxPages) return undefined;
-    if (!(await this.options.robots.check(target)).allowed) return undefined;
-    // No await from here to the store write: no other worker can settle the target meanwhile.
-    if (this.store.outcomeOf(target) !== undefined) return undefined;
-    const judged = this.judge(target, { ...page, url: target, redirects: [] }, depth);
-    this.progress.fetched += 1;
-    return [{ ...judged.finished, depth }, ...judged.found];
+  /** A followed redirect's target is judged from the answer in hand when it is ours to crawl. */
+  private async mayJudgeRedirectTarget(target: string): Promise<boolean> {
+    if (!this.scope(target).inScope || this.progress.fetched >= this.maxPages) return false;
+    return (await this.options.robots.check(target)).allowed;
   }
 
   /** Where a found URL goes: the queue, straight to an outcome, or aside if too deep. */

@@ -2,12 +2,15 @@
  * The listing decision for one fetched URL (issue 6, RULES.md CR-02…CR-08): listed only when it
  * answered 200 with HTML, is not noindex and is its own canonical (or has none). Every other
  * outcome has a reason. Also returns the URLs the page leads to, each with how it was found.
+ *
+ * In two steps: readAnswer streams the body through the HTML reader (I/O, async), judgeAnswer
+ * decides from what was read (pure, synchronous).
  */
 import type { Alternate, UrlEntry } from '../core/entry.js';
 import { isHtmlContentType } from '../discover/http.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from './directives.js';
-import { readHtml } from './html.js';
+import { readHtmlStream, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
 import { parseLinkHeader } from './link-header.js';
 import { headerValues, type FetchedPage, type LeftOutReason } from './types.js';
@@ -32,18 +35,44 @@ export interface Judgement {
 /** Normalises a found URL (see normalise.ts); undefined drops it. */
 export type Normaliser = (href: string) => string | undefined;
 
-export function judgePage(url: string, page: FetchedPage, normalise: Normaliser): Judgement {
+/** An answer with its body read: `facts` is what the page says, undefined when it is not HTML. */
+export interface ReadAnswer {
+  page: FetchedPage;
+  facts?: PageFacts;
+}
+
+/** Reads the body of a 200 HTML answer (or one with no type that looks like HTML); lets go of any other. */
+export async function readAnswer(page: FetchedPage): Promise<ReadAnswer> {
+  const contentType = headerValues(page.headers, 'content-type')[0];
+  if (page.status !== 200 || (contentType !== undefined && !isHtmlContentType(contentType))) {
+    page.discard?.();
+    return { page };
+  }
+  // Relative URLs resolve against the URL that answered, at the end of any redirects.
+  const facts = await readHtmlStream(page.url, page.body instanceof Uint8Array ? [page.body] : page.body, {
+    charset: /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1],
+    sniff: contentType === undefined,
+  });
+  page.discard?.();
+  return facts === undefined ? { page } : { page, facts };
+}
+
+/** Reads and judges in one step. */
+export async function judgePage(url: string, page: FetchedPage, normalise: Normaliser): Promise<Judgement> {
+  return judgeAnswer(url, await readAnswer(page), normalise);
+}
+
+export function judgeAnswer(url: string, { page, facts }: ReadAnswer, normalise: Normaliser): Judgement {
   const redirect = judgeRedirect(url, page, normalise);
   if (redirect !== undefined) return redirect;
   if (page.status !== 200) {
     return { verdict: { outcome: 'http-error', detail: `HTTP ${page.status}` }, discovered: [] };
   }
-  const contentType = headerValues(page.headers, 'content-type')[0];
-  if (!isHtml(contentType, page.body)) {
-    return { verdict: { outcome: 'non-html', detail: contentType ?? 'no Content-Type' }, discovered: [] };
+  if (facts === undefined) {
+    return { verdict: { outcome: 'non-html', detail: headerValues(page.headers, 'content-type')[0] ?? 'no Content-Type' }, discovered: [] };
   }
 
-  const signals = readSignals(url, page, contentType, normalise);
+  const signals = readSignals(page, facts, normalise);
   const discovered: Discovered[] = [
     ...(signals.directives.nofollow ? [] : signals.links.map((link): Discovered => ({ url: link, via: 'link' }))),
     ...signals.alternates.map((alternate): Discovered => ({ url: alternate.href, via: 'alternate' })),
@@ -70,16 +99,14 @@ interface PageSignals {
   noindexSource: string;
 }
 
-function readSignals(url: string, page: FetchedPage, contentType: string | undefined, normalise: Normaliser): PageSignals {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
-  const facts = readHtml(url, page.body, charset);
+function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser): PageSignals {
   const headerLinks = headerValues(page.headers, 'link').flatMap(parseLinkHeader);
   const directives: RobotsDirectives = { ...facts.directives };
   for (const value of headerValues(page.headers, 'x-robots-tag')) addRobotsHeader(directives, value);
-  const headerCanonicals = headerLinks.filter((link) => link.rel.includes('canonical')).map((link) => resolveAgainst(link.target, url));
+  const headerCanonicals = headerLinks.filter((link) => link.rel.includes('canonical')).map((link) => resolveAgainst(link.target, page.url));
   const headerAlternates = headerLinks
     .filter((link) => link.rel.includes('alternate') && link.hreflang)
-    .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, url) ?? '' }));
+    .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, page.url) ?? '' }));
   return {
     links: defined(facts.links.map((link) => normalise(link))),
     canonicals: [...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href))))],
@@ -119,13 +146,6 @@ function judgeRedirect(url: string, page: FetchedPage, normalise: Normaliser): J
     verdict: { outcome: 'redirected', detail: `HTTP ${first.status} to ${target}${hops}` },
     discovered: [{ url: target, via: 'redirect' }],
   };
-}
-
-/** HTML by Content-Type; without one, by the body's first bytes (as browsers sniff). */
-function isHtml(contentType: string | undefined, body: Uint8Array): boolean {
-  if (contentType !== undefined) return isHtmlContentType(contentType);
-  const start = Buffer.from(body.subarray(0, 512)).toString('utf8').trimStart().toLowerCase();
-  return start.startsWith('<!doctype html') || start.startsWith('<html');
 }
 
 function resolveAgainst(href: string, base: string): string | undefined {

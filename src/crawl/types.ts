@@ -19,8 +19,13 @@ export interface FetchedPage {
   status: number;
   /** Header values by lower-case name; repeated headers as arrays. */
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
-  /** The body (capped by the fetcher); fetchers may leave it empty when the type is not HTML. */
-  body: Uint8Array;
+  /**
+   * The body: its chunks as they arrive (read once), or bytes in memory. Capped by the fetcher,
+   * which may leave it empty when the type is not HTML.
+   */
+  body: AsyncIterable<Uint8Array> | Uint8Array;
+  /** Lets go of a body left unread (and of what it holds); harmless once it has been read. */
+  discard?: () => void;
   /** Our clock (epoch ms) when the response arrived. */
   fetchedAt: number;
 }
