@@ -7,7 +7,7 @@ import type { Alternate, Image, News, Relationship, Video, VideoPlatform } from 
 import { NS } from '../../core/namespaces.js';
 import type { Position } from '../types.js';
 import { attribute, type XmlNode } from '../xml/block.js';
-import { readList, readNumber, readText, readUrl, readYesNo, readW3cDate, abbreviate, type ValueContext } from './values.js';
+import { readList, readNumber, readText, readUrl, readYesNo, abbreviate, type ValueContext } from './values.js';
 
 export interface BlockContext extends ValueContext {
   /** The page URL the block belongs to (named in diagnostics). */
@@ -16,8 +16,8 @@ export interface BlockContext extends ValueContext {
   fields: Record<string, Position>;
 }
 
-/** Children of `node` in the extension's namespace, by local name; repeated singletons reported (XML-008). */
-function childrenByName(node: XmlNode, uri: string, ctx: BlockContext): Map<string, XmlNode[]> {
+/** Children of `node` in the extension's namespace, by local name. */
+function childrenByName(node: XmlNode, uri: string): Map<string, XmlNode[]> {
   const byName = new Map<string, XmlNode[]>();
   for (const child of node.children) {
     if (child.uri !== uri) continue;
@@ -28,6 +28,7 @@ function childrenByName(node: XmlNode, uri: string, ctx: BlockContext): Map<stri
   return byName;
 }
 
+/** The one child of that name; a repeated singleton is reported (XML-008) and the first kept. */
 function single(byName: Map<string, XmlNode[]>, local: string, ctx: BlockContext): XmlNode | undefined {
   const nodes = byName.get(local);
   if (nodes === undefined) return undefined;
@@ -46,7 +47,7 @@ function reportUnknown(byName: Map<string, XmlNode[]>, known: ReadonlySet<string
 const IMAGE_TAGS = new Set(['loc', 'caption', 'title', 'geo_location', 'license']);
 
 export function readImage(node: XmlNode, index: number, ctx: BlockContext): Image | undefined {
-  const byName = childrenByName(node, NS.image, ctx);
+  const byName = childrenByName(node, NS.image);
   reportUnknown(byName, IMAGE_TAGS, ctx);
   const locNode = single(byName, 'loc', ctx);
   const loc = locNode && readUrl(locNode, ctx, ctx.url);
@@ -96,7 +97,7 @@ const VIDEO_SCALARS: readonly [VideoScalar, string, (node: XmlNode, ctx: BlockCo
 ];
 
 export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Video | undefined {
-  const byName = childrenByName(node, NS.video, ctx);
+  const byName = childrenByName(node, NS.video);
   reportUnknown(byName, VIDEO_TAGS, ctx);
   for (const local of DEPRECATED_VIDEO_TAGS) {
     const found = byName.get(local);
@@ -197,12 +198,12 @@ function readRelationship(node: XmlNode, code: string, ctx: BlockContext): Relat
 const NEWS_TAGS = new Set(['publication', 'publication_date', 'title', 'keywords', 'genres', 'stock_tickers', 'access']);
 
 export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
-  const byName = childrenByName(node, NS.news, ctx);
+  const byName = childrenByName(node, NS.news);
   reportUnknown(byName, NEWS_TAGS, ctx);
   const access = single(byName, 'access', ctx);
   if (access) ctx.report('NEWS-007', `<${access.qname}> is a retired news tag; remove it`, access.at, ctx.url);
   const publication = single(byName, 'publication', ctx);
-  const publicationTags = publication ? childrenByName(publication, NS.news, ctx) : new Map<string, XmlNode[]>();
+  const publicationTags = publication ? childrenByName(publication, NS.news) : new Map<string, XmlNode[]>();
   if (publication) reportUnknown(publicationTags, new Set(['name', 'language']), ctx);
   const nameNode = single(publicationTags, 'name', ctx);
   const languageNode = single(publicationTags, 'language', ctx);

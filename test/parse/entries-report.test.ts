@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parse as parseCsv } from 'csv-parse/sync';
+import type { Entry } from '../../src/core/entry.js';
+import { csvCell, entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../../src/report/entries.js';
+
+const ENTRY: Entry = {
+  kind: 'url',
+  loc: 'https://example.com/a?x=1,2&q="quoted"',
+  lastmod: '2024-05-01',
+  priority: 0.8,
+  images: [{ loc: 'https://example.com/a.jpg', caption: 'line one\nline two' }],
+};
+
+test('JSONL: the entry as it is, "source" last when given', () => {
+  assert.deepEqual(JSON.parse(entryToJsonLine(ENTRY)), ENTRY);
+  const line = entryToJsonLine({ kind: 'sitemap', loc: 'https://example.com/s.xml' }, 'robots.txt');
+  assert.equal(line, '{"kind":"sitemap","loc":"https://example.com/s.xml","source":"robots.txt"}');
+});
+
+test('CSV: header and rows that a CSV reader reads back to the same values', () => {
+  const text = `${entryCsvHeader(true)}\n${entryToCsvRow(ENTRY, 'a.xml')}\n${entryToCsvRow({ kind: 'sitemap', loc: 'https://example.com/s.xml' }, undefined, true)}\n`;
+  const rows = parseCsv(text, { columns: true }) as Record<string, string>[];
+  assert.equal(rows.length, 2);
+  assert.equal(rows[0]!['loc'], ENTRY.loc);
+  assert.equal(rows[0]!['priority'], '0.8');
+  assert.deepEqual(JSON.parse(rows[0]!['images']!), (ENTRY as { images: unknown }).images);
+  assert.equal(rows[0]!['source'], 'a.xml');
+  assert.deepEqual(rows[1], { kind: 'sitemap', loc: 'https://example.com/s.xml', lastmod: '', changefreq: '', priority: '', images: '', videos: '', news: '', alternates: '', source: '' });
+  assert.equal(csvCell('plain'), 'plain');
+  assert.equal(csvCell('a"b'), '"a""b"');
+});
