@@ -67,9 +67,7 @@ export class XmlDocumentReader implements XmlHandler {
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void {
     if (this.inBlock) {
-      this.depth++;
-      this.builder.leaf(uri, local, qname, text, at, text.trim() === '' ? at : (valueAt ?? this.options.position()));
-      this.depth--;
+      this.builder.leaf(uri, local, qname, text, at, text.trim() === '' ? at : (valueAt ?? at));
       return;
     }
     this.openElement(uri, local, [], qname);

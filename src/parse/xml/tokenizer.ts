@@ -93,11 +93,6 @@ export class XmlTokenizer {
     return this.positionAt(this.tokenStart);
   }
 
-  /** Open elements, outermost first (qualified names). */
-  get openElements(): readonly string[] {
-    return this.stack.map((element) => element.qname);
-  }
-
   write(chunk: string): void {
     if (this.mode === Mode.Stopped) return;
     if (this.pos > 0) {
