@@ -43,17 +43,17 @@ export function formatCrawlReportText(report: CrawlReport): string {
   const seconds = (report.durationMs / 1000).toFixed(1);
   const lines = [
     `Crawled ${report.startUrl}${report.finished ? '' : ' (stopped before the end)'} in ${seconds} s`,
-    `  ${report.fetched} fetched, ${report.listed} listed, ${leftOutTotal} left out`,
+    `  ${count(report.fetched)} fetched, ${count(report.listed)} listed, ${count(leftOutTotal)} left out`,
   ];
   if (report.leftOut.length > 0) lines.push('', 'Left out:');
   for (const group of report.leftOut) {
-    lines.push(`  ${String(group.count).padStart(6)}  ${REASON_TITLES[group.reason]}`);
+    lines.push(`  ${count(group.count).padStart(6)}  ${REASON_TITLES[group.reason]}`);
     for (const example of group.examples) lines.push(`          ${example.url}${example.detail ? `  (${example.detail})` : ''}`);
-    if (group.count > group.examples.length) lines.push(`          … and ${group.count - group.examples.length} more`);
+    if (group.count > group.examples.length) lines.push(`          … and ${count(group.count - group.examples.length)} more`);
   }
   if (report.sitemaps !== undefined) {
     lines.push('', 'Sitemaps:');
-    for (const file of report.sitemaps.files) lines.push(`  ${file.name}  ${file.urls} URLs`);
+    for (const file of report.sitemaps.files) lines.push(`  ${file.name}  ${count(file.urls)} URLs`);
     if (report.sitemaps.index !== undefined) lines.push(`  ${report.sitemaps.index}  (index)`);
     lines.push('', 'Add to robots.txt:', ...report.sitemaps.robotsTxt.map((line) => `  ${line}`));
   }
@@ -63,6 +63,9 @@ export function formatCrawlReportText(report: CrawlReport): string {
 /** The live progress line: "1,234 fetched · 56 queued · 1,100 listed · 42.0 pages/s · 3 errors". */
 export function formatCrawlProgress(progress: { fetched: number; queued: number; listed: number; errors: number }, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (progress.fetched * 1000) / elapsedMs : 0;
-  const n = (value: number) => value.toLocaleString('en-US');
-  return `${n(progress.fetched)} fetched · ${n(progress.queued)} queued · ${n(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${n(progress.errors)} errors`;
+  return `${count(progress.fetched)} fetched · ${count(progress.queued)} queued · ${count(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${count(progress.errors)} errors`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
 }
