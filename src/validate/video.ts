@@ -1,12 +1,14 @@
 /**
  * Video extension rules on kept values (RULES.md §7). Required tags (VID-001), yes/no values,
- * restriction and platform (VID-006..008) and deprecated tags (VID-011) are the parser's.
+ * restriction and platform attributes (VID-006..008) and deprecated tags (VID-011) are the
+ * parser's; the country codes of a kept restriction (VID-007) are checked here.
  * VID-012 and VID-013 need the live web and belong to the audit.
  */
 import { parseW3cDate } from '../core/datetime.js';
 import type { UrlEntry, Video } from '../core/entry.js';
 import { LIMITS } from '../core/limits.js';
 import type { LocatedEntry } from '../parse/types.js';
+import { COUNTRY_CODES } from './codes.js';
 import { quote, type Reporter } from './reporter.js';
 
 type LocatedUrl = LocatedEntry & { entry: UrlEntry };
@@ -35,6 +37,10 @@ function checkVideo(located: LocatedUrl, video: Video, path: string, report: Rep
   }
   if (video.contentLoc !== undefined && PLAY_PAGE_EXTENSION.test(pathOf(video.contentLoc))) {
     report.field('VID-004', `<video:content_loc> ${quote(video.contentLoc)} looks like a web page or a Flash file, not a media file; link the video file itself, or move this URL to <video:player_loc>`, located, at('contentLoc'));
+  }
+  const unknownCountries = video.restriction?.countries.filter((code) => !COUNTRY_CODES.has(code.toLowerCase())) ?? [];
+  if (unknownCountries.length > 0) {
+    report.field('VID-007', `<video:restriction> lists ${unknownCountries.map((code) => `"${code}"`).join(', ')}, which ${unknownCountries.length === 1 ? 'is not an ISO 3166-1 country code' : 'are not ISO 3166-1 country codes'}; use two-letter codes such as "GB" or "US"`, located, at('restriction'));
   }
   checkNumbers(located, video, at, report);
   checkUploaderAndTags(located, video, at, report);

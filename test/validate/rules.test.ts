@@ -155,6 +155,7 @@ const CASES: Case[] = [
     ],
     counts: { 'VID-009': 2 },
   },
+  { file: 'vid-007.xml', expect: [{ code: 'VID-007', severity: 'error', at: 'GB UK USA' }], counts: { 'VID-007': 1 } },
   {
     file: 'vid-010.xml',
     expect: [
