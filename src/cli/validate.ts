@@ -62,7 +62,10 @@ Examples:
     const sources: ValidationSource[] = args.positionals.map((source) =>
       source === '-' ? { name: '-', input: io.stdin as AsyncIterable<Uint8Array> } : source);
 
+    // Progress on a terminal only, on stderr, erased before the report.
+    const progress = io.stderrIsTerminal ? (source: string, number: number) => io.stderr.write(`\r\u001b[Kvalidating ${number}: ${source}`) : undefined;
     const results = await validateSources(sources, {
+      ...(progress ? { onDocument: progress } : {}),
       ...(location === undefined ? {} : { location }),
       ...(now === undefined ? {} : { now }),
       strictScope: booleanFlag(args, 'strict-scope'),
@@ -70,6 +73,7 @@ Examples:
       ...(json ? { maxDiagnostics: Number.POSITIVE_INFINITY } : { onDiagnostic: report.add, maxDiagnostics: 0 }),
     });
 
+    if (progress) io.stderr.write('\r\u001b[K');
     if (json) {
       for (const result of results) io.stdout.write(`${JSON.stringify(quiet ? errorsOnly(result) : result)}\n`);
     } else {

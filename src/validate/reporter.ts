@@ -3,7 +3,6 @@
  * and where. The reporter adds the source, the entry's url and the position, so rules stay short.
  */
 import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
-import type { Entry } from '../core/entry.js';
 import type { EntryLocation, LocatedEntry, Position } from '../parse/types.js';
 
 export type { Position };
@@ -48,4 +47,3 @@ export function quote(text: string, max = 120): string {
   return `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
 }
 
-export type { Entry };

@@ -20,6 +20,8 @@ export interface ValidateOptions {
   now?: Date;
   /** Called for every diagnostic as it is found, across all sources (unbounded). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Called as each document starts being read (children of an index included), for progress. */
+  onDocument?: (source: string, number: number) => void;
   /** Diagnostics kept per result and severity (default 10,000 each); the counts cover all of them. */
   maxDiagnostics?: number;
   /** Passed to the parser. */

@@ -61,6 +61,7 @@ export async function validateSources(sources: readonly ValidationSource[], opti
     const reporter = new Reporter(pending.name, builder.add);
     const sourceIndex = builders.push(builder) - 1;
     reporters.push(reporter);
+    options.onDocument?.(pending.name, sourceIndex + 1);
     const children = await validateDocument(pending, { builder, reporter, run, sourceIndex, now, options });
     if (pending.parent && builder.kind === 'sitemapindex') {
       pending.parent.reporter.at('IDX-002', `the child sitemap ${quote(pending.parent.url)} is itself a sitemap index; indexes cannot be nested: list its children in this index instead`, pending.parent.position, pending.parent.url);
