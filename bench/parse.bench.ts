@@ -21,10 +21,9 @@ import { Readable, type Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
-import { SaxesParser } from 'saxes';
-import { ErrorLevel, XMLToSitemapItemStream } from 'sitemap';
-import Sitemapper from 'sitemapper';
-import { parseSitemap } from '../src/parse/index.js';
+
+// Each contender's library is imported only in the child that runs it, so that peak RSS is its own.
+const loadParser = async () => (await import('../src/parse/index.js')).parseSitemap;
 
 const DATA_DIR = fileURLToPath(new URL('../../bench/.data/', import.meta.url));
 const CONTENDERS = ['sitemapkit', 'sitemap.js', 'sitemapper', 'saxes', 'indexOf', 'gunzip'] as const;
@@ -79,12 +78,14 @@ function bytesOf(path: string): Readable {
 }
 
 async function runSitemapkit(path: string): Promise<number> {
+  const parseSitemap = await loadParser();
   let n = 0;
   for await (const _ of parseSitemap({ path })) n++;
   return n;
 }
 
 async function runSitemapJs(path: string): Promise<number> {
+  const { ErrorLevel, XMLToSitemapItemStream } = await import('sitemap');
   let n = 0;
   const parser: Transform = new XMLToSitemapItemStream({ level: ErrorLevel.SILENT, logger: false });
   for await (const _ of bytesOf(path).pipe(parser)) n++;
@@ -93,6 +94,7 @@ async function runSitemapJs(path: string): Promise<number> {
 
 /** sitemapper reads URLs only: the file is served from 127.0.0.1 by this same process. */
 async function runSitemapper(path: string): Promise<number> {
+  const { default: Sitemapper } = await import('sitemapper');
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': path.endsWith('.gz') ? 'application/gzip' : 'application/xml' });
     createReadStream(path).pipe(res);
@@ -110,6 +112,7 @@ async function runSitemapper(path: string): Promise<number> {
 }
 
 async function runSaxes(path: string): Promise<number> {
+  const { SaxesParser } = await import('saxes');
   let n = 0;
   const parser = new SaxesParser({ xmlns: true });
   parser.on('opentag', (tag) => {
@@ -163,6 +166,7 @@ async function child(contender: Contender | 'stream', path: string, streamBytes:
   let count: number;
   if (contender === 'stream') {
     // About 220 bytes per URL: enough URLs for `streamBytes`, generated as they are read.
+    const parseSitemap = await loadParser();
     count = 0;
     for await (const _ of parseSitemap(Readable.from(urlsetChunks(Math.ceil(streamBytes / 220))))) count++;
   } else {

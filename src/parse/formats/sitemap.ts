@@ -25,6 +25,7 @@ export class CoreNames {
   /** The core name a child stands for (`LOC` → loc, reported), or undefined for a foreign element. */
   coreName(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
     if (!this.isCore(node.uri)) return undefined;
+    if ((URL_CHILDREN as readonly string[]).includes(node.local)) return node.local;
     const lower = node.local.toLowerCase();
     if (lower !== node.local && (URL_CHILDREN as readonly string[]).includes(lower)) {
       ctx.report('XML-007', `element names are case-sensitive: <${node.qname}> should be <${lower}>`, node.at, url);
@@ -35,15 +36,17 @@ export class CoreNames {
 
 /** Reads one `<url>` block; undefined when it has no usable loc (XML-009 / URL-001 already said why). */
 export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext): LocatedEntry | undefined {
-  const core = new Map<string, XmlNode[]>();
-  const extensions: XmlNode[] = [];
+  // The first loc, lastmod, changefreq and priority, by their rank in URL_CHILDREN.
+  const first: (XmlNode | undefined)[] = [undefined, undefined, undefined, undefined];
+  let repeated: XmlNode[] | undefined;
+  let extensions: XmlNode[] | undefined;
   let order = 0;
   let outOfOrder: XmlNode | undefined;
   for (const child of block.children) {
     const name = names.coreName(child, ctx);
     if (name === undefined) {
       if (EXTENSION_NAMESPACES.has(child.uri)) {
-        extensions.push(child);
+        (extensions ??= []).push(child);
         order = URL_CHILDREN.length;
       }
       continue;
@@ -55,41 +58,38 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
     }
     if (rank < order && outOfOrder === undefined) outOfOrder = child;
     order = Math.max(order, rank);
-    const list = core.get(name);
-    if (list) list.push(child);
-    else core.set(name, [child]);
+    if (first[rank] === undefined) first[rank] = child;
+    else (repeated ??= []).push(child);
   }
+  const [locNode, lastmodNode, changefreqNode, priorityNode] = first;
   const fields: Record<string, Position> = {};
-  const locNode = firstOf(core, 'loc', ctx);
   const loc = locNode ? readUrl(locNode, ctx) : bareTextUrl(block, ctx);
   if (loc === undefined) {
     if (locNode) ctx.report('XML-009', `<${block.qname}> has no usable <loc>; the entry is left out`, block.at);
     return undefined;
   }
   fields['loc'] = (locNode ?? block).valueAt;
+  for (const extra of repeated ?? []) ctx.report('XML-008', `<${extra.qname}> appears more than once; the first is kept`, extra.at, loc);
   if (outOfOrder) {
     ctx.report('XML-011', `<${outOfOrder.qname}> comes after elements the schema puts after it (order: loc, lastmod, changefreq, priority, extensions)`, outOfOrder.at, loc);
   }
   const entry: UrlEntry = { kind: 'url', loc };
-  const lastmodNode = firstOf(core, 'lastmod', ctx, loc);
   const lastmod = lastmodNode && readW3cDate(lastmodNode, ctx, loc);
   if (lastmod !== undefined) {
     entry.lastmod = lastmod;
     fields['lastmod'] = lastmodNode!.valueAt;
   }
-  const changefreqNode = firstOf(core, 'changefreq', ctx, loc);
   const changefreq = changefreqNode && readChangefreq(changefreqNode, ctx, loc);
   if (changefreq !== undefined) {
     entry.changefreq = changefreq;
     fields['changefreq'] = changefreqNode!.valueAt;
   }
-  const priorityNode = firstOf(core, 'priority', ctx, loc);
   const priority = priorityNode && readPriority(priorityNode, ctx, loc);
   if (priority !== undefined) {
     entry.priority = priority;
     fields['priority'] = priorityNode!.valueAt;
   }
-  if (extensions.length > 0) readExtensions(entry, extensions, { report: ctx.report, baseUrl: ctx.baseUrl, url: loc, fields });
+  if (extensions !== undefined) readExtensions(entry, extensions, { report: ctx.report, baseUrl: ctx.baseUrl, url: loc, fields });
   return { entry, location: { line: block.at.line, column: block.at.column, fields } };
 }
 
@@ -171,13 +171,6 @@ function bareTextUrl(block: XmlNode, ctx: ValueContext): string | undefined {
   }
   ctx.report('XML-009', `<${block.qname}> has no <loc>; its bare text "${abbreviate(text)}" is read as the URL`, block.at);
   return checkUrl(text, block.text, { qname: block.qname, valueAt: block.valueAt }, ctx);
-}
-
-function firstOf(core: Map<string, XmlNode[]>, name: string, ctx: ValueContext, url?: string): XmlNode | undefined {
-  const nodes = core.get(name);
-  if (nodes === undefined) return undefined;
-  for (let i = 1; i < nodes.length; i++) ctx.report('XML-008', `<${nodes[i]!.qname}> appears more than once; the first is kept`, nodes[i]!.at, url);
-  return nodes[0];
 }
 
 function readChangefreq(node: XmlNode, ctx: ValueContext, url: string): Changefreq | undefined {

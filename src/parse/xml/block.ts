@@ -34,6 +34,8 @@ export function textContent(node: XmlNode): string {
 }
 
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+/** Shared by every leaf: a closed leaf never gets children. */
+const NO_CHILDREN = Object.freeze([]) as unknown as XmlNode[];
 
 /** Builds blocks from tokenizer events; limits what one block may hold. */
 export class BlockBuilder {
@@ -85,7 +87,7 @@ export class BlockBuilder {
       this.overflowOnce(`<${parent.qname}> holds more than ${this.limits.maxNodesPerBlock} elements; the rest are left out`, at);
       return;
     }
-    const node: XmlNode = { uri, local, qname, attributes: NO_ATTRIBUTES, children: [], text, at, valueAt };
+    const node: XmlNode = { uri, local, qname, attributes: NO_ATTRIBUTES, children: NO_CHILDREN, text, at, valueAt };
     if (text.length > this.limits.maxValueLength) {
       node.text = text.slice(0, this.limits.maxValueLength);
       this.overflow(`the text of <${qname}> is longer than ${this.limits.maxValueLength} characters and was cut`, valueAt);
