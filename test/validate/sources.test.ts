@@ -154,3 +154,12 @@ test('a server that is down is FETCH-001, not a crash', async () => {
   assert.equal(result!.valid, false);
   assert.deepEqual(result!.diagnostics.map((d) => d.code), ['FETCH-001']);
 });
+
+test('several sources are one set: a URL in two files is a duplicate naming the first file and line', async () => {
+  const rules = new URL('./fixtures/rules/', import.meta.url).pathname;
+  const [first, second] = await validateSources([`${rules}url-004.xml`, `${rules}url-006.xml`], { now: NOW });
+  assert.equal(first!.diagnostics.filter((d) => d.code === 'URL-006').length, 0);
+  const duplicate = second!.diagnostics.find((d) => d.code === 'URL-006' && d.line === 3);
+  assert.ok(duplicate, `https://www.example.com/a is in both files:\n${describe(second!.diagnostics)}`);
+  assert.match(duplicate.message, new RegExp(`first at ${rules}url-004\\.xml:3`));
+});
