@@ -27,6 +27,9 @@ export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_
   };
 }
 
+/** The search engines whose robots.txt groups are checked too (RULES.md CR-01). */
+export const ENGINE_AGENTS = ['Googlebot', 'bingbot', 'Yandex'] as const;
+
 /** robots.txt of each origin, fetched once per crawl, read for `userAgent`'s product token. */
 export function robotsTxtPolicy(http: HttpClient, userAgent: string): RobotsPolicy & { robotsTxt(url: string): Promise<RobotsTxt> } {
   const byOrigin = new Map<string, Promise<RobotsTxt>>();
@@ -43,7 +46,10 @@ export function robotsTxtPolicy(http: HttpClient, userAgent: string): RobotsPoli
     robotsTxt,
     async check(url) {
       const robots = await robotsTxt(url);
-      if (robots.rules.isAllowed(url, userAgent)) return { allowed: true };
+      if (robots.rules.isAllowed(url, userAgent)) {
+        const blockedFor = ENGINE_AGENTS.filter((agent) => !robots.rules.isAllowed(url, agent));
+        return blockedFor.length === 0 ? { allowed: true } : { allowed: true, blockedFor };
+      }
       // An unreachable robots.txt disallows everything (RFC 9309): say so, not "disallowed".
       const why = robots.outcome === 'unreachable' ? robots.diagnostics[0]?.message ?? `${robots.url} is unreachable` : `disallowed by ${robots.url}`;
       return { allowed: false, why };

@@ -8,7 +8,7 @@ import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/craw
 import { judgeAnswer, readAnswer, type Discovered, type ReadAnswer } from './judge.js';
 import { normaliseCrawlUrl, paramFilter } from './normalise.js';
 import { createScope, type Scope } from './scope.js';
-import type { FetchedPage, Outcome, PageFetcher, RobotsPolicy } from './types.js';
+import type { FetchedPage, Outcome, PageFetcher, RobotsPolicy, RobotsVerdict } from './types.js';
 
 export interface CrawlOptions {
   /**
@@ -246,14 +246,15 @@ class Crawl {
     } finally {
       release();
     }
-    const judged = this.judge(url, answer, depth);
+    const judged = this.judge(url, answer, depth, robots.blockedFor);
     if (judged.finished.outcome === 'redirected') {
       // The fetcher followed the redirect: the answer is the target's own page, if it is new.
       const target = judged.found[0]!.url;
-      if (await this.mayJudgeRedirectTarget(target)) {
+      const targetRobots = await this.robotsForRedirectTarget(target);
+      if (targetRobots?.allowed) {
         // No await from this check to the store write: no other worker can meet the target between.
         if (this.store.outcomeOf(target) === undefined) {
-          const landed = this.judge(target, { ...answer, page: { ...answer.page, url: target, redirects: [] } }, depth);
+          const landed = this.judge(target, { ...answer, page: { ...answer.page, url: target, redirects: [] } }, depth, targetRobots.blockedFor);
           this.progress.fetched += 1;
           judged.found = [{ ...landed.finished, depth }, ...landed.found];
         }
@@ -262,19 +263,21 @@ class Crawl {
     this.finish(judged.finished, judged.found);
   }
 
-  private judge(url: string, answer: ReadAnswer, depth: number): { finished: FinishedUrl; found: FoundUrl[] } {
+  /** @param blockedFor search engines robots.txt keeps out of the URL: noted on a listed page */
+  private judge(url: string, answer: ReadAnswer, depth: number, blockedFor: string[] = []): { finished: FinishedUrl; found: FoundUrl[] } {
     const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
     const found = discovered.map((d) => this.place(d.url, depthOf(d, depth)));
+    const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
     const finished: FinishedUrl = verdict.outcome === 'listed'
-      ? { url, outcome: 'listed', entry: verdict.entry, fetched: true }
+      ? { url, outcome: 'listed', entry: verdict.entry, fetched: true, ...note }
       : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true };
     return { finished, found };
   }
 
   /** A followed redirect's target is judged from the answer in hand when it is ours to crawl. */
-  private async mayJudgeRedirectTarget(target: string): Promise<boolean> {
-    if (!this.scope(target).inScope || this.progress.fetched >= this.maxPages) return false;
-    return (await this.options.robots.check(target)).allowed;
+  private async robotsForRedirectTarget(target: string): Promise<RobotsVerdict | undefined> {
+    if (!this.scope(target).inScope || this.progress.fetched >= this.maxPages) return undefined;
+    return this.options.robots.check(target);
   }
 
   /** Where a found URL goes: the queue, straight to an outcome, or aside if too deep. */

@@ -18,6 +18,8 @@ export interface CrawlSummary {
   listed: number;
   /** Reasons that occurred, in the fixed order of LEFT_OUT_REASONS. */
   leftOut: LeftOutSummary[];
+  /** Listed pages that robots.txt keeps search engines out of (URL-010), when there are any. */
+  blockedForEngines?: { count: number; examples: { url: string; detail: string }[] };
 }
 
 export function summariseCrawl(store: CrawlStore, { startUrl, finished, examples = 5 }: { startUrl: string; finished: boolean; examples?: number }): CrawlSummary {
@@ -27,5 +29,8 @@ export function summariseCrawl(store: CrawlStore, { startUrl, finished, examples
     count: counts.get(reason)!,
     examples: store.examples(reason, examples).map(({ url, detail }) => ({ url, detail: detail ?? '' })),
   }));
-  return { startUrl, finished, fetched: store.fetchedCount(), listed: counts.get('listed') ?? 0, leftOut };
+  const summary: CrawlSummary = { startUrl, finished, fetched: store.fetchedCount(), listed: counts.get('listed') ?? 0, leftOut };
+  const blocked = store.notes('listed', examples);
+  if (blocked.count > 0) summary.blockedForEngines = blocked;
+  return summary;
 }

@@ -35,7 +35,11 @@ export interface PageFetcher {
   fetch(url: string): Promise<FetchedPage>;
 }
 
-export type RobotsVerdict = { allowed: true } | { allowed: false; why: string };
+/**
+ * May we fetch a URL? When we may, `blockedFor` names the search engines robots.txt keeps out
+ * of it all the same: listing it draws their complaint (RULES.md CR-01, URL-010).
+ */
+export type RobotsVerdict = { allowed: true; blockedFor?: string[] } | { allowed: false; why: string };
 
 export interface RobotsPolicy {
   /** Whether robots.txt lets our user-agent fetch `url`, and if not, why. */

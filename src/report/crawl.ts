@@ -51,6 +51,13 @@ export function formatCrawlReportText(report: CrawlReport): string {
     for (const example of group.examples) lines.push(`          ${example.url}${example.detail ? `  (${example.detail})` : ''}`);
     if (group.count > group.examples.length) lines.push(`          … and ${count(group.count - group.examples.length)} more`);
   }
+  if (report.blockedForEngines !== undefined) {
+    const { count: blocked, examples } = report.blockedForEngines;
+    lines.push('', `Listed, but robots.txt keeps search engines out (URL-010, "Sitemap contains URLs which are blocked by robots.txt"):`);
+    lines.push(`  ${count(blocked).padStart(6)}  listed pages`);
+    for (const example of examples) lines.push(`          ${example.url}  (${example.detail})`);
+    if (blocked > examples.length) lines.push(`          … and ${count(blocked - examples.length)} more`);
+  }
   if (report.sitemaps !== undefined) {
     lines.push('', 'Sitemaps:');
     for (const file of report.sitemaps.files) lines.push(`  ${file.name}  ${count(file.urls)} URLs`);

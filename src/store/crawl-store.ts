@@ -103,6 +103,10 @@ export class CrawlStore {
       fetchedCount: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE fetched = 1'),
       outcomeCounts: this.db.prepare<[], { outcome: string; n: number }>('SELECT outcome, count(*) AS n FROM crawl_urls WHERE outcome IS NOT NULL GROUP BY outcome'),
       examples: this.db.prepare<[string, number], OutcomeExample>('SELECT url, detail FROM crawl_urls WHERE outcome = ? ORDER BY seq LIMIT ?'),
+      notes: this.db.prepare<[string, number], { url: string; detail: string }>(
+        'SELECT url, detail FROM crawl_urls WHERE outcome = ? AND detail IS NOT NULL ORDER BY seq LIMIT ?',
+      ),
+      noteCount: this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE outcome = ? AND detail IS NOT NULL'),
       outcomeOf: this.db.prepare<[string], { outcome: string | null; detail: string | null }>('SELECT outcome, detail FROM crawl_urls WHERE url = ?'),
       all: this.db.prepare<[], { url: string; outcome: string | null; detail: string | null }>('SELECT url, outcome, detail FROM crawl_urls ORDER BY seq'),
       listed: this.db.prepare<[], { entry: string }>("SELECT entry FROM crawl_urls WHERE outcome = 'listed' ORDER BY url"),
@@ -175,6 +179,11 @@ export class CrawlStore {
 
   examples(outcome: string, limit: number): OutcomeExample[] {
     return this.statements.examples.all(outcome, limit);
+  }
+
+  /** URLs with `outcome` that carry a detail all the same (a listed page with a warning), and how many. */
+  notes(outcome: string, limit: number): { count: number; examples: { url: string; detail: string }[] } {
+    return { count: this.statements.noteCount.get(outcome)!.n, examples: this.statements.notes.all(outcome, limit) };
   }
 
   /** The outcome of one URL: undefined when never met, null outcome while still queued. */

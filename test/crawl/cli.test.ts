@@ -49,6 +49,7 @@ describe('sitemapkit crawl', () => {
     const noindex = report.leftOut.find((group: { reason: string }) => group.reason === 'noindex');
     assert.deepEqual(noindex.examples.map((e: { url: string }) => e.url), ['/hidden-meta', '/hidden-header', '/googlebot-none'].map((p) => site.origin + p));
     assert.deepEqual(report.sitemaps.robotsTxt, [`Sitemap: ${site.origin}/sitemap.xml`]);
+    assert.deepEqual(report.blockedForEngines, { count: 1, examples: [{ url: `${site.origin}/gallery-2`, detail: 'robots.txt blocks Googlebot' }] });
 
     const xml = readFileSync(join(dir, 'json', 'out', 'sitemap.xml'), 'utf8');
     assert.deepEqual(locsOf(xml).sort(), LISTED_PATHS.map((path) => site.origin + path).sort());

@@ -89,6 +89,8 @@ describe('crawlSite on the fixture site', () => {
     assert.equal(detail('/hidden-header'), 'noindex in the X-Robots-Tag header');
     assert.equal(detail('/broken'), 'HTTP 500');
     assert.equal(detail('/private/secret'), `disallowed by ${site.origin}/robots.txt`);
+    assert.equal(detail('/gallery-2'), 'robots.txt blocks Googlebot', 'a listed page that Googlebot may not crawl is noted');
+    assert.equal(detail('/gallery'), null);
     assert.equal(detail('/doc.pdf'), 'application/pdf');
     assert.equal(store.outcomeOf('https://elsewhere.example/')?.detail, `not on ${site.origin}`);
     store.close();

@@ -52,6 +52,11 @@ describe('crawl report', () => {
     assert.equal(json.leftOut[0].count, 7);
   });
 
+  it('warns of listed pages that robots.txt keeps search engines out of', () => {
+    const text = formatCrawlReportText(crawlReport({ ...SUMMARY, leftOut: [], blockedForEngines: { count: 2, examples: [{ url: 'https://example.com/x', detail: 'robots.txt blocks Googlebot, bingbot' }] } }, 1000));
+    assert.match(text, /\n\nListed, but robots\.txt keeps search engines out \(URL-010, [^\n]*\n {7}2 {2}listed pages\n {10}https:\/\/example\.com\/x {2}\(robots\.txt blocks Googlebot, bingbot\)\n {10}… and 1 more\n$/);
+  });
+
   it('says when the crawl stopped early, and has no sitemap section then', () => {
     const text = formatCrawlReportText(crawlReport({ ...SUMMARY, finished: false, leftOut: [] }, 2000));
     assert.equal(text, 'Crawled https://example.com/ (stopped before the end) in 2.0 s\n  1,234 fetched, 1,200 listed, 0 left out\n');
