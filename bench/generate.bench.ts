@@ -221,7 +221,7 @@ function main(): Promise<void> | void {
     if (ours && peer) {
       const goal = mode === 'plain' ? 5 : 15;
       const ratio = peer.seconds / ours.seconds;
-      console.log(`  ${mode.padEnd(5)} sitemapkit vs sitemap.js: ${format(ratio, 1)}× faster (goal ≥ ${goal}×: ${ratio >= goal ? 'met' : 'not met'})`);
+      console.log(`  ${mode.padEnd(5)} sitemapkit vs sitemap.js: ${format(ratio, 2)}× faster (goal ≥ ${goal}×: ${ratio >= goal ? 'met' : 'not met'})`);
     }
     if (ours && naive) {
       const ratio = ours.seconds / naive.seconds;

@@ -283,9 +283,10 @@ function copyText<T extends object>(raw: Record<string, unknown>, target: T, key
   (target as Record<string, unknown>)[key] = limitedText(raw[key], key, Infinity, code);
 }
 
+/** A date for news and video tags: YYYY-MM-DD or a full date-time (a year or month alone is refused). */
 function fullDate(value: unknown, what: string, code: string): string {
   const { text } = parseDate(value, what);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || (typeof value === 'string' && !/^\s*\d{4}-\d{2}-\d{2}/.test(value))) {
+  if (!/^\s*\d{4}-\d{2}-\d{2}/.test(value as string)) {
     throw new Invalid(code, `${what} must be a full date (YYYY-MM-DD) or date-time with a time zone, not ${JSON.stringify(value)}`);
   }
   return text;

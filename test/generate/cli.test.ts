@@ -113,6 +113,10 @@ test('--format txt, --gzip and --max-urls together: text shards, gzipped, with a
   assert.equal(gunzipSync(await readFile(join(out, 'sitemap-1.txt.gz'))).toString(), 'https://www.example.com/3\nhttps://www.example.com/4\n');
   assert.match(stdout, /Wrote 5 URLs in 3 files and an index/);
   assert.match(stdout, /Sitemap: https:\/\/www\.example\.com\/sitemap\.xml\n$/);
+  const quiet = await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out, '--format', 'txt', '-q']);
+  assert.equal(quiet.code, 0);
+  assert.equal(quiet.stdout, 'Sitemap: https://www.example.com/sitemap.txt\n');
+  assert.deepEqual((await readdir(out)).sort(), ['sitemap.txt'], 'the shards and index of the previous run are removed');
 });
 
 test('a build directory: pages become URLs, noindex and --exclude left out, --stylesheet added', async () => {
