@@ -21,11 +21,11 @@ import {
 } from './command.js';
 import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions } from './output-options.js';
 
-const HELP = `Crawls the site from URL, politely (robots.txt and its Crawl-delay, ${DEFAULT_CONCURRENCY} requests
-at a time), and lists the pages that answer 200 with HTML, are not noindex and are their own
-canonical. Writes the sitemaps into DIR as "generate" does, and reports what was fetched, listed
-and left out, by reason, with examples. The crawl state is kept in SQLite under --state, so an
-interrupted crawl continues with --resume.
+const HELP = `Crawls the site from URL politely (robots.txt and its Crawl-delay, ${DEFAULT_CONCURRENCY} requests at
+a time) and lists the pages that answer 200 with HTML, are not noindex and are their own
+canonical. Writes the sitemaps into DIR as "generate" does, and reports what was fetched,
+listed and left out, by reason, with examples. The crawl state is kept in SQLite under --state,
+so an interrupted crawl continues with --resume.
 
 Crawl:
   --max-pages N          request at most N pages
@@ -38,7 +38,8 @@ Crawl:
   --concurrency N        requests in flight at once (default ${DEFAULT_CONCURRENCY})
   --retries N            extra attempts after a connection error, 429 or 5xx (default 2)
   --use-sitemaps         also start from the URLs of the site's existing sitemaps
-  --user-agent UA        User-Agent sent, and matched in robots.txt (default ${DEFAULT_USER_AGENT})
+  --user-agent UA        User-Agent sent, and matched in robots.txt
+                         (default ${DEFAULT_USER_AGENT})
   --state DIR            where the crawl state lives (default ${DEFAULT_STATE_DIR}/ in the working
                          directory; never inside --out)
   --resume               continue the interrupted crawl of this site instead of starting over
