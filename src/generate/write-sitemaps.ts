@@ -111,16 +111,12 @@ class ShardSequence {
   /** Adds one serialised entry, starting a new shard first when a limit would be crossed. */
   add(text: string, entry: UrlEntry, lastmodMillis: number | undefined): void {
     let shard = this.current ?? this.open();
-    const { writer } = shard.file;
-    const full = writer.urls >= this.settings.maxUrls
-      || (entry.news !== undefined && shard.news >= LIMITS.maxNewsPerSitemap)
-      || !writer.fits(text, this.settings.maxBytes);
-    if (full && writer.urls > 0) {
+    if (!this.hasRoom(shard, text, entry)) {
+      // An empty shard always has room for URLs and news: only the byte limit can refuse it.
+      if (shard.file.writer.urls === 0) throw this.tooSmall(entry);
       this.close();
       shard = this.open();
-    }
-    if (!shard.file.writer.fits(text, this.settings.maxBytes)) {
-      throw new GenerateError(`--max-bytes ${this.settings.maxBytes} is too small for one entry (${entry.loc}) with the document's opening and closing tags`);
+      if (!shard.file.writer.fits(text, this.settings.maxBytes)) throw this.tooSmall(entry);
     }
     shard.file.writer.appendEntry(text);
     if (entry.news !== undefined) shard.news++;
@@ -128,6 +124,17 @@ class ShardSequence {
       shard.newestMillis = lastmodMillis;
       shard.newest = entry.lastmod;
     }
+  }
+
+  private hasRoom(shard: OpenShard, text: string, entry: UrlEntry): boolean {
+    const { writer } = shard.file;
+    return writer.urls < this.settings.maxUrls
+      && (entry.news === undefined || shard.news < LIMITS.maxNewsPerSitemap)
+      && writer.fits(text, this.settings.maxBytes);
+  }
+
+  private tooSmall(entry: UrlEntry): GenerateError {
+    return new GenerateError(`the byte limit (--max-bytes) of ${this.settings.maxBytes} is too small for one entry (${entry.loc}) with the document's opening and closing tags`);
   }
 
   /** True when the caller should await settle() before adding more. */
