@@ -20,13 +20,13 @@ Exit code: 0 no errors, 1 any error (or warning with --fail-on warning), 2 bad u
 Options:
   --json               one JSON object per source per line: {source, kind, valid, urls, errors, warnings, diagnostics}
   --max-per-rule N     show at most N problems of each rule per source, and count the rest (default ${DEFAULT_MAX_PER_RULE}; 0 shows all)
-  --quiet              show errors only
+  -q, --quiet          show errors only
   --fail-on LEVEL      error (default) or warning: warnings fail the run too, for CI
   --location URL       the URL the (single) sitemap is published at, for the location rules
                        (URL-004/005, IDX-004) and to map an index's children to local files
   --strict-scope       report URLs outside the sitemap's host or folder as errors: the sitemap is
                        not cross-submitted through robots.txt or Search Console
-  --recursive          validate the children of a sitemap index too (local files beside the index,
+  -r, --recursive      validate the children of a sitemap index too (local files beside the index,
                        or fetched when the index was); duplicates and hreflang are checked across all
   --now ISO            the current time for future dates and news age (default: the clock)
 
