@@ -65,21 +65,36 @@ Examples:
       if (path !== '-' && !(await stat(path).catch(() => undefined))) throw new UsageError(`input not found: ${path}`);
     }
     const problems = new ProblemPrinter(io);
+    // Ctrl-C (or a service manager's TERM) stops the run cleanly: the temporary files are
+    // removed and the published sitemaps stay as they were.
+    const interruption = new AbortController();
+    const interrupt = (signal: NodeJS.Signals): void => {
+      interruption.abort(`interrupted by ${signal}`);
+      // A read of standard input may be waiting for data that will never come: end it.
+      (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    };
+    process.once('SIGINT', interrupt);
+    process.once('SIGTERM', interrupt);
     let summary: WriteSummary;
     try {
       summary = await writeSitemaps(inputsOf(args.positionals, { output, inputFormat, exclude, io }), {
         ...output,
         strict: booleanFlag(args, 'strict'),
+        signal: interruption.signal,
         onProblem: (problem) => problems.print(problem),
         onProgress: ({ urls, files }) => {
           if (io.stderrIsTerminal) io.stderr.write(`\r${urls.toLocaleString('en-US')} URLs, ${files} files…`);
         },
       });
     } catch (error) {
-      if (!(error instanceof GenerateError)) throw error;
-      if (error.diagnostic) problems.print(error.diagnostic);
-      io.stderr.write(`sitemapkit generate: ${error.message}\nNothing was written; ${output.outDir} is unchanged.\n`);
+      if (!(error instanceof GenerateError) && !interruption.signal.aborted) throw error;
+      if (error instanceof GenerateError && error.diagnostic) problems.print(error.diagnostic);
+      const why = interruption.signal.aborted ? String(interruption.signal.reason) : (error as Error).message;
+      io.stderr.write(`sitemapkit generate: ${why}\nNothing was written; ${output.outDir} is unchanged.\n`);
       return EXIT_FAILED;
+    } finally {
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
     }
     if (io.stderrIsTerminal) io.stderr.write('\r\u001b[K');
     problems.finish();

@@ -50,6 +50,8 @@ export interface WriteSitemapsOptions {
   namespaces?: readonly ExtensionName[];
   /** Name of the files: `<name>.xml` (single file or index), `<name>-0.xml`, `<name>-1.xml`… (shards). */
   fileBaseName?: string;
+  /** Aborting stops the run: nothing is published and the output directory stays as it was. */
+  signal?: AbortSignal;
   /** Called for each problem: entries with errors are skipped, warnings are only reported. */
   onProblem?: (problem: Diagnostic) => void;
   /** Called after each finished file. */

@@ -250,17 +250,23 @@ export async function writeSitemaps(
     urls++;
   };
 
+  const { signal } = options;
+  const checkAborted = (): void => {
+    if (signal?.aborted) throw new GenerateError(`stopped before the end (${String(signal.reason ?? 'aborted')})`);
+  };
   try {
     if (isSyncIterable(entries)) {
       for (const item of entries) {
         handle(item);
         if (shards.mustWait) {
           progress();
+          checkAborted();
           await shards.settle();
         }
       }
     } else {
       for await (const item of entries) {
+        checkAborted();
         handle(item);
         if (shards.mustWait) {
           progress();
@@ -268,6 +274,7 @@ export async function writeSitemaps(
         }
       }
     }
+    checkAborted();
     if (urls === 0) {
       // An empty urlset fails the schema, and publishing one would wipe the site's sitemaps
       // because of an empty or unreadable input: keep what is there instead.

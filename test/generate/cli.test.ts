@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { runCli } from '../helpers/cli.js';
+import { CLI_PATH, runCli } from '../helpers/cli.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { locsOf } from './entries.js';
@@ -184,4 +186,25 @@ test('sitemap.js goldens: the same <url> elements for its line-separated URL lis
       assert.equal((await validateAgainstXsd(index, 'siteindex')).valid, true);
     }
   }
+});
+
+test('an interrupted run (SIGINT while reading standard input) removes its temporary files and leaves the output as it was', async () => {
+  const out = freshDir();
+  const list = await fileWith('before.txt', '/kept\n');
+  assert.equal((await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out])).code, 0);
+  const before = await readFile(join(out, 'sitemap.xml'));
+  const child = spawn(process.execPath, [CLI_PATH, 'generate', '-', '--base-url', 'https://www.example.com/', '--out', out], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdin.on('error', () => undefined); // the interrupted child closes its end of the pipe: EPIPE is expected
+  child.stdin.write(Array.from({ length: 70_000 }, (_, i) => `/new/${i}`).join('\n'));
+  // Wait until the run has started writing (its temporary folder exists), then interrupt it.
+  while (!(await readdir(out)).some((name) => name.startsWith('.sitemap-tmp-'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  child.kill('SIGINT');
+  const [code] = await once(child, 'close');
+  assert.equal(code, 1);
+  assert.match(stderr, /interrupted by SIGINT\nNothing was written; .* is unchanged\./);
+  assert.deepEqual(await readdir(out), ['sitemap.xml']);
+  assert.deepEqual(await readFile(join(out, 'sitemap.xml')), before);
 });
