@@ -6,7 +6,7 @@
 import type { Alternate, Image, News, Relationship, Video, VideoPlatform } from '../../core/entry.js';
 import { NS } from '../../core/namespaces.js';
 import type { Position } from '../types.js';
-import { attribute, type XmlNode } from '../xml/block.js';
+import { attribute, textContent, type XmlNode } from '../xml/block.js';
 import { readList, readNumber, readText, readUrl, readYesNo, abbreviate, type ValueContext } from './values.js';
 
 export interface BlockContext extends ValueContext {
@@ -56,6 +56,7 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
     return undefined;
   }
   const path = `images.${index}`;
+  ctx.fields[path] = node.at;
   ctx.fields[`${path}.loc`] = locNode.valueAt;
   const image: Image = { loc };
   const optional: [keyof Image, string][] = [['caption', 'caption'], ['title', 'title'], ['geoLocation', 'geo_location'], ['license', 'license']];
@@ -133,11 +134,14 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
     thumbnailLoc === undefined && 'thumbnail_loc',
     title === undefined && 'title',
     description === undefined && 'description',
-    video.contentLoc === undefined && video.playerLoc === undefined && 'content_loc or player_loc',
   ].filter((name): name is string => name !== false);
   if (missing.length > 0) {
     ctx.report('VID-001', `<${node.qname}> lacks a valid ${missing.join(', ')}; the video is left out`, node.at, ctx.url);
     return undefined;
+  }
+  if (video.contentLoc === undefined && video.playerLoc === undefined) {
+    // The entry model can hold such a video; it is kept so that its other values can be checked.
+    ctx.report('VID-001', `<${node.qname}> needs <video:content_loc> or <video:player_loc>`, node.at, ctx.url);
   }
   const restriction = single(byName, 'restriction', ctx);
   if (restriction) {
@@ -167,8 +171,18 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
     video.uploader = info === undefined ? { name: uploaderName } : { name: uploaderName, info: info.trim() };
     fields['uploader'] = uploader.valueAt;
   }
-  const tags = (byName.get('tag') ?? []).map((tag) => readText(tag, ctx, ctx.url)).filter((tag): tag is string => tag !== undefined);
-  if (tags.length > 0) video.tags = tags;
+  const tags: string[] = [];
+  for (const tag of byName.get('tag') ?? []) {
+    const value = readText(tag, ctx, ctx.url);
+    if (value === undefined) continue;
+    fields[`tags.${tags.length}`] = tag.valueAt;
+    tags.push(value);
+  }
+  if (tags.length > 0) {
+    video.tags = tags;
+    fields['tags'] = byName.get('tag')![0]!.at;
+  }
+  ctx.fields[path] = node.at;
   for (const [field, at] of Object.entries(fields)) ctx.fields[`${path}.${field === 'thumbnail_loc' ? 'thumbnailLoc' : field}`] = at;
   return orderVideo({ thumbnailLoc: thumbnailLoc!, title: title!, description: description!, ...video });
 }
@@ -201,7 +215,13 @@ export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
   const byName = childrenByName(node, NS.news);
   reportUnknown(byName, NEWS_TAGS, ctx);
   const access = single(byName, 'access', ctx);
-  if (access) ctx.report('NEWS-007', `<${access.qname}> is a retired news tag; remove it`, access.at, ctx.url);
+  if (access) {
+    ctx.report('NEWS-007', `<${access.qname}> is a retired news tag; remove it`, access.at, ctx.url);
+    const value = textContent(access).trim();
+    if (value !== 'Subscription' && value !== 'Registration') {
+      ctx.report('XML-010', `<${access.qname}> must be Subscription or Registration, not "${abbreviate(value)}"`, access.valueAt, ctx.url);
+    }
+  }
   const publication = single(byName, 'publication', ctx);
   const publicationTags = publication ? childrenByName(publication, NS.news) : new Map<string, XmlNode[]>();
   if (publication) reportUnknown(publicationTags, new Set(['name', 'language']), ctx);
@@ -224,6 +244,7 @@ export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
     return undefined;
   }
   const news: News = { publication: { name: name!, language: language! }, publicationDate: publicationDate!, title: title! };
+  ctx.fields['news'] = node.at;
   ctx.fields['news.publication.name'] = nameNode!.valueAt;
   ctx.fields['news.publication.language'] = languageNode!.valueAt;
   ctx.fields['news.publicationDate'] = dateNode!.valueAt;

@@ -54,6 +54,13 @@ const enum Mode {
 const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 const WHITESPACE_ONLY = /^[ \t\r\n]*$/;
 
+/** An attribute as written; `offset` is where its value starts in the document. */
+interface RawAttribute {
+  qname: string;
+  value: string;
+  offset: number;
+}
+
 interface OpenElement {
   qname: string;
   uri: string;
@@ -202,7 +209,7 @@ export class XmlTokenizer {
     while (i < length && !isNameEnd(buf.charCodeAt(i))) i++;
     if (i >= length) return this.needMore(final);
     const qname = buf.slice(lt + 1, i);
-    let attributes: { qname: string; value: string }[] | undefined;
+    let attributes: RawAttribute[] | undefined;
     let selfClosing = false;
     for (;;) {
       while (i < length && isSpace(buf.charCodeAt(i))) i++;
@@ -239,19 +246,20 @@ export class XmlTokenizer {
       if (i >= length) return this.needMore(final);
       const quote = buf.charCodeAt(i);
       let value: string;
+      let valueStart = i + 1;
       if (quote === 0x22 || quote === 0x27) {
         const close = buf.indexOf(quote === 0x22 ? '"' : "'", i + 1);
         if (close === -1) return this.needMore(final);
         value = buf.slice(i + 1, close);
         i = close + 1;
       } else {
-        const valueStart = i;
+        valueStart = i;
         while (i < length && !isSpace(buf.charCodeAt(i)) && buf.charCodeAt(i) !== 0x3e) i++;
         if (i >= length) return this.needMore(final);
         value = buf.slice(valueStart, i);
         this.problem('XML-001', `the value of the attribute ${attributeName} of <${qname}> is not quoted`, this.tokenStart);
       }
-      (attributes ??= []).push({ qname: attributeName, value });
+      (attributes ??= []).push({ qname: attributeName, value, offset: this.bufOffset + valueStart });
     }
     if (attributes === undefined && !selfClosing && this.handler.leaf !== undefined && this.scanLeaf(qname, i)) return true;
     this.pos = i;
@@ -408,7 +416,7 @@ export class XmlTokenizer {
 
   // ── elements ────────────────────────────────────────────────────────────────────────────────
 
-  private openElement(qname: string, raw: { qname: string; value: string }[] | undefined, selfClosing: boolean): void {
+  private openElement(qname: string, raw: RawAttribute[] | undefined, selfClosing: boolean): void {
     if (this.rootClosed) {
       this.reportOnce('after-root', 'XML-001', `content after the root element (<${qname}> is ignored)`);
       return;
@@ -420,8 +428,9 @@ export class XmlTokenizer {
       const declarations: [string, string][] = [];
       for (const attribute of raw) {
         const name = attribute.qname;
-        if (name === 'xmlns') declarations.push(['', this.attributeValue(attribute.value)]);
-        else if (name.startsWith('xmlns:')) declarations.push([name.slice(6), this.attributeValue(attribute.value)]);
+        // Namespace names are compared trimmed (as saxes does): a stray space must not hide an extension.
+        if (name === 'xmlns') declarations.push(['', this.attributeValue(attribute).trim()]);
+        else if (name.startsWith('xmlns:')) declarations.push([name.slice(6), this.attributeValue(attribute).trim()]);
       }
       if (declarations.length > 0) this.scopes.declare(depth, declarations);
       const resolved: XmlAttribute[] = [];
@@ -433,7 +442,7 @@ export class XmlTokenizer {
           qname: name,
           uri: name === 'xmlns' || prefix === 'xmlns' ? 'http://www.w3.org/2000/xmlns/' : colon === -1 ? '' : this.resolve(prefix, name),
           local: colon === -1 ? name : name.slice(colon + 1),
-          value: this.attributeValue(attribute.value),
+          value: this.attributeValue(attribute),
         });
       }
       attributes = resolved;
@@ -507,9 +516,9 @@ export class XmlTokenizer {
     this.handler.text(text);
   }
 
-  private attributeValue(raw: string): string {
-    let value = raw.replace(/[\t\n\r]/g, ' ');
-    if (value.indexOf('&') !== -1) value = decodeReferences(value, this.declaredEntities, (p) => this.entityProblem(p, this.pos));
+  private attributeValue(raw: RawAttribute): string {
+    let value = raw.value.replace(/[\t\n\r]/g, ' ');
+    if (value.indexOf('&') !== -1) value = decodeReferences(value, this.declaredEntities, (p) => this.entityProblem(p, raw.offset - this.bufOffset));
     return value;
   }
 
@@ -544,8 +553,28 @@ export class XmlTokenizer {
   }
 
   private positionAt(offset: number): Position {
-    if (offset >= this.counted) this.countLinesTo(offset);
-    return { line: this.line, column: offset - this.lineStart + 1 };
+    if (offset >= this.counted) {
+      this.countLinesTo(offset);
+      return { line: this.line, column: offset - this.lineStart + 1 };
+    }
+    return this.earlierPosition(offset);
+  }
+
+  /**
+   * A place before what lines were counted to (a problem reported after a later one): counted
+   * back from there within the buffer. Lines start at 1 and columns at 1 whatever happens.
+   */
+  private earlierPosition(offset: number): Position {
+    if (offset >= this.lineStart) return { line: this.line, column: offset - this.lineStart + 1 };
+    const buf = this.buf;
+    let line = this.line;
+    let nl = buf.lastIndexOf('\n', this.lineStart - this.bufOffset - 1);
+    while (nl !== -1 && this.bufOffset + nl >= offset) {
+      line--;
+      nl = buf.lastIndexOf('\n', nl - 1);
+    }
+    const lineStart = nl === -1 ? this.bufOffset : this.bufOffset + nl + 1;
+    return { line: Math.max(1, line), column: Math.max(1, offset - lineStart + 1) };
   }
 
   private countLinesTo(offset: number): void {
