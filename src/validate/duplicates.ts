@@ -62,6 +62,7 @@ export class UrlRegistry {
   private readonly sourceIndexes = new Map<string, number>();
   /** The few distinct prefixes ("https://www.", "http://"), shared by all stored URLs. */
   private readonly sharedPrefixes = new Map<string, string>();
+  private lastPrefix = '';
 
   get size(): number {
     return this.seen.size;
@@ -82,7 +83,7 @@ export class UrlRegistry {
     const slot = this.seen.get(key);
     if (slot === undefined) {
       this.seen.set(key, this.prefixes.length);
-      this.prefixes.push(split.lowered ? detach(loc) : this.share(loc.slice(0, split.prefixEnd)));
+      this.prefixes.push(split.lowered ? detach(loc) : this.share(loc, split.prefixEnd));
       this.wholes.push(split.lowered);
       this.sourceOf.push(this.indexOf(source));
       this.lines.push(position.line);
@@ -99,9 +100,14 @@ export class UrlRegistry {
     return this.wholes[slot] ? this.prefixes[slot]! : this.prefixes[slot]! + key;
   }
 
-  private share(prefix: string): string {
+  /** The shared copy of `loc`'s first `end` characters (most URLs repeat the previous prefix). */
+  private share(loc: string, end: number): string {
+    const last = this.lastPrefix;
+    if (last.length === end && loc.startsWith(last)) return last;
+    const prefix = loc.slice(0, end);
     let shared = this.sharedPrefixes.get(prefix);
     if (shared === undefined) this.sharedPrefixes.set(prefix, (shared = detach(prefix)));
+    this.lastPrefix = shared;
     return shared;
   }
 

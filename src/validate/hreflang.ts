@@ -70,8 +70,8 @@ export class HreflangRules {
 
 interface Cluster {
   sourceIndex: number;
-  /** The sorted hrefs of the cluster, joined by spaces: two clusters agree when these are equal. */
-  signature: string;
+  /** The sorted hrefs of the cluster, joined by spaces (computed when first compared). */
+  signature?: string;
   /** Position of each alternate as [line, column, line, column, …], in document order. */
   positions: number[];
   hrefs: string[];
@@ -93,7 +93,7 @@ export class HreflangGraph {
       positions.push(position.line, position.column);
     });
     const hrefs = alternates.map((alternate: Alternate) => detach(alternate.href));
-    this.clusters.set(detach(located.entry.loc), { sourceIndex, signature: signatureOf(hrefs), positions, hrefs });
+    this.clusters.set(detach(located.entry.loc), { sourceIndex, positions, hrefs });
   }
 
   /**
@@ -121,7 +121,7 @@ export class HreflangGraph {
           if (returnReported) return;
           returnReported = true;
           report.at('HREF-004', `alternate ${quote(href)} does not link back to this URL, so Google ignores the pair; add this URL to its hreflang links`, at, loc);
-        } else if (other.signature !== cluster.signature && !agreementReported) {
+        } else if (!agreementReported && signatureOf(other) !== signatureOf(cluster)) {
           agreementReported = true;
           report.at('HREF-005', `this URL and its alternate ${quote(href)} list different hreflang clusters; give every page of a cluster the same set of links`, at, loc);
         }
@@ -130,6 +130,8 @@ export class HreflangGraph {
   }
 }
 
-function signatureOf(hrefs: string[]): string {
-  return [...new Set(hrefs)].sort().join(' ');
+/** Two clusters agree when their sets of hrefs are equal. */
+function signatureOf(cluster: Cluster): string {
+  cluster.signature ??= [...new Set(cluster.hrefs)].sort().join(' ');
+  return cluster.signature;
 }

@@ -21,7 +21,8 @@ export function checkVideos(located: LocatedUrl, report: Reporter): void {
 }
 
 function checkVideo(located: LocatedUrl, video: Video, path: string, report: Reporter): void {
-  const at = (field: string) => [`${path}.${field}`, path];
+  // The field's own position first, then the <video:video> element, then (by the reporter) the entry.
+  const at = (...fields: string[]) => [...fields.map((field) => `${path}.${field}`), path];
   const pageUrl = located.entry.loc;
 
   if (video.description.length > LIMITS.videoMaxDescription) {
@@ -54,7 +55,9 @@ function checkVideo(located: LocatedUrl, video: Video, path: string, report: Rep
   }
 }
 
-function checkNumbers(located: LocatedUrl, video: Video, at: (field: string) => string[], report: Reporter): void {
+type FieldPaths = (...fields: string[]) => string[];
+
+function checkNumbers(located: LocatedUrl, video: Video, at: FieldPaths, report: Reporter): void {
   const { duration, rating, viewCount } = video;
   if (duration !== undefined && (!Number.isInteger(duration) || duration < LIMITS.videoMinDuration || duration > LIMITS.videoMaxDuration)) {
     report.field('VID-005', `<video:duration> ${duration} is not a whole number of seconds between ${LIMITS.videoMinDuration} and ${LIMITS.videoMaxDuration} (8 hours): write the length in seconds`, located, at('duration'));
@@ -67,9 +70,9 @@ function checkNumbers(located: LocatedUrl, video: Video, at: (field: string) => 
   }
 }
 
-function checkUploaderAndTags(located: LocatedUrl, video: Video, at: (field: string) => string[], report: Reporter): void {
+function checkUploaderAndTags(located: LocatedUrl, video: Video, at: FieldPaths, report: Reporter): void {
   if (video.tags !== undefined && video.tags.length > LIMITS.videoMaxTags) {
-    report.field('VID-009', `the video has ${video.tags.length} <video:tag> elements; at most ${LIMITS.videoMaxTags} are allowed: keep the most relevant`, located, [...at(`tags.${LIMITS.videoMaxTags}`), ...at('tags')]);
+    report.field('VID-009', `the video has ${video.tags.length} <video:tag> elements; at most ${LIMITS.videoMaxTags} are allowed: keep the most relevant`, located, at(`tags.${LIMITS.videoMaxTags}`, 'tags'));
   }
   const uploader = video.uploader;
   if (uploader === undefined) return;
@@ -77,7 +80,7 @@ function checkUploaderAndTags(located: LocatedUrl, video: Video, at: (field: str
     report.field('VID-009', `<video:uploader> is ${uploader.name.length} characters long; at most ${LIMITS.videoMaxUploader} are allowed: shorten it`, located, at('uploader'));
   }
   if (uploader.info !== undefined && !sameSite(uploader.info, located.entry.loc)) {
-    report.field('VID-009', `the uploader's info URL ${quote(uploader.info)} is not on the page's domain; Google requires the uploader page on the same domain as <loc>`, located, [...at('uploader.info'), ...at('uploader')]);
+    report.field('VID-009', `the uploader's info URL ${quote(uploader.info)} is not on the page's domain; Google requires the uploader page on the same domain as <loc>`, located, at('uploader.info', 'uploader'));
   }
 }
 

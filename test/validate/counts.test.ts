@@ -24,7 +24,7 @@ test('IMG-002: more than 1,000 images on one URL is an error at the 1,001st imag
   const found = result.diagnostics.filter((d) => d.code === 'IMG-002');
   assert.equal(found.length, 1, describe(result.diagnostics));
   assert.equal(found[0]!.severity, 'error');
-  assert.deepEqual({ line: found[0]!.line, column: found[0]!.column }, positionOf(over, 'https://www.example.com/i/1000.jpg'));
+  assert.deepEqual({ line: found[0]!.line, column: found[0]!.column }, positionOf(over, '<image:image><image:loc>https://www.example.com/i/1000.jpg'), 'at the 1,001st <image:image>');
   assert.equal((await check(build(1000))).diagnostics.length, 0);
 });
 

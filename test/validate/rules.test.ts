@@ -150,7 +150,7 @@ const CASES: Case[] = [
   {
     file: 'vid-009.xml',
     expect: [
-      { code: 'VID-009', severity: 'error', at: '<url>' },
+      { code: 'VID-009', severity: 'error', at: 'tag33' },
       { code: 'VID-009', severity: 'error', at: 'GrillyMcGrillerson' },
     ],
     counts: { 'VID-009': 2 },
