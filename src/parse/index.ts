@@ -1,8 +1,9 @@
 /**
  * parseSitemap: any sitemap a crawler meets (XML urlset or index with every extension, RSS, Atom,
  * plain text; plain or gzip) as a stream of entries, in constant memory, with diagnostics for all
- * that was repaired or dropped. The stages are plain async generators, so breaking out of the
- * consumer's loop returns through each of them and closes the source.
+ * that was repaired or dropped. The byte and text stages are async generators that run once per
+ * chunk, entries go out one by one from each chunk's batch; breaking out of the consumer's loop
+ * returns through every stage and closes the source.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry } from '../core/entry.js';
@@ -15,6 +16,7 @@ import { documentBytes } from './input/decompress.js';
 import { openSource } from './input/source.js';
 import { ParseError, type LocatedEntry, type ParseLimits, type ParseOptions, type ParseStats, type ParsedSitemap, type SitemapSource } from './types.js';
 import { XmlTokenizer } from './xml/tokenizer.js';
+import { Flatten } from './flatten.js';
 
 export * from './types.js';
 export { rfc822ToW3c } from './formats/rfc822.js';
@@ -29,6 +31,7 @@ export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
 /** Characters looked at to tell XML, HTML and text apart. */
 const SNIFF_CHARS = 512;
 
+/** Reads a sitemap lazily: nothing is read until the result is iterated (once, as entries or located()). */
 export function parseSitemap(source: SitemapSource, options: ParseOptions = {}): ParsedSitemap {
   return new SitemapParser(source, options);
 }
@@ -212,61 +215,4 @@ function unreadableDocument(): DocumentReader {
 function emptyDocument(report: Report): DocumentReader {
   report('FETCH-001', 'the document is empty');
   return { kind: 'unknown', finished: true, write: () => undefined, end: () => undefined };
-}
-
-/**
- * Hands out the items of batches one by one. Items already read are returned without a trip
- * through an async generator per item (the hot path); returning early closes the source.
- */
-class Flatten<B, T> implements AsyncIterableIterator<T> {
-  private batch: B[] = [];
-  private index = 0;
-  private closed = false;
-
-  constructor(
-    private readonly source: AsyncGenerator<B[]>,
-    private readonly admit: (item: B) => boolean,
-    private readonly map: (item: B) => T,
-  ) {}
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  next(): Promise<IteratorResult<T>> {
-    if (this.index < this.batch.length) {
-      const item = this.batch[this.index++]!;
-      let admitted: boolean;
-      try {
-        admitted = this.admit(item);
-      } catch (error) {
-        return this.return().then(() => Promise.reject(error));
-      }
-      return admitted ? Promise.resolve({ value: this.map(item), done: false }) : this.return();
-    }
-    return this.pull();
-  }
-
-  async return(): Promise<IteratorResult<T>> {
-    if (!this.closed) {
-      this.closed = true;
-      this.batch = [];
-      await this.source.return(undefined);
-    }
-    return { value: undefined, done: true };
-  }
-
-  private async pull(): Promise<IteratorResult<T>> {
-    while (!this.closed) {
-      const result = await this.source.next();
-      if (result.done) {
-        this.closed = true;
-        break;
-      }
-      this.batch = result.value;
-      this.index = 0;
-      if (this.batch.length > 0) return this.next();
-    }
-    return { value: undefined, done: true };
-  }
 }
