@@ -11,13 +11,13 @@ export const EXTENSION_NAMES: readonly ExtensionName[] = ['image', 'video', 'new
  * What writeSitemaps reads: plain entries (library use), entries with the place they were read
  * from (so problems name file and line), or problems a reader found before there was an entry.
  */
-export type GeneratorInput = UrlEntry | SourcedEntry | SourcedProblem;
-export interface SourcedEntry {
+export type GeneratorInput = UrlEntry | PlacedEntry | PlacedProblem;
+export interface PlacedEntry {
   entry: UrlEntry;
   source?: string;
   line?: number;
 }
-export interface SourcedProblem {
+export interface PlacedProblem {
   problem: Diagnostic;
 }
 
