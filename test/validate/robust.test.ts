@@ -24,15 +24,18 @@ test('a clean sitemap with a slice replaced by a few characters still yields a r
     fc.asyncProperty(fc.nat(CLEAN.length), fc.nat(200), fc.string({ maxLength: 5 }), async (at, length, insert) => {
       const text = CLEAN.slice(0, at) + insert + CLEAN.slice(Math.min(CLEAN.length, at + length));
       const result = await validateSitemap({ name: 'mangled', input: { text } }, { location: 'https://www.example.com/sitemap.xml', now: new Date('2024-05-02T12:00:00Z') });
-      for (const d of result.diagnostics) assert.ok(d.code && d.message && d.source === 'mangled', 'every diagnostic has a code, a message and its source');
+      for (const d of result.diagnostics) {
+        assert.ok(d.code && d.message && d.source === 'mangled', 'every diagnostic has a code, a message and its source');
+        assert.ok(d.line === undefined || (d.line >= 1 && (d.column ?? 1) >= 1), `${d.code} at ${d.line}:${d.column}: positions are 1-based`);
+      }
       assert.equal(result.valid, result.errors === 0);
     }),
     { numRuns: 150 },
   );
 });
 
-/** A case the property above found: an unquoted attribute value gives the parser a negative column. */
-test('positions stay 1-based on a mangled attribute', { todo: 'parser reports column -58 here (in /tmp/notes-for-parser.md)' }, async () => {
+/** A case the property above found (an unquoted attribute value once gave a negative column). */
+test('positions stay 1-based on a mangled attribute', async () => {
   const text = `${CLEAN.slice(0, 1672)}(&${CLEAN.slice(1723)}`;
   const result = await validateSitemap({ name: 'mangled', input: { text } }, { now: new Date('2024-05-02T12:00:00Z') });
   for (const d of result.diagnostics) assert.ok(d.line === undefined || (d.line >= 1 && (d.column ?? 1) >= 1), `${d.code} at ${d.line}:${d.column}`);
