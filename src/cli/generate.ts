@@ -34,6 +34,8 @@ Input:
   --input-format F       txt, jsonl or csv, for "-" and files without a known extension
   --exclude GLOB         leave out build-directory paths matching GLOB (repeatable), e.g. "drafts/**"
   --strict               stop at the first bad line; the output directory is left untouched
+  --keep-duplicates      skip duplicate detection, for inputs known to be unique: it costs 8
+                         bytes per URL (about 130 MB at 10 million URLs); off, memory stays flat
 
 ${OUTPUT_OPTIONS_HELP}
 
@@ -51,6 +53,7 @@ Examples:
       'input-format': { type: 'string' },
       exclude: { type: 'string', multiple: true },
       strict: { type: 'boolean' },
+      'keep-duplicates': { type: 'boolean' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
     },
@@ -80,6 +83,7 @@ Examples:
       summary = await writeSitemaps(inputsOf(args.positionals, { output, inputFormat, exclude, io }), {
         ...output,
         strict: booleanFlag(args, 'strict'),
+        dedupe: !booleanFlag(args, 'keep-duplicates'),
         signal: interruption.signal,
         onProblem: (problem) => problems.print(problem),
         onProgress: ({ urls, files }) => {

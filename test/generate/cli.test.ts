@@ -74,6 +74,15 @@ test('bad lines are reported as file:line (and column), skipped, and the run exi
   assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['ok-1', 'ok-2', 'ok-3'].map((p) => `https://www.example.com/${p}`));
 });
 
+test('--keep-duplicates turns duplicate detection off: every line is written as given', async () => {
+  const list = await fileWith('twice.txt', ['/a', '/b', '/a'].join('\n'));
+  const out = freshDir();
+  const { code, stderr } = await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out, '--keep-duplicates']);
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stderr, /URL-006/);
+  assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['a', 'b', 'a'].map((p) => `https://www.example.com/${p}`));
+});
+
 test('--strict stops at the first bad line, exits 1 and leaves the previous output byte for byte', async () => {
   const out = freshDir();
   const good = await fileWith('good.txt', Array.from({ length: 30 }, (_, i) => `/page/${i}`).join('\n'));
