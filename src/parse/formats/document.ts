@@ -28,6 +28,8 @@ export class XmlDocumentReader implements XmlHandler {
   private names = new CoreNames(NS.sitemap);
   private depth = 0;
   private inBlock = false;
+  /** Inside the root and inside a `<url>` or `<sitemap>` block, indentation carries nothing. */
+  insignificantWhitespaceDepth = 0;
   private readonly builder: BlockBuilder;
 
   constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
@@ -81,6 +83,7 @@ export class XmlDocumentReader implements XmlHandler {
     if (name === 'urlset' || name === 'sitemapindex') {
       this.kind = this.layout = name;
       this.names = new CoreNames(uri);
+      this.insignificantWhitespaceDepth = 2;
       if (local !== name) this.ctx.report('XML-007', `element names are case-sensitive: <${qname}> should be <${name}>`, at);
       this.checkCoreNamespace(uri, qname, at);
     } else if (uri === '' && local === 'rss') {

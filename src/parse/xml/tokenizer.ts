@@ -33,6 +33,11 @@ export interface XmlHandler {
    * close). `valueAt` is where the text starts, when known without counting lines.
    */
   leaf?(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void;
+  /**
+   * Whitespace-only text directly inside elements this deep (the root is 1) means nothing to the
+   * handler and is not handed on: the indentation between the elements of a pretty-printed sitemap.
+   */
+  readonly insignificantWhitespaceDepth?: number;
 }
 
 export type XmlProblemReporter = (code: string, message: string, at: Position) => void;
@@ -176,7 +181,9 @@ export class XmlTokenizer {
       this.pos = end;
       return false;
     }
-    if (lt > start) this.emitText(start, lt);
+    if (lt > start && !(this.stack.length <= (this.handler.insignificantWhitespaceDepth ?? 0) && isWhitespaceRun(buf, start, lt))) {
+      this.emitText(start, lt);
+    }
     this.pos = lt;
     this.tokenStart = this.bufOffset + lt;
     if (lt + 1 >= buf.length) return this.needMore(final);
@@ -597,6 +604,11 @@ function isSpace(c: number): boolean {
 
 function isNameEnd(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x3e /* > */ || c === 0x2f /* / */;
+}
+
+function isWhitespaceRun(buf: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isSpace(buf.charCodeAt(i))) return false;
+  return true;
 }
 
 function isNameStart(c: number): boolean {
