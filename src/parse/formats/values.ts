@@ -49,7 +49,7 @@ export function checkUrl(value: string, raw: string, node: Pick<XmlNode, 'qname'
   if (raw.length !== value.length && raw.trim() === value) {
     ctx.report('URL-003', `whitespace around the URL in <${node.qname}> was removed`, at, value, 'warning');
   }
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
+  const scheme = value.startsWith('https://') ? 'https' : value.startsWith('http://') ? 'http' : /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     if (ctx.baseUrl === undefined) {
       ctx.report('URL-001', `"${value}" in <${node.qname}> is a relative URL and no base URL is known; left out`, at, url);
