@@ -9,10 +9,13 @@ import type { PageFetcher, RobotsPolicy } from './types.js';
 /** HTML pages larger than this are read only this far (links past it are not seen). */
 export const DEFAULT_MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
+/** The crawler reads HTML pages; other types are judged from their headers and never read. */
+const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
+
 export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_BYTES } = {}): PageFetcher {
   return {
     async fetch(url) {
-      const response = await http.get(url, { maxBytes });
+      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT });
       // The body streams on to the HTML reader; PDFs, images and errors are never read (see readAnswer).
       return {
         url: response.url,

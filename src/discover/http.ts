@@ -48,8 +48,13 @@ export interface RequestOptions {
   maxBytes?: number;
   /** Overrides the client's retries, e.g. 0 for probes where a failure is an answer. */
   retries?: number;
+  /** The Accept header: sitemap formats unless the caller reads something else (the crawler: HTML). */
+  accept?: string;
   signal?: AbortSignal;
 }
+
+/** What sitemap readers accept: XML first, then text, then anything (feeds, mislabelled files). */
+export const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 
 export interface Redirect {
   from: string;
@@ -150,7 +155,7 @@ export class HttpClient {
     const visited = new Set<string>([url]);
     let current = url;
     for (;;) {
-      const hop = await this.requestWithRetries(current, options.retries ?? this.settings.retries, redirects, signal);
+      const hop = await this.requestWithRetries(current, options.retries ?? this.settings.retries, redirects, signal, options.accept ?? SITEMAP_ACCEPT);
       const location = hop.headers.location;
       if (!REDIRECT_STATUSES.has(hop.status) || location === undefined) {
         return this.toResponse(url, current, hop, redirects, options.maxBytes ?? Infinity);
@@ -178,7 +183,7 @@ export class HttpClient {
     await this.agent.destroy();
   }
 
-  private async requestWithRetries(url: string, retries: number, redirects: Redirect[], signal: AbortSignal | undefined): Promise<Hop> {
+  private async requestWithRetries(url: string, retries: number, redirects: Redirect[], signal: AbortSignal | undefined, accept: string): Promise<Hop> {
     const host = new URL(url).host;
     for (let attempt = 1; ; attempt++) {
       const release = await this.limiter.acquire(host, signal);
@@ -189,7 +194,7 @@ export class HttpClient {
           dispatcher: this.agent,
           headers: {
             'user-agent': this.userAgent,
-            accept: 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5',
+            accept,
             'accept-encoding': 'gzip, deflate, br',
           },
           headersTimeout: this.settings.firstByteTimeoutMs,

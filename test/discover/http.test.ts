@@ -46,6 +46,9 @@ describe('HttpClient', () => {
       '/gzip-encoded': { headers: { 'content-encoding': 'gzip' }, body: gzipSync(big) },
       '/broken-encoding': { headers: { 'content-encoding': 'gzip' }, body: 'this is not gzip at all' },
       '/big': { body: big },
+      '/echo-accept': (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(req.headers.accept ?? '');
+      },
       '/slow': (_req, res) => {
         setTimeout(() => res.writeHead(200).end('ok'), 60);
       },
@@ -62,6 +65,13 @@ describe('HttpClient', () => {
     await (await custom.get(site.url('/plain'))).discard();
     assert.equal(site.lastUserAgent, 'AuditBot/2.0');
     await Promise.all([client.close(), custom.close()]);
+  });
+
+  it('asks for sitemap formats by default, and for what the caller reads when told (the crawler: HTML)', async () => {
+    const client = new HttpClient(FAST);
+    assert.match(await text(await client.get(site.url('/echo-accept'))), /^application\/xml/);
+    assert.match(await text(await client.get(site.url('/echo-accept'), { accept: 'text/html' })), /^text\/html$/);
+    await client.close();
   });
 
   it('follows a chain of 3 redirects and records each hop', async () => {
