@@ -2,6 +2,7 @@
  * `sitemapkit parse SOURCE…`: entries as JSONL (or CSV) on stdout, diagnostics on stderr.
  */
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { HttpClient, type HttpResponse } from '../discover/http.js';
 import { parseSitemap, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
 import { booleanFlag, EXIT_FAILED, EXIT_OK, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
@@ -66,8 +67,13 @@ export const command: Command = {
     const out = new BatchedWriter(io.stdout);
     if (options.csv) out.line(entryCsvHeader(options.withSource));
     let status = EXIT_OK;
-    for (const source of sources) {
-      if ((await parseOne(source, options, out, io)) !== EXIT_OK) status = EXIT_FAILED;
+    const http = new HttpClient();
+    try {
+      for (const source of sources) {
+        if ((await parseOne(source, options, out, io, http)) !== EXIT_OK) status = EXIT_FAILED;
+      }
+    } finally {
+      await http.close();
     }
     await out.flush();
     return status;
@@ -82,11 +88,11 @@ interface RunOptions {
   withSource: boolean;
 }
 
-async function parseOne(name: string, options: RunOptions, out: BatchedWriter, io: Io): Promise<number> {
+async function parseOne(name: string, options: RunOptions, out: BatchedWriter, io: Io, http: HttpClient): Promise<number> {
   const label = name === '-' ? '<stdin>' : name;
   const abort = new AbortController();
   try {
-    const opened = await openCliSource(name, io, abort.signal);
+    const opened = await openCliSource(name, io, http, abort.signal);
     if (typeof opened === 'string') {
       io.stderr.write(`${label}: error FETCH-001 ${opened}\n`);
       return EXIT_FAILED;
@@ -118,20 +124,21 @@ async function parseOne(name: string, options: RunOptions, out: BatchedWriter, i
 }
 
 /** A path, `-` or an http(s) URL as a parser source; a string is why it could not be opened. */
-async function openCliSource(name: string, io: Io, signal: AbortSignal): Promise<{ source: SitemapSource; baseUrl?: string } | string> {
+async function openCliSource(name: string, io: Io, http: HttpClient, signal: AbortSignal): Promise<{ source: SitemapSource; baseUrl?: string } | string> {
   if (name === '-') return { source: io.stdin as AsyncIterable<Uint8Array> };
   if (!/^https?:\/\//i.test(name)) return { source: { path: name } };
-  let response: Response;
+  // The shared HTTP layer: timeouts, retries with backoff, redirects, Content-Encoding, User-Agent.
+  let response: HttpResponse;
   try {
-    response = await fetch(name, { signal, redirect: 'follow' });
+    response = await http.get(name, { signal });
   } catch (error) {
-    return `cannot fetch ${name}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+    return `cannot fetch ${name}: ${(error as Error).message}`;
   }
-  if (response.status !== 200 || response.body === null) {
-    await response.body?.cancel();
+  if (response.status !== 200) {
+    response.discard();
     return `${name} answered HTTP ${response.status}`;
   }
-  return { source: response.body as ReadableStream<Uint8Array>, baseUrl: response.url || name };
+  return { source: response.body, baseUrl: response.url };
 }
 
 /** Collects lines and writes them in large pieces, waiting for the stream to drain. */

@@ -67,6 +67,7 @@ test('an http(s) URL is fetched and streamed; HTTP errors exit 1', async () => {
   const body = gzipSync(urlset('<url><loc>/relative</loc></url><url><loc>https://example.com/b</loc></url>'));
   const server = createServer((req, res) => {
     if (req.url === '/sitemap.xml.gz') res.end(body);
+    else if (req.url === '/moved') res.writeHead(301, { location: '/sitemap.xml.gz' }).end();
     else {
       res.statusCode = 404;
       res.end('not found');
@@ -78,6 +79,9 @@ test('an http(s) URL is fetched and streamed; HTTP errors exit 1', async () => {
     const ok = await runCli(['parse', `${base}/sitemap.xml.gz`]);
     assert.equal(ok.code, 0);
     assert.deepEqual(lines(ok.stdout).map((line) => JSON.parse(line).loc), [`${base}/relative`, 'https://example.com/b']);
+    const moved = await runCli(['parse', `${base}/moved`]);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.equal(JSON.parse(lines(moved.stdout)[0]!).loc, `${base}/relative`, 'relative locs resolve against the URL that answered');
     const missing = await runCli(['parse', `${base}/nothing.xml`]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /answered HTTP 404/);
