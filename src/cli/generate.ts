@@ -9,6 +9,7 @@ import { GenerateError, writeSitemaps, type GeneratorInput, type WriteSummary } 
 import { URL_LIST_FORMATS, readUrlList, walkSiteDirectory, type UrlListFormat } from '../input/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, listFlag, stringFlag, type Command, type Io } from './command.js';
 import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
+import { countOf, formatBytes } from '../report/format.js';
 
 /** Warnings of one code printed before the rest are only counted (a list of duplicates can be long). */
 const WARNINGS_SHOWN_PER_CODE = 20;
@@ -150,16 +151,15 @@ class ProblemPrinter {
 function describe(summary: WriteSummary, output: OutputOptions, quiet: boolean): string {
   const lines: string[] = [];
   if (!quiet) {
-    const count = (n: number, word: string, words = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
-    lines.push(`Wrote ${count(summary.urls, 'URL')} in ${count(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${resolve(output.outDir)}`);
+    lines.push(`Wrote ${countOf(summary.urls, 'URL')} in ${countOf(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${resolve(output.outDir)}`);
     const width = Math.max(...summary.files.map((file) => file.name.length), summary.index?.name.length ?? 0);
     for (const file of summary.files) {
       const size = file.gzipBytes === undefined ? formatBytes(file.bytes) : `${formatBytes(file.bytes)} (${formatBytes(file.gzipBytes)} gzipped)`;
-      lines.push(`  ${file.name.padEnd(width)}  ${count(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}`);
+      lines.push(`  ${file.name.padEnd(width)}  ${countOf(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}`);
     }
-    if (summary.index) lines.push(`  ${summary.index.name.padEnd(width)}  index of ${count(summary.files.length, 'file')}`);
-    if (summary.duplicates > 0) lines.push(`${count(summary.duplicates, 'duplicate URL')} written once`);
-    if (summary.skipped > 0) lines.push(`${count(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
+    if (summary.index) lines.push(`  ${summary.index.name.padEnd(width)}  index of ${countOf(summary.files.length, 'file')}`);
+    if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
+    if (summary.skipped > 0) lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
     if (summary.removed.length > 0) lines.push(`Removed stale files of a previous run: ${summary.removed.join(', ')}`);
     lines.push('', 'Add to robots.txt:');
   }
@@ -167,8 +167,3 @@ function describe(summary: WriteSummary, output: OutputOptions, quiet: boolean):
   return `${lines.join('\n')}\n`;
 }
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}

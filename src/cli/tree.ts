@@ -4,7 +4,8 @@
  */
 import { once } from 'node:events';
 import { entryToJsonLine } from '../report/entries.js';
-import { formatBytes, renderTree, treeToJson } from '../report/tree.js';
+import { renderTree, treeToJson } from '../report/tree.js';
+import { formatBytes, formatNumber } from '../report/format.js';
 import { fetchSitemapTree, resolveStart, walkSitemapTree, type SitemapTree, type TreeOptions, type TreeProgress } from '../discover/tree.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, integerFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
 
@@ -144,7 +145,7 @@ class ProgressLine {
     if (now - this.lastDraw < interval) return;
     this.lastDraw = now;
     const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
-    const line = `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${p.urls.toLocaleString('en-US')} URLs · ${formatBytes(p.bytesIn)} · ${rate.toLocaleString('en-US')} URLs/s`;
+    const line = `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`;
     if (this.io.stderrIsTerminal) {
       this.io.stderr.write(`\r${line}\u001b[K`);
       this.drawn = true;

@@ -2,6 +2,7 @@
 import type { CrawlSummary } from '../crawl/summary.js';
 import type { LeftOutReason } from '../crawl/types.js';
 import type { WriteSummary } from '../generate/types.js';
+import { countOf, formatNumber } from './format.js';
 
 export interface CrawlReport extends CrawlSummary {
   durationMs: number;
@@ -43,24 +44,24 @@ export function formatCrawlReportText(report: CrawlReport): string {
   const seconds = (report.durationMs / 1000).toFixed(1);
   const lines = [
     `Crawled ${report.startUrl}${report.finished ? '' : ' (stopped before the end)'} in ${seconds} s`,
-    `  ${count(report.fetched)} fetched, ${count(report.listed)} listed, ${count(leftOutTotal)} left out`,
+    `  ${formatNumber(report.fetched)} fetched, ${formatNumber(report.listed)} listed, ${formatNumber(leftOutTotal)} left out`,
   ];
   if (report.leftOut.length > 0) lines.push('', 'Left out:');
   for (const group of report.leftOut) {
-    lines.push(`  ${count(group.count).padStart(6)}  ${REASON_TITLES[group.reason]}`);
+    lines.push(`  ${formatNumber(group.count).padStart(6)}  ${REASON_TITLES[group.reason]}`);
     for (const example of group.examples) lines.push(`          ${example.url}${example.detail ? `  (${example.detail})` : ''}`);
-    if (group.count > group.examples.length) lines.push(`          … and ${count(group.count - group.examples.length)} more`);
+    if (group.count > group.examples.length) lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
   }
   if (report.blockedForEngines !== undefined) {
     const { count: blocked, examples } = report.blockedForEngines;
     lines.push('', `Listed, but robots.txt keeps search engines out (URL-010, "Sitemap contains URLs which are blocked by robots.txt"):`);
-    lines.push(`  ${count(blocked).padStart(6)}  listed pages`);
+    lines.push(`  ${formatNumber(blocked).padStart(6)}  listed pages`);
     for (const example of examples) lines.push(`          ${example.url}  (${example.detail})`);
-    if (blocked > examples.length) lines.push(`          … and ${count(blocked - examples.length)} more`);
+    if (blocked > examples.length) lines.push(`          … and ${formatNumber(blocked - examples.length)} more`);
   }
   if (report.sitemaps !== undefined) {
     lines.push('', 'Sitemaps:');
-    for (const file of report.sitemaps.files) lines.push(`  ${file.name}  ${count(file.urls)} URLs`);
+    for (const file of report.sitemaps.files) lines.push(`  ${file.name}  ${countOf(file.urls, 'URL')}`);
     if (report.sitemaps.index !== undefined) lines.push(`  ${report.sitemaps.index}  (index)`);
     lines.push('', 'Add to robots.txt:', ...report.sitemaps.robotsTxt.map((line) => `  ${line}`));
   }
@@ -70,9 +71,6 @@ export function formatCrawlReportText(report: CrawlReport): string {
 /** The live progress line: "1,234 fetched · 56 queued · 1,100 listed · 42.0 pages/s · 3 errors". */
 export function formatCrawlProgress(progress: { fetched: number; queued: number; listed: number; errors: number }, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (progress.fetched * 1000) / elapsedMs : 0;
-  return `${count(progress.fetched)} fetched · ${count(progress.queued)} queued · ${count(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${count(progress.errors)} errors`;
+  return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${formatNumber(progress.errors)} errors`;
 }
 
-function count(value: number): string {
-  return value.toLocaleString('en-US');
-}

@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { SitemapTree, TreeNode } from '../discover/tree.js';
+import { countOf, formatBytes } from './format.js';
 
 export interface TreeReportOptions {
   /** Problems shown under each node; the rest are counted (default 3). */
@@ -52,7 +53,7 @@ class TreeRenderer {
     if (tree.robots) {
       const { robots } = tree;
       const status = robots.status === undefined ? 'no answer' : `HTTP ${robots.status}`;
-      const meaning = { ok: `${plural(robots.sitemaps.length, 'sitemap')} declared`, unavailable: 'no rules', unreachable: 'unreachable: crawling disallowed' }[robots.outcome];
+      const meaning = { ok: `${countOf(robots.sitemaps.length, 'sitemap')} declared`, unavailable: 'no rules', unreachable: 'unreachable: crawling disallowed' }[robots.outcome];
       this.lines.push(`robots.txt: ${status}, ${meaning}`);
       for (const d of robots.diagnostics) this.lines.push(this.problem(d, '  '));
     }
@@ -69,7 +70,7 @@ class TreeRenderer {
     const problemIndent = below + (node.children.length > 0 ? '│ ' : '  ');
     node.diagnostics.slice(0, this.maxProblems).forEach((d) => this.lines.push(this.problem(d, problemIndent)));
     const hidden = node.diagnosticCount - Math.min(node.diagnostics.length, this.maxProblems);
-    if (hidden > 0) this.lines.push(`${problemIndent}${this.paint('dim', `… ${plural(hidden, 'more problem')} (see --json)`)}`);
+    if (hidden > 0) this.lines.push(`${problemIndent}${this.paint('dim', `… ${countOf(hidden, 'more problem')} (see --json)`)}`);
     node.children.forEach((child, i) => this.node(child, below, i === node.children.length - 1));
   }
 
@@ -78,10 +79,10 @@ class TreeRenderer {
     const parts: string[] = [];
     const status = node.status === undefined ? 'no answer' : String(node.status);
     parts.push(node.ok ? this.paint('ok', `✓ ${status}`) : this.paint('error', `✗ ${node.diagnostics.some((d) => d.code === 'FETCH-003') ? 'blocked' : status}`));
-    if (node.redirects.length > 0) parts.push(`via ${plural(node.redirects.length, 'redirect')}`);
+    if (node.redirects.length > 0) parts.push(`via ${countOf(node.redirects.length, 'redirect')}`);
     if (node.kind) parts.push(node.kind);
-    if (node.kind === 'sitemapindex') parts.push(plural(node.sitemaps, 'sitemap'));
-    else if (node.status === 200) parts.push(plural(node.urls, 'URL'));
+    if (node.kind === 'sitemapindex') parts.push(countOf(node.sitemaps, 'sitemap'));
+    else if (node.status === 200) parts.push(countOf(node.urls, 'URL'));
     if (node.bytesDecoded > 0 || node.bytesIn > 0) {
       parts.push(node.gzip ? `${formatBytes(node.bytesIn)} gzip → ${formatBytes(node.bytesDecoded)}` : formatBytes(node.bytesDecoded));
     }
@@ -100,10 +101,10 @@ class TreeRenderer {
   private totals(): string {
     const t = this.tree.totals;
     const parts = [
-      `${plural(t.sitemaps, 'sitemap')} (${t.read} read, ${t.failed} failed)`,
-      plural(t.urls, 'URL'),
+      `${countOf(t.sitemaps, 'sitemap')} (${t.read} read, ${t.failed} failed)`,
+      countOf(t.urls, 'URL'),
       `${formatBytes(t.bytesIn)} transferred, ${formatBytes(t.bytesDecoded)} decoded`,
-      `${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}`,
+      `${countOf(t.errors, 'error')}, ${countOf(t.warnings, 'warning')}`,
     ];
     if (t.oldestLastmod && t.newestLastmod) parts.push(`lastmod ${t.oldestLastmod} … ${t.newestLastmod}`);
     parts.push(formatDuration(this.tree.durationMs));
@@ -134,22 +135,6 @@ function safeOrigin(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 export function formatDuration(ms: number): string {

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { ValidationResult } from '../validate/types.js';
+import { countOf } from './format.js';
 
 export interface ValidationReportOptions {
   /** Diagnostics shown per rule and source; the rest are counted (0: show all). */
@@ -70,18 +71,18 @@ export class ValidationReport {
     const verdict = result.valid ? this.paint('green', 'valid') : this.paint('error', 'invalid');
     const counts = [
       result.kind ?? 'unreadable',
-      result.kind === 'sitemapindex' ? count(result.sitemaps ?? 0, 'sitemap') : count(result.urls, 'URL'),
-      this.paint(result.errors ? 'error' : 'dim', count(result.errors, 'error')),
-      this.paint(result.warnings ? 'warning' : 'dim', count(result.warnings, 'warning')),
+      result.kind === 'sitemapindex' ? countOf(result.sitemaps ?? 0, 'sitemap') : countOf(result.urls, 'URL'),
+      this.paint(result.errors ? 'error' : 'dim', countOf(result.errors, 'error')),
+      this.paint(result.warnings ? 'warning' : 'dim', countOf(result.warnings, 'warning')),
     ];
-    if (result.infos) counts.push(count(result.infos, 'info', 'infos'));
+    if (result.infos) counts.push(countOf(result.infos, 'info', 'infos'));
     return `${this.paint('bold', result.source)}: ${counts.join(', ')}: ${verdict}`;
   }
 
   private total(results: readonly ValidationResult[]): string {
     const invalid = results.filter((result) => !result.valid).length;
     const sum = (key: 'errors' | 'warnings' | 'urls') => results.reduce((total, result) => total + result[key], 0);
-    return `${count(results.length, 'source')}, ${count(sum('urls'), 'URL')}, ${count(sum('errors'), 'error')}, ${count(sum('warnings'), 'warning')}: ${invalid === 0 ? this.paint('green', 'all valid') : this.paint('error', `${invalid} invalid`)}`;
+    return `${countOf(results.length, 'source')}, ${countOf(sum('urls'), 'URL')}, ${countOf(sum('errors'), 'error')}, ${countOf(sum('warnings'), 'warning')}: ${invalid === 0 ? this.paint('green', 'all valid') : this.paint('error', `${invalid} invalid`)}`;
   }
 
   private paint(style: keyof typeof COLORS, text: string): string {
@@ -93,9 +94,6 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 }
 
-function count(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : pluralForm}`;
-}
 
 function plural(n: number, severity: Severity): string {
   return n === 1 ? severity : severity === 'info' ? 'infos' : `${severity}s`;

@@ -1,0 +1,24 @@
+/** Numbers as the reports print them: thousands separators, counted nouns, binary byte units. */
+
+/** 12345 → "12,345" (the same in every locale, so output is stable across machines). */
+export function formatNumber(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** 1 → "1 URL", 2 → "2 URLs"; irregular plurals are passed in ("entry", "entries"). */
+export function countOf(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? singular : pluralForm}`;
+}
+
+/** 1536 → "1.5 KiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
