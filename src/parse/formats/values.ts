@@ -77,17 +77,22 @@ export function checkUrl(value: string, raw: string, node: Pick<XmlNode, 'qname'
 /** Valid dates seen lately: sitemaps repeat a few lastmod values thousands of times. */
 const RECENT_DATES = new Set<string>();
 
+/** True when `value` is a valid W3C datetime (remembered: the same few values come again and again). */
+export function isValidW3cDate(value: string): boolean {
+  if (RECENT_DATES.has(value)) return true;
+  if (!parseW3cDate(value).ok) return false;
+  if (RECENT_DATES.size >= 256) RECENT_DATES.clear();
+  RECENT_DATES.add(value);
+  return true;
+}
+
 /** A W3C datetime kept as written (trimmed), or undefined with DATE-001..003. */
 export function readW3cDate(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
   const value = readText(node, ctx, url);
   if (value === undefined) return undefined;
-  if (RECENT_DATES.has(value)) return value;
+  if (isValidW3cDate(value)) return value;
   const parsed = parseW3cDate(value);
-  if (parsed.ok) {
-    if (RECENT_DATES.size >= 256) RECENT_DATES.clear();
-    RECENT_DATES.add(value);
-    return value;
-  }
+  if (parsed.ok) return value;
   ctx.report(parsed.problem.code, `<${node.qname}>: ${parsed.problem.message}; left out`, node.valueAt, url);
   return undefined;
 }

@@ -34,6 +34,13 @@ export interface XmlHandler {
    */
   leaf?(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void;
   /**
+   * Optional fast path: offered each start tag without attributes directly inside the root, with
+   * the text it stands in (`contentStart` is just past the tag). The handler may read the whole
+   * element from the text and return where it ends (just past its end tag), or return -1 to let
+   * the tokenizer read it the general way.
+   */
+  wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number): number;
+  /**
    * Whitespace-only text directly inside elements this deep (the root is 1) means nothing to the
    * handler and is not handed on: the indentation between the elements of a pretty-printed sitemap.
    */
@@ -268,9 +275,23 @@ export class XmlTokenizer {
       }
       (attributes ??= []).push({ qname: attributeName, value, offset: this.bufOffset + valueStart });
     }
-    if (attributes === undefined && !selfClosing && this.handler.leaf !== undefined && this.scanLeaf(qname, i)) return true;
+    if (attributes === undefined && !selfClosing) {
+      if (this.stack.length === 1 && !this.rootClosed && this.handler.wholeElement !== undefined && this.scanWholeElement(qname, i)) return true;
+      if (this.handler.leaf !== undefined && this.scanLeaf(qname, i)) return true;
+    }
     this.pos = i;
     this.openElement(qname, attributes, selfClosing);
+    return true;
+  }
+
+  /** Lets the handler read a whole child of the root from the text (see XmlHandler.wholeElement). */
+  private scanWholeElement(qname: string, contentStart: number): boolean {
+    const colon = qname.indexOf(':');
+    const local = colon === -1 ? qname : qname.slice(colon + 1);
+    const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
+    const end = this.handler.wholeElement!(uri, local, qname, this.buf, contentStart);
+    if (end === -1) return false;
+    this.pos = end;
     return true;
   }
 

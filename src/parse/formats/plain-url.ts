@@ -1,0 +1,145 @@
+/**
+ * The hot path of a urlset: a `<url>` block of the common shape read straight from the text,
+ * without tokens, nodes or a tree:
+ *
+ *   <url><loc>…</loc><lastmod>…</lastmod><changefreq>…</changefreq><priority>…</priority></url>
+ *
+ * (each child optional but loc, in this order, unprefixed, without attributes, separated by
+ * whitespace only). It takes a block only when the general path would report nothing about it:
+ * anything else (an extension, a comment, CDATA, a reference other than `&amp;` in the loc, a
+ * value the general path would repair or drop, a block cut by the end of the chunk) returns
+ * undefined, and the tokenizer reads the block the general way, from its start tag.
+ */
+import { isChangefreq, type UrlEntry } from '../../core/entry.js';
+import type { LocatedEntry, Position } from '../types.js';
+import { isValidW3cDate } from './values.js';
+
+const enum Field {
+  Loc,
+  Lastmod,
+  Changefreq,
+  Priority,
+}
+
+const FIELD_NAMES = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
+const PRIORITY = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * Reads the block whose content starts at `contentStart` (just past `<url>`, which starts at
+ * `at` in the document). Returns the entry and where the block ends (just past `</url>`).
+ */
+export function readPlainUrlBlock(
+  buf: string,
+  contentStart: number,
+  at: Position,
+  maxValueLength: number,
+): { located: LocatedEntry; end: number } | undefined {
+  const close = buf.indexOf('</url>', contentStart);
+  if (close === -1) return undefined;
+  const values: (string | undefined)[] = [undefined, undefined, undefined, undefined];
+  const positions: (Position | undefined)[] = [undefined, undefined, undefined, undefined];
+  // Lines are counted from the whitespace between children (a clean value holds no line break).
+  let line = at.line;
+  let lineStart = contentStart - 5 - (at.column - 1); // where the line of `<url>` starts in buf
+  let next: number = Field.Loc;
+  let i = contentStart;
+  for (;;) {
+    for (; i < close; i++) {
+      const c = buf.charCodeAt(i);
+      if (c === 0x0a) {
+        line++;
+        lineStart = i + 1;
+      } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
+    }
+    if (i === close) break;
+    const field = childAt(buf, i, next);
+    if (field === -1) return undefined;
+    const name = FIELD_NAMES[field]!;
+    const valueStart = i + name.length + 2;
+    const valueEnd = buf.indexOf('<', valueStart);
+    if (valueEnd - valueStart > maxValueLength || !isEndTag(buf, valueEnd, name)) return undefined;
+    values[field] = buf.slice(valueStart, valueEnd);
+    positions[field] = { line, column: valueStart - lineStart + 1 };
+    next = field + 1;
+    i = valueEnd + name.length + 3;
+  }
+  return buildEntry(values, positions, at, close + 6);
+}
+
+/** The field whose start tag is at `i`, when it is one that may come next; -1 otherwise. */
+function childAt(buf: string, i: number, next: number): number {
+  if (buf.charCodeAt(i) !== 0x3c /* < */) return -1;
+  for (let field = next; field < FIELD_NAMES.length; field++) {
+    const name = FIELD_NAMES[field]!;
+    if (buf.startsWith(name, i + 1) && buf.charCodeAt(i + 1 + name.length) === 0x3e /* > */) return field;
+  }
+  return -1;
+}
+
+function isEndTag(buf: string, at: number, name: string): boolean {
+  return at !== -1 && buf.charCodeAt(at + 1) === 0x2f /* / */ && buf.startsWith(name, at + 2) && buf.charCodeAt(at + 2 + name.length) === 0x3e;
+}
+
+function buildEntry(
+  values: (string | undefined)[],
+  positions: (Position | undefined)[],
+  at: Position,
+  end: number,
+): { located: LocatedEntry; end: number } | undefined {
+  const rawLoc = values[Field.Loc];
+  if (rawLoc === undefined) return undefined;
+  const loc = rawLoc.indexOf('&') === -1 ? rawLoc : decodeAmpersands(rawLoc);
+  if (loc === undefined || !isCleanHttpUrl(loc)) return undefined;
+  const entry: UrlEntry = { kind: 'url', loc };
+  const fields: Record<string, Position> = { loc: positions[Field.Loc]! };
+  const lastmod = values[Field.Lastmod];
+  if (lastmod !== undefined) {
+    if (!isValidW3cDate(lastmod)) return undefined;
+    entry.lastmod = lastmod;
+    fields['lastmod'] = positions[Field.Lastmod]!;
+  }
+  const changefreq = values[Field.Changefreq];
+  if (changefreq !== undefined) {
+    if (!isChangefreq(changefreq)) return undefined;
+    entry.changefreq = changefreq;
+    fields['changefreq'] = positions[Field.Changefreq]!;
+  }
+  const priorityText = values[Field.Priority];
+  if (priorityText !== undefined) {
+    const priority = PRIORITY.test(priorityText) ? Number(priorityText) : NaN;
+    if (!(priority >= 0 && priority <= 1)) return undefined;
+    entry.priority = priority;
+    fields['priority'] = positions[Field.Priority]!;
+  }
+  return { located: { entry, location: { line: at.line, column: at.column, fields } }, end };
+}
+
+/** The text with each `&amp;` read as `&`; undefined when it holds any other reference or a raw `&`. */
+function decodeAmpersands(text: string): string | undefined {
+  let amp = text.indexOf('&');
+  while (amp !== -1) {
+    if (!text.startsWith('amp;', amp + 1)) return undefined;
+    amp = text.indexOf('&', amp + 5);
+  }
+  return text.replaceAll('&amp;', '&');
+}
+
+/**
+ * An absolute http(s) URL the general path would take without a word: nothing around it, only
+ * characters RFC 3986 allows unencoded, every `%` followed by two hexadecimal digits.
+ */
+function isCleanHttpUrl(url: string): boolean {
+  if (!url.startsWith('https://') && !url.startsWith('http://')) return false;
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || c === 0x22 || c === 0x3c || c === 0x3e || c === 0x5c || c === 0x5e || c === 0x60 || c === 0x7b || c === 0x7c || c === 0x7d) {
+      return false;
+    }
+    if (c === 0x25 /* % */ && !(isHexDigit(url.charCodeAt(i + 1)) && isHexDigit(url.charCodeAt(i + 2)))) return false;
+  }
+  return true;
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}

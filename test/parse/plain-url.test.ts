@@ -1,0 +1,83 @@
+/**
+ * The fast path for plain `<url>` blocks (src/parse/formats/plain-url.ts) must be invisible: every
+ * document reads the same, entries, positions and diagnostics, with the fast path on and off.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { XmlDocumentReader } from '../../src/parse/formats/document.js';
+import { documentSpec, writeDocument } from './generated-documents.js';
+import { inPieces, parseAll, urlset } from './helpers.js';
+
+type Summary = { entries: unknown; diagnostics: unknown };
+
+async function readBothWays(xml: string, cuts: number[] = []): Promise<{ fast: Summary; general: Summary }> {
+  const bytes = Buffer.from(xml);
+  const read = async () => {
+    const r = await parseAll(inPieces(bytes, cuts));
+    return { entries: r.located, diagnostics: r.diagnostics };
+  };
+  const fast = await read();
+  const proto = XmlDocumentReader.prototype as { wholeElement?: unknown };
+  const wholeElement = proto.wholeElement;
+  proto.wholeElement = undefined;
+  try {
+    return { fast, general: await read() };
+  } finally {
+    proto.wholeElement = wholeElement;
+  }
+}
+
+const PAD = `<!--${'p'.repeat(1100)}-->`;
+
+const BLOCKS = [
+  '<url><loc>https://example.com/a</loc></url>',
+  '<url>\n  <loc>https://example.com/b?x=1&amp;y=2</loc>\n  <lastmod>2024-05-01</lastmod>\n</url>',
+  '<url><loc>https://example.com/c</loc><lastmod>2024-05-01T10:00:00+02:00</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>',
+  '<url>\r\n\t<loc>https://example.com/d</loc>\r\n\t<priority>1.0</priority>\r\n</url>',
+  // Each of these must fall back to the general path, which reports something or reads differently.
+  '<url><loc> https://example.com/e </loc></url>',
+  '<url><loc>https://example.com/f&b</loc></url>',
+  '<url><loc>https://example.com/ü</loc></url>',
+  '<url><loc>relative/g</loc></url>',
+  '<url><loc>https://example.com/h%zz</loc></url>',
+  '<url><lastmod>2024-05-01</lastmod><loc>https://example.com/i</loc></url>',
+  '<url><loc>https://example.com/j</loc><loc>https://example.com/j2</loc></url>',
+  '<url><loc>https://example.com/k</loc><lastmod>yesterday</lastmod></url>',
+  '<url><loc>https://example.com/l</loc><changefreq>Daily</changefreq><priority>2</priority></url>',
+  '<url><loc>https://example.com/m</loc><!-- c --></url>',
+  '<url><loc><![CDATA[https://example.com/n]]></loc></url>',
+  '<url><loc>https://example.com/o</loc><image:image><image:loc>https://example.com/o.jpg</image:loc></image:image></url>',
+  '<url><loc>https://example.com/p</loc><foo>x</foo></url>',
+  '<url><loc></loc></url>',
+  '<url></url>',
+  '<url>https://example.com/q</url>',
+  '<url><loc>https://example.com/r</loc ></url>',
+  '<url><LOC>https://example.com/s</LOC></url>',
+  '<url><loc>https://example.com/t&#x41;</loc></url>',
+];
+
+test('plain url blocks: each shape reads the same with and without the fast path', async () => {
+  for (const block of BLOCKS) {
+    const { fast, general } = await readBothWays(urlset(block));
+    assert.deepEqual(fast, general, block);
+  }
+});
+
+test('plain url blocks: a whole document cut anywhere past the sniffed head reads the same both ways', async () => {
+  const xml = urlset(`${PAD}\n${BLOCKS.join('\n  ')}`);
+  for (let cut = 1000; cut < Buffer.byteLength(xml); cut += 7) {
+    const { fast, general } = await readBothWays(xml, [cut]);
+    assert.deepEqual(fast, general, `cut at ${cut}`);
+  }
+});
+
+test('plain url blocks: generated documents read the same both ways', async () => {
+  await fc.assert(
+    fc.asyncProperty(documentSpec, async (spec) => {
+      const { fast, general } = await readBothWays(writeDocument(spec));
+      assert.deepEqual(fast, general);
+    }),
+    { numRuns: 200 },
+  );
+});
