@@ -9,7 +9,7 @@ import type { LocatedEntry, Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
 import type { XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
-import { readPlainUrlBlock } from './plain-url.js';
+import { readPlainUrlBlocks } from './plain-url.js';
 import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
 import type { ValueContext } from './values.js';
 
@@ -68,13 +68,10 @@ export class XmlDocumentReader implements XmlHandler {
     if (this.inBlock) this.builder.text(value, this.options.position);
   }
 
-  /** A `<url>` block of the common shape, read straight from the text (see plain-url.ts); -1 for any other. */
+  /** A run of `<url>` blocks of the common shape, read straight from the text (see plain-url.ts); -1 for any other. */
   wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number): number {
     if (this.layout !== 'urlset' || qname !== 'url' || !this.names.isCore(uri)) return -1;
-    const read = readPlainUrlBlock(buf, contentStart, this.options.position(), this.options.maxValueLength);
-    if (read === undefined) return -1;
-    this.options.emit(read.located);
-    return read.end;
+    return readPlainUrlBlocks(buf, contentStart, this.options.position(), this.options.maxValueLength, this.options.emit);
   }
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void {

@@ -25,32 +25,63 @@ const FIELD_NAMES = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
 const PRIORITY = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /**
- * Reads the block whose content starts at `contentStart` (just past `<url>`, which starts at
- * `at` in the document). Returns the entry and where the block ends (just past `</url>`).
+ * Reads the run of plain blocks that starts with the one whose content starts at `contentStart`
+ * (just past `<url>`, which is at `at` in the document), emitting an entry for each. Returns
+ * where the last block read ends (just past `</url>`), or -1 when the first is not plain.
  */
-export function readPlainUrlBlock(
+export function readPlainUrlBlocks(
   buf: string,
   contentStart: number,
   at: Position,
   maxValueLength: number,
-): { located: LocatedEntry; end: number } | undefined {
+  emit: (located: LocatedEntry) => void,
+): number {
+  const cursor: LineCursor = { line: at.line, lineStart: contentStart - 5 - (at.column - 1) };
+  let end = -1;
+  let start = contentStart;
+  let blockAt = at;
+  for (;;) {
+    const located = readPlainUrlBlock(buf, start, blockAt, cursor, maxValueLength);
+    if (located === undefined) return end;
+    emit(located);
+    end = buf.indexOf('</url>', start) + 6;
+    // The next block, when it follows after whitespace only.
+    const next = skipWhitespace(buf, end, buf.length, cursor);
+    if (!buf.startsWith('<url>', next)) return end;
+    blockAt = { line: cursor.line, column: next - cursor.lineStart + 1 };
+    start = next + 5;
+  }
+}
+
+/** The line being read and where it starts in the text (before the text when it began in an earlier chunk). */
+interface LineCursor {
+  line: number;
+  lineStart: number;
+}
+
+/** Skips spaces, tabs and line breaks (counting lines) from `i` up to `end`; returns where they stop. */
+function skipWhitespace(buf: string, i: number, end: number, cursor: LineCursor): number {
+  for (; i < end; i++) {
+    const c = buf.charCodeAt(i);
+    if (c === 0x0a) {
+      cursor.line++;
+      cursor.lineStart = i + 1;
+    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
+  }
+  return i;
+}
+
+/** One plain block; undefined (with the cursor's line count spoilt) when it is not plain. */
+function readPlainUrlBlock(buf: string, contentStart: number, at: Position, cursor: LineCursor, maxValueLength: number): LocatedEntry | undefined {
   const close = buf.indexOf('</url>', contentStart);
   if (close === -1) return undefined;
   const values: (string | undefined)[] = [undefined, undefined, undefined, undefined];
   const positions: (Position | undefined)[] = [undefined, undefined, undefined, undefined];
-  // Lines are counted from the whitespace between children (a clean value holds no line break).
-  let line = at.line;
-  let lineStart = contentStart - 5 - (at.column - 1); // where the line of `<url>` starts in buf
+  // Lines are counted in the whitespace between children (a clean value holds no line break).
   let next: number = Field.Loc;
   let i = contentStart;
   for (;;) {
-    for (; i < close; i++) {
-      const c = buf.charCodeAt(i);
-      if (c === 0x0a) {
-        line++;
-        lineStart = i + 1;
-      } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
-    }
+    i = skipWhitespace(buf, i, close, cursor);
     if (i === close) break;
     const field = childAt(buf, i, next);
     if (field === -1) return undefined;
@@ -59,21 +90,34 @@ export function readPlainUrlBlock(
     const valueEnd = buf.indexOf('<', valueStart);
     if (valueEnd - valueStart > maxValueLength || !isEndTag(buf, valueEnd, name)) return undefined;
     values[field] = buf.slice(valueStart, valueEnd);
-    positions[field] = { line, column: valueStart - lineStart + 1 };
+    positions[field] = { line: cursor.line, column: valueStart - cursor.lineStart + 1 };
     next = field + 1;
     i = valueEnd + name.length + 3;
   }
-  return buildEntry(values, positions, at, close + 6);
+  return buildEntry(values, positions, at);
 }
 
 /** The field whose start tag is at `i`, when it is one that may come next; -1 otherwise. */
 function childAt(buf: string, i: number, next: number): number {
   if (buf.charCodeAt(i) !== 0x3c /* < */) return -1;
-  for (let field = next; field < FIELD_NAMES.length; field++) {
-    const name = FIELD_NAMES[field]!;
-    if (buf.startsWith(name, i + 1) && buf.charCodeAt(i + 1 + name.length) === 0x3e /* > */) return field;
+  // Told apart by their first letters, then checked whole.
+  let field: number;
+  switch (buf.charCodeAt(i + 1)) {
+    case 0x6c /* l */:
+      field = buf.charCodeAt(i + 2) === 0x6f /* o */ ? Field.Loc : Field.Lastmod;
+      break;
+    case 0x63 /* c */:
+      field = Field.Changefreq;
+      break;
+    case 0x70 /* p */:
+      field = Field.Priority;
+      break;
+    default:
+      return -1;
   }
-  return -1;
+  if (field < next) return -1;
+  const name = FIELD_NAMES[field]!;
+  return buf.startsWith(name, i + 1) && buf.charCodeAt(i + 1 + name.length) === 0x3e /* > */ ? field : -1;
 }
 
 function isEndTag(buf: string, at: number, name: string): boolean {
@@ -84,8 +128,7 @@ function buildEntry(
   values: (string | undefined)[],
   positions: (Position | undefined)[],
   at: Position,
-  end: number,
-): { located: LocatedEntry; end: number } | undefined {
+): LocatedEntry | undefined {
   const rawLoc = values[Field.Loc];
   if (rawLoc === undefined) return undefined;
   const loc = rawLoc.indexOf('&') === -1 ? rawLoc : decodeAmpersands(rawLoc);
@@ -111,7 +154,7 @@ function buildEntry(
     entry.priority = priority;
     fields['priority'] = positions[Field.Priority]!;
   }
-  return { located: { entry, location: { line: at.line, column: at.column, fields } }, end };
+  return { entry, location: { line: at.line, column: at.column, fields } };
 }
 
 /** The text with each `&amp;` read as `&`; undefined when it holds any other reference or a raw `&`. */
@@ -132,13 +175,15 @@ function isCleanHttpUrl(url: string): boolean {
   if (!url.startsWith('https://') && !url.startsWith('http://')) return false;
   for (let i = 0; i < url.length; i++) {
     const c = url.charCodeAt(i);
-    if (c <= 0x20 || c >= 0x7f || c === 0x22 || c === 0x3c || c === 0x3e || c === 0x5c || c === 0x5e || c === 0x60 || c === 0x7b || c === 0x7c || c === 0x7d) {
-      return false;
-    }
+    if (c >= 0x80 || URL_CHARACTER[c] === 0) return false;
     if (c === 0x25 /* % */ && !(isHexDigit(url.charCodeAt(i + 1)) && isHexDigit(url.charCodeAt(i + 2)))) return false;
   }
   return true;
 }
+
+/** 1 for the ASCII characters a URL may hold unencoded (RFC 3986), 0 for the others. */
+const URL_CHARACTER = new Uint8Array(128);
+for (let c = 0x21; c < 0x7f; c++) URL_CHARACTER[c] = '"<>\\^`{|}'.includes(String.fromCharCode(c)) ? 0 : 1;
 
 function isHexDigit(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);

@@ -36,8 +36,8 @@ export interface XmlHandler {
   /**
    * Optional fast path: offered each start tag without attributes directly inside the root, with
    * the text it stands in (`contentStart` is just past the tag). The handler may read the whole
-   * element from the text and return where it ends (just past its end tag), or return -1 to let
-   * the tokenizer read it the general way.
+   * element, and siblings right after it, from the text and return where what it read ends (just
+   * past an end tag), or return -1 to let the tokenizer read the element the general way.
    */
   wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number): number;
   /**
