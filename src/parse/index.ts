@@ -183,7 +183,7 @@ class SitemapParser implements ParsedSitemap {
 
 function xmlDocument(report: Report, baseUrl: string | undefined, maxValueLength: number, emit: (entry: LocatedEntry) => void): DocumentReader {
   let tokenizer: XmlTokenizer;
-  const reader = new XmlDocumentReader({ report, baseUrl }, { maxValueLength, position: () => tokenizer.position(), emit });
+  const reader = new XmlDocumentReader({ report, baseUrl }, { maxValueLength, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), emit });
   tokenizer = new XmlTokenizer(reader, (code, message, at) => report(code, message, at));
   return {
     get kind() {

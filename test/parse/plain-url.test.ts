@@ -48,6 +48,13 @@ const BLOCKS = [
   '<url><loc>https://example.com/m</loc><!-- c --></url>',
   '<url><loc><![CDATA[https://example.com/n]]></loc></url>',
   '<url><loc>https://example.com/o</loc><image:image><image:loc>https://example.com/o.jpg</image:loc></image:image></url>',
+  '<url><loc>https://example.com/o2</loc>\n  <image:image>\n    <image:loc>https://example.com/o2.jpg?a=1&amp;b=2</image:loc>\n  </image:image>\n  <image:image><image:loc>https://example.com/o3.jpg</image:loc></image:image>\n</url>',
+  '<url><loc>https://example.com/o4</loc><image:image><image:loc>https://example.com/o4.jpg</image:loc><image:title>T</image:title></image:image></url>',
+  '<url><loc>https://example.com/o5</loc><image:image><image:loc>o5.jpg</image:loc></image:image></url>',
+  '<url><loc>https://example.com/o6</loc><image:image></image:image></url>',
+  '<url><loc>https://example.com/o7</loc><image:image><image:loc>https://example.com/o7.jpg</image:loc></image:image><lastmod>2024-05-01</lastmod></url>',
+  '<url><image:image><image:loc>https://example.com/o8.jpg</image:loc></image:image><loc>https://example.com/o8</loc></url>',
+  '<url><loc>https://example.com/o9</loc><image:image><image:loc>https://example.com/o9.jpg</image:loc></image:image>\n<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de"/></url>',
   '<url><loc>https://example.com/p</loc><foo>x</foo></url>',
   '<url><loc></loc></url>',
   '<url></url>',
@@ -61,6 +68,17 @@ test('plain url blocks: each shape reads the same with and without the fast path
   for (const block of BLOCKS) {
     const { fast, general } = await readBothWays(urlset(block));
     assert.deepEqual(fast, general, block);
+  }
+});
+
+test('plain url blocks: images under any prefix the root binds, and none without one', async () => {
+  const block = '<url><loc>https://example.com/a</loc><pic:image><pic:loc>https://example.com/a.jpg</pic:loc></pic:image></url>';
+  const bound = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:pic="http://www.google.com/schemas/sitemap-image/1.1">${block}</urlset>`;
+  const other = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:pic="https://example.com/not-images">${block}</urlset>`;
+  const unbound = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${block}</urlset>`;
+  for (const xml of [bound, other, unbound]) {
+    const { fast, general } = await readBothWays(xml);
+    assert.deepEqual(fast, general, xml);
   }
 });
 

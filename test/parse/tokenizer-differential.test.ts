@@ -22,7 +22,7 @@ function readWithSaxes(xml: string): Entry[] {
   const saxes = new SaxesParser({ xmlns: true, position: true });
   const reader = new XmlDocumentReader(
     { report: () => undefined },
-    { maxValueLength: 65_536, position: () => ({ line: saxes.line, column: saxes.column }), emit: (e) => entries.push(e) },
+    { maxValueLength: 65_536, position: () => ({ line: saxes.line, column: saxes.column }), namespaceOf: (prefix) => saxes.resolve(prefix), emit: (e) => entries.push(e) },
   );
   saxes.on('error', (error) => {
     throw error;

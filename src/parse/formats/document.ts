@@ -9,7 +9,7 @@ import type { LocatedEntry, Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
 import type { XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
-import { readPlainUrlBlocks } from './plain-url.js';
+import { readPlainUrlBlocks, type PlainUrlOptions } from './plain-url.js';
 import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
 import type { ValueContext } from './values.js';
 
@@ -19,6 +19,8 @@ export interface DocumentReaderOptions {
   maxValueLength: number;
   /** Where the current token is (the tokenizer's position). */
   position: () => Position;
+  /** The namespace a prefix is bound to at the current token. */
+  namespaceOf: (prefix: string) => string | undefined;
   /** Receives each entry as its block closes. */
   emit: (entry: LocatedEntry) => void;
 }
@@ -32,8 +34,11 @@ export class XmlDocumentReader implements XmlHandler {
   /** Inside the root and inside a `<url>` or `<sitemap>` block, indentation carries nothing. */
   insignificantWhitespaceDepth = 0;
   private readonly builder: BlockBuilder;
+  /** What the plain `<url>` blocks of a urlset are read with (see plain-url.ts). */
+  private plainUrl: PlainUrlOptions;
 
   constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
+    this.plainUrl = { maxValueLength: options.maxValueLength, imagePrefix: undefined };
     this.builder = new BlockBuilder({ maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 }, (message, at) =>
       ctx.report('LIMIT-001', message, at),
     );
@@ -43,6 +48,7 @@ export class XmlDocumentReader implements XmlHandler {
     const depth = this.depth++;
     if (depth === 0) {
       this.openRoot(uri, local, qname);
+      this.plainUrl.imagePrefix = imagePrefix(attributes, this.options.namespaceOf);
       return;
     }
     if (this.inBlock) {
@@ -71,7 +77,7 @@ export class XmlDocumentReader implements XmlHandler {
   /** A run of `<url>` blocks of the common shape, read straight from the text (see plain-url.ts); -1 for any other. */
   wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number): number {
     if (this.layout !== 'urlset' || qname !== 'url' || !this.names.isCore(uri)) return -1;
-    return readPlainUrlBlocks(buf, contentStart, this.options.position(), this.options.maxValueLength, this.options.emit);
+    return readPlainUrlBlocks(buf, contentStart, this.options.position(), this.plainUrl, this.options.emit);
   }
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void {
@@ -156,4 +162,12 @@ export class XmlDocumentReader implements XmlHandler {
       if (located) this.options.emit(located);
     }
   }
+}
+
+/** A prefix the root binds to the image namespace (and that stays bound to it there), if any. */
+function imagePrefix(attributes: readonly XmlAttribute[], namespaceOf: (prefix: string) => string | undefined): string | undefined {
+  for (const attribute of attributes) {
+    if (attribute.qname.startsWith('xmlns:') && namespaceOf(attribute.local) === NS.image) return attribute.local;
+  }
+  return undefined;
 }

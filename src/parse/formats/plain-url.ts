@@ -24,6 +24,33 @@ const enum Field {
 const FIELD_NAMES = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
 const PRIORITY = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
+export interface PlainUrlOptions {
+  maxValueLength: number;
+  /** The prefix the root binds to the image namespace, when it binds one. */
+  imagePrefix: string | undefined;
+}
+
+/** The tags of `<image:image><image:loc>…</image:loc></image:image>` under the document's prefix. */
+interface ImageTags {
+  open: string;
+  close: string;
+  loc: string;
+}
+
+const imageTagsByPrefix = new Map<string, ImageTags>();
+
+function imageTags(prefix: string): ImageTags {
+  let tags = imageTagsByPrefix.get(prefix);
+  if (tags === undefined) {
+    tags = { open: `<${prefix}:image>`, close: `</${prefix}:image>`, loc: `${prefix}:loc` };
+    imageTagsByPrefix.set(prefix, tags);
+  }
+  return tags;
+}
+
+/** Images in a block: more than this and the general path reads it (it limits the nodes of a block). */
+const MAX_PLAIN_IMAGES = 1_000;
+
 /**
  * Reads the run of plain blocks that starts with the one whose content starts at `contentStart`
  * (just past `<url>`, which is at `at` in the document), emitting an entry for each. Returns
@@ -33,7 +60,7 @@ export function readPlainUrlBlocks(
   buf: string,
   contentStart: number,
   at: Position,
-  maxValueLength: number,
+  options: PlainUrlOptions,
   emit: (located: LocatedEntry) => void,
 ): number {
   const cursor: LineCursor = { line: at.line, lineStart: contentStart - 5 - (at.column - 1) };
@@ -41,7 +68,7 @@ export function readPlainUrlBlocks(
   let start = contentStart;
   let blockAt = at;
   for (;;) {
-    const located = readPlainUrlBlock(buf, start, blockAt, cursor, maxValueLength);
+    const located = readPlainUrlBlock(buf, start, blockAt, cursor, options);
     if (located === undefined) return end;
     emit(located);
     end = buf.indexOf('</url>', start) + 6;
@@ -72,7 +99,7 @@ function skipWhitespace(buf: string, i: number, end: number, cursor: LineCursor)
 }
 
 /** One plain block; undefined (with the cursor's line count spoilt) when it is not plain. */
-function readPlainUrlBlock(buf: string, contentStart: number, at: Position, cursor: LineCursor, maxValueLength: number): LocatedEntry | undefined {
+function readPlainUrlBlock(buf: string, contentStart: number, at: Position, cursor: LineCursor, options: PlainUrlOptions): LocatedEntry | undefined {
   const close = buf.indexOf('</url>', contentStart);
   if (close === -1) return undefined;
   const values: (string | undefined)[] = [undefined, undefined, undefined, undefined];
@@ -80,21 +107,55 @@ function readPlainUrlBlock(buf: string, contentStart: number, at: Position, curs
   // Lines are counted in the whitespace between children (a clean value holds no line break).
   let next: number = Field.Loc;
   let i = contentStart;
+  let images: PlainImage[] | undefined;
   for (;;) {
     i = skipWhitespace(buf, i, close, cursor);
     if (i === close) break;
     const field = childAt(buf, i, next);
-    if (field === -1) return undefined;
+    if (field === -1) {
+      // Only images may follow, up to the end of the block.
+      if (options.imagePrefix === undefined) return undefined;
+      images = readPlainImages(buf, i, close, cursor, imageTags(options.imagePrefix), options.maxValueLength);
+      if (images === undefined) return undefined;
+      break;
+    }
     const name = FIELD_NAMES[field]!;
     const valueStart = i + name.length + 2;
     const valueEnd = buf.indexOf('<', valueStart);
-    if (valueEnd - valueStart > maxValueLength || !isEndTag(buf, valueEnd, name)) return undefined;
+    if (valueEnd - valueStart > options.maxValueLength || !isEndTag(buf, valueEnd, name)) return undefined;
     values[field] = buf.slice(valueStart, valueEnd);
     positions[field] = { line: cursor.line, column: valueStart - cursor.lineStart + 1 };
     next = field + 1;
     i = valueEnd + name.length + 3;
   }
-  return buildEntry(values, positions, at);
+  return buildEntry(values, positions, images, at);
+}
+
+interface PlainImage {
+  loc: string;
+  at: Position;
+  locAt: Position;
+}
+
+/** `<image:image><image:loc>…</image:loc></image:image>` (whitespace between) from `i` to `close`; undefined for anything else. */
+function readPlainImages(buf: string, i: number, close: number, cursor: LineCursor, tags: ImageTags, maxValueLength: number): PlainImage[] | undefined {
+  const images: PlainImage[] = [];
+  while (i < close) {
+    if (!buf.startsWith(tags.open, i) || images.length === MAX_PLAIN_IMAGES) return undefined;
+    const at = { line: cursor.line, column: i - cursor.lineStart + 1 };
+    i = skipWhitespace(buf, i + tags.open.length, close, cursor);
+    if (buf.charCodeAt(i) !== 0x3c /* < */ || !buf.startsWith(tags.loc, i + 1) || buf.charCodeAt(i + 1 + tags.loc.length) !== 0x3e) return undefined;
+    const valueStart = i + tags.loc.length + 2;
+    const valueEnd = buf.indexOf('<', valueStart);
+    if (valueEnd - valueStart > maxValueLength || !isEndTag(buf, valueEnd, tags.loc)) return undefined;
+    const loc = cleanUrl(buf.slice(valueStart, valueEnd));
+    if (loc === undefined) return undefined;
+    images.push({ loc, at, locAt: { line: cursor.line, column: valueStart - cursor.lineStart + 1 } });
+    i = skipWhitespace(buf, valueEnd + tags.loc.length + 3, close, cursor);
+    if (!buf.startsWith(tags.close, i)) return undefined;
+    i = skipWhitespace(buf, i + tags.close.length, close, cursor);
+  }
+  return images;
 }
 
 /** The field whose start tag is at `i`, when it is one that may come next; -1 otherwise. */
@@ -127,12 +188,12 @@ function isEndTag(buf: string, at: number, name: string): boolean {
 function buildEntry(
   values: (string | undefined)[],
   positions: (Position | undefined)[],
+  images: PlainImage[] | undefined,
   at: Position,
 ): LocatedEntry | undefined {
   const rawLoc = values[Field.Loc];
-  if (rawLoc === undefined) return undefined;
-  const loc = rawLoc.indexOf('&') === -1 ? rawLoc : decodeAmpersands(rawLoc);
-  if (loc === undefined || !isCleanHttpUrl(loc)) return undefined;
+  const loc = rawLoc === undefined ? undefined : cleanUrl(rawLoc);
+  if (loc === undefined) return undefined;
   const entry: UrlEntry = { kind: 'url', loc };
   const fields: Record<string, Position> = { loc: positions[Field.Loc]! };
   const lastmod = values[Field.Lastmod];
@@ -154,7 +215,21 @@ function buildEntry(
     entry.priority = priority;
     fields['priority'] = positions[Field.Priority]!;
   }
+  if (images !== undefined) {
+    // As the general path records them: the image's start tag, then its loc's value.
+    entry.images = images.map((image, index) => {
+      fields[`images.${index}`] = image.at;
+      fields[`images.${index}.loc`] = image.locAt;
+      return { loc: image.loc };
+    });
+  }
   return { entry, location: { line: at.line, column: at.column, fields } };
+}
+
+/** A loc's text as the URL it holds, when the general path would take it without a word; undefined otherwise. */
+function cleanUrl(text: string): string | undefined {
+  const url = text.indexOf('&') === -1 ? text : decodeAmpersands(text);
+  return url !== undefined && isCleanHttpUrl(url) ? url : undefined;
 }
 
 /** The text with each `&amp;` read as `&`; undefined when it holds any other reference or a raw `&`. */

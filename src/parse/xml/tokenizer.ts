@@ -112,6 +112,11 @@ export class XmlTokenizer {
     return this.positionAt(this.tokenStart);
   }
 
+  /** The namespace URI `prefix` is bound to where the tokenizer is ('' for the default namespace). */
+  namespaceOf(prefix: string): string | undefined {
+    return this.scopes.lookup(prefix);
+  }
+
   write(chunk: string): void {
     if (this.mode === Mode.Stopped) return;
     if (this.pos > 0) {
