@@ -63,7 +63,7 @@ export function readPlainUrlBlocks(
   options: PlainUrlOptions,
   emit: (located: LocatedEntry) => void,
 ): number {
-  const cursor: LineCursor = { line: at.line, lineStart: contentStart - 5 - (at.column - 1) };
+  const cursor: LineCursor = { line: at.line, lineStart: contentStart - 5 - (at.column - 1), blockEnd: -1 };
   let end = -1;
   let start = contentStart;
   let blockAt = at;
@@ -71,10 +71,10 @@ export function readPlainUrlBlocks(
     const located = readPlainUrlBlock(buf, start, blockAt, cursor, options);
     if (located === undefined) return end;
     emit(located);
-    end = buf.indexOf('</url>', start) + 6;
+    end = cursor.blockEnd;
     // The next block, when it follows after whitespace only.
-    const next = skipWhitespace(buf, end, buf.length, cursor);
-    if (!buf.startsWith('<url>', next)) return end;
+    const next = skipWhitespace(buf, end, cursor);
+    if (!textAt(buf, next, '<url>')) return end;
     blockAt = { line: cursor.line, column: next - cursor.lineStart + 1 };
     start = next + 5;
   }
@@ -84,11 +84,13 @@ export function readPlainUrlBlocks(
 interface LineCursor {
   line: number;
   lineStart: number;
+  /** Just past the `</url>` of the block last read. */
+  blockEnd: number;
 }
 
-/** Skips spaces, tabs and line breaks (counting lines) from `i` up to `end`; returns where they stop. */
-function skipWhitespace(buf: string, i: number, end: number, cursor: LineCursor): number {
-  for (; i < end; i++) {
+/** Skips spaces, tabs and line breaks (counting lines) from `i`; returns where they stop. */
+function skipWhitespace(buf: string, i: number, cursor: LineCursor): number {
+  for (const end = buf.length; i < end; i++) {
     const c = buf.charCodeAt(i);
     if (c === 0x0a) {
       cursor.line++;
@@ -100,35 +102,47 @@ function skipWhitespace(buf: string, i: number, end: number, cursor: LineCursor)
 
 /** One plain block; undefined (with the cursor's line count spoilt) when it is not plain. */
 function readPlainUrlBlock(buf: string, contentStart: number, at: Position, cursor: LineCursor, options: PlainUrlOptions): LocatedEntry | undefined {
-  const close = buf.indexOf('</url>', contentStart);
-  if (close === -1) return undefined;
   const values: (string | undefined)[] = [undefined, undefined, undefined, undefined];
   const positions: (Position | undefined)[] = [undefined, undefined, undefined, undefined];
   // Lines are counted in the whitespace between children (a clean value holds no line break).
   let next: number = Field.Loc;
-  let i = contentStart;
+  let i = skipWhitespace(buf, contentStart, cursor);
   let images: PlainImage[] | undefined;
-  for (;;) {
-    i = skipWhitespace(buf, i, close, cursor);
-    if (i === close) break;
+  while (!isUrlEndTag(buf, i)) {
     const field = childAt(buf, i, next);
     if (field === -1) {
       // Only images may follow, up to the end of the block.
       if (options.imagePrefix === undefined) return undefined;
-      images = readPlainImages(buf, i, close, cursor, imageTags(options.imagePrefix), options.maxValueLength);
+      images = readPlainImages(buf, i, cursor, imageTags(options.imagePrefix), options.maxValueLength);
       if (images === undefined) return undefined;
+      i = cursor.blockEnd - 6;
       break;
     }
     const name = FIELD_NAMES[field]!;
     const valueStart = i + name.length + 2;
     const valueEnd = buf.indexOf('<', valueStart);
     if (valueEnd - valueStart > options.maxValueLength || !isEndTag(buf, valueEnd, name)) return undefined;
-    values[field] = buf.slice(valueStart, valueEnd);
+    const value = field === Field.Loc ? cleanUrl(buf, valueStart, valueEnd) : buf.slice(valueStart, valueEnd);
+    if (value === undefined) return undefined;
+    values[field] = value;
     positions[field] = { line: cursor.line, column: valueStart - cursor.lineStart + 1 };
     next = field + 1;
-    i = valueEnd + name.length + 3;
+    i = skipWhitespace(buf, valueEnd + name.length + 3, cursor);
   }
+  cursor.blockEnd = i + 6;
   return buildEntry(values, positions, images, at);
+}
+
+/** Whether `</url>` is at `i`. */
+function isUrlEndTag(buf: string, i: number): boolean {
+  return (
+    buf.charCodeAt(i) === 0x3c /* < */ &&
+    buf.charCodeAt(i + 1) === 0x2f /* / */ &&
+    buf.charCodeAt(i + 2) === 0x75 /* u */ &&
+    buf.charCodeAt(i + 3) === 0x72 /* r */ &&
+    buf.charCodeAt(i + 4) === 0x6c /* l */ &&
+    buf.charCodeAt(i + 5) === 0x3e /* > */
+  );
 }
 
 interface PlainImage {
@@ -137,24 +151,28 @@ interface PlainImage {
   locAt: Position;
 }
 
-/** `<image:image><image:loc>…</image:loc></image:image>` (whitespace between) from `i` to `close`; undefined for anything else. */
-function readPlainImages(buf: string, i: number, close: number, cursor: LineCursor, tags: ImageTags, maxValueLength: number): PlainImage[] | undefined {
+/**
+ * `<image:image><image:loc>…</image:loc></image:image>` (whitespace between) from `i` up to the
+ * block's `</url>` (where the cursor's blockEnd is left); undefined for anything else.
+ */
+function readPlainImages(buf: string, i: number, cursor: LineCursor, tags: ImageTags, maxValueLength: number): PlainImage[] | undefined {
   const images: PlainImage[] = [];
-  while (i < close) {
-    if (!buf.startsWith(tags.open, i) || images.length === MAX_PLAIN_IMAGES) return undefined;
+  while (!isUrlEndTag(buf, i)) {
+    if (!textAt(buf, i, tags.open) || images.length === MAX_PLAIN_IMAGES) return undefined;
     const at = { line: cursor.line, column: i - cursor.lineStart + 1 };
-    i = skipWhitespace(buf, i + tags.open.length, close, cursor);
-    if (buf.charCodeAt(i) !== 0x3c /* < */ || !buf.startsWith(tags.loc, i + 1) || buf.charCodeAt(i + 1 + tags.loc.length) !== 0x3e) return undefined;
+    i = skipWhitespace(buf, i + tags.open.length, cursor);
+    if (buf.charCodeAt(i) !== 0x3c /* < */ || !textAt(buf, i + 1, tags.loc) || buf.charCodeAt(i + 1 + tags.loc.length) !== 0x3e) return undefined;
     const valueStart = i + tags.loc.length + 2;
     const valueEnd = buf.indexOf('<', valueStart);
     if (valueEnd - valueStart > maxValueLength || !isEndTag(buf, valueEnd, tags.loc)) return undefined;
-    const loc = cleanUrl(buf.slice(valueStart, valueEnd));
+    const loc = cleanUrl(buf, valueStart, valueEnd);
     if (loc === undefined) return undefined;
     images.push({ loc, at, locAt: { line: cursor.line, column: valueStart - cursor.lineStart + 1 } });
-    i = skipWhitespace(buf, valueEnd + tags.loc.length + 3, close, cursor);
-    if (!buf.startsWith(tags.close, i)) return undefined;
-    i = skipWhitespace(buf, i + tags.close.length, close, cursor);
+    i = skipWhitespace(buf, valueEnd + tags.loc.length + 3, cursor);
+    if (!textAt(buf, i, tags.close)) return undefined;
+    i = skipWhitespace(buf, i + tags.close.length, cursor);
   }
+  cursor.blockEnd = i + 6;
   return images;
 }
 
@@ -178,11 +196,18 @@ function childAt(buf: string, i: number, next: number): number {
   }
   if (field < next) return -1;
   const name = FIELD_NAMES[field]!;
-  return buf.startsWith(name, i + 1) && buf.charCodeAt(i + 1 + name.length) === 0x3e /* > */ ? field : -1;
+  return textAt(buf, i + 1, name) && buf.charCodeAt(i + 1 + name.length) === 0x3e /* > */ ? field : -1;
+}
+
+/** Whether `text` holds `expected` at `at` (a character loop: cheaper than startsWith for short names). */
+function textAt(text: string, at: number, expected: string): boolean {
+  if (at + expected.length > text.length) return false;
+  for (let k = 0; k < expected.length; k++) if (text.charCodeAt(at + k) !== expected.charCodeAt(k)) return false;
+  return true;
 }
 
 function isEndTag(buf: string, at: number, name: string): boolean {
-  return at !== -1 && buf.charCodeAt(at + 1) === 0x2f /* / */ && buf.startsWith(name, at + 2) && buf.charCodeAt(at + 2 + name.length) === 0x3e;
+  return at !== -1 && buf.charCodeAt(at + 1) === 0x2f /* / */ && textAt(buf, at + 2, name) && buf.charCodeAt(at + 2 + name.length) === 0x3e;
 }
 
 function buildEntry(
@@ -191,8 +216,7 @@ function buildEntry(
   images: PlainImage[] | undefined,
   at: Position,
 ): LocatedEntry | undefined {
-  const rawLoc = values[Field.Loc];
-  const loc = rawLoc === undefined ? undefined : cleanUrl(rawLoc);
+  const loc = values[Field.Loc];
   if (loc === undefined) return undefined;
   const entry: UrlEntry = { kind: 'url', loc };
   const fields: Record<string, Position> = { loc: positions[Field.Loc]! };
@@ -226,34 +250,27 @@ function buildEntry(
   return { entry, location: { line: at.line, column: at.column, fields } };
 }
 
-/** A loc's text as the URL it holds, when the general path would take it without a word; undefined otherwise. */
-function cleanUrl(text: string): string | undefined {
-  const url = text.indexOf('&') === -1 ? text : decodeAmpersands(text);
-  return url !== undefined && isCleanHttpUrl(url) ? url : undefined;
-}
-
-/** The text with each `&amp;` read as `&`; undefined when it holds any other reference or a raw `&`. */
-function decodeAmpersands(text: string): string | undefined {
-  let amp = text.indexOf('&');
-  while (amp !== -1) {
-    if (!text.startsWith('amp;', amp + 1)) return undefined;
-    amp = text.indexOf('&', amp + 5);
-  }
-  return text.replaceAll('&amp;', '&');
-}
-
 /**
- * An absolute http(s) URL the general path would take without a word: nothing around it, only
- * characters RFC 3986 allows unencoded, every `%` followed by two hexadecimal digits.
+ * The URL the text between `start` and `end` holds, when the general path would take it without a
+ * word: an absolute http(s) URL with nothing around it, only characters RFC 3986 allows unencoded,
+ * every `%` followed by two hexadecimal digits, no reference but `&amp;`. Undefined otherwise.
+ * Checked in place: a character loop over the document is cheaper than over a slice of it.
  */
-function isCleanHttpUrl(url: string): boolean {
-  if (!url.startsWith('https://') && !url.startsWith('http://')) return false;
-  for (let i = 0; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c >= 0x80 || URL_CHARACTER[c] === 0) return false;
-    if (c === 0x25 /* % */ && !(isHexDigit(url.charCodeAt(i + 1)) && isHexDigit(url.charCodeAt(i + 2)))) return false;
+function cleanUrl(buf: string, start: number, end: number): string | undefined {
+  if (!textAt(buf, start, 'https://') && !textAt(buf, start, 'http://')) return undefined;
+  let ampersands = false;
+  for (let i = start; i < end; i++) {
+    const c = buf.charCodeAt(i);
+    if (c >= 0x80 || URL_CHARACTER[c] === 0) return undefined;
+    if (c === 0x25 /* % */ && !(isHexDigit(buf.charCodeAt(i + 1)) && isHexDigit(buf.charCodeAt(i + 2)))) return undefined;
+    if (c === 0x26 /* & */) {
+      if (!textAt(buf, i + 1, 'amp;')) return undefined;
+      ampersands = true;
+      i += 4;
+    }
   }
-  return true;
+  const url = buf.slice(start, end);
+  return ampersands ? url.replaceAll('&amp;', '&') : url;
 }
 
 /** 1 for the ASCII characters a URL may hold unencoded (RFC 3986), 0 for the others. */
