@@ -99,9 +99,12 @@ async function* countIn(input: AsyncIterable<Uint8Array>, counters: ByteCounters
 
 class GzipError extends Error {}
 
+const INFLATE_CHUNK = 128 * 1024;
+
 /** Streams `input` through gunzip; only as much is inflated as the consumer reads. */
 async function* gunzip(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const inflater = createGunzip();
+  // Large output chunks: fewer trips between zlib (on the thread pool) and the parser, which then overlap.
+  const inflater = createGunzip({ chunkSize: INFLATE_CHUNK });
   const iterator = input[Symbol.asyncIterator]();
   let feedError: unknown;
   void (async () => {
