@@ -234,8 +234,8 @@ function buildEntry(
   }
   const priorityText = values[Field.Priority];
   if (priorityText !== undefined) {
-    const priority = PRIORITY.test(priorityText) ? Number(priorityText) : NaN;
-    if (!(priority >= 0 && priority <= 1)) return undefined;
+    const priority = plainPriority(priorityText);
+    if (priority === undefined) return undefined;
     entry.priority = priority;
     fields['priority'] = positions[Field.Priority]!;
   }
@@ -248,6 +248,20 @@ function buildEntry(
     });
   }
   return { entry, location: { line: at.line, column: at.column, fields } };
+}
+
+/** Valid priorities seen lately, as numbers: a sitemap uses a handful of values throughout. */
+const RECENT_PRIORITIES = new Map<string, number>();
+
+/** The priority the general path would read from `text` without a word, or undefined. */
+function plainPriority(text: string): number | undefined {
+  const known = RECENT_PRIORITIES.get(text);
+  if (known !== undefined) return known;
+  const priority = PRIORITY.test(text) ? Number(text) : NaN;
+  if (!(priority >= 0 && priority <= 1)) return undefined;
+  if (RECENT_PRIORITIES.size >= 64) RECENT_PRIORITIES.clear();
+  RECENT_PRIORITIES.set(text, priority);
+  return priority;
 }
 
 /**
