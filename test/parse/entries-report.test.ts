@@ -18,6 +18,19 @@ test('JSONL: the entry as it is, "source" last when given', () => {
   assert.equal(line, '{"kind":"sitemap","loc":"https://example.com/s.xml","source":"robots.txt"}');
 });
 
+test('JSONL: every line is exactly what JSON.stringify writes, whatever the strings hold', () => {
+  const hostile = ['plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0000', 'emoji 😀 and lone \ud800', 'ü € 日本', '</script>', ''];
+  for (const text of hostile) {
+    const entry = { kind: 'url', loc: `https://example.com/${text}`, lastmod: text, priority: 0.5, images: [{ loc: text, title: text }] } as Entry;
+    assert.equal(entryToJsonLine(entry), JSON.stringify(entry), text);
+    assert.equal(entryToJsonLine(entry, text), JSON.stringify({ ...entry, source: text }), text);
+    const withSource = { ...entry, source: 'first', changefreq: undefined } as unknown as Entry;
+    assert.equal(entryToJsonLine(withSource, text), JSON.stringify({ ...withSource, source: text }), text);
+    assert.equal(entryToJsonLine(withSource), JSON.stringify(withSource), text);
+  }
+  assert.equal(entryToJsonLine({ kind: 'url', loc: 'https://example.com/', priority: -0 } as Entry), JSON.stringify({ kind: 'url', loc: 'https://example.com/', priority: -0 }));
+});
+
 test('CSV: header and rows that a CSV reader reads back to the same values', () => {
   const text = `${entryCsvHeader(true)}\n${entryToCsvRow(ENTRY, 'a.xml')}\n${entryToCsvRow({ kind: 'sitemap', loc: 'https://example.com/s.xml' }, undefined, true)}\n`;
   const rows = parseCsv(text, { columns: true }) as Record<string, string>[];

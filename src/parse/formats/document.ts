@@ -7,7 +7,7 @@ import type { DocumentKind } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
 import type { LocatedEntry, Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
-import type { XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
+import type { LineMark, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
 import { readPlainUrlBlocks, type PlainUrlOptions } from './plain-url.js';
 import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
@@ -75,9 +75,9 @@ export class XmlDocumentReader implements XmlHandler {
   }
 
   /** A run of `<url>` blocks of the common shape, read straight from the text (see plain-url.ts); -1 for any other. */
-  wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number): number {
+  wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number, lines: LineMark): number {
     if (this.layout !== 'urlset' || qname !== 'url' || !this.names.isCore(uri)) return -1;
-    return readPlainUrlBlocks(buf, contentStart, this.options.position(), this.plainUrl, this.options.emit);
+    return readPlainUrlBlocks(buf, contentStart, this.options.position(), this.plainUrl, this.options.emit, lines);
   }
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void {

@@ -12,6 +12,7 @@
  */
 import { isChangefreq, type UrlEntry } from '../../core/entry.js';
 import type { LocatedEntry, Position } from '../types.js';
+import type { LineMark } from '../xml/tokenizer.js';
 import { isValidW3cDate } from './values.js';
 
 const enum Field {
@@ -54,7 +55,8 @@ const MAX_PLAIN_IMAGES = 1_000;
 /**
  * Reads the run of plain blocks that starts with the one whose content starts at `contentStart`
  * (just past `<url>`, which is at `at` in the document), emitting an entry for each. Returns
- * where the last block read ends (just past `</url>`), or -1 when the first is not plain.
+ * where the last block read ends (just past `</url>`), with its line left in `endLine`, or -1
+ * when the first is not plain.
  */
 export function readPlainUrlBlocks(
   buf: string,
@@ -62,6 +64,7 @@ export function readPlainUrlBlocks(
   at: Position,
   options: PlainUrlOptions,
   emit: (located: LocatedEntry) => void,
+  endLine: LineMark,
 ): number {
   const cursor: LineCursor = { line: at.line, lineStart: contentStart - 5 - (at.column - 1), blockEnd: -1 };
   let end = -1;
@@ -72,6 +75,8 @@ export function readPlainUrlBlocks(
     if (located === undefined) return end;
     emit(located);
     end = cursor.blockEnd;
+    endLine.line = cursor.line;
+    endLine.lineStart = cursor.lineStart;
     // The next block, when it follows after whitespace only.
     const next = skipWhitespace(buf, end, cursor);
     if (!textAt(buf, next, '<url>')) return end;

@@ -37,14 +37,22 @@ export interface XmlHandler {
    * Optional fast path: offered each start tag without attributes directly inside the root, with
    * the text it stands in (`contentStart` is just past the tag). The handler may read the whole
    * element, and siblings right after it, from the text and return where what it read ends (just
-   * past an end tag), or return -1 to let the tokenizer read the element the general way.
+   * past an end tag), or return -1 to let the tokenizer read the element the general way. When
+   * it reads, it leaves in `lines` the line it ended on and where that line starts in `buf`, so
+   * that its lines are not counted twice.
    */
-  wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number): number;
+  wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number, lines: LineMark): number;
   /**
    * Whitespace-only text directly inside elements this deep (the root is 1) means nothing to the
    * handler and is not handed on: the indentation between the elements of a pretty-printed sitemap.
    */
   readonly insignificantWhitespaceDepth?: number;
+}
+
+/** A line number and where that line starts (an offset in the text handed over). */
+export interface LineMark {
+  line: number;
+  lineStart: number;
 }
 
 export type XmlProblemReporter = (code: string, message: string, at: Position) => void;
@@ -88,6 +96,8 @@ export class XmlTokenizer {
   private line = 1;
   private lineStart = 0;
   private counted = 0;
+  /** Filled by the handler's wholeElement (one object, reused). */
+  private readonly lineMark: LineMark = { line: 1, lineStart: 0 };
 
   private mode = Mode.Content;
   private doctype = { quote: 0, depth: 0, text: '' };
@@ -294,9 +304,15 @@ export class XmlTokenizer {
     const colon = qname.indexOf(':');
     const local = colon === -1 ? qname : qname.slice(colon + 1);
     const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
-    const end = this.handler.wholeElement!(uri, local, qname, this.buf, contentStart);
+    const lines = this.lineMark;
+    const end = this.handler.wholeElement!(uri, local, qname, this.buf, contentStart, lines);
     if (end === -1) return false;
     this.pos = end;
+    if (this.counted <= this.bufOffset + end) {
+      this.line = lines.line;
+      this.lineStart = this.bufOffset + lines.lineStart;
+      this.counted = this.bufOffset + end;
+    }
     return true;
   }
 
