@@ -23,6 +23,8 @@ const enum Field {
 }
 
 const FIELD_NAMES = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
+/** `<changefreq>`, the longest start tag of a field. */
+const MAX_FIELD_TAG_LENGTH = 12;
 const PRIORITY = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 export interface PlainUrlOptions {
@@ -35,7 +37,8 @@ export interface PlainUrlOptions {
 interface ImageTags {
   open: string;
   close: string;
-  loc: string;
+  locOpen: string;
+  locClose: string;
 }
 
 const imageTagsByPrefix = new Map<string, ImageTags>();
@@ -43,7 +46,7 @@ const imageTagsByPrefix = new Map<string, ImageTags>();
 function imageTags(prefix: string): ImageTags {
   let tags = imageTagsByPrefix.get(prefix);
   if (tags === undefined) {
-    tags = { open: `<${prefix}:image>`, close: `</${prefix}:image>`, loc: `${prefix}:loc` };
+    tags = { open: `<${prefix}:image>`, close: `</${prefix}:image>`, locOpen: `<${prefix}:loc>`, locClose: `</${prefix}:loc>` };
     imageTagsByPrefix.set(prefix, tags);
   }
   return tags;
@@ -141,6 +144,7 @@ function readPlainUrlBlock(buf: string, contentStart: number, at: Position, curs
 /** Whether `</url>` is at `i`. */
 function isUrlEndTag(buf: string, i: number): boolean {
   return (
+    i + 6 <= buf.length &&
     buf.charCodeAt(i) === 0x3c /* < */ &&
     buf.charCodeAt(i + 1) === 0x2f /* / */ &&
     buf.charCodeAt(i + 2) === 0x75 /* u */ &&
@@ -166,14 +170,14 @@ function readPlainImages(buf: string, i: number, cursor: LineCursor, tags: Image
     if (!textAt(buf, i, tags.open) || images.length === MAX_PLAIN_IMAGES) return undefined;
     const at = { line: cursor.line, column: i - cursor.lineStart + 1 };
     i = skipWhitespace(buf, i + tags.open.length, cursor);
-    if (buf.charCodeAt(i) !== 0x3c /* < */ || !textAt(buf, i + 1, tags.loc) || buf.charCodeAt(i + 1 + tags.loc.length) !== 0x3e) return undefined;
-    const valueStart = i + tags.loc.length + 2;
+    if (!textAt(buf, i, tags.locOpen)) return undefined;
+    const valueStart = i + tags.locOpen.length;
     const valueEnd = buf.indexOf('<', valueStart);
-    if (valueEnd - valueStart > maxValueLength || !isEndTag(buf, valueEnd, tags.loc)) return undefined;
+    if (valueEnd - valueStart > maxValueLength || !textAt(buf, valueEnd, tags.locClose)) return undefined;
     const loc = cleanUrl(buf, valueStart, valueEnd);
     if (loc === undefined) return undefined;
     images.push({ loc, at, locAt: { line: cursor.line, column: valueStart - cursor.lineStart + 1 } });
-    i = skipWhitespace(buf, valueEnd + tags.loc.length + 3, cursor);
+    i = skipWhitespace(buf, valueEnd + tags.locClose.length, cursor);
     if (!textAt(buf, i, tags.close)) return undefined;
     i = skipWhitespace(buf, i + tags.close.length, cursor);
   }
@@ -183,7 +187,8 @@ function readPlainImages(buf: string, i: number, cursor: LineCursor, tags: Image
 
 /** The field whose start tag is at `i`, when it is one that may come next; -1 otherwise. */
 function childAt(buf: string, i: number, next: number): number {
-  if (buf.charCodeAt(i) !== 0x3c /* < */) return -1;
+  // Near the end of the text the block is cut anyway (and reading past the end would cost the optimised code).
+  if (i + MAX_FIELD_TAG_LENGTH > buf.length || buf.charCodeAt(i) !== 0x3c /* < */) return -1;
   // Told apart by their first letters, then checked whole.
   let field: number;
   switch (buf.charCodeAt(i + 1)) {
@@ -206,13 +211,13 @@ function childAt(buf: string, i: number, next: number): number {
 
 /** Whether `text` holds `expected` at `at` (a character loop: cheaper than startsWith for short names). */
 function textAt(text: string, at: number, expected: string): boolean {
-  if (at + expected.length > text.length) return false;
+  if (at < 0 || at + expected.length > text.length) return false;
   for (let k = 0; k < expected.length; k++) if (text.charCodeAt(at + k) !== expected.charCodeAt(k)) return false;
   return true;
 }
 
 function isEndTag(buf: string, at: number, name: string): boolean {
-  return at !== -1 && buf.charCodeAt(at + 1) === 0x2f /* / */ && textAt(buf, at + 2, name) && buf.charCodeAt(at + 2 + name.length) === 0x3e;
+  return at !== -1 && at + name.length + 3 <= buf.length && buf.charCodeAt(at + 1) === 0x2f /* / */ && textAt(buf, at + 2, name) && buf.charCodeAt(at + 2 + name.length) === 0x3e;
 }
 
 function buildEntry(
@@ -281,7 +286,7 @@ function cleanUrl(buf: string, start: number, end: number): string | undefined {
   for (let i = start; i < end; i++) {
     const c = buf.charCodeAt(i);
     if (c >= 0x80 || URL_CHARACTER[c] === 0) return undefined;
-    if (c === 0x25 /* % */ && !(isHexDigit(buf.charCodeAt(i + 1)) && isHexDigit(buf.charCodeAt(i + 2)))) return undefined;
+    if (c === 0x25 /* % */ && !(i + 2 < end && isHexDigit(buf.charCodeAt(i + 1)) && isHexDigit(buf.charCodeAt(i + 2)))) return undefined;
     if (c === 0x26 /* & */) {
       if (!textAt(buf, i + 1, 'amp;')) return undefined;
       ampersands = true;
