@@ -1,14 +1,17 @@
 /**
- * The hot path of a urlset: a `<url>` block of the common shape read straight from the text,
- * without tokens, nodes or a tree:
+ * The hot path of a urlset: `<url>` blocks of the common shape read straight from the text,
+ * without tokens, nodes or a tree, a whole run of consecutive blocks at a time:
  *
- *   <url><loc>…</loc><lastmod>…</lastmod><changefreq>…</changefreq><priority>…</priority></url>
+ *   <url><loc>…</loc><lastmod>…</lastmod><changefreq>…</changefreq><priority>…</priority>
+ *        <image:image><image:loc>…</image:loc></image:image>…</url>
  *
  * (each child optional but loc, in this order, unprefixed, without attributes, separated by
- * whitespace only). It takes a block only when the general path would report nothing about it:
- * anything else (an extension, a comment, CDATA, a reference other than `&amp;` in the loc, a
- * value the general path would repair or drop, a block cut by the end of the chunk) returns
- * undefined, and the tokenizer reads the block the general way, from its start tag.
+ * whitespace only; any number of images holding only their loc, under the prefix the root binds
+ * to the image namespace). It takes a block only when the general path would report nothing
+ * about it: anything else (another extension, a comment, CDATA, a reference other than `&amp;`
+ * in a loc, a value the general path would repair or drop, a block cut by the end of the chunk)
+ * ends the run, and the tokenizer reads that block the general way, from its start tag.
+ * test/parse/plain-url.test.ts holds both paths to the same entries, positions and diagnostics.
  */
 import { isChangefreq, type UrlEntry } from '../../core/entry.js';
 import type { LocatedEntry, Position } from '../types.js';
