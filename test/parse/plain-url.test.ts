@@ -55,6 +55,15 @@ const BLOCKS = [
   '<url><loc>https://example.com/o7</loc><image:image><image:loc>https://example.com/o7.jpg</image:loc></image:image><lastmod>2024-05-01</lastmod></url>',
   '<url><image:image><image:loc>https://example.com/o8.jpg</image:loc></image:image><loc>https://example.com/o8</loc></url>',
   '<url><loc>https://example.com/o9</loc><image:image><image:loc>https://example.com/o9.jpg</image:loc></image:image>\n<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de"/></url>',
+  '<url><loc>https://example.com/h1</loc>\n  <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/h1?a=1&amp;b=2"/>\n  <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/h1" />\n</url>',
+  '<url><loc>https://example.com/h2</loc><xhtml:link rel="alternate" hreflang="en" href="https://example.com/en"/><image:image><image:loc>https://example.com/h2.jpg</image:loc></image:image><xhtml:link rel="alternate" hreflang="fr" href="https://example.com/fr"/></url>',
+  '<url><loc>https://example.com/h3</loc><xhtml:link hreflang="de" rel="alternate" href="https://example.com/de"/></url>',
+  "<url><loc>https://example.com/h4</loc><xhtml:link rel='alternate' hreflang='de' href='https://example.com/de'/></url>",
+  '<url><loc>https://example.com/h5</loc><xhtml:link rel="alternate" hreflang="" href="https://example.com/de"/></url>',
+  '<url><loc>https://example.com/h6</loc><xhtml:link rel="alternate" hreflang="de" href="/relative"/></url>',
+  '<url><loc>https://example.com/h7</loc><xhtml:link rel="alternate" hreflang="de" href=" https://example.com/de "/></url>',
+  '<url><loc>https://example.com/h8</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/de"></xhtml:link></url>',
+  '<url><loc>https://example.com/h9</loc><xhtml:link rel="alternate" hreflang="de&amp;" href="https://example.com/de"/></url>',
   '<url><loc>https://example.com/p</loc><foo>x</foo></url>',
   '<url><loc></loc></url>',
   '<url></url>',
@@ -77,6 +86,15 @@ test('plain url blocks: images under any prefix the root binds, and none without
   const other = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:pic="https://example.com/not-images">${block}</urlset>`;
   const unbound = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${block}</urlset>`;
   for (const xml of [bound, other, unbound]) {
+    const { fast, general } = await readBothWays(xml);
+    assert.deepEqual(fast, general, xml);
+  }
+});
+
+test('plain url blocks: alternates under any prefix the root binds to XHTML', async () => {
+  const block = '<url><loc>https://example.com/a</loc><h:link rel="alternate" hreflang="de" href="https://example.com/de"/></url>';
+  for (const declaration of ['xmlns:h="http://www.w3.org/1999/xhtml"', 'xmlns:h="https://example.com/not-xhtml"', '']) {
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" ${declaration}>${block}</urlset>`;
     const { fast, general } = await readBothWays(xml);
     assert.deepEqual(fast, general, xml);
   }

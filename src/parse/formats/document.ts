@@ -38,7 +38,7 @@ export class XmlDocumentReader implements XmlHandler {
   private plainUrl: PlainUrlOptions;
 
   constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
-    this.plainUrl = { maxValueLength: options.maxValueLength, imagePrefix: undefined };
+    this.plainUrl = { maxValueLength: options.maxValueLength, imagePrefix: undefined, xhtmlPrefix: undefined };
     this.builder = new BlockBuilder({ maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 }, (message, at) =>
       ctx.report('LIMIT-001', message, at),
     );
@@ -48,7 +48,8 @@ export class XmlDocumentReader implements XmlHandler {
     const depth = this.depth++;
     if (depth === 0) {
       this.openRoot(uri, local, qname);
-      this.plainUrl.imagePrefix = imagePrefix(attributes, this.options.namespaceOf);
+      this.plainUrl.imagePrefix = prefixOf(NS.image, attributes, this.options.namespaceOf);
+      this.plainUrl.xhtmlPrefix = prefixOf(NS.xhtml, attributes, this.options.namespaceOf);
       return;
     }
     if (this.inBlock) {
@@ -164,10 +165,10 @@ export class XmlDocumentReader implements XmlHandler {
   }
 }
 
-/** A prefix the root binds to the image namespace (and that stays bound to it there), if any. */
-function imagePrefix(attributes: readonly XmlAttribute[], namespaceOf: (prefix: string) => string | undefined): string | undefined {
+/** A prefix the root binds to `uri` (and that stays bound to it there), if any. */
+function prefixOf(uri: string, attributes: readonly XmlAttribute[], namespaceOf: (prefix: string) => string | undefined): string | undefined {
   for (const attribute of attributes) {
-    if (attribute.qname.startsWith('xmlns:') && namespaceOf(attribute.local) === NS.image) return attribute.local;
+    if (attribute.qname.startsWith('xmlns:') && namespaceOf(attribute.local) === uri) return attribute.local;
   }
   return undefined;
 }

@@ -34,29 +34,42 @@ export interface PlainUrlOptions {
   maxValueLength: number;
   /** The prefix the root binds to the image namespace, when it binds one. */
   imagePrefix: string | undefined;
+  /** The prefix the root binds to the XHTML namespace (for `xhtml:link` alternates), when it binds one. */
+  xhtmlPrefix: string | undefined;
 }
 
-/** The tags of `<image:image><image:loc>…</image:loc></image:image>` under the document's prefix. */
-interface ImageTags {
-  open: string;
-  close: string;
-  locOpen: string;
-  locClose: string;
+/**
+ * The tags of `<image:image><image:loc>…</image:loc></image:image>` and the start of
+ * `<xhtml:link rel="alternate" hreflang="…" href="…"/>` under the document's prefixes.
+ */
+interface ExtensionTags {
+  imageOpen: string | undefined;
+  imageClose: string;
+  imageLocOpen: string;
+  imageLocClose: string;
+  linkOpen: string | undefined;
 }
 
-const imageTagsByPrefix = new Map<string, ImageTags>();
+const tagsByPrefixes = new Map<string, ExtensionTags>();
 
-function imageTags(prefix: string): ImageTags {
-  let tags = imageTagsByPrefix.get(prefix);
+function extensionTags(imagePrefix: string | undefined, xhtmlPrefix: string | undefined): ExtensionTags {
+  const key = `${imagePrefix} ${xhtmlPrefix}`;
+  let tags = tagsByPrefixes.get(key);
   if (tags === undefined) {
-    tags = { open: `<${prefix}:image>`, close: `</${prefix}:image>`, locOpen: `<${prefix}:loc>`, locClose: `</${prefix}:loc>` };
-    imageTagsByPrefix.set(prefix, tags);
+    tags = {
+      imageOpen: imagePrefix === undefined ? undefined : `<${imagePrefix}:image>`,
+      imageClose: `</${imagePrefix}:image>`,
+      imageLocOpen: `<${imagePrefix}:loc>`,
+      imageLocClose: `</${imagePrefix}:loc>`,
+      linkOpen: xhtmlPrefix === undefined ? undefined : `<${xhtmlPrefix}:link rel="alternate" hreflang="`,
+    };
+    tagsByPrefixes.set(key, tags);
   }
   return tags;
 }
 
-/** Images in a block: more than this and the general path reads it (it limits the nodes of a block). */
-const MAX_PLAIN_IMAGES = 1_000;
+/** Extension elements in a block: more than this and the general path reads it (it limits the nodes of a block). */
+const MAX_PLAIN_EXTENSIONS = 1_000;
 
 /**
  * Reads the run of plain blocks that starts with the one whose content starts at `contentStart`
@@ -118,14 +131,13 @@ function readPlainUrlBlock(buf: string, contentStart: number, at: Position, curs
   // Lines are counted in the whitespace between children (a clean value holds no line break).
   let next: number = Field.Loc;
   let i = skipWhitespace(buf, contentStart, cursor);
-  let images: PlainImage[] | undefined;
+  let extensions: PlainExtension[] | undefined;
   while (!isUrlEndTag(buf, i)) {
     const field = childAt(buf, i, next);
     if (field === -1) {
-      // Only images may follow, up to the end of the block.
-      if (options.imagePrefix === undefined) return undefined;
-      images = readPlainImages(buf, i, cursor, imageTags(options.imagePrefix), options.maxValueLength);
-      if (images === undefined) return undefined;
+      // Only images and alternates may follow, up to the end of the block.
+      extensions = readPlainExtensions(buf, i, cursor, extensionTags(options.imagePrefix, options.xhtmlPrefix), options.maxValueLength);
+      if (extensions === undefined) return undefined;
       i = cursor.blockEnd - 6;
       break;
     }
@@ -141,7 +153,7 @@ function readPlainUrlBlock(buf: string, contentStart: number, at: Position, curs
     i = skipWhitespace(buf, valueEnd + name.length + 3, cursor);
   }
   cursor.blockEnd = i + 6;
-  return buildEntry(values, positions, images, at);
+  return buildEntry(values, positions, extensions, at);
 }
 
 /** Whether `</url>` is at `i`. */
@@ -157,35 +169,64 @@ function isUrlEndTag(buf: string, i: number): boolean {
   );
 }
 
-interface PlainImage {
-  loc: string;
-  at: Position;
-  locAt: Position;
-}
+type PlainExtension =
+  | { kind: 'image'; loc: string; at: Position; locAt: Position }
+  | { kind: 'link'; hreflang: string; href: string; at: Position };
 
 /**
- * `<image:image><image:loc>…</image:loc></image:image>` (whitespace between) from `i` up to the
- * block's `</url>` (where the cursor's blockEnd is left); undefined for anything else.
+ * Plain images (`<image:image><image:loc>…</image:loc></image:image>`) and alternates
+ * (`<xhtml:link rel="alternate" hreflang="…" href="…"/>`, attributes in that order, double
+ * quotes), whitespace between, from `i` up to the block's `</url>` (where the cursor's blockEnd
+ * is left); undefined for anything else.
  */
-function readPlainImages(buf: string, i: number, cursor: LineCursor, tags: ImageTags, maxValueLength: number): PlainImage[] | undefined {
-  const images: PlainImage[] = [];
+function readPlainExtensions(buf: string, i: number, cursor: LineCursor, tags: ExtensionTags, maxValueLength: number): PlainExtension[] | undefined {
+  const extensions: PlainExtension[] = [];
   while (!isUrlEndTag(buf, i)) {
-    if (!textAt(buf, i, tags.open) || images.length === MAX_PLAIN_IMAGES) return undefined;
+    if (extensions.length === MAX_PLAIN_EXTENSIONS) return undefined;
     const at = { line: cursor.line, column: i - cursor.lineStart + 1 };
-    i = skipWhitespace(buf, i + tags.open.length, cursor);
-    if (!textAt(buf, i, tags.locOpen)) return undefined;
-    const valueStart = i + tags.locOpen.length;
-    const valueEnd = buf.indexOf('<', valueStart);
-    if (valueEnd - valueStart > maxValueLength || !textAt(buf, valueEnd, tags.locClose)) return undefined;
-    const loc = cleanUrl(buf, valueStart, valueEnd);
-    if (loc === undefined) return undefined;
-    images.push({ loc, at, locAt: { line: cursor.line, column: valueStart - cursor.lineStart + 1 } });
-    i = skipWhitespace(buf, valueEnd + tags.locClose.length, cursor);
-    if (!textAt(buf, i, tags.close)) return undefined;
-    i = skipWhitespace(buf, i + tags.close.length, cursor);
+    let extension: PlainExtension | undefined;
+    if (tags.imageOpen !== undefined && textAt(buf, i, tags.imageOpen)) {
+      i = skipWhitespace(buf, i + tags.imageOpen.length, cursor);
+      if (!textAt(buf, i, tags.imageLocOpen)) return undefined;
+      const valueStart = i + tags.imageLocOpen.length;
+      const valueEnd = buf.indexOf('<', valueStart);
+      if (valueEnd - valueStart > maxValueLength || !textAt(buf, valueEnd, tags.imageLocClose)) return undefined;
+      const loc = cleanUrl(buf, valueStart, valueEnd);
+      if (loc === undefined) return undefined;
+      extension = { kind: 'image', loc, at, locAt: { line: cursor.line, column: valueStart - cursor.lineStart + 1 } };
+      i = skipWhitespace(buf, valueEnd + tags.imageLocClose.length, cursor);
+      if (!textAt(buf, i, tags.imageClose)) return undefined;
+      i += tags.imageClose.length;
+    } else if (tags.linkOpen !== undefined && textAt(buf, i, tags.linkOpen)) {
+      const hreflangStart = i + tags.linkOpen.length;
+      const hreflangEnd = buf.indexOf('"', hreflangStart);
+      if (hreflangEnd === -1 || !isPlainLanguageTag(buf, hreflangStart, hreflangEnd) || !textAt(buf, hreflangEnd, '" href="')) return undefined;
+      const hrefStart = hreflangEnd + 8;
+      const hrefEnd = buf.indexOf('"', hrefStart);
+      const href = hrefEnd === -1 ? undefined : cleanUrl(buf, hrefStart, hrefEnd);
+      if (href === undefined) return undefined;
+      if (textAt(buf, hrefEnd + 1, '/>')) i = hrefEnd + 3;
+      else if (textAt(buf, hrefEnd + 1, ' />')) i = hrefEnd + 4;
+      else return undefined;
+      extension = { kind: 'link', hreflang: buf.slice(hreflangStart, hreflangEnd), href, at };
+    } else {
+      return undefined;
+    }
+    extensions.push(extension);
+    i = skipWhitespace(buf, i, cursor);
   }
   cursor.blockEnd = i + 6;
-  return images;
+  return extensions;
+}
+
+/** A non-empty run of letters, digits, `-` and `_` (what hreflang values are made of; anything else takes the general path). */
+function isPlainLanguageTag(buf: string, start: number, end: number): boolean {
+  if (end === start) return false;
+  for (let i = start; i < end; i++) {
+    const c = buf.charCodeAt(i);
+    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f)) return false;
+  }
+  return true;
 }
 
 /** The field whose start tag is at `i`, when it is one that may come next; -1 otherwise. */
@@ -226,7 +267,7 @@ function isEndTag(buf: string, at: number, name: string): boolean {
 function buildEntry(
   values: (string | undefined)[],
   positions: (Position | undefined)[],
-  images: PlainImage[] | undefined,
+  extensions: PlainExtension[] | undefined,
   at: Position,
 ): LocatedEntry | undefined {
   const loc = values[Field.Loc];
@@ -252,13 +293,18 @@ function buildEntry(
     entry.priority = priority;
     fields['priority'] = positions[Field.Priority]!;
   }
-  if (images !== undefined) {
-    // As the general path records them: the image's start tag, then its loc's value.
-    entry.images = images.map((image, index) => {
-      fields[`images.${index}`] = image.at;
-      fields[`images.${index}.loc`] = image.locAt;
-      return { loc: image.loc };
-    });
+  // In document order, as the general path records them.
+  for (const extension of extensions ?? []) {
+    if (extension.kind === 'image') {
+      const images = (entry.images ??= []);
+      fields[`images.${images.length}`] = extension.at;
+      fields[`images.${images.length}.loc`] = extension.locAt;
+      images.push({ loc: extension.loc });
+    } else {
+      const alternates = (entry.alternates ??= []);
+      fields[`alternates.${alternates.length}`] = extension.at;
+      alternates.push({ hreflang: extension.hreflang, href: extension.href });
+    }
   }
   return { entry, location: { line: at.line, column: at.column, fields } };
 }
