@@ -5,24 +5,14 @@
  * the expectation really does fail, so the table cannot go stale.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { w3cToEpochMillis } from '../../src/core/datetime.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import type { Entry, UrlEntry } from '../../src/core/entry.js';
 import { parseSitemap, ParseError } from '../../src/parse/index.js';
-import { CONFORMANCE_DIR } from '../helpers/paths.js';
+import { loadManifest, rawBytesOf, type ConformanceCase } from '../helpers/conformance.js';
 
-interface Case {
-  id: string;
-  file: string;
-  format: string;
-  gzip?: boolean;
-  base_url?: string;
-  options?: Record<string, unknown>;
-  expect: Record<string, unknown>;
-}
+type Case = ConformanceCase;
 
 interface Run {
   entries: Entry[];
@@ -30,7 +20,7 @@ interface Run {
   strictError: ParseError | undefined;
 }
 
-const manifest = JSON.parse(readFileSync(join(CONFORMANCE_DIR, 'manifest.json'), 'utf8')) as Case[];
+const manifest = loadManifest();
 
 /**
  * Expectations sitemapkit deliberately does not meet, by case id and key, with the reason. Each is
@@ -82,13 +72,13 @@ const EXCEPTIONS: Record<string, Record<string, string>> = {
 };
 
 async function run(c: Case): Promise<Run> {
-  const bytes = readFileSync(join(CONFORMANCE_DIR, c.file));
-  const parsed = parseSitemap(bytes, { baseUrl: c.base_url });
+  const bytes = rawBytesOf(c);
+  const parsed = parseSitemap(bytes, { baseUrl: c.base_url ?? undefined });
   const entries: Entry[] = [];
   for await (const entry of parsed) entries.push(entry);
   let strictError: ParseError | undefined;
   try {
-    for await (const _ of parseSitemap(bytes, { baseUrl: c.base_url, strict: true }));
+    for await (const _ of parseSitemap(bytes, { baseUrl: c.base_url ?? undefined, strict: true }));
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     strictError = error;

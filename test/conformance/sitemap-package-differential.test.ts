@@ -5,14 +5,11 @@
  * each explained. The list must match exactly: a new disagreement or a resolved one fails.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable, type Transform } from 'node:stream';
 import { test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import { ErrorLevel, XMLToSitemapIndexStream, XMLToSitemapItemStream } from 'sitemap';
 import { parseSitemap } from '../../src/parse/index.js';
-import { CONFORMANCE_DIR } from '../helpers/paths.js';
+import { documentBytesOf, loadManifest, type ConformanceCase } from '../helpers/conformance.js';
 
 const DISAGREEMENTS: Record<string, string> = {
   'crawler-commons/inline/index-multiple-loc': 'a second <loc> in one <sitemap> is read as another sitemap (as crawler-commons expects); sitemap.js keeps only the last',
@@ -30,14 +27,6 @@ const DISAGREEMENTS: Record<string, string> = {
   'sitemap.js/inline/multiple-errors': 'a loc that is not a URL is dropped by sitemapkit (URL-001); sitemap.js yields an empty URL',
 };
 
-interface Case {
-  id: string;
-  file: string;
-  format: string;
-  gzip?: boolean;
-  base_url?: string;
-}
-
 /** The sitemap package's reading, or undefined when it refuses the file. */
 async function readWithSitemapPackage(bytes: Buffer, index: boolean): Promise<string[] | undefined> {
   const options = { level: ErrorLevel.SILENT, logger: false as const };
@@ -54,19 +43,18 @@ async function readWithSitemapPackage(bytes: Buffer, index: boolean): Promise<st
 }
 
 test('differential against the sitemap package on the conformance corpus', async () => {
-  const manifest = JSON.parse(readFileSync(join(CONFORMANCE_DIR, 'manifest.json'), 'utf8')) as Case[];
-  const files = new Map<string, Case>();
+  const manifest = loadManifest();
+  const files = new Map<string, ConformanceCase>();
   for (const c of manifest) if ((c.format === 'urlset' || c.format === 'sitemapindex') && !files.has(c.file)) files.set(c.file, c);
   const disagreements: Record<string, { onlyTheirs: string[]; onlyOurs: string[] }> = {};
   let compared = 0;
   for (const c of files.values()) {
-    let bytes = readFileSync(join(CONFORMANCE_DIR, c.file));
-    if (c.gzip) bytes = gunzipSync(bytes);
+    const bytes = documentBytesOf(c);
     const theirs = await readWithSitemapPackage(bytes, c.format === 'sitemapindex');
     if (theirs === undefined) continue;
     compared++;
     const ours: string[] = [];
-    for await (const entry of parseSitemap(bytes, { baseUrl: c.base_url })) ours.push(entry.loc);
+    for await (const entry of parseSitemap(bytes, { baseUrl: c.base_url ?? undefined })) ours.push(entry.loc);
     const [theirSet, ourSet] = [new Set(theirs), new Set(ours)];
     const onlyTheirs = theirs.filter((url) => !ourSet.has(url));
     const onlyOurs = ours.filter((url) => !theirSet.has(url));

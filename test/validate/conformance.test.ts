@@ -12,23 +12,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import { validateSitemap } from '../../src/validate/index.js';
 import type { ValidationResult } from '../../src/validate/types.js';
-import { CONFORMANCE_DIR } from '../helpers/paths.js';
+import { documentBytesOf, loadManifest, type ConformanceCase } from '../helpers/conformance.js';
 import { validateManyAgainstXsd, type XsdResult } from '../helpers/xsd.js';
 import { describe } from './expect.js';
 
-interface Case {
-  id: string;
-  file: string;
-  format: string;
-  gzip: boolean;
-  base_url: string | null;
-  expect: { valid_strict: boolean | null };
-}
+type Case = ConformanceCase;
 
-const CASES = JSON.parse(readFileSync(join(CONFORMANCE_DIR, 'manifest.json'), 'utf8')) as Case[];
+const CASES = loadManifest();
 const NOW = new Date('2024-05-02T12:00:00Z');
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -99,10 +91,7 @@ const XSD_EXCEPTIONS: Record<string, { instead: string; why: string }> = {
   },
 };
 
-function bytesOf(c: Case): Buffer {
-  const raw = readFileSync(join(CONFORMANCE_DIR, c.file));
-  return c.gzip ? gunzipSync(raw) : raw;
-}
+const bytesOf = documentBytesOf;
 
 async function validateCase(c: Case): Promise<ValidationResult> {
   return validateSitemap({ name: c.id, input: new Uint8Array(bytesOf(c)) }, { now: NOW, ...(c.base_url ? { location: c.base_url } : {}) });
