@@ -49,7 +49,7 @@ test('text sitemaps: one URL per line; other lines are skipped with TXT-001 and 
   const { kind, entries, diagnostics, located } = await parseText('\uFEFFhttps://example.com/1\r\n  https://example.com/2  \nwww.example.com/3\n\nftp://example.com/4\nhttps://example.com/5');
   assert.equal(kind, 'text');
   assert.deepEqual(entries.map((e) => e.loc), ['https://example.com/1', 'https://example.com/2', 'https://example.com/5']);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.line]), [['URL-003', 2], ['TXT-001', 3], ['TXT-001', 4], ['TXT-001', 5]]);
+  assert.deepEqual(diagnostics.map((d) => [d.code, d.line]), [['XML-002', 1], ['URL-003', 2], ['TXT-001', 3], ['TXT-001', 4], ['TXT-001', 5]]);
   assert.deepEqual(located[1]!.location, { line: 2, column: 3, fields: { loc: { line: 2, column: 3 } } });
   const bogus = await parseText('this is a bogus sitemap');
   assert.deepEqual([bogus.entries, bogus.codes], [[], ['TXT-001']]);
@@ -75,9 +75,11 @@ test('encodings: ISO-8859-1 and Windows-1252 declared, UTF-16 with a BOM, all de
   }
 });
 
-test('a UTF-8 BOM is accepted silently; invalid UTF-8 bytes are reported once (XML-003)', async () => {
+test('a UTF-8 BOM is accepted with an info diagnostic (nothing lost); invalid UTF-8 bytes are reported once (XML-003)', async () => {
   const withBom = await parseAll(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(LATIN)]));
-  assert.deepEqual([withBom.entries.length, withBom.codes.filter((c) => c.startsWith('XML'))], [1, []]);
+  assert.equal(withBom.entries.length, 1);
+  const xmlDiagnostics = withBom.diagnostics.filter((d) => d.code.startsWith('XML'));
+  assert.deepEqual(xmlDiagnostics.map((d) => [d.code, d.severity, d.line, d.column]), [['XML-002', 'info', 1, 1]]);
   const broken = Buffer.from(LATIN.replace('caf\u00e9', 'cafX'));
   broken[broken.indexOf('cafX') + 3] = 0xe9;
   const r = await parseAll(broken);

@@ -29,7 +29,11 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, report: Repo
 
 function chooseDecoder(head: Uint8Array, report: Report): TextDecoder {
   const [b0, b1, b2, b3] = head;
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return new TextDecoder('utf-8');
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
+    // Legal XML (RULES.md XML-002 accepts it), but worth knowing: some older tools choke on it.
+    report('XML-002', 'the document starts with a UTF-8 byte-order mark: accepted, but some tools reject it; save the file without the BOM', { line: 1, column: 1 }, undefined, 'info');
+    return new TextDecoder('utf-8');
+  }
   if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00)) {
     report('XML-003', 'the document is UTF-16 (little-endian); sitemaps must be UTF-8 (decoded anyway)', { line: 1, column: 1 });
     return new TextDecoder('utf-16le');
