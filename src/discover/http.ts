@@ -53,6 +53,9 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Body bytes buffered before the response pauses the connection (see requestWithRetries). */
+const BODY_BUFFER_BYTES = 16 * 1024 * 1024;
+
 /** What sitemap readers accept: XML first, then text, then anything (feeds, mislabelled files). */
 export const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 
@@ -199,6 +202,11 @@ export class HttpClient {
           },
           headersTimeout: this.settings.firstByteTimeoutMs,
           bodyTimeout: this.settings.idleTimeoutMs,
+          // undici (6 and 7) crashes the process when a server closes the connection while the
+          // body is paused under backpressure (nodejs/undici#5360, fixed only in undici 8, which
+          // needs Node 22). Buffering up to this much before pausing keeps ordinary sitemaps and
+          // pages from ever pausing; the parser's own limits still bound what is read.
+          highWaterMark: BODY_BUFFER_BYTES,
           signal,
         });
       } catch (error) {
