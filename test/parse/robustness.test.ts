@@ -30,3 +30,12 @@ test('random bytes never throw', async () => {
     { numRuns: 300 },
   );
 });
+
+test('content after the root is ignored and reported once, however much of it there is (two documents concatenated)', async () => {
+  const document = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS.sitemap}">\n${Array.from({ length: 200 }, (_, i) => `<url><loc>https://example.com/${i}</loc></url>`).join('\n')}\n</urlset>\n`;
+  const r = await parseAll({ text: document + document });
+  assert.equal(r.entries.length, 200, 'the first document is read whole');
+  const afterRoot = r.diagnostics.filter((d) => d.code === 'XML-001' || d.code === 'XML-002');
+  assert.ok(afterRoot.length <= 2, `expected at most one problem for the declaration and one for the rest, got ${afterRoot.length}`);
+  assert.ok(r.diagnostics.length <= 3, r.diagnostics.map((d) => d.message).join('\n'));
+});

@@ -531,7 +531,10 @@ export class XmlTokenizer {
       this.popElement();
       return;
     }
-    this.problem('XML-001', top ? `</${qname}> does not match <${top.qname}>; ignored` : `</${qname}> closes nothing; ignored`, this.tokenStart);
+    // Past the root everything is ignored, and said once: a concatenation of documents would
+    // otherwise print one problem per stray tag.
+    if (top === undefined && this.rootClosed) this.reportOnce('after-root', 'XML-001', `content after the root element (</${qname}> is ignored)`);
+    else this.problem('XML-001', top ? `</${qname}> does not match <${top.qname}>; ignored` : `</${qname}> closes nothing; ignored`, this.tokenStart);
   }
 
   private popElement(): void {
