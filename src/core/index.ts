@@ -5,3 +5,4 @@ export * from './datetime.js';
 export * from './url.js';
 export * from './xml.js';
 export * from './diagnostics.js';
+export * from './detach.js';

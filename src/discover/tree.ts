@@ -7,6 +7,7 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, SourcedEntry, UrlEntry } from '../core/entry.js';
 import { w3cToEpochMillis } from '../core/datetime.js';
+import { detach } from '../core/detach.js';
 import { parseSitemap } from '../parse/index.js';
 import { ParseError, type ParsedSitemap } from '../parse/types.js';
 import { Channel } from './channel.js';
@@ -420,8 +421,9 @@ class TreeWalker {
       record.bytesIn = response.transfer.wireBytes;
       record.bytesDecoded = parsed.stats.bytesDecoded;
       record.gzip = parsed.stats.gzip || /gzip/i.test(response.headers['content-encoding'] ?? '');
-      record.newestLastmod = lastmods.newest;
-      record.oldestLastmod = lastmods.oldest;
+      // Copies: a value sliced from the document's text would keep that whole text alive.
+      record.newestLastmod = lastmods.newest === undefined ? undefined : detach(lastmods.newest);
+      record.oldestLastmod = lastmods.oldest === undefined ? undefined : detach(lastmods.oldest);
       this.noteKind(node, parsed.kind);
     }
     this.checkDocument(node, response);
@@ -468,7 +470,7 @@ class TreeWalker {
 
   /** A child listed by an index: a new node, or IDX-005 when it is already in the tree. */
   private follow(parent: WalkNode, loc: string): void {
-    const url = withoutFragment(loc);
+    const url = detach(withoutFragment(loc)); // kept for the whole walk: not a slice of the index's text
     const source = parent.record.url;
     const known = this.seen.get(url);
     if (known) {

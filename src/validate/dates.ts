@@ -6,7 +6,7 @@
 import { parseW3cDate, toEpochMillis, type DateGranularity } from '../core/datetime.js';
 import { LIMITS } from '../core/limits.js';
 import type { Position } from '../parse/types.js';
-import { detach } from './detach.js';
+import { detach } from '../core/detach.js';
 import { quote, type Reporter } from './reporter.js';
 
 const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@
  * URLs, and it is shared by all the sources of one run so duplicates across sitemaps are found.
  */
 import type { Position } from '../parse/types.js';
-import { detach } from './detach.js';
+import { detach } from '../core/detach.js';
 
 /** The first occurrence of a page, kept compactly: the URL set is the run's largest structure. */
 export interface FirstSeen {

@@ -7,7 +7,7 @@
 import type { Alternate, UrlEntry } from '../core/entry.js';
 import type { LocatedEntry, Position } from '../parse/types.js';
 import { COUNTRY_CODES, LANGUAGE_CODES } from './codes.js';
-import { detach } from './detach.js';
+import { detach } from '../core/detach.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';
 
 type LocatedUrl = LocatedEntry & { entry: UrlEntry; };

@@ -9,7 +9,7 @@ import { parseSitemap } from '../parse/index.js';
 import { ParseError, type Position, type SitemapSource } from '../parse/types.js';
 import { resolveChild } from './children.js';
 import { safeDayFor } from './dates.js';
-import { detach } from './detach.js';
+import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
 import { fetchSitemap, isHttpUrl } from './fetch.js';
 import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
