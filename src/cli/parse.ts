@@ -6,6 +6,7 @@ import { HttpClient, type HttpResponse } from '../discover/http.js';
 import { parseSitemap, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
 import { booleanFlag, EXIT_FAILED, EXIT_OK, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 
 const HELP = `
 Reads sitemaps as a crawler meets them: XML urlset or sitemap index (with image, video, news and
@@ -126,7 +127,7 @@ async function parseOne(name: string, options: RunOptions, out: BatchedWriter, i
 /** A path, `-` or an http(s) URL as a parser source; a string is why it could not be opened. */
 async function openCliSource(name: string, io: Io, http: HttpClient, signal: AbortSignal): Promise<{ source: SitemapSource; baseUrl?: string } | string> {
   if (name === '-') return { source: io.stdin as AsyncIterable<Uint8Array> };
-  if (!/^https?:\/\//i.test(name)) return { source: { path: name } };
+  if (!looksAbsoluteHttp(name)) return { source: { path: name } };
   // The shared HTTP layer: timeouts, retries with backoff, redirects, Content-Encoding, User-Agent.
   let response: HttpResponse;
   try {

@@ -13,9 +13,6 @@ export type FetchOutcome =
   | { ok: true; body: ReadableStream<Uint8Array>; finalUrl: string; diagnostics: Diagnostic[] }
   | { ok: false; diagnostics: Diagnostic[] };
 
-export function isHttpUrl(source: string): boolean {
-  return /^https?:\/\//i.test(source);
-}
 
 export async function fetchSitemap(url: string, signal?: AbortSignal): Promise<FetchOutcome> {
   const diagnostics: Diagnostic[] = [];

@@ -4,7 +4,7 @@
  * depends on what is known about how the sitemap was submitted.
  */
 import type { Severity } from '../core/diagnostics.js';
-import { checkScope, type ScopeResult } from '../core/url.js';
+import { checkScope, looksAbsoluteHttp, type ScopeResult } from '../core/url.js';
 
 export class Scope {
   /** `scheme://host[:port]/dir/` as the URL parser normalises it: most locs start with it verbatim. */
@@ -43,7 +43,7 @@ export class Scope {
 
 /** A scope for a location given by the user or the fetch, or none when there is no usable URL. */
 export function scopeFor(location: string | undefined, strict: boolean): Scope | undefined {
-  if (location === undefined || !/^https?:\/\//i.test(location)) return undefined;
+  if (location === undefined || !looksAbsoluteHttp(location)) return undefined;
   try {
     return new Scope(location, strict);
   } catch {

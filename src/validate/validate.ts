@@ -11,7 +11,8 @@ import { resolveChild } from './children.js';
 import { safeDayFor } from './dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
-import { fetchSitemap, isHttpUrl } from './fetch.js';
+import { fetchSitemap } from './fetch.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
 import { quote, Reporter } from './reporter.js';
 import { scopeFor } from './scope.js';
@@ -46,7 +47,7 @@ export async function validateSources(sources: readonly ValidationSource[], opti
   const reporters: Reporter[] = [];
   const seen = new Set<string>();
   const queue: Pending[] = sources.map((source) => typeof source === 'string'
-    ? { name: source, input: source, location: options.location ?? (isHttpUrl(source) ? source : undefined) }
+    ? { name: source, input: source, location: options.location ?? (looksAbsoluteHttp(source) ? source : undefined) }
     : { name: source.name, input: source.input, location: options.location });
 
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -97,7 +98,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   }
   let input = pending.input;
   let location = pending.location;
-  if (typeof input === 'string' && isHttpUrl(input)) {
+  if (typeof input === 'string' && looksAbsoluteHttp(input)) {
     const fetched = await fetchSitemap(input, options.signal);
     fetched.diagnostics.forEach(builder.add);
     if (!fetched.ok) return children;
@@ -133,7 +134,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   validator.finish(parsed.kind, builder.errors > 0);
   builder.urls = validator.urls;
   builder.sitemaps = validator.sitemaps;
-  if (parsed.stats.bytesIn === 0 && isHttpUrl(pending.name) && builder.errors === 0) {
+  if (parsed.stats.bytesIn === 0 && looksAbsoluteHttp(pending.name) && builder.errors === 0) {
     builder.add(diagnostic('FETCH-001', `${location ?? pending.name} answered with an empty body; it must return the sitemap`, { source: pending.name }));
   }
   return children;
@@ -141,7 +142,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
 
 function childPending(child: ChildRef, parent: Pending, reporter: Reporter): Pending {
   const parentInfo = { reporter, position: child.position, url: child.url };
-  const parentPath = typeof parent.input === 'string' && !isHttpUrl(parent.input) ? parent.input : undefined;
+  const parentPath = typeof parent.input === 'string' && !looksAbsoluteHttp(parent.input) ? parent.input : undefined;
   const resolved = resolveChild(child.url, { path: parentPath, location: parent.location });
   if ('missing' in resolved) return { name: child.url, input: child.url, location: child.url, parent: parentInfo, missing: resolved.missing };
   return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo };

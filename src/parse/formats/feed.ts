@@ -9,6 +9,7 @@ import type { LocatedEntry, Position } from '../types.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
 import { rfc822ToW3c } from './rfc822.js';
 import { checkUrl, abbreviate, type ValueContext } from './values.js';
+import { looksAbsoluteHttp } from '../../core/url.js';
 
 export const FEED_NS = {
   atom10: 'http://www.w3.org/2005/Atom',
@@ -51,7 +52,7 @@ export function readRssItem(item: XmlNode, ctx: ValueContext): LocatedEntry | un
 /** A `<guid>` that holds an absolute URL stands in for a missing `<link>` (whatever isPermaLink says). */
 function guidLink(item: XmlNode): XmlNode | undefined {
   const guid = child(item, item.uri, 'guid');
-  return guid && /^https?:\/\//i.test(textContent(guid).trim()) ? guid : undefined;
+  return guid && looksAbsoluteHttp(textContent(guid).trim()) ? guid : undefined;
 }
 
 /** An Atom 1.0 or 0.3 `<entry>`: the first link without rel, else the first rel="alternate". */
