@@ -5,7 +5,8 @@
  *   - the `sitemap` package's parser (XMLToSitemapItemStream), its most used peer,
  *   - sitemapper, fetching from a local HTTP server on 127.0.0.1 (as it only reads URLs),
  * and, as reference lines, saxes with a minimal handler, a bare indexOf scan for `<loc>`, and
- * gunzip alone. Each run is its own child process, so peak RSS is its own. Then a 1 GB urlset,
+ * gunzip alone. Each run is its own child process, so peak RSS is its own; the clock starts once
+ * the contender's modules are loaded (the same few tens of milliseconds for each). Then a 1 GB urlset,
  * generated on the fly and never stored, is parsed to check that memory stays flat.
  *
  *   npm run bench:parse
@@ -77,53 +78,67 @@ function bytesOf(path: string): Readable {
   return path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
 }
 
-async function runSitemapkit(path: string): Promise<number> {
+/**
+ * Each contender in two steps: loading its code (not timed: module loading is the same few tens
+ * of milliseconds for every library and says nothing about parsing), then reading a file (timed).
+ */
+type Reader = (path: string) => Promise<number>;
+
+async function loadSitemapkit(): Promise<Reader> {
   const parseSitemap = await loadParser();
-  let n = 0;
-  for await (const _ of parseSitemap({ path })) n++;
-  return n;
+  return async (path) => {
+    let n = 0;
+    for await (const _ of parseSitemap({ path })) n++;
+    return n;
+  };
 }
 
-async function runSitemapJs(path: string): Promise<number> {
+async function loadSitemapJs(): Promise<Reader> {
   const { ErrorLevel, XMLToSitemapItemStream } = await import('sitemap');
-  let n = 0;
-  const parser: Transform = new XMLToSitemapItemStream({ level: ErrorLevel.SILENT, logger: false });
-  for await (const _ of bytesOf(path).pipe(parser)) n++;
-  return n;
+  return async (path) => {
+    let n = 0;
+    const parser: Transform = new XMLToSitemapItemStream({ level: ErrorLevel.SILENT, logger: false });
+    for await (const _ of bytesOf(path).pipe(parser)) n++;
+    return n;
+  };
 }
 
 /** sitemapper reads URLs only: the file is served from 127.0.0.1 by this same process. */
-async function runSitemapper(path: string): Promise<number> {
+async function loadSitemapper(): Promise<Reader> {
   const { default: Sitemapper } = await import('sitemapper');
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': path.endsWith('.gz') ? 'application/gzip' : 'application/xml' });
-    createReadStream(path).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as { port: number };
-    const name = path.endsWith('.gz') ? 'sitemap.xml.gz' : 'sitemap.xml';
-    const result = await new Sitemapper({ url: `http://127.0.0.1:${port}/${name}`, timeout: 600_000 }).fetch();
-    if (result.errors.length > 0 && result.sites.length === 0) throw new Error(JSON.stringify(result.errors).slice(0, 300));
-    return result.sites.length;
-  } finally {
-    server.close();
-  }
+  return async (path) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': path.endsWith('.gz') ? 'application/gzip' : 'application/xml' });
+      createReadStream(path).pipe(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const name = path.endsWith('.gz') ? 'sitemap.xml.gz' : 'sitemap.xml';
+      const result = await new Sitemapper({ url: `http://127.0.0.1:${port}/${name}`, timeout: 600_000 }).fetch();
+      if (result.errors.length > 0 && result.sites.length === 0) throw new Error(JSON.stringify(result.errors).slice(0, 300));
+      return result.sites.length;
+    } finally {
+      server.close();
+    }
+  };
 }
 
-async function runSaxes(path: string): Promise<number> {
+async function loadSaxes(): Promise<Reader> {
   const { SaxesParser } = await import('saxes');
-  let n = 0;
-  const parser = new SaxesParser({ xmlns: true });
-  parser.on('opentag', (tag) => {
-    if (tag.local === 'url') n++;
-  });
-  for await (const chunk of bytesOf(path).setEncoding('utf8')) parser.write(chunk as string);
-  parser.close();
-  return n;
+  return async (path) => {
+    let n = 0;
+    const parser = new SaxesParser({ xmlns: true });
+    parser.on('opentag', (tag) => {
+      if (tag.local === 'url') n++;
+    });
+    for await (const chunk of bytesOf(path).setEncoding('utf8')) parser.write(chunk as string);
+    parser.close();
+    return n;
+  };
 }
 
-async function runIndexOf(path: string): Promise<number> {
+async function readIndexOf(path: string): Promise<number> {
   let n = 0;
   let carry = '';
   for await (const chunk of bytesOf(path).setEncoding('utf8')) {
@@ -138,19 +153,19 @@ async function runIndexOf(path: string): Promise<number> {
   return n;
 }
 
-async function runGunzip(path: string): Promise<number> {
+async function readGunzip(path: string): Promise<number> {
   let bytes = 0;
   for await (const chunk of bytesOf(path)) bytes += (chunk as Buffer).length;
   return bytes;
 }
 
-const RUNNERS: Record<Contender, (path: string) => Promise<number>> = {
-  sitemapkit: runSitemapkit,
-  'sitemap.js': runSitemapJs,
-  sitemapper: runSitemapper,
-  saxes: runSaxes,
-  indexOf: runIndexOf,
-  gunzip: runGunzip,
+const LOADERS: Record<Contender, () => Promise<Reader>> = {
+  sitemapkit: loadSitemapkit,
+  'sitemap.js': loadSitemapJs,
+  sitemapper: loadSitemapper,
+  saxes: loadSaxes,
+  indexOf: async () => readIndexOf,
+  gunzip: async () => readGunzip,
 };
 
 interface Measurement {
@@ -163,20 +178,21 @@ interface Measurement {
 }
 
 async function child(contender: Contender | 'stream', path: string, streamBytes: number): Promise<void> {
+  const read = contender === 'stream' ? undefined : await LOADERS[contender]();
+  const parseSitemap = contender === 'stream' ? await loadParser() : undefined;
   const start = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
   let count: number;
-  if (contender === 'stream') {
+  if (parseSitemap !== undefined) {
     // Enough URLs for `streamBytes` (their average size measured on the first thousand), generated as they are read.
     const averageUrlBytes = Array.from({ length: 1000 }, (_, i) => urlXml(i).length).reduce((a, b) => a + b) / 1000;
-    const parseSitemap = await loadParser();
     count = 0;
     // No byte limit here: the point is a document far larger than any real sitemap.
     const parsed = parseSitemap(Readable.from(urlsetChunks(Math.ceil(streamBytes / averageUrlBytes))), { limits: { maxBytes: Number.MAX_SAFE_INTEGER } });
     for await (const _ of parsed) count++;
     streamBytes = parsed.stats.bytesDecoded;
   } else {
-    count = await RUNNERS[contender](path);
+    count = await read!(path);
   }
   const cpu = process.cpuUsage(cpuStart);
   const m: Measurement = {

@@ -9,12 +9,13 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry } from '../core/entry.js';
 import { LIMITS } from '../core/limits.js';
 import { DiagnosticSink, type Report } from './diagnostics.js';
+import type { EmittedEntry } from './emitted.js';
 import { XmlDocumentReader } from './formats/document.js';
 import { TextSitemapReader } from './formats/text.js';
 import { decodeText } from './input/decode.js';
 import { documentBytes } from './input/decompress.js';
 import { openSource } from './input/source.js';
-import { ParseError, type LocatedEntry, type ParseLimits, type ParseOptions, type ParseStats, type ParsedSitemap, type SitemapSource } from './types.js';
+import { ParseError, type EntryLocation, type LocatedEntry, type ParseLimits, type ParseOptions, type ParseStats, type ParsedSitemap, type Position, type SitemapSource } from './types.js';
 import { XmlTokenizer } from './xml/tokenizer.js';
 import { Flatten } from './flatten.js';
 
@@ -43,6 +44,8 @@ interface DocumentReader {
   end(): void;
   /** True once nothing more can come out of the document (HTML, an unknown root). */
   readonly finished: boolean;
+  /** Where a document offset is, for entries emitted with an offset (valid while their chunk is being handed out). */
+  locate?(offset: number): Position;
 }
 
 class SitemapParser implements ParsedSitemap {
@@ -78,21 +81,26 @@ class SitemapParser implements ParsedSitemap {
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
-    return this.iterate((located) => located.entry);
+    return this.iterate(false, (emitted) => emitted.entry);
   }
 
   located(): AsyncIterableIterator<LocatedEntry> {
-    return this.iterate((located) => located);
+    // With positions asked for, every emitted entry carries its location.
+    return this.iterate(true, (emitted) => emitted as LocatedEntry);
   }
 
-  private iterate<T>(map: (located: LocatedEntry) => T): AsyncIterableIterator<T> {
+  private iterate<T>(positions: boolean, map: (emitted: EmittedEntry) => T): AsyncIterableIterator<T> {
     if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
     this.started = true;
-    return new Flatten(this.batches(), (located) => this.admit(located), map);
+    return new Flatten(this.batches(positions), (emitted) => this.admit(emitted), map);
   }
 
-  /** The entries, a batch per chunk of text read: the stages below run once per chunk, not per entry. */
-  private async *batches(): AsyncGenerator<LocatedEntry[]> {
+  /**
+   * The entries, a batch per chunk of text read: the stages below run once per chunk, not per
+   * entry. `positions`: whether every entry must carry its location (otherwise the fast path
+   * leaves them out).
+   */
+  private async *batches(positions: boolean): AsyncGenerator<EmittedEntry[]> {
     const report = this.sink.report;
     const { signal } = this.options;
     signal?.throwIfAborted();
@@ -100,8 +108,8 @@ class SitemapParser implements ParsedSitemap {
     const bytes = documentBytes(openSource(this.source, signal, this.options.source), this.stats, this.limits.maxBytes, report, (reason) => {
       stopped = reason;
     });
-    let pending: LocatedEntry[] = [];
-    const emit = (entry: LocatedEntry) => pending.push(entry);
+    let pending: EmittedEntry[] = [];
+    const emit = (entry: EmittedEntry) => pending.push(entry);
     let head = '';
     for await (const text of decodeText(bytes, report)) {
       signal?.throwIfAborted();
@@ -109,7 +117,7 @@ class SitemapParser implements ParsedSitemap {
       if (this.reader === undefined) {
         head += text;
         if (head.length < SNIFF_CHARS) continue;
-        this.reader = this.chooseReader(head, emit);
+        this.reader = this.chooseReader(head, positions, emit);
         chunk = head;
       }
       const failure = this.guard(() => this.reader!.write(chunk));
@@ -126,7 +134,7 @@ class SitemapParser implements ParsedSitemap {
         this.reader = stopped === 'refused' ? unreadableDocument() : emptyDocument(report);
         return;
       }
-      this.reader = this.chooseReader(head, emit);
+      this.reader = this.chooseReader(head, positions, emit);
       const failure = this.guard(() => this.reader!.write(head));
       if (failure) {
         if (pending.length > 0) yield pending;
@@ -150,40 +158,50 @@ class SitemapParser implements ParsedSitemap {
   }
 
   /** Counts an entry on its way out; false when the entry limit stops the document. */
-  private admit(located: LocatedEntry): boolean {
+  private admit(emitted: EmittedEntry): boolean {
     const stats = this.stats;
     if (stats.entries >= this.limits.maxEntries) {
-      this.sink.report('LIMIT-002', `more than ${this.limits.maxEntries} entries; reading stopped`, located.location);
+      this.sink.report('LIMIT-002', `more than ${this.limits.maxEntries} entries; reading stopped`, this.locationOf(emitted));
       return false;
     }
     stats.entries++;
-    if (located.entry.kind === 'url') stats.urls++;
+    if (emitted.entry.kind === 'url') stats.urls++;
     else stats.sitemaps++;
     if (stats.entries === LIMITS.maxUrlsPerSitemap + 1) {
-      const index = located.entry.kind === 'sitemap';
+      const index = emitted.entry.kind === 'sitemap';
       this.sink.report(
         index ? 'IDX-001' : 'URL-009',
         `more than ${LIMITS.maxUrlsPerSitemap} ${index ? 'sitemaps in one index' : 'URLs in one sitemap'}; split it (every entry is still read)`,
-        located.location,
+        this.locationOf(emitted),
       );
     }
     return true;
   }
 
-  private chooseReader(head: string, emit: (entry: LocatedEntry) => void): DocumentReader {
+  /** Where an entry starts (entries are admitted while their chunk is still at hand). */
+  private locationOf(emitted: EmittedEntry): EntryLocation | Position | undefined {
+    return emitted.location ?? this.reader?.locate?.(emitted.offset);
+  }
+
+  private chooseReader(head: string, positions: boolean, emit: (entry: EmittedEntry) => void): DocumentReader {
     const report = this.sink.report;
     const start = head.trimStart().slice(0, 64).toLowerCase();
     if (start.startsWith('<!doctype html') || start.startsWith('<html')) return htmlDocument(report);
     if (start.startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
-      return xmlDocument(report, this.options.baseUrl, this.limits.maxValueLength, emit);
+      return xmlDocument(report, this.options.baseUrl, { maxValueLength: this.limits.maxValueLength, positions }, emit);
     }
     return textDocument(report, this.limits.maxValueLength, emit);
   }
 }
 
-function xmlDocument(report: Report, baseUrl: string | undefined, maxValueLength: number, emit: (entry: LocatedEntry) => void): DocumentReader {
+function xmlDocument(
+  report: Report,
+  baseUrl: string | undefined,
+  reading: { maxValueLength: number; positions: boolean },
+  emit: (entry: EmittedEntry) => void,
+): DocumentReader {
   let tokenizer: XmlTokenizer;
-  const reader = new XmlDocumentReader({ report, baseUrl }, { maxValueLength, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), emit });
+  const reader = new XmlDocumentReader({ report, baseUrl }, { ...reading, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), emit });
   tokenizer = new XmlTokenizer(reader, (code, message, at) => report(code, message, at));
   return {
     get kind() {
@@ -194,10 +212,11 @@ function xmlDocument(report: Report, baseUrl: string | undefined, maxValueLength
     },
     write: (text) => tokenizer.write(text),
     end: () => tokenizer.end(),
+    locate: (offset) => tokenizer.positionOf(offset),
   };
 }
 
-function textDocument(report: Report, maxLineLength: number, emit: (entry: LocatedEntry) => void): DocumentReader {
+function textDocument(report: Report, maxLineLength: number, emit: (entry: EmittedEntry) => void): DocumentReader {
   const reader = new TextSitemapReader(report, emit, maxLineLength);
   return { kind: 'text', finished: false, write: (text) => reader.write(text), end: () => reader.end() };
 }

@@ -6,11 +6,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { XmlDocumentReader } from '../../src/parse/formats/document.js';
+import { parseSitemap } from '../../src/parse/index.js';
 import { documentSpec, writeDocument } from './generated-documents.js';
 import { inPieces, parseAll, urlset } from './helpers.js';
 
 type Summary = { entries: unknown; diagnostics: unknown };
 
+/**
+ * Reads `xml` with the fast path (located and as plain entries, which leave positions out) and
+ * without it; the plain read must agree with the located one.
+ */
 async function readBothWays(xml: string, cuts: number[] = []): Promise<{ fast: Summary; general: Summary }> {
   const bytes = Buffer.from(xml);
   const read = async () => {
@@ -18,6 +23,10 @@ async function readBothWays(xml: string, cuts: number[] = []): Promise<{ fast: S
     return { entries: r.located, diagnostics: r.diagnostics };
   };
   const fast = await read();
+  const plain = parseSitemap(inPieces(bytes, cuts), { limits: { maxDiagnostics: 100_000 } });
+  const entries = [];
+  for await (const entry of plain) entries.push(entry);
+  assert.deepEqual({ entries, diagnostics: plain.diagnostics }, { entries: fast.entries.map((l) => l.entry), diagnostics: fast.diagnostics });
   const proto = XmlDocumentReader.prototype as { wholeElement?: unknown };
   const wholeElement = proto.wholeElement;
   proto.wholeElement = undefined;
@@ -116,4 +125,17 @@ test('plain url blocks: generated documents read the same both ways', async () =
     }),
     { numRuns: 200 },
   );
+});
+
+test('plain url blocks: a diagnostic about an entry read without positions still names its line and column', async () => {
+  // URL-009 is reported at the 50,001st entry, which the fast path reads.
+  const blocks = Array.from({ length: 50_001 }, (_, i) => `<url><loc>https://example.com/${i}</loc></url>`);
+  const xml = urlset(blocks.join('\n'));
+  const plain = parseSitemap({ text: xml });
+  for await (const _ of plain);
+  const located = await parseAll({ text: xml });
+  const over = plain.diagnostics.find((d) => d.code === 'URL-009');
+  assert.deepEqual(over, located.diagnostics.find((d) => d.code === 'URL-009'));
+  assert.equal(over?.line, 3 + 50_000);
+  assert.equal(over?.column, 1);
 });

@@ -5,9 +5,10 @@
  */
 import type { DocumentKind } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
-import type { LocatedEntry, Position } from '../types.js';
+import type { EmittedEntry } from '../emitted.js';
+import type { Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
-import type { LineMark, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
+import type { TextPositions, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
 import { readPlainUrlBlocks, type PlainUrlOptions } from './plain-url.js';
 import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
@@ -17,12 +18,14 @@ type Layout = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'ignore';
 
 export interface DocumentReaderOptions {
   maxValueLength: number;
+  /** Whether entries from the fast path carry the positions of their fields (see EmittedEntry). */
+  positions: boolean;
   /** Where the current token is (the tokenizer's position). */
   position: () => Position;
   /** The namespace a prefix is bound to at the current token. */
   namespaceOf: (prefix: string) => string | undefined;
   /** Receives each entry as its block closes. */
-  emit: (entry: LocatedEntry) => void;
+  emit: (entry: EmittedEntry) => void;
 }
 
 export class XmlDocumentReader implements XmlHandler {
@@ -38,7 +41,7 @@ export class XmlDocumentReader implements XmlHandler {
   private plainUrl: PlainUrlOptions;
 
   constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
-    this.plainUrl = { maxValueLength: options.maxValueLength, imagePrefix: undefined, xhtmlPrefix: undefined };
+    this.plainUrl = { maxValueLength: options.maxValueLength, imagePrefix: undefined, xhtmlPrefix: undefined, positions: options.positions };
     this.builder = new BlockBuilder({ maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 }, (message, at) =>
       ctx.report('LIMIT-001', message, at),
     );
@@ -76,9 +79,9 @@ export class XmlDocumentReader implements XmlHandler {
   }
 
   /** A run of `<url>` blocks of the common shape, read straight from the text (see plain-url.ts); -1 for any other. */
-  wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number, lines: LineMark): number {
+  wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number, positions: TextPositions): number {
     if (this.layout !== 'urlset' || qname !== 'url' || !this.names.isCore(uri)) return -1;
-    return readPlainUrlBlocks(buf, contentStart, this.options.position(), this.plainUrl, this.options.emit, lines);
+    return readPlainUrlBlocks(buf, contentStart - '<url>'.length, positions, this.plainUrl, this.options.emit);
   }
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void {

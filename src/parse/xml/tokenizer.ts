@@ -37,11 +37,10 @@ export interface XmlHandler {
    * Optional fast path: offered each start tag without attributes directly inside the root, with
    * the text it stands in (`contentStart` is just past the tag). The handler may read the whole
    * element, and siblings right after it, from the text and return where what it read ends (just
-   * past an end tag), or return -1 to let the tokenizer read the element the general way. When
-   * it reads, it leaves in `lines` the line it ended on and where that line starts in `buf`, so
-   * that its lines are not counted twice.
+   * past an end tag), or return -1 to let the tokenizer read the element the general way.
+   * `positions` places offsets of `buf` in the document.
    */
-  wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number, lines: LineMark): number;
+  wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number, positions: TextPositions): number;
   /**
    * Whitespace-only text directly inside elements this deep (the root is 1) means nothing to the
    * handler and is not handed on: the indentation between the elements of a pretty-printed sitemap.
@@ -49,10 +48,12 @@ export interface XmlHandler {
   readonly insignificantWhitespaceDepth?: number;
 }
 
-/** A line number and where that line starts (an offset in the text handed over). */
-export interface LineMark {
-  line: number;
-  lineStart: number;
+/** Places offsets of the text handed to a fast path. */
+export interface TextPositions {
+  /** The document offset of `text[index]`. */
+  offset(index: number): number;
+  /** The 1-based line and column of `text[index]` (cheapest when asked in increasing order). */
+  at(index: number): Position;
 }
 
 export type XmlProblemReporter = (code: string, message: string, at: Position) => void;
@@ -96,8 +97,11 @@ export class XmlTokenizer {
   private line = 1;
   private lineStart = 0;
   private counted = 0;
-  /** Filled by the handler's wholeElement (one object, reused). */
-  private readonly lineMark: LineMark = { line: 1, lineStart: 0 };
+  /** What wholeElement handlers place offsets with (one object, reused). */
+  private readonly textPositions: TextPositions = {
+    offset: (index) => this.bufOffset + index,
+    at: (index) => this.positionOf(this.bufOffset + index),
+  };
 
   private mode = Mode.Content;
   private doctype = { quote: 0, depth: 0, text: '' };
@@ -119,7 +123,7 @@ export class XmlTokenizer {
 
   /** 1-based line and column of the token being handled. */
   position(): Position {
-    return this.positionAt(this.tokenStart);
+    return this.positionOf(this.tokenStart);
   }
 
   /** The namespace URI `prefix` is bound to where the tokenizer is ('' for the default namespace). */
@@ -143,7 +147,7 @@ export class XmlTokenizer {
   end(): void {
     if (this.mode === Mode.Stopped) return;
     this.scan(true);
-    const at = this.positionAt(this.bufOffset + this.buf.length);
+    const at = this.positionOf(this.bufOffset + this.buf.length);
     const unfinished: Partial<Record<Mode, string>> = {
       [Mode.Comment]: 'a comment',
       [Mode.CData]: 'a CDATA section',
@@ -304,15 +308,9 @@ export class XmlTokenizer {
     const colon = qname.indexOf(':');
     const local = colon === -1 ? qname : qname.slice(colon + 1);
     const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
-    const lines = this.lineMark;
-    const end = this.handler.wholeElement!(uri, local, qname, this.buf, contentStart, lines);
+    const end = this.handler.wholeElement!(uri, local, qname, this.buf, contentStart, this.textPositions);
     if (end === -1) return false;
     this.pos = end;
-    if (this.counted <= this.bufOffset + end) {
-      this.line = lines.line;
-      this.lineStart = this.bufOffset + lines.lineStart;
-      this.counted = this.bufOffset + end;
-    }
     return true;
   }
 
@@ -595,7 +593,7 @@ export class XmlTokenizer {
   // ── positions and problems ─────────────────────────────────────────────────────────────────
 
   private problem(code: string, message: string, at: number): void {
-    this.report(code, message, this.positionAt(at));
+    this.report(code, message, this.positionOf(at));
   }
 
   private reportOnce(key: string, code: string, message: string): void {
@@ -604,7 +602,11 @@ export class XmlTokenizer {
     this.problem(code, message, this.tokenStart);
   }
 
-  private positionAt(offset: number): Position {
+  /**
+   * The 1-based line and column of a document offset; for offsets still in the text being read
+   * (those of the entries handed out from the current chunk).
+   */
+  positionOf(offset: number): Position {
     if (offset >= this.counted) {
       this.countLinesTo(offset);
       return { line: this.line, column: offset - this.lineStart + 1 };
