@@ -32,6 +32,16 @@ export type DateParseResult = { ok: true; value: W3cDate } | { ok: false; proble
 
 const SHAPE = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
 
+/**
+ * The source of a pattern for W3C datetimes with every field in range (a zone at most ±14:00),
+ * days from 01 to 31 in any month: what it matches is valid except a day past the end of its
+ * month, so only days past 28 need parseW3cDate. For scanners that match a date inside a larger
+ * expression (the parser's fast path).
+ */
+export const W3C_DATE_IN_RANGE =
+  String.raw`\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01])` +
+  String.raw`(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:(?:0\d|1[0-3]):[0-5]\d|14:00)))?)?)?`;
+
 export function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }

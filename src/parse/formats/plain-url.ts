@@ -20,7 +20,8 @@
  * for them (`located()`); otherwise an entry carries where its block starts, which is enough to
  * place a diagnostic about it.
  */
-import { isChangefreq, type UrlEntry } from '../../core/entry.js';
+import { W3C_DATE_IN_RANGE } from '../../core/datetime.js';
+import { CHANGEFREQS, type Changefreq, type UrlEntry } from '../../core/entry.js';
 import type { EmittedEntry } from '../emitted.js';
 import type { Position } from '../types.js';
 import type { TextPositions } from '../xml/tokenizer.js';
@@ -47,10 +48,16 @@ const URL_CHARACTER = "[!#$'-;=?-\\[\\]_a-z~]";
 const CLEAN_URL = `https?://${URL_CHARACTER}*(?:(?:%[0-9A-Fa-f]{2}|&amp;)${URL_CHARACTER}*)*`;
 /** hreflang values made of letters, digits, `-` and `_` (anything else takes the general path). */
 const PLAIN_LANGUAGE_TAG = '[A-Za-z0-9_-]+';
+/** Decimal numbers from 0 to 1 as the general path reads them (`1`, `0.5`, `.5`, `1.0`, `+0.3` …). */
+const PRIORITY_IN_RANGE = String.raw`\+?(?:0*1(?:\.0*)?|0*\.\d+|0+(?:\.\d*)?)`;
 
 /** The two expressions for one pair of prefixes: a whole block, and one extension element in it. */
 interface PlainPatterns {
-  /** Groups: 1 loc, 2 lastmod, 3 changefreq, 4 priority, 5 the extension elements (possibly ''). */
+  /**
+   * Groups: 1 loc, 2 lastmod, 3 changefreq, 4 priority, 5 the extension elements (possibly '').
+   * Values are matched valid (a lastmod's day past 28 is checked apart); an invalid one fails the
+   * match, and the general path reads that block and reports it.
+   */
   block: RegExp;
   /** Groups: 1 an image's loc, or 2 hreflang and 3 href of an alternate. */
   extension: RegExp;
@@ -92,9 +99,9 @@ function patternSources(imagePrefix: string | undefined, xhtmlPrefix: string | u
   return {
     block:
       `${SPACE}<url>${SPACE}<loc>(${CLEAN_URL})</loc>${SPACE}` +
-      `(?:<lastmod>([^<]*)</lastmod>${SPACE})?` +
-      `(?:<changefreq>([^<]*)</changefreq>${SPACE})?` +
-      `(?:<priority>([^<]*)</priority>${SPACE})?` +
+      `(?:<lastmod>(${W3C_DATE_IN_RANGE})</lastmod>${SPACE})?` +
+      `(?:<changefreq>(${CHANGEFREQS.join('|')})</changefreq>${SPACE})?` +
+      `(?:<priority>(${PRIORITY_IN_RANGE})</priority>${SPACE})?` +
       `${extensions}</url>`,
     extension: `(?:${captured.join('|')})`,
   };
@@ -119,6 +126,7 @@ export function readPlainUrlBlocks(buf: string, blockStart: number, text: TextPo
   let end = -1;
   // Where the next `&` is: blocks before it hold no `&amp;` to decode (most blocks hold none).
   let ampersand = -1;
+  const base = text.offset(0);
   block.lastIndex = blockStart;
   for (let match = block.exec(buf); match !== null; match = block.exec(buf)) {
     const next = block.lastIndex;
@@ -126,7 +134,7 @@ export function readPlainUrlBlocks(buf: string, blockStart: number, text: TextPo
       const found = buf.indexOf('&', match.index);
       ampersand = found === -1 ? Infinity : found;
     }
-    const emitted = plainEntry(buf, match, next, ampersand < next, text, options, patterns);
+    const emitted = plainEntry(buf, match, next, ampersand < next, base, text, options, patterns);
     if (emitted === undefined) break;
     emit(emitted);
     end = next;
@@ -136,14 +144,15 @@ export function readPlainUrlBlocks(buf: string, blockStart: number, text: TextPo
 }
 
 /**
- * The entry of one matched block (`ampersands`: whether the block holds any `&`); undefined when a
- * value is one the general path would not take silently.
+ * The entry of one matched block (`ampersands`: whether the block holds any `&`; `base`: the
+ * document offset of `buf`); undefined when a value is one the general path would not take silently.
  */
 function plainEntry(
   buf: string,
   match: RegExpExecArray,
   blockEnd: number,
   ampersands: boolean,
+  base: number,
   text: TextPositions,
   options: PlainUrlOptions,
   patterns: PlainPatterns,
@@ -156,23 +165,16 @@ function plainEntry(
   if (rawLoc.length > options.maxValueLength) return undefined;
   const entry: UrlEntry = { kind: 'url', loc: ampersands ? decodeAmpersands(rawLoc) : rawLoc };
   if (lastmod !== undefined) {
-    if (!isValidW3cDate(lastmod)) return undefined;
+    if (isPastDay28(lastmod) && !isValidW3cDate(lastmod)) return undefined;
     entry.lastmod = lastmod;
   }
-  if (changefreq !== undefined) {
-    if (!isChangefreq(changefreq)) return undefined;
-    entry.changefreq = changefreq;
-  }
-  if (priorityText !== undefined) {
-    const priority = plainPriority(priorityText);
-    if (priority === undefined) return undefined;
-    entry.priority = priority;
-  }
+  if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
+  if (priorityText !== undefined) entry.priority = Number(priorityText);
   const start = skipSpace(buf, match.index);
   const extensionsStart = blockEnd - '</url>'.length - extensions.length;
   if (!options.positions) {
     if (extensions !== '' && !readExtensions(buf, extensionsStart, blockEnd - 6, entry, undefined, text, options, patterns.extension)) return undefined;
-    return { entry, offset: text.offset(start) };
+    return { entry, offset: base + start };
   }
   // Positions in document order: the block, its fields, then its extension elements.
   const at = text.at(start);
@@ -239,17 +241,9 @@ function skipSpace(buf: string, i: number): number {
   return i;
 }
 
-const PRIORITY = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-/** Valid priorities seen lately, as numbers: a sitemap uses a handful of values throughout. */
-const RECENT_PRIORITIES = new Map<string, number>();
-
-/** The priority the general path would read from `text` without a word, or undefined. */
-function plainPriority(text: string): number | undefined {
-  const known = RECENT_PRIORITIES.get(text);
-  if (known !== undefined) return known;
-  const priority = PRIORITY.test(text) ? Number(text) : NaN;
-  if (!(priority >= 0 && priority <= 1)) return undefined;
-  if (RECENT_PRIORITIES.size >= 64) RECENT_PRIORITIES.clear();
-  RECENT_PRIORITIES.set(text, priority);
-  return priority;
+/** Whether a date matched by W3C_DATE_IN_RANGE has a day that some months lack (29, 30, 31). */
+function isPastDay28(date: string): boolean {
+  if (date.length < 10) return false;
+  const tens = date.charCodeAt(8);
+  return tens === 0x33 /* 3 */ || (tens === 0x32 /* 2 */ && date.charCodeAt(9) === 0x39) /* 9 */;
 }
