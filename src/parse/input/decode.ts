@@ -9,6 +9,8 @@ import type { Report } from '../diagnostics.js';
 import { peek } from './decompress.js';
 
 const SNIFF_BYTES = 1024;
+/** Bytes decoded at a time. */
+const TEXT_PIECE = 64 * 1024;
 const DECLARED_ENCODING = /<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/;
 
 export async function* decodeText(bytes: AsyncIterable<Uint8Array>, report: Report): AsyncGenerator<string> {
@@ -17,12 +19,16 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, report: Repo
   const checkInvalid = decoder.encoding === 'utf-8';
   let invalidReported = false;
   for await (const chunk of all) {
-    const text = decoder.decode(chunk);
-    if (checkInvalid && !invalidReported && text.indexOf('\uFFFD') !== -1) {
-      invalidReported = true;
-      report('XML-003', 'the document has bytes that are not valid UTF-8 (read as U+FFFD)');
+    // In pieces: strings of this size are young objects, and each piece's entries go out before
+    // the next is read (large batches outlive the young generation's collections).
+    for (let offset = 0; offset < chunk.length; offset += TEXT_PIECE) {
+      const text = decoder.decode(chunk.subarray(offset, offset + TEXT_PIECE));
+      if (checkInvalid && !invalidReported && text.indexOf('\uFFFD') !== -1) {
+        invalidReported = true;
+        report('XML-003', 'the document has bytes that are not valid UTF-8 (read as U+FFFD)');
+      }
+      if (text !== '') yield text;
     }
-    if (text !== '') yield text;
   }
   const rest = decoder.end();
   if (rest !== '') yield rest;
