@@ -84,13 +84,14 @@ export class XmlDocumentReader implements XmlHandler {
     return readPlainUrlBlocks(buf, contentStart - '<url>'.length, positions, this.plainUrl, this.options.emit);
   }
 
-  leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void {
+  leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {
     if (this.inBlock) {
-      this.builder.leaf(uri, local, qname, text, at, text.trim() === '' ? at : (valueAt ?? at));
+      this.builder.leaf(uri, local, qname, text, at, text.trim() === '' ? at : valueAt);
       return;
     }
     this.openElement(uri, local, [], qname);
-    if (text !== '') this.text(text);
+    // Placed where the text starts, as when it comes in pieces.
+    if (text !== '' && this.inBlock) this.builder.text(text, () => valueAt);
     this.closeElement();
   }
 

@@ -24,7 +24,7 @@ import { W3C_DATE_IN_RANGE } from '../../core/datetime.js';
 import { CHANGEFREQS, type Changefreq, type UrlEntry } from '../../core/entry.js';
 import type { EmittedEntry } from '../emitted.js';
 import type { Position } from '../types.js';
-import type { TextPositions } from '../xml/tokenizer.js';
+import { ELEMENT_CUT, type TextPositions } from '../xml/tokenizer.js';
 import { isValidW3cDate } from './values.js';
 
 export interface PlainUrlOptions {
@@ -117,8 +117,10 @@ const MAX_PLAIN_EXTENSIONS = 1_000;
 
 /**
  * Reads the run of plain blocks that starts with the `<url>` at `blockStart`, emitting an entry
- * for each. Returns where the last block read ends (just past `</url>`), or -1 when the first is
- * not plain. `text` places offsets of `buf`; it is asked in increasing order.
+ * for each. Returns where the last block read ends (just past `</url>`), or, when the first is
+ * not plain, ELEMENT_CUT if it is cut by the end of the text (a common block's end is worth
+ * waiting for: the general path would read it several times slower) and -1 otherwise. `text`
+ * places offsets of `buf`; it is asked in increasing order.
  */
 export function readPlainUrlBlocks(buf: string, blockStart: number, text: TextPositions, options: PlainUrlOptions, emit: (entry: EmittedEntry) => void): number {
   const patterns = patternsFor(options);
@@ -140,8 +142,12 @@ export function readPlainUrlBlocks(buf: string, blockStart: number, text: TextPo
     end = next;
     block.lastIndex = next;
   }
+  if (end === -1 && buf.length - blockStart < MAX_CUT_BLOCK && buf.indexOf('</url>', blockStart) === -1) return ELEMENT_CUT;
   return end;
 }
+
+/** The longest cut block worth waiting for (longer ones are read the general way, which holds less). */
+const MAX_CUT_BLOCK = 64 * 1024;
 
 /**
  * The entry of one matched block (`ampersands`: whether the block holds any `&`; `base`: the

@@ -32,13 +32,15 @@ export interface XmlHandler {
    * Optional fast path: an element holding only plain text, in one call (instead of open, text,
    * close). `valueAt` is where the text starts, when known without counting lines.
    */
-  leaf?(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position | undefined): void;
+  leaf?(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void;
   /**
    * Optional fast path: offered each start tag without attributes directly inside the root, with
    * the text it stands in (`contentStart` is just past the tag). The handler may read the whole
    * element, and siblings right after it, from the text and return where what it read ends (just
-   * past an end tag), or return -1 to let the tokenizer read the element the general way.
-   * `positions` places offsets of `buf` in the document.
+   * past an end tag), return -1 to let the tokenizer read the element the general way, or
+   * ELEMENT_CUT when the element is cut by the end of the text (it is offered again once more
+   * text has come, or read the general way at the end of the input). `positions` places offsets
+   * of `buf` in the document.
    */
   wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number, positions: TextPositions): number;
   /**
@@ -47,6 +49,9 @@ export interface XmlHandler {
    */
   readonly insignificantWhitespaceDepth?: number;
 }
+
+/** What XmlHandler.wholeElement returns for an element cut by the end of the text handed over. */
+export const ELEMENT_CUT = -2;
 
 /** Places offsets of the text handed to a fast path. */
 export interface TextPositions {
@@ -295,7 +300,11 @@ export class XmlTokenizer {
       (attributes ??= []).push({ qname: attributeName, value, offset: this.bufOffset + valueStart });
     }
     if (attributes === undefined && !selfClosing) {
-      if (this.stack.length === 1 && !this.rootClosed && this.handler.wholeElement !== undefined && this.scanWholeElement(qname, i)) return true;
+      if (this.stack.length === 1 && !this.rootClosed && this.handler.wholeElement !== undefined) {
+        const read = this.scanWholeElement(qname, i, final);
+        if (read === 'read') return true;
+        if (read === 'wait') return this.needMore(final);
+      }
       if (this.handler.leaf !== undefined && this.scanLeaf(qname, i)) return true;
     }
     this.pos = i;
@@ -303,15 +312,20 @@ export class XmlTokenizer {
     return true;
   }
 
-  /** Lets the handler read a whole child of the root from the text (see XmlHandler.wholeElement). */
-  private scanWholeElement(qname: string, contentStart: number): boolean {
+  /**
+   * Lets the handler read a whole child of the root from the text (see XmlHandler.wholeElement):
+   * 'read' it did, 'wait' for more text before offering it again, 'general' for the general way.
+   */
+  private scanWholeElement(qname: string, contentStart: number, final: boolean): 'read' | 'wait' | 'general' {
     const colon = qname.indexOf(':');
     const local = colon === -1 ? qname : qname.slice(colon + 1);
     const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
     const end = this.handler.wholeElement!(uri, local, qname, this.buf, contentStart, this.textPositions);
-    if (end === -1) return false;
-    this.pos = end;
-    return true;
+    if (end >= 0) {
+      this.pos = end;
+      return 'read';
+    }
+    return end === ELEMENT_CUT && !final ? 'wait' : 'general';
   }
 
   /**
@@ -332,8 +346,8 @@ export class XmlTokenizer {
     const local = colon === -1 ? qname : qname.slice(colon + 1);
     const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
     const at = this.position();
-    // `<name>` holds no line break, so the value starts on the same line.
-    const valueAt = textStart - this.pos === qname.length + 2 ? { line: at.line, column: at.column + qname.length + 2 } : undefined;
+    // `<name>` holds no line break, so the value starts on the same line; a start tag with spaces may.
+    const valueAt = textStart - this.pos === qname.length + 2 ? { line: at.line, column: at.column + qname.length + 2 } : this.positionOf(this.bufOffset + textStart);
     this.pos = end + 1;
     this.handler.leaf!(uri, local, qname, text, at, valueAt);
     return true;
