@@ -6,19 +6,20 @@
  *   - sitemapper, fetching from a local HTTP server on 127.0.0.1 (as it only reads URLs),
  * and, as reference lines, saxes with a minimal handler, a bare indexOf scan for `<loc>`, and
  * gunzip alone. Each run is its own child process, so peak RSS is its own; the clock starts once
- * the contender's modules are loaded (the same few tens of milliseconds for each). Then a 1 GB urlset,
- * generated on the fly and never stored, is parsed to check that memory stays flat.
+ * the contender's modules are loaded (the same few tens of milliseconds for each). Then a 1 GB
+ * urlset, generated on the fly by another process and never stored, is parsed from a pipe to
+ * check that memory stays flat.
  *
  *   npm run bench:parse
  *   node dist/bench/parse.bench.js --only sitemapkit,saxes --sizes 50000
  *   BENCH_SKIP_1GB=1 skips the 1 GB stream; BENCH_1GB_BYTES changes its size.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { Readable, type Transform } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -185,11 +186,15 @@ async function child(contender: Contender | 'stream', path: string, streamBytes:
   const cpuStart = process.cpuUsage();
   let count: number;
   if (parseSitemap !== undefined) {
-    // Enough URLs for `streamBytes` (their average size measured on the first thousand), generated as they are read.
+    // Enough URLs for `streamBytes` (their average size measured on the first thousand), generated
+    // by a process of their own and read from its output, so that the peak RSS is the parser's alone.
     const averageUrlBytes = Array.from({ length: 1000 }, (_, i) => urlXml(i).length).reduce((a, b) => a + b) / 1000;
+    const generator = spawn(process.execPath, [fileURLToPath(import.meta.url), '--emit', String(Math.ceil(streamBytes / averageUrlBytes))], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     count = 0;
     // No byte limit here: the point is a document far larger than any real sitemap.
-    const parsed = parseSitemap(Readable.from(urlsetChunks(Math.ceil(streamBytes / averageUrlBytes))), { limits: { maxBytes: Number.MAX_SAFE_INTEGER } });
+    const parsed = parseSitemap(generator.stdout, { limits: { maxBytes: Number.MAX_SAFE_INTEGER } });
     for await (const _ of parsed) count++;
     streamBytes = parsed.stats.bytesDecoded;
   } else {
@@ -204,6 +209,11 @@ async function child(contender: Contender | 'stream', path: string, streamBytes:
     bytes: streamBytes,
   };
   process.stdout.write(`${JSON.stringify(m)}\n`);
+}
+
+/** Writes a urlset of `count` URLs to stdout (the 1 GB stream's source). */
+async function emit(count: number): Promise<void> {
+  for (const chunk of urlsetChunks(count)) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
 
 // ---- the parent ------------------------------------------------------------------------------
@@ -221,8 +231,16 @@ const format = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFra
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { only: { type: 'string' }, sizes: { type: 'string' }, child: { type: 'string' }, path: { type: 'string' }, 'stream-bytes': { type: 'string' } },
+    options: {
+      only: { type: 'string' },
+      sizes: { type: 'string' },
+      child: { type: 'string' },
+      path: { type: 'string' },
+      'stream-bytes': { type: 'string' },
+      emit: { type: 'string' },
+    },
   });
+  if (values.emit !== undefined) return emit(Number(values.emit));
   if (values.child !== undefined) return child(values.child as Contender, values.path!, Number(values['stream-bytes']));
   const contenders = (values.only?.split(',') ?? [...CONTENDERS]) as Contender[];
   const sizes = (values.sizes ?? '50000,250000').split(',').map(Number);
