@@ -1,5 +1,6 @@
 /** `sitemapkit validate SOURCE…`: flags and printing only; the work is src/validate/. */
 import { w3cToEpochMillis } from '../core/datetime.js';
+import { HttpClient } from '../discover/http.js';
 import { ValidationReport } from '../report/validation.js';
 import { validateSources, type ValidationSource } from '../validate/index.js';
 import type { ValidationResult } from '../validate/types.js';
@@ -64,14 +65,22 @@ Examples:
 
     // Progress on a terminal only, on stderr, erased before the report.
     const progress = io.stderrIsTerminal ? (source: string, number: number) => io.stderr.write(`\r\u001b[Kvalidating ${number}: ${source}`) : undefined;
-    const results = await validateSources(sources, {
-      ...(progress ? { onDocument: progress } : {}),
-      ...(location === undefined ? {} : { location }),
-      ...(now === undefined ? {} : { now }),
-      strictScope: booleanFlag(args, 'strict-scope'),
-      recursive: booleanFlag(args, 'recursive'),
-      ...(json ? { maxDiagnostics: Number.POSITIVE_INFINITY } : { onDiagnostic: report.add, maxDiagnostics: 0 }),
-    });
+    // URL sources come through the shared HTTP layer, as in `parse`: timeouts, retries, redirects, User-Agent.
+    const http = new HttpClient();
+    let results: ValidationResult[];
+    try {
+      results = await validateSources(sources, {
+        http,
+        ...(progress ? { onDocument: progress } : {}),
+        ...(location === undefined ? {} : { location }),
+        ...(now === undefined ? {} : { now }),
+        strictScope: booleanFlag(args, 'strict-scope'),
+        recursive: booleanFlag(args, 'recursive'),
+        ...(json ? { maxDiagnostics: Number.POSITIVE_INFINITY } : { onDiagnostic: report.add, maxDiagnostics: 0 }),
+      });
+    } finally {
+      await http.close();
+    }
 
     if (progress) io.stderr.write('\r\u001b[K');
     if (json) {

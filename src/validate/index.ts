@@ -1,4 +1,5 @@
 /** The validator's public API. */
 export { validateSitemap, validateSources, type ValidationSource } from './validate.js';
 export type { ValidateOptions, ValidationResult } from './types.js';
+export type { FetchedResponse, SitemapFetcher } from './fetch.js';
 export { hreflangProblem } from './hreflang.js';

@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind } from '../core/entry.js';
 import type { ParseLimits } from '../parse/types.js';
+import type { SitemapFetcher } from './fetch.js';
 
 export interface ValidateOptions {
   /**
@@ -24,6 +25,11 @@ export interface ValidateOptions {
   onDocument?: (source: string, number: number) => void;
   /** Diagnostics kept per result and severity (default 10,000 each); the counts cover all of them. */
   maxDiagnostics?: number;
+  /**
+   * The HTTP layer URL sources are fetched with; validate/ has none of its own. The public API
+   * (src/index.ts) uses a shared HttpClient when it is left out; the CLI passes its own.
+   */
+  http?: SitemapFetcher;
   /** Passed to the parser. */
   parseLimits?: Partial<ParseLimits>;
   signal?: AbortSignal;

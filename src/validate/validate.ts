@@ -11,7 +11,7 @@ import { resolveChild } from './children.js';
 import { safeDayFor } from './dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
-import { fetchSitemap } from './fetch.js';
+import { fetchSitemap, TransferError } from './fetch.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
 import { quote, Reporter } from './reporter.js';
@@ -98,11 +98,14 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   }
   let input = pending.input;
   let location = pending.location;
+  let release: (() => void) | undefined;
   if (typeof input === 'string' && looksAbsoluteHttp(input)) {
-    const fetched = await fetchSitemap(input, options.signal);
+    if (!options.http) throw new Error(`${input}: a URL source needs options.http (the public validateSources gives it the shared HttpClient)`);
+    const fetched = await fetchSitemap(options.http, input, options.signal);
     fetched.diagnostics.forEach(builder.add);
     if (!fetched.ok) return children;
     input = fetched.body;
+    release = fetched.release;
     location = options.location && !pending.parent ? options.location : fetched.finalUrl;
   }
   const validator = new DocumentValidator(
@@ -127,8 +130,11 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     }
   } catch (error) {
     if (error instanceof ParseError) builder.add(error.diagnostic);
+    else if (error instanceof TransferError) builder.add(diagnostic('FETCH-001', `${error.message}; the transfer broke off, entries before it were checked`, { source: pending.name }));
     else if (isSystemError(error)) builder.add(diagnostic('FETCH-001', `${pending.name} could not be read (${error.message}); check the path`, { source: pending.name }));
     else throw error;
+  } finally {
+    release?.();
   }
   builder.kind = parsed.kind;
   validator.finish(parsed.kind, builder.errors > 0);

@@ -2,10 +2,10 @@
  * Several sources as one set: recursive validation of an index and its children from local
  * files (mapped by --location or found beside the index) and over HTTP from a server on
  * 127.0.0.1, with the cross-file rules (duplicates, hreflang return links, nested indexes) and
- * the transport rules (FETCH-001, FETCH-002).
+ * the transport rules (FETCH-001, FETCH-002, FETCH-004) over the shared HTTP client.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
-import { validateSources, type ValidationResult } from '../../src/validate/index.js';
+// The public API: URL sources are fetched with the shared HttpClient (src/discover/http.ts).
+import { validateSources, type ValidationResult } from '../../src/index.js';
+import { DEFAULT_USER_AGENT } from '../../src/version.js';
 import { describe } from './expect.js';
 
 const NOW = new Date('2024-05-02T12:00:00Z');
@@ -104,10 +106,10 @@ test('--recursive without --location finds children beside the index by file nam
   }
 });
 
-async function serve(routes: Record<string, (base: string) => { status?: number; body?: string | Buffer; headers?: Record<string, string> }>): Promise<{ base: string; server: Server }> {
+async function serve(routes: Record<string, (base: string, request: IncomingMessage) => { status?: number; body?: string | Buffer; headers?: Record<string, string> }>): Promise<{ base: string; server: Server }> {
   const server = createServer((request, response) => {
     const route = routes[request.url ?? ''];
-    const reply = route ? route(base) : { status: 404, body: 'not found' };
+    const reply = route ? route(base, request) : { status: 404, body: 'not found' };
     response.writeHead(reply.status ?? 200, { 'content-type': 'application/xml', ...reply.headers });
     response.end(reply.body ?? '');
   });
@@ -153,6 +155,43 @@ test('a server that is down is FETCH-001, not a crash', async () => {
   const [result] = await validateSources([`${base}/sitemap.xml`], { now: NOW });
   assert.equal(result!.valid, false);
   assert.deepEqual(result!.diagnostics.map((d) => d.code), ['FETCH-001']);
+});
+
+test('a body that breaks off is FETCH-001, not a crash', async () => {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/xml', 'content-length': '100000' });
+    response.write(urlset(['https://www.example.com/a']).slice(0, 150));
+    setTimeout(() => response.destroy(), 20);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap.xml`;
+    const [result] = await validateSources([url], { now: NOW });
+    const broken = result!.diagnostics.filter((d) => d.code === 'FETCH-001');
+    assert.equal(broken.length, 1, describe(result!.diagnostics));
+    assert.match(broken[0]!.message, /broke off/);
+  } finally {
+    server.close();
+  }
+});
+
+test('URL sources come through the shared HTTP client: a 503 with Retry-After is retried, not reported', async () => {
+  const agents: (string | undefined)[] = [];
+  const { base, server } = await serve({
+    '/busy.xml': (b, request) => {
+      agents.push(request.headers['user-agent']);
+      return agents.length === 1 ? { status: 503, body: 'busy', headers: { 'retry-after': '0' } } : { body: urlset([`${b}/a`]) };
+    },
+  });
+  try {
+    const [result] = await validateSources([`${base}/busy.xml`], { now: NOW });
+    assert.equal(agents.length, 2, 'asked again after the 503');
+    assert.equal(result!.valid, true, describe(result!.diagnostics));
+    assert.equal(result!.urls, 1);
+    assert.deepEqual(agents, [DEFAULT_USER_AGENT, DEFAULT_USER_AGENT]);
+  } finally {
+    server.close();
+  }
 });
 
 test('several sources are one set: a URL in two files is a duplicate naming the first file and line', async () => {
