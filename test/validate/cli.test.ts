@@ -1,5 +1,7 @@
-/** `sitemapkit validate` as a user runs it: the built binary, real files, stdin, exit codes. */
+/** `sitemapkit validate` as a user runs it: the built binary, real files, stdin, a URL, exit codes. */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,5 +91,29 @@ test('--recursive validates an index and its children, one summary line each', a
     assert.deepEqual(results.map((r) => [r.source, r.kind, r.warnings]), [[join(dir, 'index.xml'), 'sitemapindex', 0], [join(dir, 'a.xml'), 'urlset', 5]], 'three duplicates, and two URLs off the origin the index gives the child');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a URL source comes through the shared HTTP client: a 503 with Retry-After is retried', async () => {
+  let asked = 0;
+  const server = createServer((_request, response) => {
+    asked++;
+    if (asked === 1) {
+      response.writeHead(503, { 'retry-after': '0' });
+      response.end('busy');
+    } else {
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      response.end(readFileSync(`${RULES}clean.xml`));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap.xml`;
+    const { code, stdout } = await runCli(['validate', url, '--location', 'https://www.example.com/sitemap.xml', ...NOW]);
+    assert.equal(asked, 2, 'asked again after the 503');
+    assert.equal(stdout, `${url}: urlset, 3 URLs, 0 errors, 0 warnings: valid\n`);
+    assert.equal(code, 0);
+  } finally {
+    server.close();
   }
 });
