@@ -1,12 +1,14 @@
 /**
  * What a crawler reads in an HTML page, with htmlparser2's streaming tokenizer (chunks in, no
- * DOM): followable links, `<base href>`, canonical, robots meta, hreflang alternates and images.
+ * DOM): followable links, `<base href>`, canonical, robots meta, hreflang alternates, images, and
+ * the page's own redirect (meta refresh or inline script, see ./client-redirect.ts).
  * URLs are resolved at the end, against the page URL and its `<base href>` (which applies to the
  * whole document even when it comes after a link).
  */
 import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
+import { findScriptRedirect, isJavaScriptType, parseRefresh, type ClientRedirect } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
 
 export interface PageFacts {
@@ -20,6 +22,8 @@ export interface PageFacts {
   images: string[];
   /** Directives of the robots meta tags in the head. */
   directives: RobotsDirectives;
+  /** The first redirect the page makes itself, its target absolute; a reload is none. */
+  clientRedirect?: ClientRedirect;
 }
 
 export interface HtmlReader {
@@ -71,6 +75,12 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
   const directives = noDirectives();
   let baseHref: string | undefined;
   let inBody = false;
+  let inNoscript = false;
+  // The first refresh declaration decides, as in browsers, even when it is a mere reload.
+  let refreshSeen = false;
+  let clientRedirect: ClientRedirect | undefined;
+  /** The text of the inline script being read, up to MAX_SCRIPT_CHARS; undefined outside one. */
+  let scriptText: string | undefined;
 
   const parser = new Parser(
     {
@@ -96,13 +106,39 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
             if (!inBody && attributes.name !== undefined && isHonouredMetaName(attributes.name)) {
               addDirectiveList(directives, attributes.content ?? '');
             }
+            if (!inBody && !inNoscript && !refreshSeen && attributes['http-equiv']?.trim().toLowerCase() === 'refresh') readRefresh(attributes.content ?? '');
+            break;
+          case 'noscript':
+            inNoscript = true;
+            break;
+          case 'script':
+            if (clientRedirect === undefined && attributes.src === undefined && isJavaScriptType(attributes.type)) scriptText = '';
             break;
         }
+      },
+      ontext(text) {
+        if (scriptText !== undefined && scriptText.length < MAX_SCRIPT_CHARS) scriptText += text.slice(0, MAX_SCRIPT_CHARS - scriptText.length);
+      },
+      onclosetag(name) {
+        if (name === 'noscript') inNoscript = false;
+        if (name !== 'script' || scriptText === undefined) return;
+        const navigation = findScriptRedirect(scriptText);
+        scriptText = undefined;
+        if (navigation !== undefined && clientRedirect === undefined) clientRedirect = { kind: 'js-redirect', ...navigation };
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   const decoder = decoderFor(charset);
+
+  function readRefresh(content: string): void {
+    const refresh = parseRefresh(content);
+    if (refresh === undefined) return;
+    refreshSeen = true;
+    if (refresh.href !== undefined && clientRedirect === undefined) {
+      clientRedirect = { kind: 'meta-refresh', href: refresh.href, delaySeconds: refresh.delaySeconds };
+    }
+  }
 
   return {
     write(chunk) {
@@ -113,6 +149,7 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
       parser.end();
       const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
       const resolveAll = (list: string[]) => list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
+      const redirectTarget = clientRedirect === undefined ? undefined : resolve(clientRedirect.href, base);
       return {
         links: resolveAll(raw.links),
         canonicals: resolveAll(raw.canonicals),
@@ -122,10 +159,17 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
         }),
         images: [...new Set(resolveAll(raw.images))],
         directives,
+        ...(redirectTarget === undefined ? {} : { clientRedirect: { ...clientRedirect!, href: redirectTarget } }),
       };
     },
   };
 }
+
+/**
+ * How much of one inline script is searched for a redirect. Redirect scripts are short; a large
+ * inline bundle is not kept whole in memory for it.
+ */
+const MAX_SCRIPT_CHARS = 64 * 1024;
 
 function decoderFor(charset: string | undefined): TextDecoder {
   try {

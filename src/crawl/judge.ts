@@ -1,6 +1,7 @@
 /**
  * The listing decision for one fetched URL (issue 6, RULES.md CR-02…CR-08): listed only when it
- * answered 200 with HTML, is not noindex and is its own canonical (or has none). Every other
+ * answered 200 with HTML, does not send the browser on (meta refresh, script), is not noindex and
+ * is its own canonical (or has none). Every other
  * outcome has a reason. Also returns the URLs the page leads to, each with how it was found.
  *
  * In two steps: readAnswer streams the body through the HTML reader (I/O, async), judgeAnswer
@@ -10,13 +11,18 @@ import type { Alternate, UrlEntry } from '../core/entry.js';
 import { isHtmlContentType } from '../discover/http.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from './directives.js';
+import type { ClientRedirect } from './client-redirect.js';
 import { readHtmlStream, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
 import { parseLinkHeader } from './link-header.js';
 import { headerValues, type FetchedPage, type LeftOutReason } from './types.js';
 
-/** How a URL was found: links lead one level deeper; a redirect or canonical is the same page. */
-export type Via = 'link' | 'alternate' | 'redirect' | 'canonical';
+/**
+ * How a URL was found: links lead one level deeper; a redirect or canonical is the same page. A
+ * page's own redirect (meta refresh, script) is followed like a link, a level deeper: nothing but
+ * the depth limit bounds a chain of them, as the fetcher's hop limit bounds HTTP redirects.
+ */
+export type Via = 'link' | 'alternate' | 'redirect' | 'client-redirect' | 'canonical';
 
 export interface Discovered {
   url: string;
@@ -77,6 +83,10 @@ export function judgeAnswer(url: string, { page, facts }: ReadAnswer, normalise:
     ...(signals.directives.nofollow ? [] : signals.links.map((link): Discovered => ({ url: link, via: 'link' }))),
     ...signals.alternates.map((alternate): Discovered => ({ url: alternate.href, via: 'alternate' })),
   ];
+  const clientRedirect = judgeClientRedirect(url, facts.clientRedirect, normalise);
+  if (clientRedirect !== undefined) {
+    return { verdict: clientRedirect.verdict, discovered: [...clientRedirect.discovered, ...discovered] };
+  }
   if (signals.directives.noindex) {
     return { verdict: { outcome: 'noindex', detail: `noindex in the ${signals.noindexSource}` }, discovered };
   }
@@ -146,6 +156,24 @@ function judgeRedirect(url: string, page: FetchedPage, normalise: Normaliser): J
     verdict: { outcome: 'redirected', detail: `HTTP ${first.status} to ${target}${hops}` },
     discovered: [{ url: target, via: 'redirect' }],
   };
+}
+
+/**
+ * A page that sends the browser on by itself (a meta refresh with a URL, a script) is left out
+ * and its target queued (CR-06), whatever its robots directives say, as an HTTP redirect's would
+ * be. Its links are still followed. One that sends the browser back to itself is the page.
+ */
+function judgeClientRedirect(url: string, redirect: ClientRedirect | undefined, normalise: Normaliser): Judgement | undefined {
+  if (redirect === undefined) return undefined;
+  const target = normalise(redirect.href);
+  if (target === url) return undefined;
+  const how = redirect.kind === 'meta-refresh'
+    ? `meta refresh${redirect.delaySeconds > 0 ? ` after ${redirect.delaySeconds} s` : ''}`
+    : `${redirect.how} in an inline script`;
+  if (target === undefined) {
+    return { verdict: { outcome: redirect.kind, detail: `${how} to ${redirect.href}, which cannot be crawled` }, discovered: [] };
+  }
+  return { verdict: { outcome: redirect.kind, detail: `${how} to ${target}` }, discovered: [{ url: target, via: 'client-redirect' }] };
 }
 
 function resolveAgainst(href: string, base: string): string | undefined {

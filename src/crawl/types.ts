@@ -51,6 +51,8 @@ export interface RobotsPolicy {
 /** Why a URL is not in the sitemaps. */
 export const LEFT_OUT_REASONS = [
   'redirected',
+  'meta-refresh',
+  'js-redirect',
   'http-error',
   'fetch-error',
   'non-html',

@@ -12,6 +12,8 @@ export interface CrawlReport extends CrawlSummary {
 
 const REASON_TITLES: Record<LeftOutReason, string> = {
   redirected: 'redirected (the target is crawled instead)',
+  'meta-refresh': 'meta refresh to another URL (the target is crawled instead)',
+  'js-redirect': 'JavaScript redirect (the target is crawled instead)',
   'http-error': 'HTTP error (4xx/5xx)',
   'fetch-error': 'no response (connection, timeout, redirect loop)',
   'non-html': 'not HTML',

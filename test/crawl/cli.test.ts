@@ -12,7 +12,8 @@ import { serveSite, type RunningSite } from './fixtures/server.js';
 const LISTED_PATHS = [
   '/', '/about', '/caf%C3%A9', '/calendar/2024-01', '/calendar/2024-02', '/calendar/2024-03', '/calendar/2024-04',
   '/canonical-target', '/de/', '/en/', '/fr/', '/from-noindex', '/gallery', '/gallery-2', '/new', '/nofollow-page',
-  '/only-in-sitemap', '/~user',
+  '/only-in-sitemap', '/~user', '/reload', '/js-click', '/moved/landing', '/refresh-body-link', '/later', '/js-target',
+  '/js-replaced', '/js-window-target',
 ];
 
 function locsOf(xml: string): string[] {
@@ -44,7 +45,7 @@ describe('sitemapkit crawl', () => {
     assert.equal(report.finished, true);
     assert.deepEqual(
       Object.fromEntries(report.leftOut.map((group: { reason: string; count: number }) => [group.reason, group.count])),
-      { redirected: 1, 'http-error': 2, 'non-html': 1, noindex: 3, canonicalised: 1, 'robots-blocked': 1, 'out-of-scope': 1, 'max-depth': 1 },
+      { redirected: 1, 'meta-refresh': 3, 'js-redirect': 3, 'http-error': 2, 'non-html': 1, noindex: 3, canonicalised: 1, 'robots-blocked': 1, 'out-of-scope': 2, 'max-depth': 1 },
     );
     const noindex = report.leftOut.find((group: { reason: string }) => group.reason === 'noindex');
     assert.deepEqual(noindex.examples.map((e: { url: string }) => e.url), ['/hidden-meta', '/hidden-header', '/googlebot-none'].map((p) => site.origin + p));
@@ -64,18 +65,20 @@ describe('sitemapkit crawl', () => {
   it('prints a text report with examples and the robots.txt line, and progress on stderr', async () => {
     const result = await runCli(crawlArgs('text'));
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /26 fetched, 18 listed, 11 left out/);
+    assert.match(result.stdout, /40 fetched, 26 listed, 18 left out/);
+    assert.match(result.stdout, /\n {7}3 {2}meta refresh to another URL \(the target is crawled instead\)\n {10}http:\/\/127\.0\.0\.1:\d+\/refresh {2}\(meta refresh to http:\/\/127\.0\.0\.1:\d+\/moved\/landing\)\n/);
+    assert.match(result.stdout, /\n {7}3 {2}JavaScript redirect \(the target is crawled instead\)\n {10}http:\/\/127\.0\.0\.1:\d+\/js-href {2}\(location\.href in an inline script to http:\/\/127\.0\.0\.1:\d+\/js-target\)\n/);
     assert.match(result.stdout, /blocked by robots\.txt\n {10}http:\/\/127\.0\.0\.1:\d+\/private\/secret {2}\(disallowed by http:\/\/127\.0\.0\.1:\d+\/robots\.txt\)/);
     assert.match(result.stdout, new RegExp(`Add to robots\\.txt:\\n  Sitemap: ${site.origin}/sitemap\\.xml\\n$`));
     // The final state of the progress line ends stderr (earlier lines only come every 10 s).
-    assert.match(result.stderr, /(^|\n)26 fetched · 0 queued · 18 listed · [\d.]+ pages\/s · 2 errors\n$/);
+    assert.match(result.stderr, /(^|\n)40 fetched · 0 queued · 26 listed · [\d.]+ pages\/s · 2 errors\n$/);
   });
 
   it('shards and gzips exactly as generate does', async () => {
     const result = await runCli([...crawlArgs('shards'), '--max-urls', '5', '--gzip', '--json']);
     assert.equal(result.code, 0, result.stderr);
     const out = join(dir, 'shards', 'out');
-    assert.deepEqual(readdirSync(out).sort(), ['sitemap-0.xml.gz', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml']);
+    assert.deepEqual(readdirSync(out).sort(), ['sitemap-0.xml.gz', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap-4.xml.gz', 'sitemap-5.xml.gz', 'sitemap.xml']);
     const locs = readdirSync(out).filter((name) => name.endsWith('.gz')).flatMap((name) => locsOf(gunzipSync(readFileSync(join(out, name))).toString('utf8')));
     assert.equal(locs.length, LISTED_PATHS.length);
     const index = readFileSync(join(out, 'sitemap.xml'), 'utf8');
@@ -95,6 +98,7 @@ describe('sitemapkit crawl', () => {
       { url: `${site.origin}/doc.pdf`, detail: 'matches --exclude **/*.pdf' },
       { url: 'https://elsewhere.example/', detail: `not on ${site.origin}` },
       { url: `${site.origin}/calendar/2024-01`, detail: 'matches --exclude /calendar/**' },
+      { url: 'https://elsewhere.example/landing', detail: `not on ${site.origin}` },
     ]);
     assert.ok(!locsOf(readFileSync(join(cwd, 'public', 'sitemap.xml'), 'utf8')).some((loc) => loc.includes('/calendar/')));
   });

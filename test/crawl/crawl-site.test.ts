@@ -17,7 +17,14 @@ function expectedOutcomes(origin: string): Map<string, string> {
     ['/from-noindex', 'listed'], ['/nofollow-page', 'listed'], ['/en/', 'listed'], ['/de/', 'listed'],
     ['/fr/', 'listed'], ['/gallery', 'listed'], ['/gallery-2', 'listed'], ['/caf%C3%A9', 'listed'], ['/~user', 'listed'],
     ['/calendar/2024-01', 'listed'], ['/calendar/2024-02', 'listed'], ['/calendar/2024-03', 'listed'], ['/calendar/2024-04', 'listed'],
+    ['/reload', 'listed'], ['/js-click', 'listed'],
     ['/old', 'redirected'],
+    // Redirects the page makes itself: left out, and the target each names crawled and listed.
+    ['/refresh', 'meta-refresh'], ['/moved/landing', 'listed'], ['/refresh-body-link', 'listed'],
+    ['/refresh-later', 'meta-refresh'], ['/later', 'listed'], ['/refresh-away', 'meta-refresh'],
+    ['/js-href', 'js-redirect'], ['/js-target', 'listed'],
+    ['/js-replace', 'js-redirect'], ['/js-replaced', 'listed'],
+    ['/js-window', 'js-redirect'], ['/js-window-target', 'listed'],
     ['/dup', 'canonicalised'],
     ['/hidden-meta', 'noindex'], ['/hidden-header', 'noindex'], ['/googlebot-none', 'noindex'],
     ['/private/secret', 'robots-blocked'],
@@ -25,7 +32,7 @@ function expectedOutcomes(origin: string): Map<string, string> {
     ['/doc.pdf', 'non-html'],
     ['/calendar/2024-05', 'max-depth'],
   ];
-  return new Map([...outcomes.map(([path, outcome]): [string, string] => [origin + path, outcome]), ['https://elsewhere.example/', 'out-of-scope']]);
+  return new Map([...outcomes.map(([path, outcome]): [string, string] => [origin + path, outcome]), ['https://elsewhere.example/', 'out-of-scope'], ['https://elsewhere.example/landing', 'out-of-scope']]);
 }
 
 describe('crawlSite on the fixture site', () => {
@@ -70,7 +77,7 @@ describe('crawlSite on the fixture site', () => {
   it('never requests nofollow links, robots-blocked pages, other hosts or pages past the limits, and each page once', async () => {
     const { store } = await crawl('requests');
     const pages = site.requests.filter((path) => path !== '/robots.txt');
-    for (const path of ['/never-followed', '/never-followed-2', '/never-followed-3', '/private/secret', '/calendar/2024-05']) {
+    for (const path of ['/never-followed', '/never-followed-2', '/never-followed-3', '/never-followed-4', '/private/secret', '/calendar/2024-05']) {
       assert.ok(!pages.includes(path), `${path} was requested`);
     }
     // The redirect chain /old → /older → /new is followed once; /new is judged from that answer.
@@ -92,6 +99,12 @@ describe('crawlSite on the fixture site', () => {
     assert.equal(detail('/gallery-2'), 'robots.txt blocks Googlebot', 'a listed page that Googlebot may not crawl is noted');
     assert.equal(detail('/gallery'), null);
     assert.equal(detail('/doc.pdf'), 'application/pdf');
+    assert.equal(detail('/refresh'), `meta refresh to ${site.origin}/moved/landing`);
+    assert.equal(detail('/refresh-later'), `meta refresh after 5 s to ${site.origin}/later`);
+    assert.equal(detail('/refresh-away'), 'meta refresh to https://elsewhere.example/landing');
+    assert.equal(detail('/js-href'), `location.href in an inline script to ${site.origin}/js-target`);
+    assert.equal(detail('/js-replace'), `window.location.replace() in an inline script to ${site.origin}/js-replaced`);
+    assert.equal(detail('/js-window'), `window.location in an inline script to ${site.origin}/js-window-target`);
     assert.equal(store.outcomeOf('https://elsewhere.example/')?.detail, `not on ${site.origin}`);
     store.close();
   });

@@ -58,6 +58,35 @@ describe('readHtml', () => {
   });
 });
 
+describe('readHtml client redirects', () => {
+  it('reads a meta refresh in the head, any case, resolved against <base href>', () => {
+    const facts = readHtml(PAGE, '<head><base href="/moved/"><META HTTP-EQUIV="Refresh" CONTENT="5; URL=\'landing?a=1&amp;b=2\'"></head>');
+    assert.deepEqual(facts.clientRedirect, { kind: 'meta-refresh', href: 'https://example.com/moved/landing?a=1&b=2', delaySeconds: 5 });
+  });
+
+  it('takes the first refresh only, a reload included, and none from the body or <noscript>', () => {
+    assert.equal(readHtml(PAGE, '<head><meta http-equiv="refresh" content="30"><meta http-equiv="refresh" content="0;url=/x"></head>').clientRedirect, undefined);
+    assert.equal(readHtml(PAGE, '<head><noscript><meta http-equiv="refresh" content="0;url=/no-js"></noscript></head>').clientRedirect, undefined);
+    assert.equal(readHtml(PAGE, '<head></head><body><meta http-equiv="refresh" content="0;url=/x"></body>').clientRedirect, undefined);
+    assert.equal(readHtml(PAGE, '<head><meta http-equiv="refresh" content="later"><meta http-equiv="refresh" content="0;url=/y"></head>').clientRedirect?.href, 'https://example.com/y');
+  });
+
+  it('reads a navigation in an inline script, in the head or the body, split across chunks', () => {
+    const html = '<head><script src="/app.js">location.href = "/ignored"</script><script type="application/ld+json">{"location": 1}</script></head>'
+      + '<body><script>\n  window.location.replace("../next");\n</script><script>location.href = "/second"</script></body>';
+    const expected = { kind: 'js-redirect', href: 'https://example.com/next', how: 'window.location.replace()' };
+    assert.deepEqual(readHtml(PAGE, html).clientRedirect, expected);
+    const reader = createHtmlReader(PAGE);
+    for (let i = 0; i < html.length; i += 5) reader.write(html.slice(i, i + 5));
+    assert.deepEqual(reader.end().clientRedirect, expected);
+  });
+
+  it('has no redirect for a page without one', () => {
+    assert.equal(readHtml(PAGE, '<script>document.querySelector("a").onclick = function () { location.href = "/x"; };</script>').clientRedirect, undefined);
+    assert.ok(!('clientRedirect' in readHtml(PAGE, '<a href="/x">x</a>')));
+  });
+});
+
 describe('readHtml charsets', () => {
   it('decodes the body in the charset the server names, and UTF-8 otherwise', () => {
     const latin1 = Buffer.from('<a href="/caf\u00e9">x</a>', 'latin1');

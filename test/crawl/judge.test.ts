@@ -76,6 +76,28 @@ describe('judgePage', () => {
     const page = answer({ url: 'ftp://example.com/x', redirects: [{ from: URL_A, to: 'ftp://example.com/x', status: 301 }] });
     assert.equal((await judgePage(URL_A, page, normalise)).verdict.outcome, 'http-error');
   });
+
+  it('leaves out a page that redirects by meta refresh, queues its target a link deeper, and still follows its links', async () => {
+    const judged = await judgePage(URL_A, answer({ html: '<head><meta http-equiv="refresh" content="0; url=/b?utm_source=x"><meta name="robots" content="noindex"></head><a href="/c">c</a>' }), normalise);
+    assert.deepEqual(judged.verdict, { outcome: 'meta-refresh', detail: 'meta refresh to https://example.com/b' });
+    assert.deepEqual(judged.discovered, [{ url: 'https://example.com/b', via: 'client-redirect' }, { url: 'https://example.com/c', via: 'link' }]);
+    const later = await judgePage(URL_A, answer({ html: '<meta http-equiv="refresh" content="10;url=https://other.example/">' }), normalise);
+    assert.deepEqual(later.verdict, { outcome: 'meta-refresh', detail: 'meta refresh after 10 s to https://other.example/' });
+  });
+
+  it('leaves out a page that redirects by script, saying how', async () => {
+    const judged = await judgePage(URL_A, answer({ html: '<script>window.location = "/b";</script>' }), normalise);
+    assert.deepEqual(judged.verdict, { outcome: 'js-redirect', detail: 'window.location in an inline script to https://example.com/b' });
+    assert.deepEqual(judged.discovered, [{ url: 'https://example.com/b', via: 'client-redirect' }]);
+  });
+
+  it('lists a page that refreshes to itself or only reloads, and says when the target cannot be crawled', async () => {
+    for (const html of ['<meta http-equiv="refresh" content="0;url=/a#top">', '<meta http-equiv="refresh" content="60">', '<script>location.href = "?utm_source=x"</script>']) {
+      assert.equal((await judgePage(URL_A, answer({ html }), normalise)).verdict.outcome, 'listed', html);
+    }
+    const mail = await judgePage(URL_A, answer({ html: '<meta http-equiv="refresh" content="0;url=mailto:me@example.com">' }), normalise);
+    assert.deepEqual(mail, { verdict: { outcome: 'meta-refresh', detail: 'meta refresh to mailto:me@example.com, which cannot be crawled' }, discovered: [] });
+  });
 });
 
 describe('readAnswer', () => {
