@@ -188,7 +188,7 @@ class SitemapParser implements ParsedSitemap {
     const start = head.trimStart().slice(0, 64).toLowerCase();
     if (start.startsWith('<!doctype html') || start.startsWith('<html')) return htmlDocument(report);
     if (start.startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
-      return xmlDocument(report, this.options.baseUrl, { maxValueLength: this.limits.maxValueLength, positions }, emit);
+      return xmlDocument(report, this.options.baseUrl, { maxValueLength: this.limits.maxValueLength, positions, strict: this.options.strict ?? false }, emit);
     }
     return textDocument(report, this.limits.maxValueLength, emit);
   }
@@ -197,12 +197,12 @@ class SitemapParser implements ParsedSitemap {
 function xmlDocument(
   report: Report,
   baseUrl: string | undefined,
-  reading: { maxValueLength: number; positions: boolean },
+  reading: { maxValueLength: number; positions: boolean; strict: boolean },
   emit: (entry: EmittedEntry) => void,
 ): DocumentReader {
   let tokenizer: XmlTokenizer;
   const reader = new XmlDocumentReader({ report, baseUrl }, { ...reading, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), emit });
-  tokenizer = new XmlTokenizer(reader, (code, message, at) => report(code, message, at));
+  tokenizer = new XmlTokenizer(reader, (code, message, at) => reader.markupProblem(code, message, at));
   return {
     get kind() {
       return reader.kind;
@@ -211,7 +211,10 @@ function xmlDocument(
       return reader.kind === 'html' || reader.kind === 'unknown';
     },
     write: (text) => tokenizer.write(text),
-    end: () => tokenizer.end(),
+    end: () => {
+      tokenizer.end();
+      reader.releaseProblems();
+    },
     locate: (offset) => tokenizer.positionOf(offset),
   };
 }

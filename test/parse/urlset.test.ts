@@ -224,3 +224,21 @@ test('an HTML page yields no entries and one FETCH-007; an unknown root yields X
   const empty = await parseText('  \n');
   assert.deepEqual([empty.kind, empty.codes], ['unknown', ['FETCH-001']]);
 });
+
+test('problems inside a <url> name its URL: markup met before the loc is known, misplaced elements, sitemap elements in an extension', async () => {
+  const xml = urlset(`<url>
+  <loc>https://example.com/a?x=1&y=2</loc>
+  <foo>bar</foo>
+  <news:news><news:publication><news:name>N</news:name><news:language>en</news:language></news:publication>
+    <news:publication_date>2024-05-01</news:publication_date><news:title>T</news:title><loc>https://example.com/stray</loc></news:news>
+</url>`);
+  const { entries, diagnostics } = await parseText(xml);
+  assert.equal(entries.length, 1);
+  assert.equal(entries[0]!.kind === 'url' && entries[0]!.news?.title, 'T');
+  const named = diagnostics.map((d) => [d.code, d.line, d.url]);
+  assert.deepEqual(named, [
+    ['XML-005', 4, 'https://example.com/a?x=1&y=2'],
+    ['XML-007', 5, 'https://example.com/a?x=1&y=2'],
+    ['XML-007', 7, 'https://example.com/a?x=1&y=2'],
+  ]);
+});

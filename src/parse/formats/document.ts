@@ -5,8 +5,9 @@
  */
 import type { DocumentKind } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
+import type { Report } from '../diagnostics.js';
 import type { EmittedEntry } from '../emitted.js';
-import type { Position } from '../types.js';
+import type { LocatedEntry, Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
 import type { TextPositions, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
@@ -20,6 +21,8 @@ export interface DocumentReaderOptions {
   maxValueLength: number;
   /** Whether entries from the fast path carry the positions of their fields (see EmittedEntry). */
   positions: boolean;
+  /** Strict mode stops at the first error: markup problems are reported at once, not held for their URL. */
+  strict: boolean;
   /** Where the current token is (the tokenizer's position). */
   position: () => Position;
   /** The namespace a prefix is bound to at the current token. */
@@ -39,6 +42,8 @@ export class XmlDocumentReader implements XmlHandler {
   private readonly builder: BlockBuilder;
   /** What the plain `<url>` blocks of a urlset are read with (see plain-url.ts). */
   private plainUrl: PlainUrlOptions;
+  /** Markup problems met inside the current `<url>` block, reported with its URL when it closes. */
+  private heldProblems: { code: string; message: string; at: Position }[] = [];
 
   constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
     this.plainUrl = { maxValueLength: options.maxValueLength, imagePrefix: undefined, xhtmlPrefix: undefined, positions: options.positions };
@@ -155,10 +160,39 @@ export class XmlDocumentReader implements XmlHandler {
     }
   }
 
+  /**
+   * A problem the tokenizer met in the markup (a raw `&` or `<`, a bad reference …). Inside a
+   * `<url>` block it is held until the block closes, so that it names the URL it belongs to.
+   */
+  markupProblem(code: string, message: string, at: Position): void {
+    if (this.inBlock && this.layout === 'urlset' && !this.options.strict) this.heldProblems.push({ code, message, at });
+    else this.ctx.report(code, message, at);
+  }
+
+  /** Reports the problems still held (the document ended inside a block); `url` names their entry. */
+  releaseProblems(url?: string): void {
+    if (this.heldProblems.length === 0) return;
+    const held = this.heldProblems;
+    this.heldProblems = [];
+    for (const { code, message, at } of held) this.ctx.report(code, message, at, url);
+  }
+
+  /**
+   * Reads a `<url>` block that held markup problems: they are reported first, in the order they
+   * were met, but named with the block's URL, which is known only once the block is read.
+   */
+  private readUrlBlockAfterHeld(block: XmlNode): LocatedEntry | undefined {
+    const found: Parameters<Report>[] = [];
+    const located = readUrlBlock(block, this.names, { ...this.ctx, report: (...problem) => found.push(problem) });
+    this.releaseProblems(located?.entry.loc);
+    for (const problem of found) this.ctx.report(...problem);
+    return located;
+  }
+
   private readBlock(block: XmlNode): void {
     const ctx = this.ctx;
     if (this.layout === 'urlset') {
-      const located = readUrlBlock(block, this.names, ctx);
+      const located = this.heldProblems.length === 0 ? readUrlBlock(block, this.names, ctx) : this.readUrlBlockAfterHeld(block);
       if (located) this.options.emit(located);
     } else if (this.layout === 'sitemapindex') {
       for (const located of readSitemapBlock(block, this.names, ctx)) this.options.emit(located);

@@ -4,7 +4,7 @@
  * dropped with its rule (IMG-001, VID-001, NEWS-001, HREF-001); the URL itself is always kept.
  */
 import type { Alternate, Image, News, Relationship, Video, VideoPlatform } from '../../core/entry.js';
-import { NS } from '../../core/namespaces.js';
+import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
 import type { Position } from '../types.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
 import { readList, readNumber, readText, readUrl, readYesNo, abbreviate, type ValueContext } from './values.js';
@@ -16,11 +16,20 @@ export interface BlockContext extends ValueContext {
   fields: Record<string, Position>;
 }
 
-/** Children of `node` in the extension's namespace, by local name. */
-function childrenByName(node: XmlNode, uri: string): Map<string, XmlNode[]> {
+/** The sitemap namespaces, whose elements have no place inside an extension's block. */
+const SITEMAP_NAMESPACES: ReadonlySet<string> = new Set([NS.sitemap, ...LEGACY_SITEMAP_NS]);
+
+/**
+ * Children of `node` in the extension's namespace, by local name. Children of other namespaces
+ * are skipped (extensions of extensions), but a sitemap element there is misplaced (XML-007).
+ */
+function childrenByName(node: XmlNode, uri: string, ctx: BlockContext): Map<string, XmlNode[]> {
   const byName = new Map<string, XmlNode[]>();
   for (const child of node.children) {
-    if (child.uri !== uri) continue;
+    if (child.uri !== uri) {
+      if (SITEMAP_NAMESPACES.has(child.uri)) ctx.report('XML-007', `<${child.qname}> is not allowed in <${node.qname}>; ignored`, child.at, ctx.url);
+      continue;
+    }
     const list = byName.get(child.local);
     if (list) list.push(child);
     else byName.set(child.local, [child]);
@@ -47,7 +56,7 @@ function reportUnknown(byName: Map<string, XmlNode[]>, known: ReadonlySet<string
 const IMAGE_TAGS = new Set(['loc', 'caption', 'title', 'geo_location', 'license']);
 
 export function readImage(node: XmlNode, index: number, ctx: BlockContext): Image | undefined {
-  const byName = childrenByName(node, NS.image);
+  const byName = childrenByName(node, NS.image, ctx);
   reportUnknown(byName, IMAGE_TAGS, ctx);
   const locNode = single(byName, 'loc', ctx);
   const loc = locNode && readUrl(locNode, ctx, ctx.url);
@@ -98,7 +107,7 @@ const VIDEO_SCALARS: readonly [VideoScalar, string, (node: XmlNode, ctx: BlockCo
 ];
 
 export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Video | undefined {
-  const byName = childrenByName(node, NS.video);
+  const byName = childrenByName(node, NS.video, ctx);
   reportUnknown(byName, VIDEO_TAGS, ctx);
   for (const local of DEPRECATED_VIDEO_TAGS) {
     const found = byName.get(local);
@@ -212,7 +221,7 @@ function readRelationship(node: XmlNode, code: string, ctx: BlockContext): Relat
 const NEWS_TAGS = new Set(['publication', 'publication_date', 'title', 'keywords', 'genres', 'stock_tickers', 'access']);
 
 export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
-  const byName = childrenByName(node, NS.news);
+  const byName = childrenByName(node, NS.news, ctx);
   reportUnknown(byName, NEWS_TAGS, ctx);
   const access = single(byName, 'access', ctx);
   if (access) {
@@ -223,7 +232,7 @@ export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
     }
   }
   const publication = single(byName, 'publication', ctx);
-  const publicationTags = publication ? childrenByName(publication, NS.news) : new Map<string, XmlNode[]>();
+  const publicationTags = publication ? childrenByName(publication, NS.news, ctx) : new Map<string, XmlNode[]>();
   if (publication) reportUnknown(publicationTags, new Set(['name', 'language']), ctx);
   const nameNode = single(publicationTags, 'name', ctx);
   const languageNode = single(publicationTags, 'language', ctx);

@@ -39,6 +39,7 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
   // The first loc, lastmod, changefreq and priority, by their rank in URL_CHILDREN.
   const first: (XmlNode | undefined)[] = [undefined, undefined, undefined, undefined];
   let repeated: XmlNode[] | undefined;
+  let misplaced: XmlNode[] | undefined;
   let extensions: XmlNode[] | undefined;
   let order = 0;
   let outOfOrder: XmlNode | undefined;
@@ -53,7 +54,7 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
     }
     const rank = (URL_CHILDREN as readonly string[]).indexOf(name);
     if (rank === -1) {
-      ctx.report('XML-007', `<${child.qname}> is not allowed in <${block.qname}>; ignored`, child.at);
+      (misplaced ??= []).push(child);
       continue;
     }
     if (rank < order && outOfOrder === undefined) outOfOrder = child;
@@ -64,6 +65,8 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
   const [locNode, lastmodNode, changefreqNode, priorityNode] = first;
   const fields: Record<string, Position> = {};
   const loc = locNode ? readUrl(locNode, ctx) : bareTextUrl(block, ctx);
+  // Reported once the loc is known, so that they name the URL they belong to.
+  for (const child of misplaced ?? []) ctx.report('XML-007', `<${child.qname}> is not allowed in <${block.qname}>; ignored`, child.at, loc);
   if (loc === undefined) {
     if (locNode) ctx.report('XML-009', `<${block.qname}> has no usable <loc>; the entry is left out`, block.at);
     return undefined;
