@@ -6,7 +6,8 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../core/index.js';
 import { GenerateError, writeSitemaps, type GeneratorInput, type WriteSummary } from '../generate/index.js';
-import { URL_LIST_FORMATS, readUrlList, walkSiteDirectory, type UrlListFormat } from '../input/index.js';
+import { URL_LIST_FORMATS, readUrlList, type UrlListFormat } from '../input/index.js';
+import { readSiteDirectory } from '../input/site-directory.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, listFlag, stringFlag, type Command, type Io } from './command.js';
 import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
 import { countOf, formatBytes } from '../report/format.js';
@@ -119,7 +120,8 @@ function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
 async function* inputsOf(paths: string[], context: { output: OutputOptions; inputFormat: UrlListFormat | undefined; exclude: string[]; io: Io }): AsyncGenerator<GeneratorInput> {
   for (const path of paths) {
     if (path !== '-' && (await stat(path).catch(() => undefined))?.isDirectory()) {
-      for await (const entry of walkSiteDirectory(path, { baseUrl: context.output.baseUrl, exclude: context.exclude })) yield { entry, source: path };
+      // Each page named by its file, so a problem with it points at the file to fix.
+      yield* readSiteDirectory(path, { baseUrl: context.output.baseUrl, exclude: context.exclude });
     } else {
       yield* readUrlList(path, { ...(context.inputFormat ? { format: context.inputFormat } : {}), stdin: context.io.stdin });
     }

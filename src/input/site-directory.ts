@@ -3,12 +3,16 @@
  * (`index.html` → its directory, with a trailing slash), lastmod from the file's modification
  * time. Pages whose `<meta name="robots">` says noindex (or none) are left out, as are paths
  * matching an --exclude glob and hidden files and folders (names starting with a dot).
+ *
+ * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
+ * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Parser } from 'htmlparser2';
 import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, type UrlEntry } from '../core/index.js';
+import type { ReadEntry } from './types.js';
 
 export interface WalkSiteOptions {
   /** Public URL of the directory's root. */
@@ -21,7 +25,17 @@ export interface WalkSiteOptions {
 
 const HTML_FILE = /\.html?$/i;
 
+/** The entries of the pages, without where they come from. */
 export async function* walkSiteDirectory(dir: string, options: WalkSiteOptions): AsyncGenerator<UrlEntry> {
+  for await (const { entry } of readSiteDirectory(dir, options)) yield entry;
+}
+
+/**
+ * The entries of the pages, each with its file as the source: the directory as given, joined
+ * with the page's path below it (`public` → `public/blog/index.html`). A page is a whole file: it
+ * has no line.
+ */
+export async function* readSiteDirectory(dir: string, options: WalkSiteOptions): AsyncGenerator<ReadEntry> {
   const excluded = options.exclude?.length ? picomatch([...options.exclude], { dot: true }) : () => false;
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   for await (const relative of htmlFiles(dir, '')) {
@@ -35,7 +49,7 @@ export async function* walkSiteDirectory(dir: string, options: WalkSiteOptions):
       continue;
     }
     const { mtime } = await stat(path);
-    yield { kind: 'url', loc: joinUrl(base, pageUrlPath(relative)), lastmod: formatUtcDateTime(mtime) };
+    yield { entry: { kind: 'url', loc: joinUrl(base, pageUrlPath(relative)), lastmod: formatUtcDateTime(mtime) }, source: path };
   }
 }
 

@@ -5,8 +5,8 @@ export interface ReadEntry {
   entry: UrlEntry;
   /** The file path, or "-" / "stdin" for standard input. */
   source: string;
-  /** 1-based line of the entry in the source. */
-  line: number;
+  /** 1-based line of the entry in the source; absent when the entry is the whole file (a page of a site directory). */
+  line?: number;
 }
 
 export interface ReadProblem {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { after, test } from 'node:test';
+import { basename, dirname, join } from 'node:path';
+import { after, before, describe, it, test } from 'node:test';
 import type { UrlEntry } from '../../src/core/index.js';
-import { hasNoindex, walkSiteDirectory } from '../../src/input/index.js';
+import { hasNoindex, walkSiteDirectory, type ReadEntry } from '../../src/input/index.js';
+import { readSiteDirectory } from '../../src/input/site-directory.js';
+import { runCli } from '../helpers/cli.js';
 
 const site = await mkdtemp(join(tmpdir(), 'sitemapkit-site-'));
 after(() => rm(site, { recursive: true, force: true }));
@@ -69,4 +71,45 @@ test('noindex detection reads only <meta name="robots"> in the head', () => {
   assert.equal(hasNoindex('<head><meta name="googlebot" content="noindex"></head>'), false);
   assert.equal(hasNoindex('<body><meta name="robots" content="noindex"></body>'), false);
   assert.equal(hasNoindex('<head><meta content="none" name=robots></head>'), true);
+});
+
+describe('a page with a problem is named by its file', () => {
+  const dir = `${site}-problems`;
+  // Below the directory: a page also served as .htm (the same URL twice), and one so deep its URL is too long.
+  const deepFolders = Array.from({ length: 9 }, (_, i) => `${String(i)}${'d'.repeat(230)}`);
+  const deepPage = [...deepFolders, 'page.html'].join('/');
+
+  before(async () => {
+    for (const path of ['index.html', 'blog/index.html', 'blog/index.htm', deepPage]) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), PAGE);
+    }
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('readSiteDirectory gives each entry its file, the directory as given joined with the path below it, and no line', async () => {
+    const read: ReadEntry[] = [];
+    for await (const item of readSiteDirectory(dir, { baseUrl: 'https://www.example.com/' })) read.push(item);
+    assert.deepEqual(read.map(({ entry, source, line }) => [entry.loc.length > 100 ? 'long' : entry.loc, source, line]), [
+      ['long', join(dir, deepPage), undefined],
+      ['https://www.example.com/blog/', join(dir, 'blog/index.htm'), undefined],
+      ['https://www.example.com/blog/', join(dir, 'blog/index.html'), undefined],
+      ['https://www.example.com/', join(dir, 'index.html'), undefined],
+    ]);
+  });
+
+  it('sitemapkit generate prints each problem with the path of its page, below the directory as the command line gave it', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'sitemapkit-site-out-'));
+    const given = basename(dir);
+    try {
+      const { code, stderr } = await runCli(['generate', given, '--base-url', 'https://www.example.com/', '--out', out], { cwd: dirname(dir) });
+      assert.equal(code, 1, 'a page could not be listed');
+      assert.deepEqual(stderr.split('\n').filter((line) => / (error|warning) /.test(line)).map((line) => line.replace(/ (the URL is|duplicate URL) .*/, ' $1 …')), [
+        `${given}/${deepPage}: error URL-002 the URL is …`,
+        `${given}/blog/index.html: warning URL-006 duplicate URL …`,
+      ]);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
 });
