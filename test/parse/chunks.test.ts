@@ -21,7 +21,17 @@ const DOCUMENTS: Record<string, Buffer> = {
   <image:image><image:loc>https://example.com/i.jpg</image:loc><image:title>Grüße &amp; 日本 &#128512; &#x1F600;</image:title></image:image>
   <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de?x=1&amp;y=2"/>
 </url><?pi some data?>
-<url><loc>https://example.com/raw&b</loc><priority>0.5</priority></url>`)),
+<url><loc>https://example.com/raw&b</loc><priority>0.5</priority></url>
+<url><loc>  https://example.com/padded  </loc><changefreq> daily</changefreq></url>
+<url><loc>https://example.com/plain</loc><lastmod>2024-05-01</lastmod></url>`)),
+  ),
+  sitemapindex: Buffer.from(
+    padded(`<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>https://example.com/s1.xml.gz</loc><lastmod>2024-05-01</lastmod></sitemap>
+  <sitemap><loc> https://example.com/s2.xml </loc></sitemap>
+  <sitemap><loc>https://example.com/s3.xml</loc></sitemap>
+</sitemapindex>`),
   ),
   rss: Buffer.from(padded(`<?xml version="1.0"?><rss version="2.0"><channel><item><link>https://example.com/r</link><pubDate>Thu, 17 Dec 2009 12:04:56 +0200</pubDate></item></channel></rss>`)),
   text: Buffer.from(`${Array.from({ length: 50 }, (_, i) => `https://example.com/pad/${i}`).join('\n')}\nhttps://example.com/1\r\nnot a url\nhttps://example.com/ü\n`),

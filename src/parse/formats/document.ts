@@ -11,7 +11,7 @@ import type { LocatedEntry, Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
 import type { TextPositions, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
-import { readPlainUrlBlocks, type PlainUrlOptions } from './plain-url.js';
+import { readPlainBlocks, type PlainBlockOptions } from './plain-blocks.js';
 import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
 import type { ValueContext } from './values.js';
 
@@ -40,13 +40,13 @@ export class XmlDocumentReader implements XmlHandler {
   /** Inside the root and inside a `<url>` or `<sitemap>` block, indentation carries nothing. */
   insignificantWhitespaceDepth = 0;
   private readonly builder: BlockBuilder;
-  /** What the plain `<url>` blocks of a urlset are read with (see plain-url.ts). */
-  private plainUrl: PlainUrlOptions;
+  /** What plain `<url>` and `<sitemap>` blocks are read with (see plain-blocks.ts). */
+  private plainBlocks: PlainBlockOptions;
   /** Markup problems met inside the current `<url>` block, reported with its URL when it closes. */
   private heldProblems: { code: string; message: string; at: Position }[] = [];
 
   constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
-    this.plainUrl = { maxValueLength: options.maxValueLength, imagePrefix: undefined, xhtmlPrefix: undefined, positions: options.positions };
+    this.plainBlocks = { maxValueLength: options.maxValueLength, imagePrefix: undefined, xhtmlPrefix: undefined, positions: options.positions };
     this.builder = new BlockBuilder({ maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 }, (message, at) =>
       ctx.report('LIMIT-001', message, at),
     );
@@ -56,8 +56,8 @@ export class XmlDocumentReader implements XmlHandler {
     const depth = this.depth++;
     if (depth === 0) {
       this.openRoot(uri, local, qname);
-      this.plainUrl.imagePrefix = prefixOf(NS.image, attributes, this.options.namespaceOf);
-      this.plainUrl.xhtmlPrefix = prefixOf(NS.xhtml, attributes, this.options.namespaceOf);
+      this.plainBlocks.imagePrefix = prefixOf(NS.image, attributes, this.options.namespaceOf);
+      this.plainBlocks.xhtmlPrefix = prefixOf(NS.xhtml, attributes, this.options.namespaceOf);
       return;
     }
     if (this.inBlock) {
@@ -83,10 +83,11 @@ export class XmlDocumentReader implements XmlHandler {
     if (this.inBlock) this.builder.text(value, this.options.position);
   }
 
-  /** A run of `<url>` blocks of the common shape, read straight from the text (see plain-url.ts); -1 for any other. */
+  /** A run of `<url>` or `<sitemap>` blocks of the common shape, read straight from the text (see plain-blocks.ts); -1 for any other. */
   wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number, positions: TextPositions): number {
-    if (this.layout !== 'urlset' || qname !== 'url' || !this.names.isCore(uri)) return -1;
-    return readPlainUrlBlocks(buf, contentStart - '<url>'.length, positions, this.plainUrl, this.options.emit);
+    const element = this.layout === 'urlset' ? 'url' : this.layout === 'sitemapindex' ? 'sitemap' : undefined;
+    if (element === undefined || qname !== element || !this.names.isCore(uri)) return -1;
+    return readPlainBlocks(element, buf, contentStart - element.length - 2, positions, this.plainBlocks, this.options.emit);
   }
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {

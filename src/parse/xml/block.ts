@@ -69,7 +69,8 @@ export class BlockBuilder {
 
   text(value: string, at: () => Position): void {
     const node = this.open[this.open.length - 1]!;
-    if (node.text === '' && node.children.length === 0 && value.trim() !== '') node.valueAt = at();
+    // Where the text starts, leading whitespace included, however the text was cut into pieces (see end()).
+    if (node.text === '' && node.children.length === 0) node.valueAt = at();
     if (node.text.length + value.length > this.limits.maxValueLength) {
       if (node.text.length < this.limits.maxValueLength) {
         node.text += value.slice(0, this.limits.maxValueLength - node.text.length);
@@ -98,6 +99,8 @@ export class BlockBuilder {
   /** Closes the current element; returns the block's root when it is the one closed. */
   end(): XmlNode | undefined {
     const node = this.open.pop();
+    // Whitespace alone is no value: it is placed at the start tag, as a whole leaf's is.
+    if (node !== undefined && node.valueAt !== node.at && node.text.trim() === '') node.valueAt = node.at;
     return this.open.length === 0 ? node : undefined;
   }
 

@@ -1,6 +1,7 @@
 /**
- * The fast path for plain `<url>` blocks (src/parse/formats/plain-url.ts) must be invisible: every
- * document reads the same, entries, positions and diagnostics, with the fast path on and off.
+ * The fast path for plain `<url>` and `<sitemap>` blocks (src/parse/formats/plain-blocks.ts) must
+ * be invisible: every document reads the same, entries, positions and diagnostics, with the fast
+ * path on and off.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -102,6 +103,37 @@ test('plain url blocks: each shape reads the same with and without the fast path
   for (const block of BLOCKS) {
     const { fast, general } = await readBothWays(urlset(block));
     assert.deepEqual(fast, general, block);
+  }
+});
+
+/** An index around `body`. */
+const sitemapindex = (body: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>\n`;
+
+const INDEX_BLOCKS = [
+  '<sitemap><loc>https://example.com/s1.xml</loc></sitemap>',
+  '<sitemap>\n  <loc>https://example.com/s2.xml.gz?a=1&amp;b=2</loc>\n  <lastmod>2024-05-01T10:00:00+02:00</lastmod>\n</sitemap>',
+  '<sitemap><loc>https://example.com/s3.xml</loc><lastmod>2023-02-29</lastmod></sitemap>',
+  '<sitemap><lastmod>2024-05-01</lastmod><loc>https://example.com/s4.xml</loc></sitemap>',
+  '<sitemap><loc>https://example.com/s5.xml</loc><loc>https://example.com/s6.xml</loc></sitemap>',
+  '<sitemap><loc> https://example.com/s7.xml </loc></sitemap>',
+  '<sitemap><loc>https://example.com/s8.xml</loc><changefreq>daily</changefreq></sitemap>',
+  '<sitemap><loc>https://example.com/s9.xml</loc><priority>0.5</priority></sitemap>',
+  '<sitemap><loc>/relative.xml</loc></sitemap>',
+  '<sitemap>https://example.com/bare.xml</sitemap>',
+  '<sitemap></sitemap>',
+  '<url><loc>https://example.com/not-in-an-index</loc></url>',
+];
+
+test('plain sitemap blocks: each shape of an index reads the same with and without the fast path, cut anywhere', async () => {
+  for (const block of INDEX_BLOCKS) {
+    const { fast, general } = await readBothWays(sitemapindex(block));
+    assert.deepEqual(fast, general, block);
+  }
+  const xml = sitemapindex(`${PAD}\n${INDEX_BLOCKS.join('\n  ')}`);
+  for (let cut = 1000; cut < Buffer.byteLength(xml); cut += 5) {
+    const { fast, general } = await readBothWays(xml, [cut]);
+    assert.deepEqual(fast, general, `cut at ${cut}`);
   }
 });
 

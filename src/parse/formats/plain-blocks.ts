@@ -1,15 +1,18 @@
 /**
- * The hot path of a urlset: `<url>` blocks of the common shape matched straight in the text, one
- * sticky regular expression per block (V8 compiles it to machine code, which scans a URL several
- * times faster than a character loop in JavaScript), a whole run of consecutive blocks at a time:
+ * The hot path of a urlset or an index: `<url>` and `<sitemap>` blocks of the common shape matched
+ * straight in the text, one sticky regular expression per block (V8 compiles it to machine code,
+ * which scans a URL several times faster than a character loop in JavaScript), a whole run of
+ * consecutive blocks at a time:
  *
  *   <url><loc>…</loc><lastmod>…</lastmod><changefreq>…</changefreq><priority>…</priority>
  *        <image:image><image:loc>…</image:loc></image:image>…
  *        <xhtml:link rel="alternate" hreflang="…" href="…"/>…</url>
+ *   <sitemap><loc>…</loc><lastmod>…</lastmod></sitemap>
  *
  * (each child optional but loc, in this order, unprefixed, without attributes, separated by
- * whitespace only; then any number of images holding only their loc and of alternates written
- * exactly so, under the prefixes the root binds to the image and XHTML namespaces). It takes a
+ * whitespace only; then, in a `<url>`, any number of images holding only their loc and of
+ * alternates written exactly so, under the prefixes the root binds to the image and XHTML
+ * namespaces). It takes a
  * block only when the general path would report nothing about it: anything else (another
  * extension, a comment, CDATA, a reference other than `&amp;`, a value the general path would
  * repair or drop, a block cut by the end of the chunk) ends the run, and the tokenizer reads that
@@ -21,13 +24,16 @@
  * place a diagnostic about it.
  */
 import { W3C_DATE_IN_RANGE } from '../../core/datetime.js';
-import { CHANGEFREQS, type Changefreq, type UrlEntry } from '../../core/entry.js';
+import { CHANGEFREQS, type Changefreq, type SitemapRef, type UrlEntry } from '../../core/entry.js';
 import type { EmittedEntry } from '../emitted.js';
 import type { Position } from '../types.js';
 import { ELEMENT_CUT, type TextPositions } from '../xml/tokenizer.js';
 import { isValidW3cDate } from './values.js';
 
-export interface PlainUrlOptions {
+/** The blocks read this way: a urlset's `<url>`, an index's `<sitemap>`. */
+export type PlainElement = 'url' | 'sitemap';
+
+export interface PlainBlockOptions {
   maxValueLength: number;
   /** The prefix the root binds to the image namespace, when it binds one. */
   imagePrefix: string | undefined;
@@ -63,21 +69,30 @@ interface PlainPatterns {
   extension: RegExp;
 }
 
-const patternsByPrefixes = new Map<string, { bare: PlainPatterns; withIndices: PlainPatterns }>();
+const patternsByShape = new Map<string, { bare: PlainPatterns; withIndices: PlainPatterns }>();
 
-function patternsFor(options: PlainUrlOptions): PlainPatterns {
-  const key = `${options.imagePrefix} ${options.xhtmlPrefix}`;
-  let patterns = patternsByPrefixes.get(key);
+function patternsFor(element: PlainElement, options: PlainBlockOptions): PlainPatterns {
+  const key = element === 'url' ? `url ${options.imagePrefix} ${options.xhtmlPrefix}` : element;
+  let patterns = patternsByShape.get(key);
   if (patterns === undefined) {
-    const sources = patternSources(options.imagePrefix, options.xhtmlPrefix);
+    const sources = element === 'url' ? urlPatternSources(options.imagePrefix, options.xhtmlPrefix) : SITEMAP_PATTERN_SOURCES;
     const compile = (flags: string): PlainPatterns => ({ block: new RegExp(sources.block, flags), extension: new RegExp(sources.extension, flags) });
     patterns = { bare: compile('y'), withIndices: compile('dy') };
-    patternsByPrefixes.set(key, patterns);
+    patternsByShape.set(key, patterns);
   }
   return options.positions ? patterns.withIndices : patterns.bare;
 }
 
-function patternSources(imagePrefix: string | undefined, xhtmlPrefix: string | undefined): { block: string; extension: string } {
+/**
+ * An index's `<sitemap>`: the groups of a `<url>`, with those of changefreq and priority never
+ * taking part (the `(?!)` fails) and no extensions.
+ */
+const SITEMAP_PATTERN_SOURCES = {
+  block: `${SPACE}<sitemap>${SPACE}<loc>(${CLEAN_URL})</loc>${SPACE}(?:<lastmod>(${W3C_DATE_IN_RANGE})</lastmod>${SPACE})?(?:(?!)()())?()</sitemap>`,
+  extension: '(?!)',
+};
+
+function urlPatternSources(imagePrefix: string | undefined, xhtmlPrefix: string | undefined): { block: string; extension: string } {
   const image = (loc: string) => {
     const p = escapePrefix(imagePrefix!);
     return `<${p}:image>${SPACE}<${p}:loc>${loc}</${p}:loc>${SPACE}</${p}:image>`;
@@ -116,14 +131,21 @@ function escapePrefix(prefix: string): string {
 const MAX_PLAIN_EXTENSIONS = 1_000;
 
 /**
- * Reads the run of plain blocks that starts with the `<url>` at `blockStart`, emitting an entry
- * for each. Returns where the last block read ends (just past `</url>`), or, when the first is
- * not plain, ELEMENT_CUT if it is cut by the end of the text (a common block's end is worth
- * waiting for: the general path would read it several times slower) and -1 otherwise. `text`
- * places offsets of `buf`; it is asked in increasing order.
+ * Reads the run of plain blocks that starts with the `<url>` or `<sitemap>` at `blockStart`,
+ * emitting an entry for each. Returns where the last block read ends (just past its end tag),
+ * or, when the first is not plain, ELEMENT_CUT if it is cut by the end of the text (a common
+ * block's end is worth waiting for: the general path would read it several times slower) and
+ * -1 otherwise. `text` places offsets of `buf`; it is asked in increasing order.
  */
-export function readPlainUrlBlocks(buf: string, blockStart: number, text: TextPositions, options: PlainUrlOptions, emit: (entry: EmittedEntry) => void): number {
-  const patterns = patternsFor(options);
+export function readPlainBlocks(
+  element: PlainElement,
+  buf: string,
+  blockStart: number,
+  text: TextPositions,
+  options: PlainBlockOptions,
+  emit: (entry: EmittedEntry) => void,
+): number {
+  const patterns = patternsFor(element, options);
   const { block } = patterns;
   let end = -1;
   // Where the next `&` is: blocks before it hold no `&amp;` to decode (most blocks hold none).
@@ -136,13 +158,13 @@ export function readPlainUrlBlocks(buf: string, blockStart: number, text: TextPo
       const found = buf.indexOf('&', match.index);
       ampersand = found === -1 ? Infinity : found;
     }
-    const emitted = plainEntry(buf, match, next, ampersand < next, base, text, options, patterns);
+    const emitted = plainEntry(element, buf, match, next, ampersand < next, base, text, options, patterns);
     if (emitted === undefined) break;
     emit(emitted);
     end = next;
     block.lastIndex = next;
   }
-  if (end === -1 && buf.length - blockStart < MAX_CUT_BLOCK && buf.indexOf('</url>', blockStart) === -1) return ELEMENT_CUT;
+  if (end === -1 && buf.length - blockStart < MAX_CUT_BLOCK && buf.indexOf(`</${element}>`, blockStart) === -1) return ELEMENT_CUT;
   return end;
 }
 
@@ -154,13 +176,14 @@ const MAX_CUT_BLOCK = 64 * 1024;
  * document offset of `buf`); undefined when a value is one the general path would not take silently.
  */
 function plainEntry(
+  element: PlainElement,
   buf: string,
   match: RegExpExecArray,
   blockEnd: number,
   ampersands: boolean,
   base: number,
   text: TextPositions,
-  options: PlainUrlOptions,
+  options: PlainBlockOptions,
   patterns: PlainPatterns,
 ): EmittedEntry | undefined {
   const rawLoc = match[1]!;
@@ -169,17 +192,22 @@ function plainEntry(
   const priorityText = match[4];
   const extensions = match[5]!;
   if (rawLoc.length > options.maxValueLength) return undefined;
-  const entry: UrlEntry = { kind: 'url', loc: ampersands ? decodeAmpersands(rawLoc) : rawLoc };
+  const loc = ampersands ? decodeAmpersands(rawLoc) : rawLoc;
+  const entry: UrlEntry | SitemapRef = element === 'url' ? { kind: 'url', loc } : { kind: 'sitemap', loc };
   if (lastmod !== undefined) {
     if (isPastDay28(lastmod) && !isValidW3cDate(lastmod)) return undefined;
     entry.lastmod = lastmod;
   }
-  if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
-  if (priorityText !== undefined) entry.priority = Number(priorityText);
+  if (entry.kind === 'url') {
+    if (changefreq !== undefined) entry.changefreq = changefreq as Changefreq;
+    if (priorityText !== undefined) entry.priority = Number(priorityText);
+  }
   const start = skipSpace(buf, match.index);
-  const extensionsStart = blockEnd - '</url>'.length - extensions.length;
+  // Extensions end where the end tag starts (only a `<url>` has them).
+  const extensionsEnd = blockEnd - element.length - 3;
+  const extensionsStart = extensionsEnd - extensions.length;
   if (!options.positions) {
-    if (extensions !== '' && !readExtensions(buf, extensionsStart, blockEnd - 6, entry, undefined, text, options, patterns.extension)) return undefined;
+    if (extensions !== '' && !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, undefined, text, options, patterns.extension)) return undefined;
     return { entry, offset: base + start };
   }
   // Positions in document order: the block, its fields, then its extension elements.
@@ -190,7 +218,7 @@ function plainEntry(
     const span = indices[field + 1];
     if (span !== undefined) fields[FIELD_NAMES[field]!] = text.at(span[0]);
   }
-  if (extensions !== '' && !readExtensions(buf, extensionsStart, blockEnd - 6, entry, fields, text, options, patterns.extension)) return undefined;
+  if (extensions !== '' && !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, fields, text, options, patterns.extension)) return undefined;
   return { entry, location: { line: at.line, column: at.column, fields } };
 }
 
@@ -208,7 +236,7 @@ function readExtensions(
   entry: UrlEntry,
   fields: Record<string, Position> | undefined,
   text: TextPositions,
-  options: PlainUrlOptions,
+  options: PlainBlockOptions,
   extension: RegExp,
 ): boolean {
   let count = 0;
