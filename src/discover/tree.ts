@@ -519,22 +519,31 @@ function describeRepeat(parent: WalkNode, known: WalkNode, url: string): string 
   return `${url} is already listed ${where}; it is read once`;
 }
 
+/**
+ * Instants of lastmod values seen lately, shared by every document of the process: sitemaps repeat
+ * a few dates many times, across files too, so they are remembered instead of parsed again.
+ */
+const RECENT_INSTANTS = new Map<string, number | undefined>();
+
+function instantOf(lastmod: string): number | undefined {
+  let ms = RECENT_INSTANTS.get(lastmod);
+  if (ms === undefined && !RECENT_INSTANTS.has(lastmod)) {
+    ms = w3cToEpochMillis(lastmod);
+    if (RECENT_INSTANTS.size >= 4096) RECENT_INSTANTS.clear();
+    RECENT_INSTANTS.set(lastmod, ms);
+  }
+  return ms;
+}
+
 /** Newest and oldest lastmod by instant, keeping the values as written. */
 class LastmodRange {
   newest?: string;
   oldest?: string;
   private newestMs = -Infinity;
   private oldestMs = Infinity;
-  /** Sitemaps repeat a few dates many times: remember their instants instead of re-parsing. */
-  private readonly instants = new Map<string, number | undefined>();
 
   add(lastmod: string): void {
-    let ms = this.instants.get(lastmod);
-    if (ms === undefined && !this.instants.has(lastmod)) {
-      ms = w3cToEpochMillis(lastmod);
-      if (this.instants.size >= 4096) this.instants.clear();
-      this.instants.set(lastmod, ms);
-    }
+    const ms = instantOf(lastmod);
     if (ms === undefined) return;
     if (ms > this.newestMs) {
       this.newestMs = ms;

@@ -80,7 +80,9 @@ function chooseDecoder(head: Uint8Array, report: Report): ChunkDecoder {
     report('XML-003', 'the document is UTF-16 (big-endian); sitemaps must be UTF-8 (decoded anyway)', { line: 1, column: 1 });
     return textDecoder('utf-16be');
   }
-  const declared = DECLARED_ENCODING.exec(Buffer.from(head.buffer, head.byteOffset, head.length).toString('latin1'))?.[1];
+  // The declaration is at the very start: the head may be a whole chunk, of which the first kilobyte is enough.
+  const start = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, SNIFF_BYTES));
+  const declared = DECLARED_ENCODING.exec(start.toString('latin1'))?.[1];
   if (declared === undefined || /^utf-?8$/i.test(declared)) return utf8Decoder();
   let decoder: ChunkDecoder;
   try {
