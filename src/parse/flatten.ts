@@ -1,6 +1,15 @@
+/** What decides on each item of a batch: whether it goes out at all, and as what. */
+export interface FlattenHandler<B, T> {
+  /** False stops the iteration (the source is closed). */
+  admit(item: B): boolean;
+  output(item: B): T;
+}
+
 /**
  * Hands out the items of batches one by one. Items already read are returned without a trip
- * through an async generator per item (the hot path); returning early closes the source.
+ * through an async generator per item (the hot path); returning early closes the source. The
+ * handler is an object (not two closures) so that its methods stay the same calls from one
+ * source to the next.
  */
 export class Flatten<B, T> implements AsyncIterableIterator<T> {
   private batch: B[] = [];
@@ -9,8 +18,7 @@ export class Flatten<B, T> implements AsyncIterableIterator<T> {
 
   constructor(
     private readonly source: AsyncGenerator<B[]>,
-    private readonly admit: (item: B) => boolean,
-    private readonly map: (item: B) => T,
+    private readonly handler: FlattenHandler<B, T>,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -22,11 +30,11 @@ export class Flatten<B, T> implements AsyncIterableIterator<T> {
       const item = this.batch[this.index++]!;
       let admitted: boolean;
       try {
-        admitted = this.admit(item);
+        admitted = this.handler.admit(item);
       } catch (error) {
         return this.return().then(() => Promise.reject(error));
       }
-      return admitted ? Promise.resolve({ value: this.map(item), done: false }) : this.return();
+      return admitted ? Promise.resolve({ value: this.handler.output(item), done: false }) : this.return();
     }
     return this.pull();
   }

@@ -9,7 +9,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry } from '../core/entry.js';
 import { LIMITS } from '../core/limits.js';
 import { DiagnosticSink, type Report } from './diagnostics.js';
-import type { EmittedEntry } from './emitted.js';
+import { EntryQueue, type EmittedEntry } from './emitted.js';
 import { XmlDocumentReader } from './formats/document.js';
 import { TextSitemapReader } from './formats/text.js';
 import { decodeText } from './input/decode.js';
@@ -54,6 +54,8 @@ class SitemapParser implements ParsedSitemap {
   private readonly sink: DiagnosticSink;
   private reader: DocumentReader | undefined;
   private started = false;
+  /** Whether the entries go out located (`located()`) or plain. */
+  private positions = false;
 
   constructor(
     private readonly source: SitemapSource,
@@ -81,18 +83,23 @@ class SitemapParser implements ParsedSitemap {
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
-    return this.iterate(false, (emitted) => emitted.entry);
+    return this.iterate(false) as AsyncIterableIterator<Entry>;
   }
 
   located(): AsyncIterableIterator<LocatedEntry> {
-    // With positions asked for, every emitted entry carries its location.
-    return this.iterate(true, (emitted) => emitted as LocatedEntry);
+    return this.iterate(true) as AsyncIterableIterator<LocatedEntry>;
   }
 
-  private iterate<T>(positions: boolean, map: (emitted: EmittedEntry) => T): AsyncIterableIterator<T> {
+  private iterate(positions: boolean): AsyncIterableIterator<Entry | LocatedEntry> {
     if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
     this.started = true;
-    return new Flatten(this.batches(positions), (emitted) => this.admit(emitted), map);
+    this.positions = positions;
+    return new Flatten(this.batches(positions), this);
+  }
+
+  /** What goes out for an emitted entry: with positions asked for, every one carries its location. */
+  output(emitted: EmittedEntry): Entry | LocatedEntry {
+    return this.positions ? (emitted as LocatedEntry) : emitted.entry;
   }
 
   /**
@@ -108,8 +115,7 @@ class SitemapParser implements ParsedSitemap {
     const bytes = documentBytes(openSource(this.source, signal, this.options.source), this.stats, this.limits.maxBytes, report, (reason) => {
       stopped = reason;
     });
-    let pending: EmittedEntry[] = [];
-    const emit = (entry: EmittedEntry) => pending.push(entry);
+    const queue = new EntryQueue();
     let head = '';
     for await (const text of decodeText(bytes, report)) {
       signal?.throwIfAborted();
@@ -117,14 +123,11 @@ class SitemapParser implements ParsedSitemap {
       if (this.reader === undefined) {
         head += text;
         if (head.length < SNIFF_CHARS) continue;
-        this.reader = this.chooseReader(head, positions, emit);
+        this.reader = this.chooseReader(head, positions, queue);
         chunk = head;
       }
       const failure = this.guard(() => this.reader!.write(chunk));
-      if (pending.length > 0) {
-        yield pending;
-        pending = [];
-      }
+      if (queue.size > 0) yield queue.take();
       if (failure) throw failure.error;
       if (this.reader.finished) return;
     }
@@ -134,15 +137,15 @@ class SitemapParser implements ParsedSitemap {
         this.reader = stopped === 'refused' ? unreadableDocument() : emptyDocument(report);
         return;
       }
-      this.reader = this.chooseReader(head, positions, emit);
+      this.reader = this.chooseReader(head, positions, queue);
       const failure = this.guard(() => this.reader!.write(head));
       if (failure) {
-        if (pending.length > 0) yield pending;
+        if (queue.size > 0) yield queue.take();
         throw failure.error;
       }
     }
     const failure = this.guard(() => this.reader!.end());
-    if (pending.length > 0) yield pending;
+    if (queue.size > 0) yield queue.take();
     if (failure) throw failure.error;
   }
 
@@ -158,7 +161,7 @@ class SitemapParser implements ParsedSitemap {
   }
 
   /** Counts an entry on its way out; false when the entry limit stops the document. */
-  private admit(emitted: EmittedEntry): boolean {
+  admit(emitted: EmittedEntry): boolean {
     const stats = this.stats;
     if (stats.entries >= this.limits.maxEntries) {
       this.sink.report('LIMIT-002', `more than ${this.limits.maxEntries} entries; reading stopped`, this.locationOf(emitted));
@@ -183,14 +186,14 @@ class SitemapParser implements ParsedSitemap {
     return emitted.location ?? this.reader?.locate?.(emitted.offset);
   }
 
-  private chooseReader(head: string, positions: boolean, emit: (entry: EmittedEntry) => void): DocumentReader {
+  private chooseReader(head: string, positions: boolean, out: EntryQueue): DocumentReader {
     const report = this.sink.report;
     const start = head.trimStart().slice(0, 64).toLowerCase();
     if (start.startsWith('<!doctype html') || start.startsWith('<html')) return htmlDocument(report);
     if (start.startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
-      return xmlDocument(report, this.options.baseUrl, { maxValueLength: this.limits.maxValueLength, positions, strict: this.options.strict ?? false }, emit);
+      return xmlDocument(report, this.options.baseUrl, { maxValueLength: this.limits.maxValueLength, positions, strict: this.options.strict ?? false }, out);
     }
-    return textDocument(report, this.limits.maxValueLength, emit);
+    return textDocument(report, this.limits.maxValueLength, out);
   }
 }
 
@@ -198,10 +201,10 @@ function xmlDocument(
   report: Report,
   baseUrl: string | undefined,
   reading: { maxValueLength: number; positions: boolean; strict: boolean },
-  emit: (entry: EmittedEntry) => void,
+  out: EntryQueue,
 ): DocumentReader {
   let tokenizer: XmlTokenizer;
-  const reader = new XmlDocumentReader({ report, baseUrl }, { ...reading, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), emit });
+  const reader = new XmlDocumentReader({ report, baseUrl }, { ...reading, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), out });
   tokenizer = new XmlTokenizer(reader, (code, message, at) => reader.markupProblem(code, message, at));
   return {
     get kind() {
@@ -219,8 +222,8 @@ function xmlDocument(
   };
 }
 
-function textDocument(report: Report, maxLineLength: number, emit: (entry: EmittedEntry) => void): DocumentReader {
-  const reader = new TextSitemapReader(report, emit, maxLineLength);
+function textDocument(report: Report, maxLineLength: number, out: EntryQueue): DocumentReader {
+  const reader = new TextSitemapReader(report, out, maxLineLength);
   return { kind: 'text', finished: false, write: (text) => reader.write(text), end: () => reader.end() };
 }
 

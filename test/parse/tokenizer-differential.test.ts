@@ -12,17 +12,24 @@ import { SaxesParser } from 'saxes';
 import type { Entry } from '../../src/core/entry.js';
 import { NS } from '../../src/core/namespaces.js';
 import { XmlDocumentReader } from '../../src/parse/formats/document.js';
-import type { LocatedEntry } from '../../src/parse/index.js';
+import { EntryQueue } from '../../src/parse/emitted.js';
 import { documentSpec, writeDocument } from './generated-documents.js';
 import { parseText } from './helpers.js';
 
 /** Entries read by the same document reader, fed by saxes. Throws if saxes finds the document malformed. */
 function readWithSaxes(xml: string): Entry[] {
-  const entries: LocatedEntry[] = [];
+  const out = new EntryQueue();
   const saxes = new SaxesParser({ xmlns: true, position: true });
   const reader = new XmlDocumentReader(
     { report: () => undefined },
-    { maxValueLength: 65_536, position: () => ({ line: saxes.line, column: saxes.column }), namespaceOf: (prefix) => saxes.resolve(prefix), emit: (e) => entries.push(e) },
+    {
+      maxValueLength: 65_536,
+      positions: true,
+      strict: false,
+      position: () => ({ line: saxes.line, column: saxes.column }),
+      namespaceOf: (prefix) => saxes.resolve(prefix),
+      out,
+    },
   );
   saxes.on('error', (error) => {
     throw error;
@@ -35,7 +42,7 @@ function readWithSaxes(xml: string): Entry[] {
   saxes.on('text', (text) => reader.text(text));
   saxes.on('cdata', (text) => reader.text(text));
   saxes.write(xml).close();
-  return entries.map((e) => e.entry);
+  return out.take().map((e) => e.entry);
 }
 
 async function assertSameEntries(xml: string): Promise<void> {

@@ -6,7 +6,7 @@
 import type { DocumentKind } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
 import type { Report } from '../diagnostics.js';
-import type { EmittedEntry } from '../emitted.js';
+import type { EntryQueue } from '../emitted.js';
 import type { LocatedEntry, Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
 import type { TextPositions, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
@@ -28,7 +28,7 @@ export interface DocumentReaderOptions {
   /** The namespace a prefix is bound to at the current token. */
   namespaceOf: (prefix: string) => string | undefined;
   /** Receives each entry as its block closes. */
-  emit: (entry: EmittedEntry) => void;
+  out: EntryQueue;
 }
 
 export class XmlDocumentReader implements XmlHandler {
@@ -87,7 +87,7 @@ export class XmlDocumentReader implements XmlHandler {
   wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number, positions: TextPositions): number {
     const element = this.layout === 'urlset' ? 'url' : this.layout === 'sitemapindex' ? 'sitemap' : undefined;
     if (element === undefined || qname !== element || !this.names.isCore(uri)) return -1;
-    return readPlainBlocks(element, buf, contentStart - element.length - 2, positions, this.plainBlocks, this.options.emit);
+    return readPlainBlocks(element, buf, contentStart - element.length - 2, positions, this.plainBlocks, this.options.out);
   }
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {
@@ -194,12 +194,12 @@ export class XmlDocumentReader implements XmlHandler {
     const ctx = this.ctx;
     if (this.layout === 'urlset') {
       const located = this.heldProblems.length === 0 ? readUrlBlock(block, this.names, ctx) : this.readUrlBlockAfterHeld(block);
-      if (located) this.options.emit(located);
+      if (located) this.options.out.emit(located);
     } else if (this.layout === 'sitemapindex') {
-      for (const located of readSitemapBlock(block, this.names, ctx)) this.options.emit(located);
+      for (const located of readSitemapBlock(block, this.names, ctx)) this.options.out.emit(located);
     } else {
       const located = this.layout === 'rss' ? readRssItem(block, ctx) : readAtomEntry(block, ctx);
-      if (located) this.options.emit(located);
+      if (located) this.options.out.emit(located);
     }
   }
 }

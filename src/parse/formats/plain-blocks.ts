@@ -25,7 +25,7 @@
  */
 import { W3C_DATE_IN_RANGE } from '../../core/datetime.js';
 import { CHANGEFREQS, type Changefreq, type SitemapRef, type UrlEntry } from '../../core/entry.js';
-import type { EmittedEntry } from '../emitted.js';
+import type { EmittedEntry, EntryQueue } from '../emitted.js';
 import type { Position } from '../types.js';
 import { ELEMENT_CUT, type TextPositions } from '../xml/tokenizer.js';
 import { isValidW3cDate } from './values.js';
@@ -143,7 +143,7 @@ export function readPlainBlocks(
   blockStart: number,
   text: TextPositions,
   options: PlainBlockOptions,
-  emit: (entry: EmittedEntry) => void,
+  out: EntryQueue,
 ): number {
   const patterns = patternsFor(element, options);
   const { block } = patterns;
@@ -156,11 +156,12 @@ export function readPlainBlocks(
     const next = block.lastIndex;
     if (ampersand < match.index) {
       const found = buf.indexOf('&', match.index);
-      ampersand = found === -1 ? Infinity : found;
+      // The text's length for none: kept a small integer, which V8's compiled loop assumes.
+      ampersand = found === -1 ? buf.length : found;
     }
     const emitted = plainEntry(element, buf, match, next, ampersand < next, base, text, options, patterns);
     if (emitted === undefined) break;
-    emit(emitted);
+    out.emit(emitted);
     end = next;
     block.lastIndex = next;
   }

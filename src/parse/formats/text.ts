@@ -4,7 +4,7 @@
  */
 import { findUrlSyntaxProblem } from '../../core/url.js';
 import type { Report } from '../diagnostics.js';
-import type { LocatedEntry } from '../types.js';
+import type { EntryQueue } from '../emitted.js';
 import { abbreviate } from './values.js';
 
 const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\s]/i;
@@ -17,7 +17,7 @@ export class TextSitemapReader {
 
   constructor(
     private readonly report: Report,
-    private readonly emit: (entry: LocatedEntry) => void,
+    private readonly out: EntryQueue,
     private readonly maxLineLength: number,
   ) {}
 
@@ -65,6 +65,6 @@ export class TextSitemapReader {
     }
     const problem = findUrlSyntaxProblem(value);
     if (problem) this.report('URL-003', problem.message, { line: this.line, column }, value);
-    this.emit({ entry: { kind: 'url', loc: value }, location: { line: this.line, column, fields: { loc: { line: this.line, column } } } });
+    this.out.emit({ entry: { kind: 'url', loc: value }, location: { line: this.line, column, fields: { loc: { line: this.line, column } } } });
   }
 }
