@@ -102,6 +102,12 @@ export class XmlTokenizer {
   private line = 1;
   private lineStart = 0;
   private counted = 0;
+  /**
+   * The document offset of the first line break at or after `counted`, or the end of the text
+   * when it holds none (-1: not looked for since the text last grew). Positions asked one after
+   * another on one line then cost no search.
+   */
+  private nextBreak = -1;
   /** What wholeElement handlers place offsets with (one object, reused). */
   private readonly textPositions: TextPositions = {
     offset: (index) => this.bufOffset + index,
@@ -145,6 +151,7 @@ export class XmlTokenizer {
       this.pos = 0;
     }
     this.buf = this.buf.length === 0 ? chunk : this.buf + chunk;
+    this.nextBreak = -1;
     this.scan(false);
   }
 
@@ -647,15 +654,20 @@ export class XmlTokenizer {
 
   private countLinesTo(offset: number): void {
     if (offset <= this.counted) return;
+    if (offset <= this.nextBreak) {
+      this.counted = offset;
+      return;
+    }
     const buf = this.buf;
     const end = offset - this.bufOffset;
-    let nl = buf.indexOf('\n', this.counted - this.bufOffset);
+    let nl = this.nextBreak === -1 ? buf.indexOf('\n', this.counted - this.bufOffset) : this.nextBreak - this.bufOffset;
     while (nl !== -1 && nl < end) {
       this.line++;
       this.lineStart = this.bufOffset + nl + 1;
       nl = buf.indexOf('\n', nl + 1);
     }
     this.counted = offset;
+    this.nextBreak = nl === -1 ? this.bufOffset + buf.length : this.bufOffset + nl;
   }
 }
 
