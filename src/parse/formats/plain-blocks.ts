@@ -12,12 +12,11 @@
  * (each child optional but loc, in this order, unprefixed, without attributes, separated by
  * whitespace only; then, in a `<url>`, any number of images holding only their loc and of
  * alternates written exactly so, under the prefixes the root binds to the image and XHTML
- * namespaces). It takes a
- * block only when the general path would report nothing about it: anything else (another
- * extension, a comment, CDATA, a reference other than `&amp;`, a value the general path would
- * repair or drop, a block cut by the end of the chunk) ends the run, and the tokenizer reads that
- * block the general way, from its start tag. test/parse/plain-url.test.ts holds both paths to the
- * same entries, positions and diagnostics.
+ * namespaces). It takes a block only when the general path would report nothing about it:
+ * anything else (another extension, a comment, CDATA, a reference other than `&amp;`, a value
+ * the general path would repair or drop) ends the run, and the tokenizer reads that block the
+ * general way, from its start tag; a block cut by the end of the text is waited for.
+ * test/parse/plain-blocks.test.ts holds both paths to the same entries, positions and diagnostics.
  *
  * Positions cost more than the match itself, so they are worked out only when the reader asks
  * for them (`located()`); otherwise an entry carries where its block starts, which is enough to
@@ -57,7 +56,7 @@ const PLAIN_LANGUAGE_TAG = '[A-Za-z0-9_-]+';
 /** Decimal numbers from 0 to 1 as the general path reads them (`1`, `0.5`, `.5`, `1.0`, `+0.3` …). */
 const PRIORITY_IN_RANGE = String.raw`\+?(?:0*1(?:\.0*)?|0*\.\d+|0+(?:\.\d*)?)`;
 
-/** The two expressions for one pair of prefixes: a whole block, and one extension element in it. */
+/** The two expressions for one shape of block: a whole block, and one extension element in it. */
 interface PlainPatterns {
   /**
    * Groups: 1 loc, 2 lastmod, 3 changefreq, 4 priority, 5 the extension elements (possibly '').
@@ -83,12 +82,17 @@ function patternsFor(element: PlainElement, options: PlainBlockOptions): PlainPa
   return options.positions ? patterns.withIndices : patterns.bare;
 }
 
+/** How both kinds of block start: the start tag, the loc (group 1) and a lastmod (group 2). */
+function blockHead(element: PlainElement): string {
+  return `${SPACE}<${element}>${SPACE}<loc>(${CLEAN_URL})</loc>${SPACE}(?:<lastmod>(${W3C_DATE_IN_RANGE})</lastmod>${SPACE})?`;
+}
+
 /**
  * An index's `<sitemap>`: the groups of a `<url>`, with those of changefreq and priority never
  * taking part (the `(?!)` fails) and no extensions.
  */
 const SITEMAP_PATTERN_SOURCES = {
-  block: `${SPACE}<sitemap>${SPACE}<loc>(${CLEAN_URL})</loc>${SPACE}(?:<lastmod>(${W3C_DATE_IN_RANGE})</lastmod>${SPACE})?(?:(?!)()())?()</sitemap>`,
+  block: `${blockHead('sitemap')}(?:(?!)()())?()</sitemap>`,
   extension: '(?!)',
 };
 
@@ -113,8 +117,7 @@ function urlPatternSources(imagePrefix: string | undefined, xhtmlPrefix: string 
   const extensions = bare.length === 0 ? '()' : `((?:(?:${bare.join('|')})${SPACE})*)`;
   return {
     block:
-      `${SPACE}<url>${SPACE}<loc>(${CLEAN_URL})</loc>${SPACE}` +
-      `(?:<lastmod>(${W3C_DATE_IN_RANGE})</lastmod>${SPACE})?` +
+      blockHead('url') +
       `(?:<changefreq>(${CHANGEFREQS.join('|')})</changefreq>${SPACE})?` +
       `(?:<priority>(${PRIORITY_IN_RANGE})</priority>${SPACE})?` +
       `${extensions}</url>`,
