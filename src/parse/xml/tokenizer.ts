@@ -108,6 +108,9 @@ export class XmlTokenizer {
    * another on one line then cost no search.
    */
   private nextBreak = -1;
+  /** The line the text handed over starts on, and where that line starts (perhaps in text already dropped). */
+  private bufLine = 1;
+  private bufLineStart = 0;
   /** What wholeElement handlers place offsets with (one object, reused). */
   private readonly textPositions: TextPositions = {
     offset: (index) => this.bufOffset + index,
@@ -145,7 +148,12 @@ export class XmlTokenizer {
   write(chunk: string): void {
     if (this.mode === Mode.Stopped) return;
     if (this.pos > 0) {
-      this.countLinesTo(this.bufOffset + this.pos);
+      const start = this.bufOffset + this.pos;
+      this.countLinesTo(start);
+      // Placed while the text before it is still here (a fast path may have counted beyond it).
+      const at = this.positionOf(start);
+      this.bufLine = at.line;
+      this.bufLineStart = start - (at.column - 1);
       this.bufOffset += this.pos;
       this.buf = this.buf.slice(this.pos);
       this.pos = 0;
@@ -648,8 +656,9 @@ export class XmlTokenizer {
       line--;
       nl = buf.lastIndexOf('\n', nl - 1);
     }
-    const lineStart = nl === -1 ? this.bufOffset : this.bufOffset + nl + 1;
-    return { line: Math.max(1, line), column: Math.max(1, offset - lineStart + 1) };
+    // No line break left in the text: the offset is on the line the text starts on.
+    if (nl === -1) return { line: this.bufLine, column: Math.max(1, offset - this.bufLineStart + 1) };
+    return { line: Math.max(1, line), column: Math.max(1, offset - (this.bufOffset + nl + 1) + 1) };
   }
 
   private countLinesTo(offset: number): void {
