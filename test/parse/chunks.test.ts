@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { documentBytesOf, loadManifest } from '../helpers/conformance.js';
 import { inPieces, parseAll, urlset, type ParseResult } from './helpers.js';
 
 /**
@@ -58,4 +59,24 @@ test('chunk boundaries: gzip cut at every 7th byte', async () => {
   const packed = gzipSync(DOCUMENTS['urlset']!);
   const whole = summary(await parseAll(packed));
   for (let cut = 1; cut < packed.length; cut += 7) assert.deepEqual(summary(await parseAll(inPieces(packed, [cut]))), whole, `cut at ${cut}`);
+});
+
+test('chunk boundaries: the XML documents of the conformance corpus read the same cut anywhere past the sniffed head', async () => {
+  const seen = new Set<string>();
+  let cutDocuments = 0;
+  for (const c of loadManifest()) {
+    if (seen.has(c.file) || !['urlset', 'sitemapindex', 'rss', 'atom'].includes(c.format)) continue;
+    seen.add(c.file);
+    const bytes = documentBytesOf(c);
+    // Long enough to cut past the head, short enough to read once per cut (the long ones hold nothing new).
+    if (bytes.length <= 1100 || bytes.length > 64 * 1024) continue;
+    cutDocuments++;
+    const whole = summary(await parseAll(bytes));
+    // An odd step, so that cuts fall at every kind of place across the corpus; at most ~150 cuts a document.
+    const step = Math.max(37, Math.floor(bytes.length / 150)) | 1;
+    for (let cut = 1024; cut < bytes.length; cut += step) {
+      assert.deepEqual(summary(await parseAll(inPieces(bytes, [cut]))), whole, `${c.id} cut at ${cut}`);
+    }
+  }
+  assert.ok(cutDocuments >= 20, `only ${cutDocuments} documents are long enough to cut`);
 });
