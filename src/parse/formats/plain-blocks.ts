@@ -68,18 +68,17 @@ interface PlainPatterns {
   extension: RegExp;
 }
 
-const patternsByShape = new Map<string, { bare: PlainPatterns; withIndices: PlainPatterns }>();
+const patternsByShape = new Map<string, PlainPatterns>();
 
 function patternsFor(element: PlainElement, options: PlainBlockOptions): PlainPatterns {
   const key = element === 'url' ? `url ${options.imagePrefix} ${options.xhtmlPrefix}` : element;
   let patterns = patternsByShape.get(key);
   if (patterns === undefined) {
     const sources = element === 'url' ? urlPatternSources(options.imagePrefix, options.xhtmlPrefix) : SITEMAP_PATTERN_SOURCES;
-    const compile = (flags: string): PlainPatterns => ({ block: new RegExp(sources.block, flags), extension: new RegExp(sources.extension, flags) });
-    patterns = { bare: compile('y'), withIndices: compile('dy') };
+    patterns = { block: new RegExp(sources.block, 'y'), extension: new RegExp(sources.extension, 'y') };
     patternsByShape.set(key, patterns);
   }
-  return options.positions ? patterns.withIndices : patterns.bare;
+  return patterns;
 }
 
 /** How both kinds of block start: the start tag, the loc (group 1) and a lastmod (group 2). */
@@ -214,19 +213,27 @@ function plainEntry(
     if (extensions !== '' && !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, undefined, text, options, patterns.extension)) return undefined;
     return { entry, offset: base + start };
   }
-  // Positions in document order: the block, its fields, then its extension elements.
+  // Positions in document order: the block, its fields, then its extension elements. Each value
+  // starts just past its start tag, the first one after the value before it (the match has
+  // proved the order); finding them so is cheaper than having the expression record them.
   const at = text.at(start);
-  const fields: Record<string, Position> = {};
-  const indices = match.indices!;
-  for (let field = 0; field < FIELD_NAMES.length; field++) {
-    const span = indices[field + 1];
-    if (span !== undefined) fields[FIELD_NAMES[field]!] = text.at(span[0]);
+  let valueStart = buf.indexOf('<loc>', start) + 5;
+  const fields: Record<string, Position> = { loc: text.at(valueStart) };
+  let valueEnd = valueStart + rawLoc.length;
+  if (lastmod !== undefined) {
+    valueStart = buf.indexOf('<lastmod>', valueEnd) + 9;
+    fields.lastmod = text.at(valueStart);
+    valueEnd = valueStart + lastmod.length;
   }
+  if (changefreq !== undefined) {
+    valueStart = buf.indexOf('<changefreq>', valueEnd) + 12;
+    fields.changefreq = text.at(valueStart);
+    valueEnd = valueStart + changefreq.length;
+  }
+  if (priorityText !== undefined) fields.priority = text.at(buf.indexOf('<priority>', valueEnd) + 10);
   if (extensions !== '' && !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, fields, text, options, patterns.extension)) return undefined;
   return { entry, location: { line: at.line, column: at.column, fields } };
 }
-
-const FIELD_NAMES = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
 
 /**
  * The images and alternates between `from` and `to` added to `entry` (and their positions to
@@ -257,7 +264,8 @@ function readExtensions(
       const images = (entry.images ??= []);
       if (fields !== undefined) {
         fields[`images.${images.length}`] = at!;
-        fields[`images.${images.length}.loc`] = text.at(match.indices![1]![0]);
+        // The image's loc value starts past the first `:loc>` in it (`<image:image> <image:loc>`).
+        fields[`images.${images.length}.loc`] = text.at(buf.indexOf(':loc>', i) + 5);
       }
       images.push({ loc: decodeAmpersands(imageLoc) });
     } else {
