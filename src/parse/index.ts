@@ -17,7 +17,7 @@ import { documentBytes } from './input/decompress.js';
 import { openSource } from './input/source.js';
 import { ParseError, type EntryLocation, type LocatedEntry, type ParseLimits, type ParseOptions, type ParseStats, type ParsedSitemap, type Position, type SitemapSource } from './types.js';
 import { XmlTokenizer } from './xml/tokenizer.js';
-import { Flatten } from './flatten.js';
+import { Flatten, type FlattenHandler } from './flatten.js';
 
 export * from './types.js';
 export { rfc822ToW3c } from './formats/rfc822.js';
@@ -54,8 +54,6 @@ class SitemapParser implements ParsedSitemap {
   private readonly sink: DiagnosticSink;
   private reader: DocumentReader | undefined;
   private started = false;
-  /** Whether the entries go out located (`located()`) or plain. */
-  private positions = false;
 
   constructor(
     private readonly source: SitemapSource,
@@ -93,13 +91,8 @@ class SitemapParser implements ParsedSitemap {
   private iterate(positions: boolean): AsyncIterableIterator<Entry | LocatedEntry> {
     if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
     this.started = true;
-    this.positions = positions;
-    return new Flatten(this.batches(positions), this);
-  }
-
-  /** What goes out for an emitted entry: with positions asked for, every one carries its location. */
-  output(emitted: EmittedEntry): Entry | LocatedEntry {
-    return this.positions ? (emitted as LocatedEntry) : emitted.entry;
+    const locate = (offset: number) => this.reader?.locate?.(offset);
+    return new Flatten(this.batches(positions), new OutgoingEntries(this.stats, this.limits.maxEntries, this.sink.report, locate, positions));
   }
 
   /**
@@ -160,32 +153,6 @@ class SitemapParser implements ParsedSitemap {
     }
   }
 
-  /** Counts an entry on its way out; false when the entry limit stops the document. */
-  admit(emitted: EmittedEntry): boolean {
-    const stats = this.stats;
-    if (stats.entries >= this.limits.maxEntries) {
-      this.sink.report('LIMIT-002', `more than ${this.limits.maxEntries} entries; reading stopped`, this.locationOf(emitted));
-      return false;
-    }
-    stats.entries++;
-    if (emitted.entry.kind === 'url') stats.urls++;
-    else stats.sitemaps++;
-    if (stats.entries === LIMITS.maxUrlsPerSitemap + 1) {
-      const index = emitted.entry.kind === 'sitemap';
-      this.sink.report(
-        index ? 'IDX-001' : 'URL-009',
-        `more than ${LIMITS.maxUrlsPerSitemap} ${index ? 'sitemaps in one index' : 'URLs in one sitemap'}; split it (every entry is still read)`,
-        this.locationOf(emitted),
-      );
-    }
-    return true;
-  }
-
-  /** Where an entry starts (entries are admitted while their chunk is still at hand). */
-  private locationOf(emitted: EmittedEntry): EntryLocation | Position | undefined {
-    return emitted.location ?? this.reader?.locate?.(emitted.offset);
-  }
-
   private chooseReader(head: string, positions: boolean, out: EntryQueue): DocumentReader {
     const report = this.sink.report;
     const start = head.trimStart().slice(0, 64).toLowerCase();
@@ -194,6 +161,52 @@ class SitemapParser implements ParsedSitemap {
       return xmlDocument(report, this.options.baseUrl, { maxValueLength: this.limits.maxValueLength, positions, strict: this.options.strict ?? false }, out);
     }
     return textDocument(report, this.limits.maxValueLength, out);
+  }
+}
+
+/**
+ * The gate entries go out through (see Flatten): counts each one, stops at the entry limit, says
+ * when a document lists more than the protocol allows, and hands the entry out plain or located.
+ */
+class OutgoingEntries implements FlattenHandler<EmittedEntry, Entry | LocatedEntry> {
+  constructor(
+    private readonly stats: ParseStats,
+    private readonly maxEntries: number,
+    private readonly report: Report,
+    /** Places an entry emitted with only its offset (while its chunk is being handed out). */
+    private readonly locate: (offset: number) => Position | undefined,
+    /** Whether entries go out located (`located()`): then every one carries its location. */
+    private readonly positions: boolean,
+  ) {}
+
+  /** Counts an entry on its way out; false when the entry limit stops the document. */
+  admit(emitted: EmittedEntry): boolean {
+    const stats = this.stats;
+    if (stats.entries >= this.maxEntries) {
+      this.report('LIMIT-002', `more than ${this.maxEntries} entries; reading stopped`, this.locationOf(emitted));
+      return false;
+    }
+    stats.entries++;
+    if (emitted.entry.kind === 'url') stats.urls++;
+    else stats.sitemaps++;
+    if (stats.entries === LIMITS.maxUrlsPerSitemap + 1) {
+      const index = emitted.entry.kind === 'sitemap';
+      this.report(
+        index ? 'IDX-001' : 'URL-009',
+        `more than ${LIMITS.maxUrlsPerSitemap} ${index ? 'sitemaps in one index' : 'URLs in one sitemap'}; split it (every entry is still read)`,
+        this.locationOf(emitted),
+      );
+    }
+    return true;
+  }
+
+  output(emitted: EmittedEntry): Entry | LocatedEntry {
+    return this.positions ? (emitted as LocatedEntry) : emitted.entry;
+  }
+
+  /** Where an entry starts (entries are admitted while their chunk is still at hand). */
+  private locationOf(emitted: EmittedEntry): EntryLocation | Position | undefined {
+    return emitted.location ?? this.locate(emitted.offset);
   }
 }
 
