@@ -68,7 +68,8 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
   ctx.fields[path] = node.at;
   ctx.fields[`${path}.loc`] = locNode.valueAt;
   const image: Image = { loc };
-  const optional: [keyof Image, string][] = [['caption', 'caption'], ['title', 'title'], ['geoLocation', 'geo_location'], ['license', 'license']];
+  // In the schema's order, which is also the order of the entry's fields.
+  const optional: [keyof Image, string][] = [['caption', 'caption'], ['geoLocation', 'geo_location'], ['title', 'title'], ['license', 'license']];
   for (const [field, local] of optional) {
     const child = single(byName, local, ctx);
     const value = child && (field === 'license' ? readUrl(child, ctx, ctx.url) : readText(child, ctx, ctx.url));
