@@ -80,3 +80,13 @@ test('chunk boundaries: the XML documents of the conformance corpus read the sam
   }
   assert.ok(cutDocuments >= 20, `only ${cutDocuments} documents are long enough to cut`);
 });
+
+test('chunk boundaries: a long block trickling in one byte at a time reads as it does whole', async () => {
+  // A cut block waits for more text; it must still be read right when the text comes a byte at a time.
+  const images = Array.from({ length: 300 }, (_, i) => `<image:image><image:loc>https://example.com/${i}.jpg</image:loc></image:image>`).join('\n');
+  const bytes = Buffer.from(padded(urlset(`<url><loc>https://example.com/a</loc>\n${images}</url>\n<url><loc>https://example.com/b</loc></url>`)));
+  const whole = summary(await parseAll(bytes));
+  assert.equal(whole.entries[0]!.location.fields['images.299.loc']?.line, 303);
+  const everyByte = Array.from({ length: bytes.length }, (_, i) => i);
+  assert.deepEqual(summary(await parseAll(inPieces(bytes, everyByte))), whole);
+});

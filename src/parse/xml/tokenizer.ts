@@ -50,6 +50,9 @@ export interface XmlHandler {
   readonly insignificantWhitespaceDepth?: number;
 }
 
+/** How much more text a cut element waits for before it is offered again (see resumeAt). */
+const RESUME_GROWTH = 4096;
+
 /** What XmlHandler.wholeElement returns for an element cut by the end of the text handed over. */
 export const ELEMENT_CUT = -2;
 
@@ -108,6 +111,12 @@ export class XmlTokenizer {
    * another on one line then cost no search.
    */
   private nextBreak = -1;
+  /**
+   * After a handler asked to wait for the rest of a cut element: the document offset the text must
+   * reach before it is scanned again. Retrying at every small write would read the element again
+   * each time (quadratic on a stream that trickles in byte by byte).
+   */
+  private resumeAt = 0;
   /** The line the text handed over starts on, and where that line starts (perhaps in text already dropped). */
   private bufLine = 1;
   private bufLineStart = 0;
@@ -160,6 +169,7 @@ export class XmlTokenizer {
     }
     this.buf = this.buf.length === 0 ? chunk : this.buf + chunk;
     this.nextBreak = -1;
+    if (this.bufOffset + this.buf.length < this.resumeAt) return;
     this.scan(false);
   }
 
@@ -340,7 +350,9 @@ export class XmlTokenizer {
       this.pos = end;
       return 'read';
     }
-    return end === ELEMENT_CUT && !final ? 'wait' : 'general';
+    if (end !== ELEMENT_CUT || final) return 'general';
+    this.resumeAt = this.bufOffset + this.buf.length + RESUME_GROWTH;
+    return 'wait';
   }
 
   /**
