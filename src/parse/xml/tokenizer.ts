@@ -274,6 +274,9 @@ export class XmlTokenizer {
     const qname = buf.slice(lt + 1, i);
     let attributes: RawAttribute[] | undefined;
     let selfClosing = false;
+    // Problems in the tag are reported once it is whole: a tag cut by the end of the text is
+    // scanned again from its start, and would report them twice.
+    let problems: string[] | undefined;
     for (;;) {
       while (i < length && isSpace(buf.charCodeAt(i))) i++;
       if (i >= length) return this.needMore(final);
@@ -289,7 +292,7 @@ export class XmlTokenizer {
           i += 2;
           break;
         }
-        this.problem('XML-001', `a stray "/" in the tag <${qname}>`, this.tokenStart);
+        (problems ??= []).push(`a stray "/" in the tag <${qname}>`);
         i++;
         continue;
       }
@@ -300,7 +303,7 @@ export class XmlTokenizer {
       while (i < length && isSpace(buf.charCodeAt(i))) i++;
       if (i >= length) return this.needMore(final);
       if (buf.charCodeAt(i) !== 0x3d /* = */ || attributeName === '') {
-        this.problem('XML-001', `the attribute "${attributeName || buf[i]}" of <${qname}> has no value`, this.tokenStart);
+        (problems ??= []).push(`the attribute "${attributeName || buf[i]}" of <${qname}> has no value`);
         if (attributeName === '') i++;
         continue;
       }
@@ -320,11 +323,13 @@ export class XmlTokenizer {
         while (i < length && !isSpace(buf.charCodeAt(i)) && buf.charCodeAt(i) !== 0x3e) i++;
         if (i >= length) return this.needMore(final);
         value = buf.slice(valueStart, i);
-        this.problem('XML-001', `the value of the attribute ${attributeName} of <${qname}> is not quoted`, this.tokenStart);
+        (problems ??= []).push(`the value of the attribute ${attributeName} of <${qname}> is not quoted`);
       }
       (attributes ??= []).push({ qname: attributeName, value, offset: this.bufOffset + valueStart });
     }
-    if (attributes === undefined && !selfClosing) {
+    for (const message of problems ?? []) this.problem('XML-001', message, this.tokenStart);
+    // The fast paths take only a start tag written `<name>`, nothing else in it.
+    if (i === lt + qname.length + 2) {
       if (this.stack.length === 1 && !this.rootClosed && this.handler.wholeElement !== undefined) {
         const read = this.scanWholeElement(qname, i, final);
         if (read === 'read') return true;
@@ -373,8 +378,8 @@ export class XmlTokenizer {
     const local = colon === -1 ? qname : qname.slice(colon + 1);
     const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname);
     const at = this.position();
-    // `<name>` holds no line break, so the value starts on the same line; a start tag with spaces may.
-    const valueAt = textStart - this.pos === qname.length + 2 ? { line: at.line, column: at.column + qname.length + 2 } : this.positionOf(this.bufOffset + textStart);
+    // The start tag is `<name>` (see scanStartTag): the value starts on its line, just past it.
+    const valueAt = { line: at.line, column: at.column + qname.length + 2 };
     this.pos = end + 1;
     this.handler.leaf!(uri, local, qname, text, at, valueAt);
     return true;
