@@ -217,7 +217,7 @@ function xmlDocument(
   out: EntryQueue,
 ): DocumentReader {
   let tokenizer: XmlTokenizer;
-  const reader = new XmlDocumentReader({ report, baseUrl }, { ...reading, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), out });
+  const reader = new XmlDocumentReader({ report, baseUrl }, { ...reading, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), stop: () => tokenizer.stop(), out });
   tokenizer = new XmlTokenizer(reader, (code, message, at) => reader.markupProblem(code, message, at));
   return {
     get kind() {

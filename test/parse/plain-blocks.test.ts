@@ -241,3 +241,13 @@ test('plain blocks: real documents with random damage, cut anywhere, read the sa
     { numRuns: 300 },
   );
 });
+
+test('plain blocks: a broken namespace declaration on the root never breaks the fast path', async () => {
+  // A lenient read of `xmlns:im[age=…` binds the prefix "im[age", which is no XML name.
+  for (const prefix of ['im[age', 'i(m)g', 'a*b', 'x\\y']) {
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:${prefix}="http://www.google.com/schemas/sitemap-image/1.1"><url><loc>https://example.com/a</loc></url></urlset>`;
+    const { fast, general } = await readBothWays(xml);
+    assert.deepEqual(fast, general, prefix);
+    assert.equal((fast.entries as unknown[]).length, 1, prefix);
+  }
+});

@@ -28,6 +28,7 @@ function readWithSaxes(xml: string): Entry[] {
       strict: false,
       position: () => ({ line: saxes.line, column: saxes.column }),
       namespaceOf: (prefix) => saxes.resolve(prefix),
+      stop: () => undefined,
       out,
     },
   );

@@ -27,6 +27,8 @@ export interface DocumentReaderOptions {
   position: () => Position;
   /** The namespace a prefix is bound to at the current token. */
   namespaceOf: (prefix: string) => string | undefined;
+  /** Stops the tokenizer: nothing more is read once the root shows the document is not a sitemap. */
+  stop: () => void;
   /** Receives each entry as its block closes. */
   out: EntryQueue;
 }
@@ -119,9 +121,11 @@ export class XmlDocumentReader implements XmlHandler {
     } else if (name === 'html') {
       this.kind = 'html';
       this.ctx.report('FETCH-007', 'this is an HTML page, not a sitemap', at);
+      this.options.stop();
     } else {
       this.kind = 'unknown';
       this.ctx.report('XML-004', `the root element <${qname}> is not urlset, sitemapindex, rss, rdf:RDF or feed; nothing is read`, at);
+      this.options.stop();
     }
   }
 
@@ -204,10 +208,16 @@ export class XmlDocumentReader implements XmlHandler {
   }
 }
 
-/** A prefix the root binds to `uri` (and that stays bound to it there), if any. */
+/**
+ * A prefix the root binds to `uri` (and that stays bound to it there), if any. Only a well-formed
+ * name counts: a broken declaration leaves those elements to the general path.
+ */
 function prefixOf(uri: string, attributes: readonly XmlAttribute[], namespaceOf: (prefix: string) => string | undefined): string | undefined {
   for (const attribute of attributes) {
-    if (attribute.qname.startsWith('xmlns:') && namespaceOf(attribute.local) === uri) return attribute.local;
+    if (attribute.qname.startsWith('xmlns:') && PREFIX.test(attribute.local) && namespaceOf(attribute.local) === uri) return attribute.local;
   }
   return undefined;
 }
+
+/** An XML name without a colon, ASCII only (other prefixes are rare enough for the general path). */
+const PREFIX = /^[A-Za-z_][\w.-]*$/;
