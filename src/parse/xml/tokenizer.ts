@@ -420,9 +420,11 @@ export class XmlTokenizer {
       this.mode = Mode.Doctype;
       return true;
     }
-    this.problem('XML-001', 'unknown markup declaration "<!"', this.tokenStart);
+    // Reported once its end is here: a declaration cut by the end of the text is scanned again.
     const gt = buf.indexOf('>', lt);
-    if (gt === -1) return this.needMore(final);
+    if (gt === -1 && !final) return this.needMore(final);
+    this.problem('XML-001', 'unknown markup declaration "<!"', this.tokenStart);
+    if (gt === -1) return false;
     this.pos = gt + 1;
     return true;
   }
@@ -595,8 +597,10 @@ export class XmlTokenizer {
     let text = this.buf.slice(start, end);
     if (this.stack.length === 0) {
       if (!WHITESPACE_ONLY.test(text)) {
-        if (this.rootClosed) this.reportOnce('after-root', 'XML-001', 'text after the root element is ignored');
-        else this.problem(this.rootSeen ? 'XML-001' : 'XML-002', 'text before the root element is ignored', this.tokenStart);
+        // Once, at its first visible character: a run of text may come in pieces.
+        const at = this.bufOffset + start + (text.length - text.trimStart().length);
+        if (this.rootClosed) this.reportOnce('after-root', 'XML-001', 'text after the root element is ignored', at);
+        else this.reportOnce('before-root', 'XML-002', 'text before the root element is ignored', at);
       }
       return;
     }
@@ -642,10 +646,10 @@ export class XmlTokenizer {
     this.report(code, message, this.positionOf(at));
   }
 
-  private reportOnce(key: string, code: string, message: string): void {
+  private reportOnce(key: string, code: string, message: string, at = this.tokenStart): void {
     if (this.reportedOnce.has(key)) return;
     this.reportedOnce.add(key);
-    this.problem(code, message, this.tokenStart);
+    this.problem(code, message, at);
   }
 
   /**
