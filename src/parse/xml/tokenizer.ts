@@ -50,7 +50,10 @@ export interface XmlHandler {
   readonly insignificantWhitespaceDepth?: number;
 }
 
-/** How much more text a cut element waits for before it is offered again (see resumeAt). */
+/** Whitespace held back at the end of the text while it may still be indentation (see scanContent). */
+const MAX_HELD_WHITESPACE = 64 * 1024;
+
+/** How much more text is waited for before what is held is scanned again (see resumeAt). */
 const RESUME_GROWTH = 4096;
 
 /** What XmlHandler.wholeElement returns for an element cut by the end of the text handed over. */
@@ -112,11 +115,13 @@ export class XmlTokenizer {
    */
   private nextBreak = -1;
   /**
-   * After a handler asked to wait for the rest of a cut element: the document offset the text must
-   * reach before it is scanned again. Retrying at every small write would read the element again
-   * each time (quadratic on a stream that trickles in byte by byte).
+   * After a handler asked to wait for the rest of a cut element, or whitespace was held back: the
+   * document offset the text must reach before it is scanned again. Scanning at every small write
+   * would read what is held again each time (quadratic on a stream that trickles in byte by byte).
    */
   private resumeAt = 0;
+  /** The document offset up to which the whitespace held at the end of the text was checked. */
+  private heldWhitespaceEnd = 0;
   /** The line the text handed over starts on, and where that line starts (perhaps in text already dropped). */
   private bufLine = 1;
   private bufLineStart = 0;
@@ -233,6 +238,17 @@ export class XmlTokenizer {
     const lt = buf.indexOf('<', start);
     if (lt === -1) {
       const end = final ? buf.length : safeTextEnd(buf, start);
+      // Whitespace that may be indentation is kept until its run ends, so that the run reads the
+      // same however it is cut (indentation is dropped, the start of a value is not).
+      if (!final && end - start < MAX_HELD_WHITESPACE && this.stack.length <= (this.handler.insignificantWhitespaceDepth ?? 0)) {
+        // What was already found to be whitespace is not looked at again as the run grows.
+        const from = Math.max(start, this.heldWhitespaceEnd - this.bufOffset);
+        if (isWhitespaceRun(buf, from, end)) {
+          this.heldWhitespaceEnd = this.bufOffset + end;
+          this.resumeAt = this.bufOffset + buf.length + RESUME_GROWTH;
+          return false;
+        }
+      }
       if (end > start) this.emitText(start, end);
       this.pos = end;
       return false;
