@@ -182,6 +182,8 @@ export class XmlTokenizer {
   end(): void {
     if (this.mode === Mode.Stopped) return;
     this.scan(true);
+    // The handler may have stopped the reading on the way (a root that is no sitemap).
+    if ((this.mode as Mode) === Mode.Stopped) return;
     const at = this.positionOf(this.bufOffset + this.buf.length);
     const unfinished: Partial<Record<Mode, string>> = {
       [Mode.Comment]: 'a comment',
