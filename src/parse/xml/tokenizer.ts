@@ -690,10 +690,12 @@ export class XmlTokenizer {
     if (offset >= this.lineStart) return { line: this.line, column: offset - this.lineStart + 1 };
     const buf = this.buf;
     let line = this.line;
-    let nl = buf.lastIndexOf('\n', this.lineStart - this.bufOffset - 1);
+    const before = this.lineStart - this.bufOffset - 1;
+    let nl = before < 0 ? -1 : buf.lastIndexOf('\n', before);
     while (nl !== -1 && this.bufOffset + nl >= offset) {
       line--;
-      nl = buf.lastIndexOf('\n', nl - 1);
+      // lastIndexOf reads a negative start as 0: a break at 0 would be found again and again.
+      nl = nl === 0 ? -1 : buf.lastIndexOf('\n', nl - 1);
     }
     // No line break left in the text: the offset is on the line the text starts on.
     if (nl === -1) return { line: this.bufLine, column: Math.max(1, offset - this.bufLineStart + 1) };
