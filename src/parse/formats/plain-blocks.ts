@@ -286,7 +286,7 @@ function readExtensions(
     const match = extension.exec(buf)!;
     if (match[1] !== undefined) {
       const images = (entry.images ??= []);
-      const image = plainImage(match, buf, i, fields, `images.${images.length}`, text, options, patterns.imageTags!);
+      const image = plainImage(match, buf, i, fields, images.length, text, options, patterns.imageTags!);
       if (image === undefined) return false;
       images.push(image);
     } else {
@@ -301,15 +301,16 @@ function readExtensions(
 }
 
 /**
- * The image matched at `at` (groups 1 to 5 of the extension expression), its positions under
- * `path` when `fields` is given; undefined when a value is too long or blank for the fast path.
+ * The image matched at `at` (groups 1 to 5 of the extension expression), the entry's `index`-th,
+ * its positions recorded when `fields` is given; undefined when a value is too long or blank for
+ * the fast path.
  */
 function plainImage(
   match: RegExpExecArray,
   buf: string,
   at: number,
   fields: Record<string, Position> | undefined,
-  path: string,
+  index: number,
   text: TextPositions,
   options: PlainBlockOptions,
   tags: ImageTags,
@@ -317,6 +318,7 @@ function plainImage(
   const rawLoc = match[1]!;
   if (rawLoc.length > options.maxValueLength) return undefined;
   const image: Image = { loc: decodeAmpersands(rawLoc) };
+  const path = fields === undefined ? '' : `images.${index}`;
   if (fields !== undefined) {
     fields[path] = text.at(at);
     // The loc value starts past the first `:loc>` in the image (`<image:image> <image:loc>`).

@@ -120,8 +120,6 @@ export class XmlTokenizer {
    * would read what is held again each time (quadratic on a stream that trickles in byte by byte).
    */
   private resumeAt = 0;
-  /** The document offset up to which the whitespace held at the end of the text was checked. */
-  private heldWhitespaceEnd = 0;
   /** The line the text handed over starts on, and where that line starts (perhaps in text already dropped). */
   private bufLine = 1;
   private bufLineStart = 0;
@@ -242,22 +240,15 @@ export class XmlTokenizer {
       const end = final ? buf.length : safeTextEnd(buf, start);
       // Whitespace that may be indentation is kept until its run ends, so that the run reads the
       // same however it is cut (indentation is dropped, the start of a value is not).
-      if (!final && end - start < MAX_HELD_WHITESPACE && this.stack.length <= (this.handler.insignificantWhitespaceDepth ?? 0)) {
-        // What was already found to be whitespace is not looked at again as the run grows.
-        const from = Math.max(start, this.heldWhitespaceEnd - this.bufOffset);
-        if (isWhitespaceRun(buf, from, end)) {
-          this.heldWhitespaceEnd = this.bufOffset + end;
-          this.resumeAt = this.bufOffset + buf.length + RESUME_GROWTH;
-          return false;
-        }
+      if (!final && end - start < MAX_HELD_WHITESPACE && this.isIndentation(start, end)) {
+        this.resumeAt = this.bufOffset + buf.length + RESUME_GROWTH;
+        return false;
       }
       if (end > start) this.emitText(start, end);
       this.pos = end;
       return false;
     }
-    if (lt > start && !(this.stack.length <= (this.handler.insignificantWhitespaceDepth ?? 0) && isWhitespaceRun(buf, start, lt))) {
-      this.emitText(start, lt);
-    }
+    if (lt > start && !this.isIndentation(start, lt)) this.emitText(start, lt);
     this.pos = lt;
     this.tokenStart = this.bufOffset + lt;
     if (lt + 1 >= buf.length) return this.needMore(final);
@@ -270,6 +261,11 @@ export class XmlTokenizer {
     this.emitRawText('<');
     this.pos = lt + 1;
     return true;
+  }
+
+  /** Whether the text between `start` and `end` is whitespace where the handler ignores it (see insignificantWhitespaceDepth). */
+  private isIndentation(start: number, end: number): boolean {
+    return this.stack.length <= (this.handler.insignificantWhitespaceDepth ?? 0) && isWhitespaceRun(this.buf, start, end);
   }
 
   /** Waits for more input, unless the token is already too long or the input has ended. */
