@@ -1,5 +1,5 @@
 /**
- * Diagnostics are data: a stable code from the rule catalog (../shared/RULES.md), a severity, a
+ * Diagnostics are data: a stable code from the rule catalog (docs/rules.md), a severity, a
  * message that says what is wrong and how to fix it, and where. Every part of sitemapkit that
  * finds a problem reports it in this shape.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs every case of ../shared/conformance/manifest.json through parseSitemap and checks every
+ * Runs every case of test/conformance/corpus/manifest.json through parseSitemap and checks every
  * expectation the case holds (only the keys present). Where sitemapkit deliberately reads a case
  * differently from the upstream project, the table EXCEPTIONS says why — and the test checks that
  * the expectation really does fail, so the table cannot go stale.

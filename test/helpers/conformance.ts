@@ -1,4 +1,4 @@
-/** The shared conformance corpus (../shared/conformance/manifest.json), as the tests read it. */
+/** The conformance corpus (test/conformance/corpus/manifest.json), as the tests read it. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';

@@ -1,5 +1,5 @@
 /**
- * Validates XML against the official sitemap schemas in ../shared/conformance/xsd with a real
+ * Validates XML against the official sitemap schemas in test/conformance/corpus/xsd with a real
  * schema validator (libxml2's xmllint, compiled to WebAssembly by xmllint-wasm).
  *
  * - 'sitemap': sitemap.xsd alone (a urlset with no extensions)

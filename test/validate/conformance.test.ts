@@ -1,5 +1,5 @@
 /**
- * The shared conformance corpus (../shared/conformance) as an oracle for the validator:
+ * The conformance corpus (test/conformance/corpus) as an oracle for the validator:
  * - every case upstream marks invalid (valid_strict false) yields at least one error;
  * - every document the official XSDs accept yields no errors, except for documented rules that
  *   go beyond the XSDs (BEYOND_XSD);
