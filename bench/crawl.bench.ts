@@ -37,12 +37,16 @@ interface CrawlerRun {
 
 // ---------------------------------------------------------------- the site (child process)
 
-const FILLER = '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>'.repeat(12);
+const FILLER =
+  '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>'.repeat(
+    12,
+  );
 const LAST_MODIFIED = 'Wed, 01 May 2024 10:00:00 GMT';
 
 function sitePage(n: number, pages: number): { status: number; headers: Record<string, string>; body: string } {
   const links: string[] = ['<a href="/">Home</a>'];
-  for (let child = 10 * n + 1; child <= 10 * n + 10 && child < pages; child++) links.push(`<a href="/p/${child}">Page ${child}</a>`);
+  for (let child = 10 * n + 1; child <= 10 * n + 10 && child < pages; child++)
+    links.push(`<a href="/p/${child}">Page ${child}</a>`);
   links.push(`<a href="/p/${(n * 7919) % pages}">Related</a>`);
   if (n % 200 === 7) links.push(`<a href="/gone/${n}">Gone</a>`);
   if (n % 250 === 11) links.push(`<a href="/moved/${n}">Moved</a>`);
@@ -66,7 +70,9 @@ function serveBenchSite(pages: number): void {
     if (path === '/robots.txt') {
       response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
     } else if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>Home</title></head><body><a href="/p/0">Start</a></body></html>');
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><head><title>Home</title></head><body><a href="/p/0">Start</a></body></html>');
     } else if (page && Number(page[1]) < pages) {
       const { status, headers, body } = sitePage(Number(page[1]), pages);
       response.writeHead(status, headers).end(body);
@@ -78,7 +84,9 @@ function serveBenchSite(pages: number): void {
   });
   server.keepAliveTimeout = 30_000;
   server.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`${JSON.stringify({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`,
+    );
   });
   // The parent asks for the request count between runs, over stdin.
   process.stdin.setEncoding('utf8').on('data', () => {
@@ -92,7 +100,16 @@ function serveBenchSite(pages: number): void {
 
 async function runSitemapkit(origin: string, concurrency: number, work: string): Promise<CrawlerRun> {
   const out = join(work, 'sitemapkit-out');
-  const argv = ['--out', out, '--state', join(work, 'sitemapkit-state'), '--concurrency', String(concurrency), '--json', `${origin}/`];
+  const argv = [
+    '--out',
+    out,
+    '--state',
+    join(work, 'sitemapkit-state'),
+    '--concurrency',
+    String(concurrency),
+    '--json',
+    `${origin}/`,
+  ];
   const chunks: string[] = [];
   const sink = { write: (chunk: string) => chunks.push(chunk) } as unknown as NodeJS.WritableStream;
   const io: Io = { stdout: sink, stderr: sink, stdin: process.stdin, isTerminal: false, stderrIsTerminal: false };
@@ -113,8 +130,14 @@ interface Generator {
 }
 
 async function runPeer(origin: string, concurrency: number, work: string): Promise<CrawlerRun> {
-  const SitemapGenerator = createRequire(import.meta.url)('sitemap-generator') as (url: string, options: object) => Generator;
-  const generator = SitemapGenerator(`${origin}/`, { filepath: join(work, 'peer-sitemap.xml'), stripQuerystring: true });
+  const SitemapGenerator = createRequire(import.meta.url)('sitemap-generator') as (
+    url: string,
+    options: object,
+  ) => Generator;
+  const generator = SitemapGenerator(`${origin}/`, {
+    filepath: join(work, 'peer-sitemap.xml'),
+    stripQuerystring: true,
+  });
   // simplecrawler waits 250 ms between requests by default: same concurrency, no pause, as ours.
   const crawler = generator.getCrawler();
   crawler.maxConcurrency = concurrency;
@@ -126,7 +149,13 @@ async function runPeer(origin: string, concurrency: number, work: string): Promi
     generator.on('done', () => resolve());
     generator.start();
   });
-  return { tool: 'sitemap-generator', ms: performance.now() - started, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS, listed };
+  return {
+    tool: 'sitemap-generator',
+    ms: performance.now() - started,
+    cpuMs: cpuMs(),
+    maxRssKb: process.resourceUsage().maxRSS,
+    listed,
+  };
 }
 
 function cpuMs(): number {
@@ -140,7 +169,8 @@ function readArg(name: string, env: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
   const raw = index === -1 ? process.env[env] : process.argv[index + 1];
   const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} / ${env} must be a positive whole number, not "${raw}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} / ${env} must be a positive whole number, not "${raw}"`);
   return value;
 }
 
@@ -161,20 +191,29 @@ function child(mode: string, args: string[]) {
     }
   });
   // 'close', not 'exit': the child's last lines may still be in the pipe when it exits.
-  const exited = new Promise<string>((resolve) => proc.on('close', (code, signal) => resolve(signal ?? `exit code ${code}`)));
+  const exited = new Promise<string>((resolve) =>
+    proc.on('close', (code, signal) => resolve(signal ?? `exit code ${code}`)),
+  );
   return {
     proc,
     exited,
-    nextLine: () => new Promise<string>((resolve, reject) => {
-      const line = lines.shift();
-      if (line !== undefined) return resolve(line);
-      waiters.push(resolve);
-      exited.then((how) => reject(new Error(`${mode} ended (${how}) without answering`)));
-    }),
+    nextLine: () =>
+      new Promise<string>((resolve, reject) => {
+        const line = lines.shift();
+        if (line !== undefined) return resolve(line);
+        waiters.push(resolve);
+        exited.then((how) => reject(new Error(`${mode} ended (${how}) without answering`)));
+      }),
   };
 }
 
-async function measure(tool: 'sitemapkit' | 'peer', origin: string, concurrency: number, work: string, site: ReturnType<typeof child>): Promise<CrawlerRun> {
+async function measure(
+  tool: 'sitemapkit' | 'peer',
+  origin: string,
+  concurrency: number,
+  work: string,
+  site: ReturnType<typeof child>,
+): Promise<CrawlerRun> {
   const runner = child(`--run-${tool}`, [origin, String(concurrency), work]);
   const result = JSON.parse(await runner.nextLine()) as CrawlerRun;
   await runner.exited;
@@ -194,7 +233,9 @@ async function main(): Promise<void> {
   const site = child('--serve', [String(pages)]);
   try {
     const { origin } = JSON.parse(await site.nextLine()) as { origin: string };
-    console.log(`crawl benchmark: ${pages.toLocaleString('en-US')} pages on ${origin}, concurrency ${concurrency}, node ${process.version}`);
+    console.log(
+      `crawl benchmark: ${pages.toLocaleString('en-US')} pages on ${origin}, concurrency ${concurrency}, node ${process.version}`,
+    );
     const ours = await measure('sitemapkit', origin, concurrency, work, site);
     const peer = await measure('peer', origin, concurrency, work, site);
 
@@ -202,15 +243,23 @@ async function main(): Promise<void> {
     console.log('tool               requests   seconds   pages/s   CPU ms/page   peak RSS   listed');
     for (const run of [ours, peer]) {
       const seconds = run.ms / 1000;
-      console.log(`${run.tool.padEnd(17)}  ${String(run.requests).padStart(8)}  ${seconds.toFixed(1).padStart(8)}  ${(run.requests! / seconds).toFixed(0).padStart(8)}  ${(run.cpuMs / run.requests!).toFixed(2).padStart(12)}  ${`${(run.maxRssKb / 1024).toFixed(0)} MB`.padStart(9)}  ${String(run.listed.length).padStart(7)}`);
+      console.log(
+        `${run.tool.padEnd(17)}  ${String(run.requests).padStart(8)}  ${seconds.toFixed(1).padStart(8)}  ${(run.requests! / seconds).toFixed(0).padStart(8)}  ${(run.cpuMs / run.requests!).toFixed(2).padStart(12)}  ${`${(run.maxRssKb / 1024).toFixed(0)} MB`.padStart(9)}  ${String(run.listed.length).padStart(7)}`,
+      );
     }
     const rate = (run: CrawlerRun) => run.requests! / (run.ms / 1000);
     const cpuPerPage = (run: CrawlerRun) => run.cpuMs / run.requests!;
     console.log('');
-    console.log(`pages/s:  sitemapkit is ${(rate(ours) / rate(peer)).toFixed(2)}× sitemap-generator (goal: at least 3×)`);
-    console.log(`CPU per page: sitemapkit needs ${(cpuPerPage(ours) / cpuPerPage(peer)).toFixed(2)}× the CPU time of sitemap-generator`);
+    console.log(
+      `pages/s:  sitemapkit is ${(rate(ours) / rate(peer)).toFixed(2)}× sitemap-generator (goal: at least 3×)`,
+    );
+    console.log(
+      `CPU per page: sitemapkit needs ${(cpuPerPage(ours) / cpuPerPage(peer)).toFixed(2)}× the CPU time of sitemap-generator`,
+    );
     console.log(`wall time: sitemapkit took ${(ours.ms / peer.ms).toFixed(2)}× the time of sitemap-generator`);
-    console.log(`peak RSS: sitemapkit uses ${(ours.maxRssKb / peer.maxRssKb).toFixed(2)}× the memory of sitemap-generator`);
+    console.log(
+      `peak RSS: sitemapkit uses ${(ours.maxRssKb / peer.maxRssKb).toFixed(2)}× the memory of sitemap-generator`,
+    );
 
     const mine = normalisedSet(ours.listed);
     const theirs = normalisedSet(peer.listed);
@@ -218,11 +267,19 @@ async function main(): Promise<void> {
     const onlyTheirs = [...theirs].filter((url) => !mine.has(url));
     console.log('');
     console.log(`listed by both: ${[...mine].filter((url) => theirs.has(url)).length}`);
-    console.log(`only sitemapkit: ${onlyMine.length}${onlyMine.length ? ` e.g. ${onlyMine.slice(0, 5).join(' ')}` : ''}`);
-    console.log(`only sitemap-generator: ${onlyTheirs.length}${onlyTheirs.length ? ` e.g. ${onlyTheirs.slice(0, 5).join(' ')}` : ''}`);
-    const canonicalised = onlyTheirs.filter((url) => /\/p\/(\d+)$/.test(url) && Number(/\/p\/(\d+)$/.exec(url)![1]) % 150 === 149);
+    console.log(
+      `only sitemapkit: ${onlyMine.length}${onlyMine.length ? ` e.g. ${onlyMine.slice(0, 5).join(' ')}` : ''}`,
+    );
+    console.log(
+      `only sitemap-generator: ${onlyTheirs.length}${onlyTheirs.length ? ` e.g. ${onlyTheirs.slice(0, 5).join(' ')}` : ''}`,
+    );
+    const canonicalised = onlyTheirs.filter(
+      (url) => /\/p\/(\d+)$/.test(url) && Number(/\/p\/(\d+)$/.exec(url)![1]) % 150 === 149,
+    );
     if (onlyTheirs.length > 0) {
-      console.log(`  of which pages whose canonical is another URL (sitemapkit leaves them out, CR-04): ${canonicalised.length}`);
+      console.log(
+        `  of which pages whose canonical is another URL (sitemapkit leaves them out, CR-04): ${canonicalised.length}`,
+      );
     }
     writeFileSync(join(work, 'listed-diff.json'), JSON.stringify({ onlyMine, onlyTheirs }, null, 2));
   } finally {

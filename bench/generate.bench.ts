@@ -41,9 +41,8 @@ type Mode = (typeof MODES)[number];
 function* pages(count: number): Generator<UrlEntry> {
   for (let i = 0; i < count; i++) {
     const category = `category-${i % 97}`;
-    const loc = i % 7 === 0
-      ? `${HOST}/shop/${category}/item-${i}?colour=blue&size=m`
-      : `${HOST}/shop/${category}/item-${i}`;
+    const loc =
+      i % 7 === 0 ? `${HOST}/shop/${category}/item-${i}?colour=blue&size=m` : `${HOST}/shop/${category}/item-${i}`;
     const page: UrlEntry = { kind: 'url', loc };
     if (i % 5 !== 0) {
       const day = String(1 + (i % 28)).padStart(2, '0');
@@ -53,7 +52,11 @@ function* pages(count: number): Generator<UrlEntry> {
       page.changefreq = i % 2 === 0 ? 'daily' : 'weekly';
       page.priority = 0.5;
     }
-    if (i % 10 === 0) page.images = [{ loc: `https://cdn.example.com/img/${i}/front.jpg` }, { loc: `https://cdn.example.com/img/${i}/back.jpg` }];
+    if (i % 10 === 0)
+      page.images = [
+        { loc: `https://cdn.example.com/img/${i}/front.jpg` },
+        { loc: `https://cdn.example.com/img/${i}/back.jpg` },
+      ];
     yield page;
   }
 }
@@ -95,10 +98,17 @@ async function runSitemapJs(count: number, outDir: string, gzip: boolean): Promi
  * with fs.createWriteStream (through zlib for gzip). Fast, but it holds a whole file in memory.
  */
 async function runNaive(count: number, outDir: string, gzip: boolean): Promise<void> {
-  const escape = (text: string): string => (/[&<>"']/.test(text)
-    ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
-    : text);
-  const header = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
+  const escape = (text: string): string =>
+    /[&<>"']/.test(text)
+      ? text
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;')
+          .replace(/"/g, '&quot;')
+          .replace(/'/g, '&apos;')
+      : text;
+  const header =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
   let shard = 0;
   const save = async (xml: string): Promise<void> => {
     const file = createWriteStream(join(outDir, `sitemap-${shard++}.xml${gzip ? '.gz' : ''}`));
@@ -120,8 +130,10 @@ async function runNaive(count: number, outDir: string, gzip: boolean): Promise<v
     }
     xml += `<url><loc>${escape(page.loc)}</loc>`;
     if (page.lastmod) xml += `<lastmod>${page.lastmod}</lastmod>`;
-    if (page.changefreq) xml += `<changefreq>${page.changefreq}</changefreq><priority>${page.priority!.toFixed(1)}</priority>`;
-    if (page.images) for (const image of page.images) xml += `<image:image><image:loc>${escape(image.loc)}</image:loc></image:image>`;
+    if (page.changefreq)
+      xml += `<changefreq>${page.changefreq}</changefreq><priority>${page.priority!.toFixed(1)}</priority>`;
+    if (page.images)
+      for (const image of page.images) xml += `<image:image><image:loc>${escape(image.loc)}</image:loc></image:image>`;
     xml += '</url>\n';
     inShard++;
   }
@@ -169,9 +181,14 @@ async function child(contender: Contender, mode: Mode, count: number): Promise<v
 // ---- the parent: runs each contender in its own process and prints the table -----------------
 
 function measure(contender: Contender, mode: Mode, count: number): Measurement {
-  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', contender, '--modes', mode, '--urls', String(count)], {
-    encoding: 'utf8', maxBuffer: 1 << 20,
-  });
+  const result = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--child', contender, '--modes', mode, '--urls', String(count)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   if (result.status !== 0) throw new Error(`${contender} ${mode} failed:\n${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
 }
@@ -195,10 +212,14 @@ function main(): Promise<void> | void {
   if (values.child !== undefined) return child(values.child as Contender, modes[0]!, count);
 
   const contenders = (values.only?.split(',') ?? [...CONTENDERS]) as Contender[];
-  console.log(`sitemapkit generate benchmark: ${format(count)} URLs (10% with two images, 1 in 7 with "&"), Node ${process.version}\n`);
+  console.log(
+    `sitemapkit generate benchmark: ${format(count)} URLs (10% with two images, 1 in 7 with "&"), Node ${process.version}\n`,
+  );
   const results = new Map<string, Measurement>();
   const xmlBytes = new Map<Contender, number>();
-  const rows: string[][] = [['contender', 'mode', 'seconds', 'CPU s', 'URLs/s', 'MB/s (XML)', 'files', 'on disk MB', 'peak RSS MB']];
+  const rows: string[][] = [
+    ['contender', 'mode', 'seconds', 'CPU s', 'URLs/s', 'MB/s (XML)', 'files', 'on disk MB', 'peak RSS MB'],
+  ];
   for (const mode of modes) {
     for (const contender of contenders) {
       process.stderr.write(`  running ${contender} ${mode}…\n`);
@@ -206,12 +227,22 @@ function main(): Promise<void> | void {
       results.set(`${contender} ${mode}`, m);
       if (mode === 'plain') xmlBytes.set(contender, m.diskBytes);
       const xml = xmlBytes.get(contender);
-      rows.push([contender, mode, format(m.seconds, 2), format(m.cpuSeconds, 2), format(count / m.seconds), xml === undefined ? '–' : format(xml / 1e6 / m.seconds, 1),
-        String(m.files), format(m.diskBytes / 1e6, 1), format(m.peakRssMb, 0)]);
+      rows.push([
+        contender,
+        mode,
+        format(m.seconds, 2),
+        format(m.cpuSeconds, 2),
+        format(count / m.seconds),
+        xml === undefined ? '–' : format(xml / 1e6 / m.seconds, 1),
+        String(m.files),
+        format(m.diskBytes / 1e6, 1),
+        format(m.peakRssMb, 0),
+      ]);
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  for (const row of rows)
+    console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 
   console.log('\nRatios (same run, same machine):');
   for (const mode of modes) {
@@ -221,14 +252,19 @@ function main(): Promise<void> | void {
     if (ours && peer) {
       const goal = mode === 'plain' ? 5 : 15;
       const ratio = peer.seconds / ours.seconds;
-      console.log(`  ${mode.padEnd(5)} sitemapkit vs sitemap.js: ${format(ratio, 2)}× faster (goal ≥ ${goal}×: ${ratio >= goal ? 'met' : 'not met'})`);
+      console.log(
+        `  ${mode.padEnd(5)} sitemapkit vs sitemap.js: ${format(ratio, 2)}× faster (goal ≥ ${goal}×: ${ratio >= goal ? 'met' : 'not met'})`,
+      );
     }
     if (ours && naive) {
       const ratio = ours.seconds / naive.seconds;
       const goal = mode === 'plain' ? ' (goal ≤ 1.3×: ' + (ratio <= 1.3 ? 'met)' : 'not met)') : '';
       console.log(`  ${mode.padEnd(5)} sitemapkit vs naive baseline: ${format(ratio, 2)}× the naive time${goal}`);
     }
-    if (ours) console.log(`  ${mode.padEnd(5)} sitemapkit peak RSS: ${format(ours.peakRssMb)} MB (goal < 150 MB: ${ours.peakRssMb < 150 ? 'met' : 'not met'})`);
+    if (ours)
+      console.log(
+        `  ${mode.padEnd(5)} sitemapkit peak RSS: ${format(ours.peakRssMb)} MB (goal < 150 MB: ${ours.peakRssMb < 150 ? 'met' : 'not met'})`,
+      );
   }
 }
 

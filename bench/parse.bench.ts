@@ -32,15 +32,19 @@ const loadParser = async () => (await import('../src/parse/index.js')).parseSite
 const DATA_DIR = fileURLToPath(new URL('../../bench/.data/', import.meta.url));
 const CONTENDERS = ['sitemapkit', 'sitemap.js', 'sitemapper', 'saxes', 'indexOf', 'gunzip'] as const;
 type Contender = (typeof CONTENDERS)[number];
-const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
+const HEADER =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
 
 /** One `<url>` of the realistic test sitemap: most with lastmod, a third with changefreq and priority, 10% with images, 1 in 7 with `&`. */
 function urlXml(i: number): string {
   const category = `category-${i % 97}`;
   let xml = `  <url>\n    <loc>https://www.example.com/shop/${category}/item-${i}${i % 7 === 0 ? '?colour=blue&amp;size=m' : ''}</loc>\n`;
-  if (i % 5 !== 0) xml += `    <lastmod>2024-05-${String(1 + (i % 28)).padStart(2, '0')}${i % 4 === 0 ? `T10:${String(i % 60).padStart(2, '0')}:00+00:00` : ''}</lastmod>\n`;
-  if (i % 3 === 0) xml += `    <changefreq>${i % 2 === 0 ? 'daily' : 'weekly'}</changefreq>\n    <priority>0.5</priority>\n`;
-  if (i % 10 === 0) xml += `    <image:image>\n      <image:loc>https://cdn.example.com/img/${i}/front.jpg</image:loc>\n    </image:image>\n`;
+  if (i % 5 !== 0)
+    xml += `    <lastmod>2024-05-${String(1 + (i % 28)).padStart(2, '0')}${i % 4 === 0 ? `T10:${String(i % 60).padStart(2, '0')}:00+00:00` : ''}</lastmod>\n`;
+  if (i % 3 === 0)
+    xml += `    <changefreq>${i % 2 === 0 ? 'daily' : 'weekly'}</changefreq>\n    <priority>0.5</priority>\n`;
+  if (i % 10 === 0)
+    xml += `    <image:image>\n      <image:loc>https://cdn.example.com/img/${i}/front.jpg</image:loc>\n    </image:image>\n`;
   return `${xml}  </url>\n`;
 }
 
@@ -120,7 +124,8 @@ async function loadSitemapper(): Promise<Reader> {
       const { port } = server.address() as { port: number };
       const name = path.endsWith('.gz') ? 'sitemap.xml.gz' : 'sitemap.xml';
       const result = await new Sitemapper({ url: `http://127.0.0.1:${port}/${name}`, timeout: 600_000 }).fetch();
-      if (result.errors.length > 0 && result.sites.length === 0) throw new Error(JSON.stringify(result.errors).slice(0, 300));
+      if (result.errors.length > 0 && result.sites.length === 0)
+        throw new Error(JSON.stringify(result.errors).slice(0, 300));
       return result.sites.length;
     } finally {
       server.close();
@@ -194,19 +199,31 @@ async function timed<T>(work: () => Promise<T>): Promise<{ timing: Timing; resul
   const cpuStart = process.cpuUsage();
   const result = await work();
   const cpu = process.cpuUsage(cpuStart);
-  return { timing: { seconds: Number(process.hrtime.bigint() - start) / 1e9, cpuSeconds: (cpu.user + cpu.system) / 1e6 }, result };
+  return {
+    timing: { seconds: Number(process.hrtime.bigint() - start) / 1e9, cpuSeconds: (cpu.user + cpu.system) / 1e6 },
+    result,
+  };
 }
 
-async function child(contender: Contender | 'stream', path: string, streamBytes: number, rounds: number): Promise<void> {
+async function child(
+  contender: Contender | 'stream',
+  path: string,
+  streamBytes: number,
+  rounds: number,
+): Promise<void> {
   let m: Measurement;
   if (contender === 'stream') {
     const parseSitemap = await loadParser();
     // Enough URLs for `streamBytes` (their average size measured on the first thousand), generated
     // by a process of their own and read from its output, so that the peak RSS is the parser's alone.
     const averageUrlBytes = Array.from({ length: 1000 }, (_, i) => urlXml(i).length).reduce((a, b) => a + b) / 1000;
-    const generator = spawn(process.execPath, [fileURLToPath(import.meta.url), '--emit', String(Math.ceil(streamBytes / averageUrlBytes))], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const generator = spawn(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--emit', String(Math.ceil(streamBytes / averageUrlBytes))],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     // No byte limit here: the point is a document far larger than any real sitemap.
     const parsed = parseSitemap(generator.stdout, { limits: { maxBytes: Number.MAX_SAFE_INTEGER } });
     const { timing, result } = await timed(async () => {
@@ -235,14 +252,33 @@ async function emit(count: number): Promise<void> {
 
 // ---- the parent ------------------------------------------------------------------------------
 
-function measure(contender: Contender | 'stream', path: string, rounds: number, streamBytes = 0, nodeFlags: string[] = []): Measurement | string {
-  const args = ['--child', contender, '--path', path, '--stream-bytes', String(streamBytes), '--rounds', String(rounds)];
-  const result = spawnSync(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+function measure(
+  contender: Contender | 'stream',
+  path: string,
+  rounds: number,
+  streamBytes = 0,
+  nodeFlags: string[] = [],
+): Measurement | string {
+  const args = [
+    '--child',
+    contender,
+    '--path',
+    path,
+    '--stream-bytes',
+    String(streamBytes),
+    '--rounds',
+    String(rounds),
+  ];
+  const result = spawnSync(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (result.status !== 0) return `failed: ${result.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 160)}`;
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
 }
 
-const format = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const format = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -258,12 +294,19 @@ async function main(): Promise<void> {
   });
   const rounds = Math.max(1, Number(values.rounds ?? 3));
   if (values.emit !== undefined) return emit(Number(values.emit));
-  if (values.child !== undefined) return child(values.child as Contender, values.path!, Number(values['stream-bytes']), rounds);
+  if (values.child !== undefined)
+    return child(values.child as Contender, values.path!, Number(values['stream-bytes']), rounds);
   const contenders = (values.only?.split(',') ?? [...CONTENDERS]) as Contender[];
   const sizes = (values.sizes ?? '50000,250000').split(',').map(Number);
-  console.log(`sitemapkit parse benchmark, Node ${process.version}; each contender in its own process, reading each file ${rounds} times:`);
-  console.log('"cold" is the first read (code not yet optimised), "warm" the fastest of the others (a long-running crawler). MB/s are of uncompressed XML.\n');
-  const rows: string[][] = [['file', 'contender', 'cold s', 'warm s', 'cold MB/s', 'warm MB/s', 'warm URLs/s', 'URLs', 'peak RSS MB']];
+  console.log(
+    `sitemapkit parse benchmark, Node ${process.version}; each contender in its own process, reading each file ${rounds} times:`,
+  );
+  console.log(
+    '"cold" is the first read (code not yet optimised), "warm" the fastest of the others (a long-running crawler). MB/s are of uncompressed XML.\n',
+  );
+  const rows: string[][] = [
+    ['file', 'contender', 'cold s', 'warm s', 'cold MB/s', 'warm MB/s', 'warm URLs/s', 'URLs', 'peak RSS MB'],
+  ];
   const ratios: string[] = [];
   for (const size of sizes) {
     const files = await ensureData(size);
@@ -283,31 +326,48 @@ async function main(): Promise<void> {
         const warm = m.warm ?? m.cold;
         const mbps = (t: Timing) => format(xmlBytes / 1e6 / t.seconds, 1);
         const gunzip = contender === 'gunzip';
-        rows.push([label, contender, format(m.cold.seconds, 2), format(warm.seconds, 2), mbps(m.cold), mbps(warm), gunzip ? '–' : format(m.count / warm.seconds), gunzip ? '–' : format(m.count), format(m.peakRssMb)]);
+        rows.push([
+          label,
+          contender,
+          format(m.cold.seconds, 2),
+          format(warm.seconds, 2),
+          mbps(m.cold),
+          mbps(warm),
+          gunzip ? '–' : format(m.count / warm.seconds),
+          gunzip ? '–' : format(m.count),
+          format(m.peakRssMb),
+        ]);
       }
       const ours = results.get('sitemapkit');
       if (!ours) continue;
       const label = `${format(size)} ${mode}`;
       /** "cold a× · warm b×" of a ratio worked out on both timings. */
-      const both = (ratio: (run: 'cold' | 'warm') => number) => `cold ${format(ratio('cold'), 2)}×, warm ${format(ratio('warm'), 2)}×`;
+      const both = (ratio: (run: 'cold' | 'warm') => number) =>
+        `cold ${format(ratio('cold'), 2)}×, warm ${format(ratio('warm'), 2)}×`;
       const timing = (m: Measurement, run: 'cold' | 'warm') => (run === 'cold' ? m.cold : (m.warm ?? m.cold));
       for (const name of ['sitemap.js', 'sitemapper', 'saxes', 'indexOf'] as const) {
         const peer = results.get(name);
         if (!peer) continue;
         const speedup = (run: 'cold' | 'warm') => timing(peer, run).seconds / timing(ours, run).seconds;
-        const goal = name === 'sitemap.js' && mode === 'plain' ? ` (goal ≥ 20×: cold ${speedup('cold') >= 20 ? 'met' : 'not met'}, warm ${speedup('warm') >= 20 ? 'met' : 'not met'})` : '';
+        const goal =
+          name === 'sitemap.js' && mode === 'plain'
+            ? ` (goal ≥ 20×: cold ${speedup('cold') >= 20 ? 'met' : 'not met'}, warm ${speedup('warm') >= 20 ? 'met' : 'not met'})`
+            : '';
         ratios.push(`  ${label}: sitemapkit is ${both(speedup)} as fast as ${name}${goal}`);
       }
       const gunzip = results.get('gunzip');
       if (mode === 'gzip' && gunzip) {
         const slowdown = (run: 'cold' | 'warm') => timing(ours, run).seconds / timing(gunzip, run).seconds;
         const met = (run: 'cold' | 'warm') => (slowdown(run) <= 1.3 ? 'met' : 'not met');
-        ratios.push(`  ${label}: sitemapkit takes ${both(slowdown)} the time of gunzip alone (goal ≤ 1.3×: cold ${met('cold')}, warm ${met('warm')})`);
+        ratios.push(
+          `  ${label}: sitemapkit takes ${both(slowdown)} the time of gunzip alone (goal ≤ 1.3×: cold ${met('cold')}, warm ${met('warm')})`,
+        );
       }
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  for (const row of rows) console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  for (const row of rows)
+    console.log(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
   console.log('\nRatios (same run, same machine, wall time):');
   for (const line of ratios) console.log(line);
   if (process.env.BENCH_SKIP_1GB === '1' || !contenders.includes('sitemapkit')) return;
@@ -321,7 +381,9 @@ async function main(): Promise<void> {
     if (typeof m === 'string') console.log(`\n${format(streamBytes / 1e6)} MB stream: ${m}`);
     else {
       const { seconds, cpuSeconds } = m.cold;
-      console.log(`${flags.length === 0 ? '\n' : ''}${format(m.bytes / 1e6)} MB generated stream (${setting}): ${format(m.count)} URLs in ${format(seconds, 1)} s (${format(m.bytes / 1e6 / seconds, 1)} MB/s, CPU ${format(cpuSeconds, 1)} s), peak RSS ${format(m.peakRssMb)} MB (goal < 100 MB: ${m.peakRssMb < 100 ? 'met' : 'not met'})`);
+      console.log(
+        `${flags.length === 0 ? '\n' : ''}${format(m.bytes / 1e6)} MB generated stream (${setting}): ${format(m.count)} URLs in ${format(seconds, 1)} s (${format(m.bytes / 1e6 / seconds, 1)} MB/s, CPU ${format(cpuSeconds, 1)} s), peak RSS ${format(m.peakRssMb)} MB (goal < 100 MB: ${m.peakRssMb < 100 ? 'met' : 'not met'})`,
+      );
     }
   }
 }

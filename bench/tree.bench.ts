@@ -13,7 +13,17 @@
  * TREE_BENCH_PEER_URLS, or `--small` (20 × 5,000 and 100 × 1,000).
  */
 import { spawn, fork } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,7 +59,9 @@ async function ensureTree(size: TreeSize): Promise<string> {
   const done = join(dir, 'complete');
   if (existsSync(done)) return dir;
   mkdirSync(dir, { recursive: true });
-  process.stderr.write(`generating ${size.children} × ${size.urls.toLocaleString('en-US')} URLs into ${dir} (once) …\n`);
+  process.stderr.write(
+    `generating ${size.children} × ${size.urls.toLocaleString('en-US')} URLs into ${dir} (once) …\n`,
+  );
   for (let i = 0; i < size.children; i++) await writeChild(join(dir, `child-${i}.xml.gz`), i, size.urls);
   await writeFileAtomically(join(dir, 'complete'), '');
   return dir;
@@ -98,10 +110,15 @@ function serve(trees: Record<string, { dir: string; children: number }>): void {
     }
     if (match[2] === 'sitemap_index.xml') {
       const origin = `http://${request.headers.host}`;
-      const children = Array.from({ length: tree.children }, (_, i) => `<sitemap><loc>${origin}/${match[1]}/child-${i}.xml.gz</loc></sitemap>`);
+      const children = Array.from(
+        { length: tree.children },
+        (_, i) => `<sitemap><loc>${origin}/${match[1]}/child-${i}.xml.gz</loc></sitemap>`,
+      );
       response
         .writeHead(200, { 'content-type': 'application/xml' })
-        .end(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.join('\n')}\n</sitemapindex>\n`);
+        .end(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.join('\n')}\n</sitemapindex>\n`,
+        );
       return;
     }
     const path = join(tree.dir, `child-${match[3]}.xml.gz`);
@@ -115,7 +132,10 @@ function serve(trees: Record<string, { dir: string; children: number }>): void {
 // ---------------------------------------------------------------- measuring
 
 /** Runs `node args…` under /usr/bin/time; returns its stderr, seconds and peak RSS. */
-async function timed(args: string[], stdoutPath = '/dev/null'): Promise<{ stderr: string; stdout: string; seconds: number; maxRssMb: number | undefined }> {
+async function timed(
+  args: string[],
+  stdoutPath = '/dev/null',
+): Promise<{ stderr: string; stdout: string; seconds: number; maxRssMb: number | undefined }> {
   const scratch = mkdtempSync(join(tmpdir(), 'tree-bench-'));
   const timeFile = join(scratch, 'time');
   const haveTime = existsSync('/usr/bin/time');
@@ -148,7 +168,10 @@ async function runSitemapper(origin: string, tree: string): Promise<Run> {
   const script = `import Sitemapper from 'sitemapper';
 const result = await new Sitemapper({ url: ${JSON.stringify(`${origin}/${tree}/sitemap_index.xml`)}, timeout: 3600000, concurrency: 8 }).fetch();
 process.stdout.write(JSON.stringify({ urls: result.sites.length, errors: result.errors.length }));`;
-  const { stdout, seconds, maxRssMb } = await timed(['--max-old-space-size=8192', '--input-type=module', '-e', script], 'pipe');
+  const { stdout, seconds, maxRssMb } = await timed(
+    ['--max-old-space-size=8192', '--input-type=module', '-e', script],
+    'pipe',
+  );
   const { urls, errors } = JSON.parse(stdout) as { urls: number; errors: number };
   if (errors > 0) throw new Error(`sitemapper reported ${errors} errors`);
   return { tool: 'sitemapper', tree, urls, seconds, maxRssMb };
@@ -160,8 +183,16 @@ function sizes(): { big: TreeSize; peer: TreeSize } {
   const small = process.argv.includes('--small');
   const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
   return {
-    big: { name: 'big', children: env('TREE_BENCH_CHILDREN', small ? 20 : 200), urls: env('TREE_BENCH_URLS', small ? 5_000 : 50_000) },
-    peer: { name: 'peer', children: env('TREE_BENCH_PEER_CHILDREN', small ? 100 : 1_000), urls: env('TREE_BENCH_PEER_URLS', 1_000) },
+    big: {
+      name: 'big',
+      children: env('TREE_BENCH_CHILDREN', small ? 20 : 200),
+      urls: env('TREE_BENCH_URLS', small ? 5_000 : 50_000),
+    },
+    peer: {
+      name: 'peer',
+      children: env('TREE_BENCH_PEER_CHILDREN', small ? 100 : 1_000),
+      urls: env('TREE_BENCH_PEER_URLS', 1_000),
+    },
   };
 }
 
@@ -186,7 +217,9 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${port}`;
   try {
     console.log(`sitemap tree over HTTP (server in a child process on 127.0.0.1; each reader in its own process)`);
-    console.log(`big:  ${big.children} gzip children × ${big.urls.toLocaleString('en-US')} URLs; peer: ${peer.children} × ${peer.urls.toLocaleString('en-US')}\n`);
+    console.log(
+      `big:  ${big.children} gzip children × ${big.urls.toLocaleString('en-US')} URLs; peer: ${peer.children} × ${peer.urls.toLocaleString('en-US')}\n`,
+    );
     const ours = await runSitemapkit(origin, 'big');
     console.log(row(ours));
     const oursPeer = await runSitemapkit(origin, 'peer');
@@ -196,13 +229,20 @@ async function main(): Promise<void> {
 
     const expected = big.children * big.urls;
     if (ours.urls !== expected) throw new Error(`sitemapkit read ${ours.urls} URLs of ${expected}`);
-    if (oursPeer.urls !== theirs.urls) throw new Error(`URL counts differ on the peer tree: ${oursPeer.urls} vs ${theirs.urls}`);
+    if (oursPeer.urls !== theirs.urls)
+      throw new Error(`URL counts differ on the peer tree: ${oursPeer.urls} vs ${theirs.urls}`);
     const speed = oursPeer.urls / oursPeer.seconds / (theirs.urls / theirs.seconds);
-    console.log(`\npeer tree: sitemapkit is ${speed.toFixed(1)}× sitemapper's URLs/s` +
-      (oursPeer.maxRssMb && theirs.maxRssMb ? `, with ${(theirs.maxRssMb / oursPeer.maxRssMb).toFixed(1)}× less peak RSS` : ''));
-    console.log(`goals: ≥ 10× sitemapper's URLs/s: ${speed >= 10 ? 'met' : 'NOT met'}; ` +
-      `peak RSS < 200 MB on the big tree: ${ours.maxRssMb === undefined ? 'not measured' : ours.maxRssMb < 200 ? 'met' : 'NOT met'}` +
-      (expected < 10_000_000 ? ` (at ${expected.toLocaleString('en-US')} URLs, not 10,000,000)` : ''));
+    console.log(
+      `\npeer tree: sitemapkit is ${speed.toFixed(1)}× sitemapper's URLs/s` +
+        (oursPeer.maxRssMb && theirs.maxRssMb
+          ? `, with ${(theirs.maxRssMb / oursPeer.maxRssMb).toFixed(1)}× less peak RSS`
+          : ''),
+    );
+    console.log(
+      `goals: ≥ 10× sitemapper's URLs/s: ${speed >= 10 ? 'met' : 'NOT met'}; ` +
+        `peak RSS < 200 MB on the big tree: ${ours.maxRssMb === undefined ? 'not measured' : ours.maxRssMb < 200 ? 'met' : 'NOT met'}` +
+        (expected < 10_000_000 ? ` (at ${expected.toLocaleString('en-US')} URLs, not 10,000,000)` : ''),
+    );
   } finally {
     server.kill();
   }

@@ -33,10 +33,14 @@ function buildSitemap(urls: number): string {
     const loc = `${SITE}/catalog/products/item-${i}?color=blue&amp;size=${i % 7}`;
     const day = String((i % 28) + 1).padStart(2, '0');
     const month = String((i % 12) + 1).padStart(2, '0');
-    parts.push(`  <url>\n    <loc>${loc}</loc>\n    <lastmod>2023-${month}-${day}T10:${String(i % 60).padStart(2, '0')}:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>${(i % 10) / 10}</priority>\n`);
+    parts.push(
+      `  <url>\n    <loc>${loc}</loc>\n    <lastmod>2023-${month}-${day}T10:${String(i % 60).padStart(2, '0')}:00+00:00</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>${(i % 10) / 10}</priority>\n`,
+    );
     if (i % 10 === 0) parts.push(`    <image:image><image:loc>${SITE}/img/${i}.jpg</image:loc></image:image>\n`);
     if (i % 5 === 0) {
-      parts.push(`    <xhtml:link rel="alternate" hreflang="en" href="${loc}"/>\n    <xhtml:link rel="alternate" hreflang="x-default" href="${loc}"/>\n`);
+      parts.push(
+        `    <xhtml:link rel="alternate" hreflang="en" href="${loc}"/>\n    <xhtml:link rel="alternate" hreflang="x-default" href="${loc}"/>\n`,
+      );
     }
     parts.push('  </url>\n');
   }
@@ -59,10 +63,13 @@ function median(values: number[]): number {
 }
 
 function buildImageHeavySitemap(urls: number, imagesPerUrl: number): string {
-  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n'];
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n',
+  ];
   for (let i = 0; i < urls; i++) {
     parts.push(`<url><loc>${SITE}/p/${i}/a-product-name</loc>\n`);
-    for (let j = 0; j < imagesPerUrl; j++) parts.push(`  <image:image><image:loc>${SITE}/img/${i}/${j}/an-image-name.jpg</image:loc></image:image>\n`);
+    for (let j = 0; j < imagesPerUrl; j++)
+      parts.push(`  <image:image><image:loc>${SITE}/img/${i}/${j}/an-image-name.jpg</image:loc></image:image>\n`);
     parts.push('</url>\n');
   }
   parts.push('</urlset>\n');
@@ -88,7 +95,9 @@ async function peakLiveHeap(run: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { urls: { type: 'string' }, rounds: { type: 'string' }, gzip: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { urls: { type: 'string' }, rounds: { type: 'string' }, gzip: { type: 'boolean' } },
+  });
   const urls = Number(values.urls ?? 50_000);
   const rounds = Number(values.rounds ?? 5);
   await mkdir(DATA_DIR, { recursive: true });
@@ -96,7 +105,9 @@ async function main(): Promise<void> {
   const file = join(DATA_DIR, `validate-${urls}.xml${values.gzip ? '.gz' : ''}`);
   await writeFile(file, values.gzip ? gzipSync(xml) : xml);
   const megabytes = Buffer.byteLength(xml) / 1_048_576;
-  console.log(`${urls.toLocaleString('en-US')} URLs, ${megabytes.toFixed(1)} MB${values.gzip ? ` (gzip: ${((await stat(file)).size / 1_048_576).toFixed(1)} MB on disk)` : ''}, ${rounds} rounds, Node ${process.version}`);
+  console.log(
+    `${urls.toLocaleString('en-US')} URLs, ${megabytes.toFixed(1)} MB${values.gzip ? ` (gzip: ${((await stat(file)).size / 1_048_576).toFixed(1)} MB on disk)` : ''}, ${rounds} rounds, Node ${process.version}`,
+  );
 
   const parse = async () => {
     let count = 0;
@@ -104,8 +115,13 @@ async function main(): Promise<void> {
     return count;
   };
   const validate = async () => {
-    const result = await validateSitemap(file, { location: `${SITE}/sitemap.xml`, now: new Date('2024-01-01T00:00:00Z'), maxDiagnostics: 100 });
-    if (result.errors > 0) throw new Error(`the benchmark file should be valid: ${JSON.stringify(result.diagnostics.slice(0, 3))}`);
+    const result = await validateSitemap(file, {
+      location: `${SITE}/sitemap.xml`,
+      now: new Date('2024-01-01T00:00:00Z'),
+      maxDiagnostics: 100,
+    });
+    if (result.errors > 0)
+      throw new Error(`the benchmark file should be valid: ${JSON.stringify(result.diagnostics.slice(0, 3))}`);
     return result.urls;
   };
   await parse(); // warm-up: JIT and file cache
@@ -113,7 +129,10 @@ async function main(): Promise<void> {
   const times = { parse: [] as number[], validate: [] as number[] };
   const cpuTimes = { parse: [] as number[], validate: [] as number[] };
   for (let round = 0; round < rounds; round++) {
-    for (const [name, run] of [['parse', parse], ['validate', validate]] as const) {
+    for (const [name, run] of [
+      ['parse', parse],
+      ['validate', validate],
+    ] as const) {
       const { ms, cpuMs, count } = await timeIt(run);
       if (count !== urls) throw new Error(`${name} read ${count} URLs, expected ${urls}`);
       times[name].push(ms);
@@ -122,12 +141,20 @@ async function main(): Promise<void> {
   }
   for (const name of ['parse', 'validate'] as const) {
     const ms = median(times[name]);
-    console.log(`${name.padEnd(9)} ${ms.toFixed(0).padStart(6)} ms wall (${median(cpuTimes[name]).toFixed(0)} ms CPU)  ${(megabytes / (ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(urls / (ms / 1000)).toLocaleString('en-US').padStart(10)} URLs/s`);
+    console.log(
+      `${name.padEnd(9)} ${ms.toFixed(0).padStart(6)} ms wall (${median(cpuTimes[name]).toFixed(0)} ms CPU)  ${(megabytes / (ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(
+        urls / (ms / 1000),
+      )
+        .toLocaleString('en-US')
+        .padStart(10)} URLs/s`,
+    );
   }
   const ratio = median(times.parse) / median(times.validate);
   const cpuRatio = median(cpuTimes.parse) / median(cpuTimes.validate);
   const verdict = (r: number) => (r >= 0.5 ? 'met' : 'NOT met');
-  console.log(`validate-vs-parse speed ratio: ${ratio.toFixed(2)} wall-clock, ${cpuRatio.toFixed(2)} CPU time (target ≥ 0.50: ${verdict(ratio)} / ${verdict(cpuRatio)})`);
+  console.log(
+    `validate-vs-parse speed ratio: ${ratio.toFixed(2)} wall-clock, ${cpuRatio.toFixed(2)} CPU time (target ≥ 0.50: ${verdict(ratio)} / ${verdict(cpuRatio)})`,
+  );
 
   const heavy = join(DATA_DIR, 'validate-images.xml');
   await writeFile(heavy, buildImageHeavySitemap(10_000, 30)); // the string is garbage once written
@@ -136,7 +163,9 @@ async function main(): Promise<void> {
     for await (const located of parseSitemap(heavy).located()) if (!located.entry.loc) throw new Error('no loc');
   });
   const validateHeap = await peakLiveHeap(() => validateSitemap(heavy, { location: `${SITE}/sitemap.xml` }));
-  console.log(`memory, 10,000 URLs x 30 images (${heavyMb.toFixed(0)} MB): peak live heap parse ${parseHeap.toFixed(1)} MB, validate ${validateHeap.toFixed(1)} MB`);
+  console.log(
+    `memory, 10,000 URLs x 30 images (${heavyMb.toFixed(0)} MB): peak live heap parse ${parseHeap.toFixed(1)} MB, validate ${validateHeap.toFixed(1)} MB`,
+  );
 }
 
 await main();

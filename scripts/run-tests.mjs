@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 
 function findTests(path) {
   if (statSync(path).isFile()) return path.endsWith('.test.ts') ? [path] : [];
-  return readdirSync(path).sort().flatMap((name) => (name === 'node_modules' || name === 'fixtures' ? [] : findTests(join(path, name))));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => (name === 'node_modules' || name === 'fixtures' ? [] : findTests(join(path, name))));
 }
 
 const roots = process.argv.slice(2);
@@ -15,5 +17,7 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -10,14 +10,27 @@ export * from './core/index.js';
 export * from './parse/index.js';
 export * from './generate/index.js';
 export * from './input/index.js';
-export { hreflangProblem, type FetchedResponse, type SitemapFetcher, type ValidateOptions, type ValidationResult, type ValidationSource } from './validate/index.js';
+export {
+  hreflangProblem,
+  type FetchedResponse,
+  type SitemapFetcher,
+  type ValidateOptions,
+  type ValidationResult,
+  type ValidationSource,
+} from './validate/index.js';
 export * from './discover/index.js';
 export * from './crawl/index.js';
 export { CrawlStore, type FinishedUrl, type FoundUrl, type QueuedUrl } from './store/crawl-store.js';
 export { siteDatabasePath, DEFAULT_STATE_DIR } from './store/site-database.js';
 export { ValidationReport, type ValidationReportOptions } from './report/validation.js';
 export { renderTree, treeToJson } from './report/tree.js';
-export { crawlReport, formatCrawlReportText, formatCrawlReportJson, formatCrawlProgress, type CrawlReport } from './report/crawl.js';
+export {
+  crawlReport,
+  formatCrawlReportText,
+  formatCrawlReportJson,
+  formatCrawlProgress,
+  type CrawlReport,
+} from './report/crawl.js';
 export { entryToJsonLine, entryCsvHeader, entryToCsvRow } from './report/entries.js';
 export { VERSION, DEFAULT_USER_AGENT } from './version.js';
 
@@ -27,7 +40,10 @@ export function validateSitemap(source: ValidationSource, options: ValidateOptio
 }
 
 /** Validates several documents as one set; URL sources are fetched with sitemapkit's HttpClient unless `options.http` is given. */
-export function validateSources(sources: readonly ValidationSource[], options: ValidateOptions = {}): Promise<ValidationResult[]> {
+export function validateSources(
+  sources: readonly ValidationSource[],
+  options: ValidateOptions = {},
+): Promise<ValidationResult[]> {
   return withHttp(options, (withClient) => validator.validateSources(sources, withClient));
 }
 

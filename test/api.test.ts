@@ -8,9 +8,25 @@ import * as sitemapkit from '../src/index.js';
 import type { Entry, UrlEntry } from '../src/index.js';
 
 test('the entry point exports each stage of the stream', () => {
-  for (const name of ['parseSitemap', 'writeSitemaps', 'createSitemapWriter', 'readUrlList', 'walkSiteDirectory', 'validateSitemap',
-    'validateSources', 'fetchSitemapTree', 'walkSitemapTree', 'HttpClient', 'fetchRobotsTxt', 'crawlSite', 'CrawlStore',
-    'normaliseUrl', 'parseW3cDate', 'escapeXml', 'entryToJsonLine']) {
+  for (const name of [
+    'parseSitemap',
+    'writeSitemaps',
+    'createSitemapWriter',
+    'readUrlList',
+    'walkSiteDirectory',
+    'validateSitemap',
+    'validateSources',
+    'fetchSitemapTree',
+    'walkSitemapTree',
+    'HttpClient',
+    'fetchRobotsTxt',
+    'crawlSite',
+    'CrawlStore',
+    'normaliseUrl',
+    'parseW3cDate',
+    'escapeXml',
+    'entryToJsonLine',
+  ]) {
     assert.equal(typeof (sitemapkit as Record<string, unknown>)[name], 'function', name);
   }
 });
@@ -19,7 +35,11 @@ test('generate → parse → validate through the public API gives the entries b
   const outDir = await mkdtemp(join(tmpdir(), 'sitemapkit-api-'));
   const entries: UrlEntry[] = [
     { kind: 'url', loc: 'https://www.example.com/', lastmod: '2024-05-01', changefreq: 'daily', priority: 1 },
-    { kind: 'url', loc: 'https://www.example.com/shop/tent?size=2&colour=green', images: [{ loc: 'https://www.example.com/tent.jpg' }] },
+    {
+      kind: 'url',
+      loc: 'https://www.example.com/shop/tent?size=2&colour=green',
+      images: [{ loc: 'https://www.example.com/tent.jpg' }],
+    },
   ];
   const summary = await sitemapkit.writeSitemaps(entries, { outDir, baseUrl: 'https://www.example.com/', gzip: true });
   assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml.gz']);

@@ -52,7 +52,9 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
     });
     return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}\nRun "sitemapkit ${spec.name} --help" for usage.`);
+    throw new UsageError(
+      `${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}\nRun "sitemapkit ${spec.name} --help" for usage.`,
+    );
   }
 }
 

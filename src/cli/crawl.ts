@@ -16,8 +16,16 @@ import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import {
-  EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, integerFlag, listFlag, stringFlag,
-  type Command, type Io, type ParsedArgs,
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  listFlag,
+  stringFlag,
+  type Command,
+  type Io,
+  type ParsedArgs,
 } from './command.js';
 import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions } from './output-options.js';
 
@@ -97,9 +105,14 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const resume = booleanFlag(args, 'resume');
   const databaseFile = siteDatabasePath(stateDir, startUrl);
   const store = new CrawlStore(databaseFile, { fresh: !resume });
-  if (resume && store.getMeta('start-url') === undefined) io.stderr.write(`sitemapkit crawl: no crawl to resume in ${databaseFile}; starting afresh\n`);
+  if (resume && store.getMeta('start-url') === undefined)
+    io.stderr.write(`sitemapkit crawl: no crawl to resume in ${databaseFile}; starting afresh\n`);
 
-  const http = new HttpClient({ userAgent, retries: integerFlag(args, 'retries', 2, { min: 0 }), perHostConcurrency: concurrency });
+  const http = new HttpClient({
+    userAgent,
+    retries: integerFlag(args, 'retries', 2, { min: 0 }),
+    perHostConcurrency: concurrency,
+  });
   const interrupted = new AbortController();
   const onSignal = () => interrupted.abort();
   process.once('SIGINT', onSignal);
@@ -127,15 +140,21 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     const failed = !result.finished || START_FAILURES.has(result.startOutcome ?? '');
     // Unless told otherwise, the sitemaps are published at the root of the site crawled.
     const baseUrl = stringFlag(args, 'base-url') === undefined ? `${result.site}/` : output.baseUrl;
-    const written = failed ? undefined : await writeSitemaps(store.listedEntries(), {
-      ...output,
-      baseUrl,
-      onProblem: (problem) => io.stderr.write(`${formatDiagnostic(problem)}\n`),
-    });
+    const written = failed
+      ? undefined
+      : await writeSitemaps(store.listedEntries(), {
+          ...output,
+          baseUrl,
+          onProblem: (problem) => io.stderr.write(`${formatDiagnostic(problem)}\n`),
+        });
     const report = crawlReport(summary, Date.now() - started, written);
     io.stdout.write(booleanFlag(args, 'json') ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    if (!result.finished) io.stderr.write(`sitemapkit crawl: interrupted; continue with --resume (state in ${databaseFile})\n`);
-    else if (failed) io.stderr.write(`sitemapkit crawl: the start URL ${result.startUrl} could not be fetched: ${result.startDetail ?? 'no answer'}\n`);
+    if (!result.finished)
+      io.stderr.write(`sitemapkit crawl: interrupted; continue with --resume (state in ${databaseFile})\n`);
+    else if (failed)
+      io.stderr.write(
+        `sitemapkit crawl: the start URL ${result.startUrl} could not be fetched: ${result.startDetail ?? 'no answer'}\n`,
+      );
     return failed ? EXIT_FAILED : EXIT_OK;
   } finally {
     process.removeListener('SIGINT', onSignal);
@@ -163,7 +182,8 @@ function readDelay(args: ParsedArgs): number {
   const raw = stringFlag(args, 'delay');
   if (raw === undefined) return 0;
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0 || raw.trim() === '') throw new UsageError(`--delay must be a number of seconds, not "${raw}"`);
+  if (!Number.isFinite(seconds) || seconds < 0 || raw.trim() === '')
+    throw new UsageError(`--delay must be a number of seconds, not "${raw}"`);
   return Math.round(seconds * 1000);
 }
 

@@ -8,7 +8,16 @@ import { formatDiagnostic, type Diagnostic } from '../core/index.js';
 import { GenerateError, writeSitemaps, type GeneratorInput, type WriteSummary } from '../generate/index.js';
 import { URL_LIST_FORMATS, readUrlList, type UrlListFormat } from '../input/index.js';
 import { readSiteDirectory } from '../input/site-directory.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, listFlag, stringFlag, type Command, type Io } from './command.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  listFlag,
+  stringFlag,
+  type Command,
+  type Io,
+} from './command.js';
 import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
 import { countOf, formatBytes } from '../report/format.js';
 
@@ -18,7 +27,8 @@ const WARNINGS_SHOWN_PER_CODE = 20;
 export const command: Command = {
   spec: {
     name: 'generate',
-    summary: 'Turn URL lists or a site build directory into sitemaps: sharded, optionally gzipped, with an index when needed.',
+    summary:
+      'Turn URL lists or a site build directory into sitemaps: sharded, optionally gzipped, with an index when needed.',
     usage: 'sitemapkit generate INPUT… --base-url URL --out DIR [options]',
     help: `
 Inputs (any number, read in order):
@@ -62,7 +72,8 @@ Examples:
   },
 
   async run(args, io) {
-    if (args.positionals.length === 0) throw new UsageError('give at least one INPUT: a URL list file, "-" for standard input, or a build directory');
+    if (args.positionals.length === 0)
+      throw new UsageError('give at least one INPUT: a URL list file, "-" for standard input, or a build directory');
     const output = readOutputOptions(args);
     const inputFormat = readInputFormat(stringFlag(args, 'input-format'));
     const exclude = listFlag(args, 'exclude');
@@ -112,18 +123,25 @@ Examples:
 
 function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
   if (raw === undefined) return undefined;
-  if (!(URL_LIST_FORMATS as readonly string[]).includes(raw)) throw new UsageError(`--input-format must be one of ${URL_LIST_FORMATS.join(', ')}, not "${raw}"`);
+  if (!(URL_LIST_FORMATS as readonly string[]).includes(raw))
+    throw new UsageError(`--input-format must be one of ${URL_LIST_FORMATS.join(', ')}, not "${raw}"`);
   return raw as UrlListFormat;
 }
 
 /** Every input in order, as one stream for the writer. */
-async function* inputsOf(paths: string[], context: { output: OutputOptions; inputFormat: UrlListFormat | undefined; exclude: string[]; io: Io }): AsyncGenerator<GeneratorInput> {
+async function* inputsOf(
+  paths: string[],
+  context: { output: OutputOptions; inputFormat: UrlListFormat | undefined; exclude: string[]; io: Io },
+): AsyncGenerator<GeneratorInput> {
   for (const path of paths) {
     if (path !== '-' && (await stat(path).catch(() => undefined))?.isDirectory()) {
       // Each page named by its file, so a problem with it points at the file to fix.
       yield* readSiteDirectory(path, { baseUrl: context.output.baseUrl, exclude: context.exclude });
     } else {
-      yield* readUrlList(path, { ...(context.inputFormat ? { format: context.inputFormat } : {}), stdin: context.io.stdin });
+      yield* readUrlList(path, {
+        ...(context.inputFormat ? { format: context.inputFormat } : {}),
+        stdin: context.io.stdin,
+      });
     }
   }
 }
@@ -146,26 +164,35 @@ class ProblemPrinter {
   }
 
   finish(): void {
-    for (const [code, count] of this.hidden) this.io.stderr.write(`… and ${count.toLocaleString('en-US')} more ${code} warnings\n`);
+    for (const [code, count] of this.hidden)
+      this.io.stderr.write(`… and ${count.toLocaleString('en-US')} more ${code} warnings\n`);
   }
 }
 
 function describe(summary: WriteSummary, output: OutputOptions, quiet: boolean): string {
   const lines: string[] = [];
   if (!quiet) {
-    lines.push(`Wrote ${countOf(summary.urls, 'URL')} in ${countOf(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${resolve(output.outDir)}`);
+    lines.push(
+      `Wrote ${countOf(summary.urls, 'URL')} in ${countOf(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${resolve(output.outDir)}`,
+    );
     const width = Math.max(...summary.files.map((file) => file.name.length), summary.index?.name.length ?? 0);
     for (const file of summary.files) {
-      const size = file.gzipBytes === undefined ? formatBytes(file.bytes) : `${formatBytes(file.bytes)} (${formatBytes(file.gzipBytes)} gzipped)`;
-      lines.push(`  ${file.name.padEnd(width)}  ${countOf(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}`);
+      const size =
+        file.gzipBytes === undefined
+          ? formatBytes(file.bytes)
+          : `${formatBytes(file.bytes)} (${formatBytes(file.gzipBytes)} gzipped)`;
+      lines.push(
+        `  ${file.name.padEnd(width)}  ${countOf(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}`,
+      );
     }
-    if (summary.index) lines.push(`  ${summary.index.name.padEnd(width)}  index of ${countOf(summary.files.length, 'file')}`);
+    if (summary.index)
+      lines.push(`  ${summary.index.name.padEnd(width)}  index of ${countOf(summary.files.length, 'file')}`);
     if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
-    if (summary.skipped > 0) lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
+    if (summary.skipped > 0)
+      lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
     if (summary.removed.length > 0) lines.push(`Removed stale files of a previous run: ${summary.removed.join(', ')}`);
     lines.push('', 'Add to robots.txt:');
   }
   lines.push(...summary.robotsTxt);
   return `${lines.join('\n')}\n`;
 }
-

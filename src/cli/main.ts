@@ -7,11 +7,23 @@ import { EXIT_FAILED, EXIT_USAGE, UsageError, formatHelp, parseCommandArgs, type
 
 /** Each command lives in its own module, loaded only when it runs. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  generate: { summary: 'URL lists or a build directory → sitemaps (sharded, gzip, index)', load: async () => (await import('./generate.js')).command },
-  parse: { summary: 'a sitemap (file, - or URL) → one JSON entry per line', load: async () => (await import('./parse.js')).command },
-  validate: { summary: 'check sitemaps against every rule of the protocol and the engines', load: async () => (await import('./validate.js')).command },
-  tree: { summary: "read a site's whole sitemap tree from robots.txt and well-known locations", load: async () => (await import('./tree.js')).command },
-  crawl: { summary: "crawl a site and write its sitemaps", load: async () => (await import('./crawl.js')).command },
+  generate: {
+    summary: 'URL lists or a build directory → sitemaps (sharded, gzip, index)',
+    load: async () => (await import('./generate.js')).command,
+  },
+  parse: {
+    summary: 'a sitemap (file, - or URL) → one JSON entry per line',
+    load: async () => (await import('./parse.js')).command,
+  },
+  validate: {
+    summary: 'check sitemaps against every rule of the protocol and the engines',
+    load: async () => (await import('./validate.js')).command,
+  },
+  tree: {
+    summary: "read a site's whole sitemap tree from robots.txt and well-known locations",
+    load: async () => (await import('./tree.js')).command,
+  },
+  crawl: { summary: 'crawl a site and write its sitemaps', load: async () => (await import('./crawl.js')).command },
 };
 
 function mainHelp(): string {
@@ -78,7 +90,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 main(process.argv.slice(2), io).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     process.stderr.write(`sitemapkit: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = EXIT_FAILED;

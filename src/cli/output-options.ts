@@ -33,8 +33,10 @@ export const OUTPUT_OPTIONS_HELP = `Output:
   --allow-other-hosts    accept URLs on other hosts or outside the base URL's directory (only
                          valid when each host's robots.txt lists the sitemap)`;
 
-export type OutputOptions = Pick<WriteSitemapsOptions,
-  'outDir' | 'baseUrl' | 'maxUrls' | 'maxBytes' | 'gzip' | 'gzipIndex' | 'format' | 'stylesheet' | 'allowOtherHosts'>;
+export type OutputOptions = Pick<
+  WriteSitemapsOptions,
+  'outDir' | 'baseUrl' | 'maxUrls' | 'maxBytes' | 'gzip' | 'gzipIndex' | 'format' | 'stylesheet' | 'allowOtherHosts'
+>;
 
 /** Reads the output flags; `--out` and `--base-url` are required, everything else has a default. */
 export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string } = {}): OutputOptions {
@@ -44,7 +46,8 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
   const format = stringFlag(args, 'format') ?? 'xml';
   if (format !== 'xml' && format !== 'txt') throw new UsageError(`--format must be xml or txt, not "${format}"`);
   const stylesheet = stringFlag(args, 'stylesheet');
-  if (stylesheet !== undefined && format === 'txt') throw new UsageError('--stylesheet applies to XML sitemaps, not --format txt');
+  if (stylesheet !== undefined && format === 'txt')
+    throw new UsageError('--stylesheet applies to XML sitemaps, not --format txt');
   return {
     outDir,
     baseUrl,
@@ -59,7 +62,8 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
 }
 
 function readBaseUrl(raw: string | undefined): string {
-  if (raw === undefined) throw new UsageError('--base-url URL is required: the public URL the sitemaps will be served from');
+  if (raw === undefined)
+    throw new UsageError('--base-url URL is required: the public URL the sitemaps will be served from');
   const url = normaliseUrl(raw);
   if (!url.ok) throw new UsageError(`--base-url: ${url.problem.message}`);
   const parsed = new URL(url.value);
@@ -70,6 +74,9 @@ function readBaseUrl(raw: string | undefined): string {
 
 function limitFlag(args: ParsedArgs, name: string, maximum: number): number {
   const value = integerFlag(args, name, maximum);
-  if (value > maximum) throw new UsageError(`--${name} may be at most ${maximum.toLocaleString('en-US')} (the protocol's limit), not ${value}`);
+  if (value > maximum)
+    throw new UsageError(
+      `--${name} may be at most ${maximum.toLocaleString('en-US')} (the protocol's limit), not ${value}`,
+    );
   return value;
 }

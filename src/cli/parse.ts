@@ -5,7 +5,16 @@ import { formatDiagnostic } from '../core/diagnostics.js';
 import { HttpClient, type HttpResponse } from '../discover/http.js';
 import { parseSitemap, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
-import { booleanFlag, EXIT_FAILED, EXIT_OK, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
+import {
+  booleanFlag,
+  EXIT_FAILED,
+  EXIT_OK,
+  integerFlag,
+  stringFlag,
+  UsageError,
+  type Command,
+  type Io,
+} from './command.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 
 const HELP = `
@@ -57,7 +66,8 @@ export const command: Command = {
     const sources = args.positionals;
     if (sources.length === 0) throw new UsageError('name a SOURCE: a file, - for standard input, or an http(s) URL');
     const baseUrl = stringFlag(args, 'base-url');
-    if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an absolute URL, not "${baseUrl}"`);
+    if (baseUrl !== undefined && !URL.canParse(baseUrl))
+      throw new UsageError(`--base-url must be an absolute URL, not "${baseUrl}"`);
     const options = {
       csv: booleanFlag(args, 'csv'),
       strict: booleanFlag(args, 'strict'),
@@ -89,7 +99,13 @@ interface RunOptions {
   withSource: boolean;
 }
 
-async function parseOne(name: string, options: RunOptions, out: BatchedWriter, io: Io, http: HttpClient): Promise<number> {
+async function parseOne(
+  name: string,
+  options: RunOptions,
+  out: BatchedWriter,
+  io: Io,
+  http: HttpClient,
+): Promise<number> {
   const label = name === '-' ? '<stdin>' : name;
   const abort = new AbortController();
   try {
@@ -111,7 +127,10 @@ async function parseOne(name: string, options: RunOptions, out: BatchedWriter, i
       out.line(options.csv ? entryToCsvRow(entry, source, options.withSource) : entryToJsonLine(entry, source));
       if (out.full) await out.flush();
     }
-    const unreadable = parsed.kind === undefined || parsed.kind === 'html' || parsed.kind === 'unknown' ||
+    const unreadable =
+      parsed.kind === undefined ||
+      parsed.kind === 'html' ||
+      parsed.kind === 'unknown' ||
       (parsed.stats.entries === 0 && parsed.diagnostics.some((d) => d.code === 'FETCH-005'));
     return unreadable ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
@@ -125,7 +144,12 @@ async function parseOne(name: string, options: RunOptions, out: BatchedWriter, i
 }
 
 /** A path, `-` or an http(s) URL as a parser source; a string is why it could not be opened. */
-async function openCliSource(name: string, io: Io, http: HttpClient, signal: AbortSignal): Promise<{ source: SitemapSource; baseUrl?: string } | string> {
+async function openCliSource(
+  name: string,
+  io: Io,
+  http: HttpClient,
+  signal: AbortSignal,
+): Promise<{ source: SitemapSource; baseUrl?: string } | string> {
   if (name === '-') return { source: io.stdin as AsyncIterable<Uint8Array> };
   if (!looksAbsoluteHttp(name)) return { source: { path: name } };
   // The shared HTTP layer: timeouts, retries with backoff, redirects, Content-Encoding, User-Agent.

@@ -6,8 +6,25 @@ import { once } from 'node:events';
 import { entryToJsonLine } from '../report/entries.js';
 import { renderTree, treeToJson } from '../report/tree.js';
 import { formatBytes, formatNumber } from '../report/format.js';
-import { fetchSitemapTree, resolveStart, walkSitemapTree, type SitemapTree, type TreeOptions, type TreeProgress } from '../discover/tree.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, integerFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import {
+  fetchSitemapTree,
+  resolveStart,
+  walkSitemapTree,
+  type SitemapTree,
+  type TreeOptions,
+  type TreeProgress,
+} from '../discover/tree.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  type Command,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
 
 export const command: Command = {
   spec: {
@@ -56,7 +73,8 @@ Examples:
 
   async run(args, io) {
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
-    if (booleanFlag(args, 'json') && booleanFlag(args, 'urls')) throw new UsageError('--json and --urls are two different outputs; choose one');
+    if (booleanFlag(args, 'json') && booleanFlag(args, 'urls'))
+      throw new UsageError('--json and --urls are two different outputs; choose one');
     const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
     const options: TreeOptions = { ...readOptions(args), onProgress: progress?.update };
     const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
@@ -69,7 +87,10 @@ Examples:
     }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
     else if (!booleanFlag(args, 'urls')) io.stdout.write(renderTree(tree, { color: io.isTerminal }));
-    else if (!booleanFlag(args, 'quiet')) io.stderr.write(`${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`);
+    else if (!booleanFlag(args, 'quiet'))
+      io.stderr.write(
+        `${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`,
+      );
     return tree.totals.read > 0 ? EXIT_OK : EXIT_FAILED;
   },
 };
@@ -83,7 +104,8 @@ function checkInputs(inputs: readonly string[]): void {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    if (start.mode === 'site' && inputs.length > 1) throw new UsageError(`give one site, or sitemap URLs: ${input} is a site`);
+    if (start.mode === 'site' && inputs.length > 1)
+      throw new UsageError(`give one site, or sitemap URLs: ${input} is a site`);
   }
 }
 

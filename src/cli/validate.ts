@@ -4,7 +4,16 @@ import { HttpClient } from '../discover/http.js';
 import { ValidationReport } from '../report/validation.js';
 import { validateSources, type ValidationSource } from '../validate/index.js';
 import type { ValidationResult } from '../validate/types.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, integerFlag, stringFlag, type Command, type ParsedArgs } from './command.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  type Command,
+  type ParsedArgs,
+} from './command.js';
 
 const DEFAULT_MAX_PER_RULE = 20;
 
@@ -61,10 +70,13 @@ Examples:
       color: io.isTerminal && !process.env.NO_COLOR,
     });
     const sources: ValidationSource[] = args.positionals.map((source) =>
-      source === '-' ? { name: '-', input: io.stdin as AsyncIterable<Uint8Array> } : source);
+      source === '-' ? { name: '-', input: io.stdin as AsyncIterable<Uint8Array> } : source,
+    );
 
     // Progress on a terminal only, on stderr, erased before the report.
-    const progress = io.stderrIsTerminal ? (source: string, number: number) => io.stderr.write(`\r\u001b[Kvalidating ${number}: ${source}`) : undefined;
+    const progress = io.stderrIsTerminal
+      ? (source: string, number: number) => io.stderr.write(`\r\u001b[Kvalidating ${number}: ${source}`)
+      : undefined;
     // URL sources come through the shared HTTP layer, as in `parse`: timeouts, retries, redirects, User-Agent.
     const http = new HttpClient();
     let results: ValidationResult[];
@@ -95,15 +107,18 @@ Examples:
 
 function readFailOn(args: ParsedArgs): boolean {
   const level = stringFlag(args, 'fail-on') ?? 'error';
-  if (level !== 'error' && level !== 'warning') throw new UsageError(`--fail-on must be "error" or "warning", not "${level}"`);
+  if (level !== 'error' && level !== 'warning')
+    throw new UsageError(`--fail-on must be "error" or "warning", not "${level}"`);
   return level === 'warning';
 }
 
 function readLocation(args: ParsedArgs): string | undefined {
   const location = stringFlag(args, 'location');
   if (location === undefined) return undefined;
-  if (!/^https?:\/\/[^/]/i.test(location)) throw new UsageError(`--location must be an absolute http(s) URL, not "${location}"`);
-  if (args.positionals.length > 1) throw new UsageError('--location names where one sitemap is published: give a single SOURCE with it');
+  if (!/^https?:\/\/[^/]/i.test(location))
+    throw new UsageError(`--location must be an absolute http(s) URL, not "${location}"`);
+  if (args.positionals.length > 1)
+    throw new UsageError('--location names where one sitemap is published: give a single SOURCE with it');
   return new URL(location).href;
 }
 
@@ -111,7 +126,8 @@ function readNow(args: ParsedArgs): Date | undefined {
   const text = stringFlag(args, 'now');
   if (text === undefined) return undefined;
   const millis = w3cToEpochMillis(text) ?? (/^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN);
-  if (Number.isNaN(millis)) throw new UsageError(`--now must be an ISO date or datetime such as 2024-05-01T12:00:00Z, not "${text}"`);
+  if (Number.isNaN(millis))
+    throw new UsageError(`--now must be an ISO date or datetime such as 2024-05-01T12:00:00Z, not "${text}"`);
   return new Date(millis);
 }
 

@@ -24,9 +24,7 @@ export interface W3cDate {
 
 /** Why a value is not a W3C datetime; the codes are RULES.md's. */
 export type DateProblem =
-  | { code: 'DATE-001'; message: string }
-  | { code: 'DATE-002'; message: string }
-  | { code: 'DATE-003'; message: string };
+  { code: 'DATE-001'; message: string } | { code: 'DATE-002'; message: string } | { code: 'DATE-003'; message: string };
 
 export type DateParseResult = { ok: true; value: W3cDate } | { ok: false; problem: DateProblem };
 
@@ -70,8 +68,18 @@ export function parseW3cDate(text: string): DateParseResult {
     };
   }
   const value: W3cDate = {
-    granularity: frac !== undefined ? 'fraction' : s !== undefined ? 'second' : h !== undefined ? 'minute'
-      : d !== undefined ? 'day' : mo !== undefined ? 'month' : 'year',
+    granularity:
+      frac !== undefined
+        ? 'fraction'
+        : s !== undefined
+          ? 'second'
+          : h !== undefined
+            ? 'minute'
+            : d !== undefined
+              ? 'day'
+              : mo !== undefined
+                ? 'month'
+                : 'year',
     year: Number(y),
     month: mo === undefined ? 1 : Number(mo),
     day: d === undefined ? 1 : Number(d),
@@ -93,7 +101,8 @@ export function parseW3cDate(text: string): DateParseResult {
 
 function checkCalendar(v: W3cDate): string | undefined {
   if (v.month < 1 || v.month > 12) return `month ${v.month} does not exist`;
-  if (v.day < 1 || v.day > daysInMonth(v.year, v.month)) return `day ${v.day} does not exist in ${v.year}-${pad2(v.month)}`;
+  if (v.day < 1 || v.day > daysInMonth(v.year, v.month))
+    return `day ${v.day} does not exist in ${v.year}-${pad2(v.month)}`;
   if (v.hour > 23) return `hour ${v.hour} is past 23`;
   if (v.minute > 59) return `minute ${v.minute} is past 59`;
   if (v.second > 59) return `second ${v.second} is past 59`;

@@ -6,5 +6,5 @@
 export function detach(text: string): string {
   // Concatenation makes a cons string; slicing it flattens it into a new string (V8 copies
   // strings shorter than 13 characters anyway).
-  return text.length < 13 ? text : (` ${text}`).slice(1);
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }

@@ -31,14 +31,21 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
       ok: false,
       problem: {
         code: 'URL-001',
-        message: base === undefined
-          ? `"${text}" is not an absolute URL; write it with https:// and a host`
-          : `"${text}" is not a valid URL`,
+        message:
+          base === undefined
+            ? `"${text}" is not an absolute URL; write it with https:// and a host`
+            : `"${text}" is not a valid URL`,
       },
     };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { ok: false, problem: { code: 'URL-001', message: `"${text}" uses ${parsed.protocol} ; only http and https URLs may be listed` } };
+    return {
+      ok: false,
+      problem: {
+        code: 'URL-001',
+        message: `"${text}" uses ${parsed.protocol} ; only http and https URLs may be listed`,
+      },
+    };
   }
   if (parsed.hostname === '') {
     return { ok: false, problem: { code: 'URL-001', message: `"${text}" has no host` } };
@@ -47,7 +54,10 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
   if (value.length >= LIMITS.maxUrlLength) {
     return {
       ok: false,
-      problem: { code: 'URL-002', message: `the URL is ${value.length} characters long; the protocol allows fewer than ${LIMITS.maxUrlLength}` },
+      problem: {
+        code: 'URL-002',
+        message: `the URL is ${value.length} characters long; the protocol allows fewer than ${LIMITS.maxUrlLength}`,
+      },
     };
   }
   return { ok: true, value };

@@ -34,7 +34,10 @@ export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_
 export const ENGINE_AGENTS = ['Googlebot', 'bingbot', 'Yandex'] as const;
 
 /** robots.txt of each origin, fetched once per crawl, read for `userAgent`'s product token. */
-export function robotsTxtPolicy(http: HttpClient, userAgent: string): RobotsPolicy & { robotsTxt(url: string): Promise<RobotsTxt> } {
+export function robotsTxtPolicy(
+  http: HttpClient,
+  userAgent: string,
+): RobotsPolicy & { robotsTxt(url: string): Promise<RobotsTxt> } {
   const byOrigin = new Map<string, Promise<RobotsTxt>>();
   const robotsTxt = (url: string) => {
     const origin = new URL(url).origin;
@@ -54,7 +57,10 @@ export function robotsTxtPolicy(http: HttpClient, userAgent: string): RobotsPoli
         return blockedFor.length === 0 ? { allowed: true } : { allowed: true, blockedFor };
       }
       // An unreachable robots.txt disallows everything (RFC 9309): say so, not "disallowed".
-      const why = robots.outcome === 'unreachable' ? robots.diagnostics[0]?.message ?? `${robots.url} is unreachable` : `disallowed by ${robots.url}`;
+      const why =
+        robots.outcome === 'unreachable'
+          ? (robots.diagnostics[0]?.message ?? `${robots.url} is unreachable`)
+          : `disallowed by ${robots.url}`;
       return { allowed: false, why };
     },
     async crawlDelay(url) {

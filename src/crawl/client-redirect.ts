@@ -6,8 +6,7 @@
 
 /** A page's own redirect, its target as written in the page (resolved later, against the base). */
 export type ClientRedirect =
-  | { kind: 'meta-refresh'; href: string; delaySeconds: number }
-  | { kind: 'js-redirect'; href: string; how: string };
+  { kind: 'meta-refresh'; href: string; delaySeconds: number } | { kind: 'js-redirect'; href: string; how: string };
 
 /** What a refresh declaration asks for: a reload of the same page, or another URL. */
 export type Refresh = { delaySeconds: number; href?: string };

@@ -229,7 +229,12 @@ class Crawl {
       return;
     }
     if (this.progress.fetched >= this.maxPages) {
-      this.finish({ url, outcome: 'max-pages', detail: `not fetched: --max-pages ${this.maxPages} reached`, fetched: false });
+      this.finish({
+        url,
+        outcome: 'max-pages',
+        detail: `not fetched: --max-pages ${this.maxPages} reached`,
+        fetched: false,
+      });
       return;
     }
     this.progress.fetched += 1;
@@ -254,7 +259,12 @@ class Crawl {
       if (targetRobots?.allowed) {
         // No await from this check to the store write: no other worker can meet the target between.
         if (this.store.outcomeOf(target) === undefined) {
-          const landed = this.judge(target, { ...answer, page: { ...answer.page, url: target, redirects: [] } }, depth, targetRobots.blockedFor);
+          const landed = this.judge(
+            target,
+            { ...answer, page: { ...answer.page, url: target, redirects: [] } },
+            depth,
+            targetRobots.blockedFor,
+          );
           this.progress.fetched += 1;
           judged.found = [{ ...landed.finished, depth }, ...landed.found];
         }
@@ -264,13 +274,19 @@ class Crawl {
   }
 
   /** @param blockedFor search engines robots.txt keeps out of the URL: noted on a listed page */
-  private judge(url: string, answer: ReadAnswer, depth: number, blockedFor: string[] = []): { finished: FinishedUrl; found: FoundUrl[] } {
+  private judge(
+    url: string,
+    answer: ReadAnswer,
+    depth: number,
+    blockedFor: string[] = [],
+  ): { finished: FinishedUrl; found: FoundUrl[] } {
     const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
     const found = discovered.map((d) => this.place(d.url, depthOf(d, depth)));
     const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
-    const finished: FinishedUrl = verdict.outcome === 'listed'
-      ? { url, outcome: 'listed', entry: verdict.entry, fetched: true, ...note }
-      : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true };
+    const finished: FinishedUrl =
+      verdict.outcome === 'listed'
+        ? { url, outcome: 'listed', entry: verdict.entry, fetched: true, ...note }
+        : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true };
     return { finished, found };
   }
 

@@ -71,7 +71,12 @@ export function srcsetUrls(srcset: string): string[] {
  *   an unknown label falls back to UTF-8)
  */
 export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader {
-  const raw = { links: [] as string[], canonicals: [] as string[], alternates: [] as Alternate[], images: [] as string[] };
+  const raw = {
+    links: [] as string[],
+    canonicals: [] as string[],
+    alternates: [] as Alternate[],
+    images: [] as string[],
+  };
   const directives = noDirectives();
   let baseHref: string | undefined;
   let inBody = false;
@@ -93,7 +98,8 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
             if (baseHref === undefined && attributes.href !== undefined) baseHref = attributes.href;
             break;
           case 'a':
-            if (attributes.href !== undefined && !relTokens(attributes.rel).includes('nofollow')) raw.links.push(attributes.href);
+            if (attributes.href !== undefined && !relTokens(attributes.rel).includes('nofollow'))
+              raw.links.push(attributes.href);
             break;
           case 'img':
             if (attributes.src) raw.images.push(attributes.src);
@@ -106,25 +112,29 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
             if (!inBody && attributes.name !== undefined && isHonouredMetaName(attributes.name)) {
               addDirectiveList(directives, attributes.content ?? '');
             }
-            if (!inBody && !inNoscript && !refreshSeen && attributes['http-equiv']?.trim().toLowerCase() === 'refresh') readRefresh(attributes.content ?? '');
+            if (!inBody && !inNoscript && !refreshSeen && attributes['http-equiv']?.trim().toLowerCase() === 'refresh')
+              readRefresh(attributes.content ?? '');
             break;
           case 'noscript':
             inNoscript = true;
             break;
           case 'script':
-            if (clientRedirect === undefined && attributes.src === undefined && isJavaScriptType(attributes.type)) scriptText = '';
+            if (clientRedirect === undefined && attributes.src === undefined && isJavaScriptType(attributes.type))
+              scriptText = '';
             break;
         }
       },
       ontext(text) {
-        if (scriptText !== undefined && scriptText.length < MAX_SCRIPT_CHARS) scriptText += text.slice(0, MAX_SCRIPT_CHARS - scriptText.length);
+        if (scriptText !== undefined && scriptText.length < MAX_SCRIPT_CHARS)
+          scriptText += text.slice(0, MAX_SCRIPT_CHARS - scriptText.length);
       },
       onclosetag(name) {
         if (name === 'noscript') inNoscript = false;
         if (name !== 'script' || scriptText === undefined) return;
         const navigation = findScriptRedirect(scriptText);
         scriptText = undefined;
-        if (navigation !== undefined && clientRedirect === undefined) clientRedirect = { kind: 'js-redirect', ...navigation };
+        if (navigation !== undefined && clientRedirect === undefined)
+          clientRedirect = { kind: 'js-redirect', ...navigation };
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
@@ -148,7 +158,8 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
       parser.write(decoder.decode());
       parser.end();
       const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
-      const resolveAll = (list: string[]) => list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
+      const resolveAll = (list: string[]) =>
+        list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
       const redirectTarget = clientRedirect === undefined ? undefined : resolve(clientRedirect.href, base);
       return {
         links: resolveAll(raw.links),
@@ -179,11 +190,15 @@ function decoderFor(charset: string | undefined): TextDecoder {
   }
 }
 
-function readHeadLink(attributes: Record<string, string>, raw: { canonicals: string[]; alternates: Alternate[] }): void {
+function readHeadLink(
+  attributes: Record<string, string>,
+  raw: { canonicals: string[]; alternates: Alternate[] },
+): void {
   const rel = relTokens(attributes.rel);
   const href = attributes.href!;
   if (rel.includes('canonical')) raw.canonicals.push(href);
-  if (rel.includes('alternate') && attributes.hreflang) raw.alternates.push({ hreflang: attributes.hreflang.trim(), href });
+  if (rel.includes('alternate') && attributes.hreflang)
+    raw.alternates.push({ hreflang: attributes.hreflang.trim(), href });
 }
 
 /** `href` resolved against `base`; undefined when it cannot be (a broken URL, or empty). */
@@ -225,6 +240,10 @@ export async function readHtmlStream(
 }
 
 function looksLikeHtml(start: Uint8Array): boolean {
-  const text = Buffer.from(start.subarray(0, 512)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const text = Buffer.from(start.subarray(0, 512))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   return text.startsWith('<!doctype html') || text.startsWith('<html');
 }

@@ -4,6 +4,12 @@ export { httpPageFetcher, robotsTxtPolicy, DEFAULT_MAX_PAGE_BYTES } from './adap
 export { summariseCrawl, type CrawlSummary, type LeftOutSummary } from './summary.js';
 export { normaliseCrawlUrl, paramFilter, type ParamFilter } from './normalise.js';
 export {
-  LEFT_OUT_REASONS, type LeftOutReason, type Outcome, type FetchedPage, type FollowedRedirect, type PageFetcher,
-  type RobotsPolicy, type RobotsVerdict,
+  LEFT_OUT_REASONS,
+  type LeftOutReason,
+  type Outcome,
+  type FetchedPage,
+  type FollowedRedirect,
+  type PageFetcher,
+  type RobotsPolicy,
+  type RobotsVerdict,
 } from './types.js';

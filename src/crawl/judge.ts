@@ -29,9 +29,7 @@ export interface Discovered {
   via: Via;
 }
 
-export type Verdict =
-  | { outcome: 'listed'; entry: UrlEntry }
-  | { outcome: LeftOutReason; detail: string };
+export type Verdict = { outcome: 'listed'; entry: UrlEntry } | { outcome: LeftOutReason; detail: string };
 
 export interface Judgement {
   verdict: Verdict;
@@ -75,7 +73,10 @@ export function judgeAnswer(url: string, { page, facts }: ReadAnswer, normalise:
     return { verdict: { outcome: 'http-error', detail: `HTTP ${page.status}` }, discovered: [] };
   }
   if (facts === undefined) {
-    return { verdict: { outcome: 'non-html', detail: headerValues(page.headers, 'content-type')[0] ?? 'no Content-Type' }, discovered: [] };
+    return {
+      verdict: { outcome: 'non-html', detail: headerValues(page.headers, 'content-type')[0] ?? 'no Content-Type' },
+      discovered: [],
+    };
   }
 
   const signals = readSignals(page, facts, normalise);
@@ -113,13 +114,17 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
   const headerLinks = headerValues(page.headers, 'link').flatMap(parseLinkHeader);
   const directives: RobotsDirectives = { ...facts.directives };
   for (const value of headerValues(page.headers, 'x-robots-tag')) addRobotsHeader(directives, value);
-  const headerCanonicals = headerLinks.filter((link) => link.rel.includes('canonical')).map((link) => resolveAgainst(link.target, page.url));
+  const headerCanonicals = headerLinks
+    .filter((link) => link.rel.includes('canonical'))
+    .map((link) => resolveAgainst(link.target, page.url));
   const headerAlternates = headerLinks
     .filter((link) => link.rel.includes('alternate') && link.hreflang)
     .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, page.url) ?? '' }));
   return {
     links: defined(facts.links.map((link) => normalise(link))),
-    canonicals: [...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href))))],
+    canonicals: [
+      ...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href)))),
+    ],
     alternates: distinctAlternates([...facts.alternates, ...headerAlternates], normalise),
     images: facts.images.filter((src) => /^https?:/i.test(src)),
     directives,
@@ -130,7 +135,11 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
 /** The sitemap entry of a listed page: lastmod from Last-Modified (CR-07), images, hreflang alternates. */
 function listedEntry(url: string, page: FetchedPage, signals: PageSignals): UrlEntry {
   const entry: UrlEntry = { kind: 'url', loc: url };
-  const lastmod = lastmodFromHeader(headerValues(page.headers, 'last-modified')[0], page.fetchedAt, headerValues(page.headers, 'date')[0]);
+  const lastmod = lastmodFromHeader(
+    headerValues(page.headers, 'last-modified')[0],
+    page.fetchedAt,
+    headerValues(page.headers, 'date')[0],
+  );
   if (lastmod !== undefined) entry.lastmod = lastmod;
   const images = signals.images.slice(0, LIMITS.maxImagesPerUrl);
   if (images.length > 0) entry.images = images.map((loc) => ({ loc }));
@@ -149,7 +158,10 @@ function judgeRedirect(url: string, page: FetchedPage, normalise: Normaliser): J
   const target = normalise(page.url);
   if (target === url) return undefined;
   if (target === undefined) {
-    return { verdict: { outcome: 'http-error', detail: `redirects to ${page.url}, which cannot be crawled` }, discovered: [] };
+    return {
+      verdict: { outcome: 'http-error', detail: `redirects to ${page.url}, which cannot be crawled` },
+      discovered: [],
+    };
   }
   const hops = page.redirects.length === 1 ? '' : ` in ${page.redirects.length} hops`;
   return {
@@ -163,17 +175,28 @@ function judgeRedirect(url: string, page: FetchedPage, normalise: Normaliser): J
  * and its target queued (CR-06), whatever its robots directives say, as an HTTP redirect's would
  * be. Its links are still followed. One that sends the browser back to itself is the page.
  */
-function judgeClientRedirect(url: string, redirect: ClientRedirect | undefined, normalise: Normaliser): Judgement | undefined {
+function judgeClientRedirect(
+  url: string,
+  redirect: ClientRedirect | undefined,
+  normalise: Normaliser,
+): Judgement | undefined {
   if (redirect === undefined) return undefined;
   const target = normalise(redirect.href);
   if (target === url) return undefined;
-  const how = redirect.kind === 'meta-refresh'
-    ? `meta refresh${redirect.delaySeconds > 0 ? ` after ${redirect.delaySeconds} s` : ''}`
-    : `${redirect.how} in an inline script`;
+  const how =
+    redirect.kind === 'meta-refresh'
+      ? `meta refresh${redirect.delaySeconds > 0 ? ` after ${redirect.delaySeconds} s` : ''}`
+      : `${redirect.how} in an inline script`;
   if (target === undefined) {
-    return { verdict: { outcome: redirect.kind, detail: `${how} to ${redirect.href}, which cannot be crawled` }, discovered: [] };
+    return {
+      verdict: { outcome: redirect.kind, detail: `${how} to ${redirect.href}, which cannot be crawled` },
+      discovered: [],
+    };
   }
-  return { verdict: { outcome: redirect.kind, detail: `${how} to ${target}` }, discovered: [{ url: target, via: 'client-redirect' }] };
+  return {
+    verdict: { outcome: redirect.kind, detail: `${how} to ${target}` },
+    discovered: [{ url: target, via: 'client-redirect' }],
+  };
 }
 
 function resolveAgainst(href: string, base: string): string | undefined {

@@ -5,7 +5,8 @@
  */
 import { formatUtcDateTime } from '../core/datetime.js';
 
-const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const IMF_FIXDATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /** Two stamps within the same second count as equal: HTTP dates have whole seconds. */
 const SAME_SECOND_MS = 1000;
@@ -14,7 +15,11 @@ const SAME_SECOND_MS = 1000;
  * @param fetchedAtMs our clock when the response arrived
  * @param serverDate the response's `Date` header: a Last-Modified equal to it is "now" too
  */
-export function lastmodFromHeader(lastModified: string | undefined, fetchedAtMs: number, serverDate?: string): string | undefined {
+export function lastmodFromHeader(
+  lastModified: string | undefined,
+  fetchedAtMs: number,
+  serverDate?: string,
+): string | undefined {
   const ms = parseHttpDate(lastModified);
   if (ms === undefined) return undefined;
   if (ms > fetchedAtMs || fetchedAtMs - ms < SAME_SECOND_MS) return undefined;

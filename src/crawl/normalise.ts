@@ -27,17 +27,20 @@ export function normalisePercentEncoding(text: string): string {
 /** The query without the parameters `strip` names; '' when nothing is left. */
 function stripParams(search: string, strip: ParamFilter): string {
   if (search === '' || search === '?') return '';
-  const kept = search.slice(1).split('&').filter((pair) => {
-    if (pair === '') return false;
-    const rawName = pair.split('=', 1)[0]!;
-    let name = rawName;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-    } catch {
-      // a malformed escape: match the name as written
-    }
-    return !strip(name);
-  });
+  const kept = search
+    .slice(1)
+    .split('&')
+    .filter((pair) => {
+      if (pair === '') return false;
+      const rawName = pair.split('=', 1)[0]!;
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // a malformed escape: match the name as written
+      }
+      return !strip(name);
+    });
   return kept.length === 0 ? '' : `?${kept.join('&')}`;
 }
 

@@ -22,14 +22,23 @@ export interface CrawlSummary {
   blockedForEngines?: { count: number; examples: { url: string; detail: string }[] };
 }
 
-export function summariseCrawl(store: CrawlStore, { startUrl, finished, examples = 5 }: { startUrl: string; finished: boolean; examples?: number }): CrawlSummary {
+export function summariseCrawl(
+  store: CrawlStore,
+  { startUrl, finished, examples = 5 }: { startUrl: string; finished: boolean; examples?: number },
+): CrawlSummary {
   const counts = store.outcomeCounts();
   const leftOut = LEFT_OUT_REASONS.filter((reason) => (counts.get(reason) ?? 0) > 0).map((reason) => ({
     reason,
     count: counts.get(reason)!,
     examples: store.examples(reason, examples).map(({ url, detail }) => ({ url, detail: detail ?? '' })),
   }));
-  const summary: CrawlSummary = { startUrl, finished, fetched: store.fetchedCount(), listed: counts.get('listed') ?? 0, leftOut };
+  const summary: CrawlSummary = {
+    startUrl,
+    finished,
+    fetched: store.fetchedCount(),
+    listed: counts.get('listed') ?? 0,
+    leftOut,
+  };
   const blocked = store.notes('listed', examples);
   if (blocked.count > 0) summary.blockedForEngines = blocked;
   return summary;

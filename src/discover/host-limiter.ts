@@ -18,7 +18,8 @@ export class HostLimiter {
     private readonly concurrency: number,
     private readonly delayMs = 0,
   ) {
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('per-host concurrency must be at least 1');
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError('per-host concurrency must be at least 1');
   }
 
   /** Waits for a slot on `host`; call the returned function exactly once to give it back. */

@@ -158,7 +158,13 @@ export class HttpClient {
     const visited = new Set<string>([url]);
     let current = url;
     for (;;) {
-      const hop = await this.requestWithRetries(current, options.retries ?? this.settings.retries, redirects, signal, options.accept ?? SITEMAP_ACCEPT);
+      const hop = await this.requestWithRetries(
+        current,
+        options.retries ?? this.settings.retries,
+        redirects,
+        signal,
+        options.accept ?? SITEMAP_ACCEPT,
+      );
       const location = hop.headers.location;
       if (!REDIRECT_STATUSES.has(hop.status) || location === undefined) {
         return this.toResponse(url, current, hop, redirects, options.maxBytes ?? Infinity);
@@ -167,14 +173,29 @@ export class HttpClient {
       hop.release();
       const next = resolveRedirect(location, current);
       if (next === undefined) {
-        throw new HttpError('bad-redirect', `${current} redirects to "${location}", which is not an http(s) URL`, url, redirects);
+        throw new HttpError(
+          'bad-redirect',
+          `${current} redirects to "${location}", which is not an http(s) URL`,
+          url,
+          redirects,
+        );
       }
       redirects.push({ from: current, to: next, status: hop.status });
       if (visited.has(next)) {
-        throw new HttpError('redirect-loop', `redirect loop: ${redirects.map((r) => r.from).join(' → ')} → ${next}`, url, redirects);
+        throw new HttpError(
+          'redirect-loop',
+          `redirect loop: ${redirects.map((r) => r.from).join(' → ')} → ${next}`,
+          url,
+          redirects,
+        );
       }
       if (redirects.length > this.settings.maxRedirects) {
-        throw new HttpError('too-many-redirects', `more than ${this.settings.maxRedirects} redirects, starting at ${url}`, url, redirects);
+        throw new HttpError(
+          'too-many-redirects',
+          `more than ${this.settings.maxRedirects} redirects, starting at ${url}`,
+          url,
+          redirects,
+        );
       }
       visited.add(next);
       current = next;
@@ -186,7 +207,13 @@ export class HttpClient {
     await this.agent.destroy();
   }
 
-  private async requestWithRetries(url: string, retries: number, redirects: Redirect[], signal: AbortSignal | undefined, accept: string): Promise<Hop> {
+  private async requestWithRetries(
+    url: string,
+    retries: number,
+    redirects: Redirect[],
+    signal: AbortSignal | undefined,
+    accept: string,
+  ): Promise<Hop> {
     const host = new URL(url).host;
     for (let attempt = 1; ; attempt++) {
       const release = await this.limiter.acquire(host, signal);
@@ -236,7 +263,13 @@ export class HttpClient {
     return Math.round(ceiling * (0.5 + this.random() / 2));
   }
 
-  private toResponse(requestedUrl: string, url: string, hop: Hop, redirects: Redirect[], maxBytes: number): HttpResponse {
+  private toResponse(
+    requestedUrl: string,
+    url: string,
+    hop: Hop,
+    redirects: Redirect[],
+    maxBytes: number,
+  ): HttpResponse {
     const transfer: Transfer = { wireBytes: 0, bytes: 0, truncated: false };
     let started = false;
     const finish = () => {
@@ -304,9 +337,15 @@ async function* readBody(
       yield chunk;
     }
   } catch (error) {
-    const failure = decoder && isZlibError(error)
-      ? new HttpError('content-encoding', `${url}: Content-Encoding ${hop.headers['content-encoding']} does not decode: ${(error as Error).message}`, url, redirects)
-      : classifyError(error, url, redirects, hop.attempts);
+    const failure =
+      decoder && isZlibError(error)
+        ? new HttpError(
+            'content-encoding',
+            `${url}: Content-Encoding ${hop.headers['content-encoding']} does not decode: ${(error as Error).message}`,
+            url,
+            redirects,
+          )
+        : classifyError(error, url, redirects, hop.attempts);
     transfer.error = failure;
     throw failure;
   } finally {
@@ -346,7 +385,8 @@ function classifyError(error: unknown, url: string, redirects: readonly Redirect
   const name = (error as Error)?.name ?? '';
   const detail = (error as Error)?.message ?? String(error);
   const make = (kind: HttpErrorKind, message: string) => new HttpError(kind, message, url, redirects, attempts);
-  if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return make('aborted', `request to ${url} was aborted`);
+  if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR')
+    return make('aborted', `request to ${url} was aborted`);
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return make('connect-timeout', `could not connect to ${url} in time`);
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return make('first-byte-timeout', `${url} sent no response in time`);
   if (code === 'UND_ERR_BODY_TIMEOUT') return make('idle-timeout', `${url} stopped sending data mid-body`);

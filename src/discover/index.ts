@@ -6,4 +6,13 @@ export type { RobotsOutcome, RobotsSitemap, RobotsTxt } from './robots.js';
 export { probeWellKnown, WELL_KNOWN_SITEMAP_PATHS } from './well-known.js';
 export type { Probe, ProbeResult } from './well-known.js';
 export { fetchSitemapTree, resolveStart, totalsOf, walkSitemapTree } from './tree.js';
-export type { FoundBy, RobotsSummary, SitemapTree, SitemapTreeWalk, TreeNode, TreeOptions, TreeProgress, TreeTotals } from './tree.js';
+export type {
+  FoundBy,
+  RobotsSummary,
+  SitemapTree,
+  SitemapTreeWalk,
+  TreeNode,
+  TreeOptions,
+  TreeProgress,
+  TreeTotals,
+} from './tree.js';

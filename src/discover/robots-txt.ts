@@ -116,7 +116,13 @@ export function parseRobotsTxt(content: Uint8Array | string, robotsUrl: string):
   const source = robotsUrl;
   let end = bytes.length;
   if (end > LIMITS.robotsMaxBytes) {
-    diagnostics.push(diagnostic('ROBOTS-001', `robots.txt is larger than ${LIMITS.robotsMaxBytes.toLocaleString('en-US')} bytes (500 KiB); the rest is not read`, { source }));
+    diagnostics.push(
+      diagnostic(
+        'ROBOTS-001',
+        `robots.txt is larger than ${LIMITS.robotsMaxBytes.toLocaleString('en-US')} bytes (500 KiB); the rest is not read`,
+        { source },
+      ),
+    );
     end = LIMITS.robotsMaxBytes;
   }
   const start = BOM.every((b, i) => bytes[i] === b) ? 3 : 0;
@@ -151,7 +157,13 @@ export function parseRobotsTxt(content: Uint8Array | string, robotsUrl: string):
       case 'disallow': {
         if (agents.length === 0) {
           if (!orphanReported) {
-            diagnostics.push(diagnostic('ROBOTS-005', `"${text.trim()}" comes before any user-agent line and applies to no one`, { source, line, column: 1 }));
+            diagnostics.push(
+              diagnostic('ROBOTS-005', `"${text.trim()}" comes before any user-agent line and applies to no one`, {
+                source,
+                line,
+                column: 1,
+              }),
+            );
             orphanReported = true;
           }
           return;
@@ -179,17 +191,36 @@ export function parseRobotsTxt(content: Uint8Array | string, robotsUrl: string):
   return new RobotsRules(groups, sitemaps, diagnostics);
 }
 
-function readSitemap(value: string, robotsUrl: string, line: number, sitemaps: RobotsSitemap[], diagnostics: Diagnostic[]): void {
+function readSitemap(
+  value: string,
+  robotsUrl: string,
+  line: number,
+  sitemaps: RobotsSitemap[],
+  diagnostics: Diagnostic[],
+): void {
   if (value === '') return;
   const source = robotsUrl;
   const relative = !looksAbsoluteHttp(value);
   const resolved = normaliseUrl(value, relative ? robotsUrl : undefined);
   if (!resolved.ok) {
-    diagnostics.push(diagnostic('ROBOTS-002', `Sitemap: "${value}" is not a usable URL: ${resolved.problem.message}`, { source, line, column: 1 }));
+    diagnostics.push(
+      diagnostic('ROBOTS-002', `Sitemap: "${value}" is not a usable URL: ${resolved.problem.message}`, {
+        source,
+        line,
+        column: 1,
+      }),
+    );
     return;
   }
   if (relative) {
-    diagnostics.push(diagnostic('ROBOTS-002', `Sitemap: "${value}" is relative; write the absolute URL ${resolved.value}`, { source, line, column: 1, url: resolved.value }));
+    diagnostics.push(
+      diagnostic('ROBOTS-002', `Sitemap: "${value}" is relative; write the absolute URL ${resolved.value}`, {
+        source,
+        line,
+        column: 1,
+        url: resolved.value,
+      }),
+    );
   }
   sitemaps.push({ url: resolved.value, line });
 }
@@ -205,7 +236,12 @@ function splitRecord(text: string): { field: string; value: string } | undefined
 }
 
 /** Calls back with each line's bytes (CR, LF or CRLF ends a line) and its 1-based number. */
-function forEachLine(bytes: Uint8Array, start: number, end: number, visit: (line: Uint8Array, number: number) => void): void {
+function forEachLine(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  visit: (line: Uint8Array, number: number) => void,
+): void {
   let lineStart = start;
   let number = 1;
   for (let i = start; i < end; i++) {

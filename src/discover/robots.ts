@@ -33,7 +33,11 @@ export function robotsUrlFor(siteUrl: string): string {
 }
 
 /** Fetches and reads the robots.txt of `siteUrl`'s origin; never throws for HTTP trouble. */
-export async function fetchRobotsTxt(siteUrl: string, http: HttpClient, options: { signal?: AbortSignal } = {}): Promise<RobotsTxt> {
+export async function fetchRobotsTxt(
+  siteUrl: string,
+  http: HttpClient,
+  options: { signal?: AbortSignal } = {},
+): Promise<RobotsTxt> {
   const url = robotsUrlFor(siteUrl);
   const started = Date.now();
   const finish = (fields: Omit<RobotsTxt, 'url' | 'durationMs' | 'sitemaps' | 'diagnostics'>): RobotsTxt => ({
@@ -53,12 +57,21 @@ export async function fetchRobotsTxt(siteUrl: string, http: HttpClient, options:
       // Too many hops: the file is unavailable, which allows everything (RFC 9309 §2.3.1.2).
       return finish({ outcome: 'unavailable', redirects: [...error.redirects], rules: RobotsRules.allowAll() });
     }
-    return finish({ outcome: 'unreachable', redirects: [...error.redirects], rules: RobotsRules.disallowAll([unreachable(url, error.message)]) });
+    return finish({
+      outcome: 'unreachable',
+      redirects: [...error.redirects],
+      rules: RobotsRules.disallowAll([unreachable(url, error.message)]),
+    });
   }
   const { status, redirects } = response;
   if (status >= 500 || status === 429) {
     response.discard();
-    return finish({ status, outcome: 'unreachable', redirects, rules: RobotsRules.disallowAll([unreachable(url, `HTTP ${status}`)]) });
+    return finish({
+      status,
+      outcome: 'unreachable',
+      redirects,
+      rules: RobotsRules.disallowAll([unreachable(url, `HTTP ${status}`)]),
+    });
   }
   if (status >= 300) {
     response.discard();
@@ -70,21 +83,38 @@ export async function fetchRobotsTxt(siteUrl: string, http: HttpClient, options:
     bytes = await collect(response.body);
   } catch (error) {
     if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
-    return finish({ status, outcome: 'unreachable', redirects, rules: RobotsRules.disallowAll([unreachable(url, error.message)]) });
+    return finish({
+      status,
+      outcome: 'unreachable',
+      redirects,
+      rules: RobotsRules.disallowAll([unreachable(url, error.message)]),
+    });
   }
   if (isHtmlContentType(response.headers['content-type']) || looksLikeHtml(bytes)) {
-    const served = diagnostic('ROBOTS-003', `${url} answered with an HTML page, not a robots.txt; it is read as having no rules`, { source: url });
+    const served = diagnostic(
+      'ROBOTS-003',
+      `${url} answered with an HTML page, not a robots.txt; it is read as having no rules`,
+      { source: url },
+    );
     return finish({ status, outcome: 'unavailable', redirects, rules: RobotsRules.allowAll([served]) });
   }
   return finish({ status, outcome: 'ok', redirects, rules: parseRobotsTxt(bytes, url) });
 }
 
 function unreachable(url: string, why: string): Diagnostic {
-  return diagnostic('ROBOTS-004', `${url} is unreachable (${why}): the whole site is treated as disallowed for crawling`, { source: url });
+  return diagnostic(
+    'ROBOTS-004',
+    `${url} is unreachable (${why}): the whole site is treated as disallowed for crawling`,
+    { source: url },
+  );
 }
 
 function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 256))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   return head.startsWith('<!doctype html') || head.startsWith('<html');
 }
 

@@ -132,7 +132,10 @@ const TRANSFER_CAP_MARGIN = 256 * 1024;
  * Reads the whole tree and returns its summary. `siteOrUrls`: a site (host or origin: robots.txt
  * and well-known locations) or one or more sitemap URLs to start from.
  */
-export async function fetchSitemapTree(siteOrUrls: string | readonly string[], options: TreeOptions = {}): Promise<SitemapTree> {
+export async function fetchSitemapTree(
+  siteOrUrls: string | readonly string[],
+  options: TreeOptions = {},
+): Promise<SitemapTree> {
   return new TreeWalker(siteOrUrls, options, undefined).run();
 }
 
@@ -145,7 +148,10 @@ export function walkSitemapTree(siteOrUrls: string | readonly string[], options:
   const channel = new Channel<SourcedEntry>(ENTRY_BUFFER, () => stop.abort(new Error('the reader stopped')));
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const tree = new TreeWalker(siteOrUrls, { ...options, signal }, channel).run();
-  tree.then(() => channel.close(), (error: unknown) => channel.close(error));
+  tree.then(
+    () => channel.close(),
+    (error: unknown) => channel.close(error),
+  );
   return {
     tree,
     [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
@@ -163,7 +169,8 @@ export function resolveStart(input: string): { mode: 'site'; site: string } | { 
   } catch {
     throw new TypeError(`"${input}" is not a site or a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`"${input}" is not an http(s) site or URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`"${input}" is not an http(s) site or URL`);
   if ((url.pathname === '/' || url.pathname === '') && url.search === '') return { mode: 'site', site: url.origin };
   url.hash = '';
   return { mode: 'sitemap', url: url.href };
@@ -201,7 +208,8 @@ class TreeWalker {
     private readonly output: Channel<SourcedEntry> | undefined,
   ) {
     this.ownsHttp = !(options.http instanceof HttpClient);
-    this.http = options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http, signal: options.signal });
+    this.http =
+      options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http, signal: options.signal });
     this.maxDepth = options.maxDepth ?? 5;
     this.concurrency = options.concurrency ?? 8;
     this.maxBytes = options.maxBytesPerSitemap ?? DEFAULT_MAX_BYTES;
@@ -244,7 +252,8 @@ class TreeWalker {
     const first = starts[0];
     if (starts.length !== 1 || first?.mode !== 'site') {
       const urls = starts.map((s) => {
-        if (s.mode === 'site') throw new TypeError(`give one site, or sitemap URLs: ${s.site} is a site among ${starts.length} inputs`);
+        if (s.mode === 'site')
+          throw new TypeError(`give one site, or sitemap URLs: ${s.site} is a site among ${starts.length} inputs`);
         return s.url;
       });
       return this.newRoots(tree, urls, 'explicit');
@@ -252,10 +261,20 @@ class TreeWalker {
     tree.mode = 'site';
     const robots = await fetchRobotsTxt(first.site, this.http, { signal: this.signal });
     this.robots = robots;
-    tree.robots = { url: robots.url, status: robots.status, outcome: robots.outcome, sitemaps: robots.sitemaps, diagnostics: robots.diagnostics };
+    tree.robots = {
+      url: robots.url,
+      status: robots.status,
+      outcome: robots.outcome,
+      sitemaps: robots.sitemaps,
+      diagnostics: robots.diagnostics,
+    };
     if (robots.sitemaps.length > 0) return this.newRoots(tree, robots.sitemaps, 'robots');
     if (robots.outcome === 'unreachable') {
-      tree.diagnostics.push(diagnostic('FETCH-001', `no sitemap read: robots.txt is unreachable, so ${first.site} may not be crawled`, { source: robots.url }));
+      tree.diagnostics.push(
+        diagnostic('FETCH-001', `no sitemap read: robots.txt is unreachable, so ${first.site} may not be crawled`, {
+          source: robots.url,
+        }),
+      );
       return [];
     }
     const found = await probeWellKnown(first.site, this.http, {
@@ -266,7 +285,13 @@ class TreeWalker {
     });
     tree.probes = found.probes;
     if (!found.found) {
-      tree.diagnostics.push(diagnostic('FETCH-001', `no sitemap found: robots.txt declares none and no well-known location answered (${found.probes.length} tried)`, { source: first.site }));
+      tree.diagnostics.push(
+        diagnostic(
+          'FETCH-001',
+          `no sitemap found: robots.txt declares none and no well-known location answered (${found.probes.length} tried)`,
+          { source: first.site },
+        ),
+      );
       return [];
     }
     const [root] = this.newRoots(tree, [found.found.requestedUrl], 'well-known');
@@ -297,7 +322,11 @@ class TreeWalker {
     this.readNode(node)
       .catch((error: unknown) => {
         // A failing node never stops the walk: whatever escaped the reader is the node's problem.
-        if (!this.signal?.aborted) this.report(node, diagnostic('FETCH-001', `reading stopped: ${(error as Error).message}`, { source: node.record.url }));
+        if (!this.signal?.aborted)
+          this.report(
+            node,
+            diagnostic('FETCH-001', `reading stopped: ${(error as Error).message}`, { source: node.record.url }),
+          );
       })
       .finally(() => {
         this.active -= 1;
@@ -321,7 +350,14 @@ class TreeWalker {
     const started = Date.now();
     try {
       if (this.robots && !this.robotsAllow(record.url)) {
-        this.report(node, diagnostic('FETCH-003', `${record.url} is disallowed by ${this.robots.url} for ${this.http.userAgent}; not fetched`, { source: record.url }));
+        this.report(
+          node,
+          diagnostic(
+            'FETCH-003',
+            `${record.url} is disallowed by ${this.robots.url} for ${this.http.userAgent}; not fetched`,
+            { source: record.url },
+          ),
+        );
         return;
       }
       const response = await this.fetch(node);
@@ -346,12 +382,22 @@ class TreeWalker {
       try {
         // The parser stops at maxBytes with FETCH-006 and no noise about the cut document; the
         // transfer cap, a little higher, is the safety net should it not.
-        response = await this.http.get(record.url, { maxBytes: this.maxBytes + TRANSFER_CAP_MARGIN, signal: this.signal });
+        response = await this.http.get(record.url, {
+          maxBytes: this.maxBytes + TRANSFER_CAP_MARGIN,
+          signal: this.signal,
+        });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         record.redirects = [...error.redirects];
         this.reportRedirects(node);
-        this.report(node, diagnostic('FETCH-001', `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`, { source: record.url }));
+        this.report(
+          node,
+          diagnostic(
+            'FETCH-001',
+            `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`,
+            { source: record.url },
+          ),
+        );
         return undefined;
       }
     }
@@ -365,7 +411,12 @@ class TreeWalker {
     if (response.status !== 200) {
       response.discard();
       const retried = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
-      this.report(node, diagnostic('FETCH-001', `HTTP ${response.status}${retried}: the sitemap must answer 200`, { source: record.url }));
+      this.report(
+        node,
+        diagnostic('FETCH-001', `HTTP ${response.status}${retried}: the sitemap must answer 200`, {
+          source: record.url,
+        }),
+      );
       return undefined;
     }
     return response;
@@ -375,7 +426,14 @@ class TreeWalker {
     const { redirects, url } = node.record;
     if (redirects.length === 0) return;
     const chain = [url, ...redirects.map((r) => r.to)].join(' → ');
-    this.report(node, diagnostic('FETCH-002', `redirects (${redirects.length} hop${redirects.length === 1 ? '' : 's'}): ${chain}; list the final URL instead`, { source: url }));
+    this.report(
+      node,
+      diagnostic(
+        'FETCH-002',
+        `redirects (${redirects.length} hop${redirects.length === 1 ? '' : 's'}): ${chain}; list the final URL instead`,
+        { source: url },
+      ),
+    );
   }
 
   /** Parses the body: children are scheduled as they are met, page URLs streamed out. */
@@ -433,15 +491,32 @@ class TreeWalker {
   private checkDocument(node: WalkNode, response: HttpResponse): void {
     const record = node.record;
     if (response.transfer.truncated && !this.has(record, 'FETCH-006')) {
-      this.report(node, diagnostic('FETCH-006', `reading stopped at ${this.maxBytes} bytes; the protocol allows 52,428,800 uncompressed`, { source: record.url }));
+      this.report(
+        node,
+        diagnostic(
+          'FETCH-006',
+          `reading stopped at ${this.maxBytes} bytes; the protocol allows 52,428,800 uncompressed`,
+          { source: record.url },
+        ),
+      );
     }
     if (record.kind === 'html' && !this.has(record, 'FETCH-007')) {
-      this.report(node, diagnostic('FETCH-007', `${response.url} is an HTML page (Content-Type ${response.headers['content-type'] ?? 'absent'}), not a sitemap`, { source: record.url }));
+      this.report(
+        node,
+        diagnostic(
+          'FETCH-007',
+          `${response.url} is an HTML page (Content-Type ${response.headers['content-type'] ?? 'absent'}), not a sitemap`,
+          { source: record.url },
+        ),
+      );
     }
     if (record.bytesDecoded === 0 && !response.transfer.error && !this.has(record, 'FETCH-001')) {
       this.report(node, diagnostic('FETCH-001', 'the response body is empty', { source: record.url }));
     }
-    record.ok = !response.transfer.error && record.kind !== 'html' && !['FETCH-001', 'FETCH-005', 'FETCH-006'].some((code) => this.has(record, code));
+    record.ok =
+      !response.transfer.error &&
+      record.kind !== 'html' &&
+      !['FETCH-001', 'FETCH-005', 'FETCH-006'].some((code) => this.has(record, code));
   }
 
   private reportReadFailure(node: WalkNode, response: HttpResponse, error: unknown): void {
@@ -455,7 +530,10 @@ class TreeWalker {
     } else if (failure instanceof ParseError) {
       if (!record.diagnostics.includes(failure.diagnostic)) this.report(node, failure.diagnostic);
     } else if (!this.signal?.aborted) {
-      this.report(node, diagnostic('FETCH-001', `reading stopped: ${(failure as Error).message}`, { source: record.url }));
+      this.report(
+        node,
+        diagnostic('FETCH-001', `reading stopped: ${(failure as Error).message}`, { source: record.url }),
+      );
     }
   }
 
@@ -464,7 +542,14 @@ class TreeWalker {
     if (kind === undefined || record.kind !== undefined) return;
     record.kind = kind;
     if (kind === 'sitemapindex' && node.parent) {
-      this.report(node, diagnostic('IDX-002', `a sitemap index listed by the index ${node.parent.record.url}: indexes must not be nested`, { source: record.url }));
+      this.report(
+        node,
+        diagnostic(
+          'IDX-002',
+          `a sitemap index listed by the index ${node.parent.record.url}: indexes must not be nested`,
+          { source: record.url },
+        ),
+      );
     }
   }
 
@@ -480,7 +565,14 @@ class TreeWalker {
     if (parent.record.depth >= this.maxDepth) {
       if (!parent.depthLimitReported) {
         parent.depthLimitReported = true;
-        this.report(parent, diagnostic('LIMIT-003', `children of ${source} are ${parent.record.depth + 1} levels below the root; only ${this.maxDepth} are followed`, { source, url }));
+        this.report(
+          parent,
+          diagnostic(
+            'LIMIT-003',
+            `children of ${source} are ${parent.record.depth + 1} levels below the root; only ${this.maxDepth} are followed`,
+            { source, url },
+          ),
+        );
       }
       return;
     }

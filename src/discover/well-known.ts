@@ -40,7 +40,12 @@ export interface ProbeResult {
 export async function probeWellKnown(
   siteUrl: string,
   http: HttpClient,
-  options: { isAllowed?: (url: string) => boolean; paths?: readonly string[]; signal?: AbortSignal; maxBytes?: number } = {},
+  options: {
+    isAllowed?: (url: string) => boolean;
+    paths?: readonly string[];
+    signal?: AbortSignal;
+    maxBytes?: number;
+  } = {},
 ): Promise<ProbeResult> {
   const probes: Probe[] = [];
   for (const path of options.paths ?? WELL_KNOWN_SITEMAP_PATHS) {

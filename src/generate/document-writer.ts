@@ -9,7 +9,14 @@
  */
 import type { Writable } from 'node:stream';
 import type { UrlEntry } from '../core/index.js';
-import { URLSET_CLOSE, extensionBits, serializeTextLine, serializeUrlEntry, urlsetOpen, type DocumentHeaderOptions } from './serialize.js';
+import {
+  URLSET_CLOSE,
+  extensionBits,
+  serializeTextLine,
+  serializeUrlEntry,
+  urlsetOpen,
+  type DocumentHeaderOptions,
+} from './serialize.js';
 import { EXTENSION_NAMES, type OutputFormat } from './types.js';
 
 const CHUNK_CHARS = 64 * 1024;
@@ -23,7 +30,11 @@ export class DocumentWriter {
   private readonly footerBytes: number;
   urls = 0;
 
-  constructor(private readonly out: Writable, header: string, private readonly footer: string) {
+  constructor(
+    private readonly out: Writable,
+    header: string,
+    private readonly footer: string,
+  ) {
     this.footerBytes = Buffer.byteLength(footer);
     this.append(header);
   }
@@ -78,7 +89,8 @@ export class DocumentWriter {
         this.out.off('drain', done);
         this.out.off('error', done);
         this.waiting = false;
-        if (error) reject(error); else resolve();
+        if (error) reject(error);
+        else resolve();
       };
       this.out.once('drain', done);
       this.out.once('error', done);
@@ -137,10 +149,16 @@ export function createSitemapWriter(out: Writable, options: SitemapWriterOptions
       document.appendEntry(serialised);
       return Buffer.byteLength(serialised);
     },
-    get needsDrain() { return document.needsDrain; },
+    get needsDrain() {
+      return document.needsDrain;
+    },
     drain: () => document.drain(),
     end: () => document.end({ endStream: options.endStream ?? true }),
-    get urls() { return document.urls; },
-    get bytes() { return document.bytes; },
+    get urls() {
+      return document.urls;
+    },
+    get bytes() {
+      return document.bytes;
+    },
   };
 }

@@ -3,7 +3,16 @@ export { writeSitemaps, GenerateError } from './write-sitemaps.js';
 export { createSitemapWriter, type SitemapWriter, type SitemapWriterOptions } from './document-writer.js';
 export { prepareEntry, type PreparedEntry, type PrepareContext, type EntryProblem } from './prepare.js';
 export {
-  serializeUrlEntry, serializeSitemapIndex, serializeSitemapRef, serializeTextLine, urlsetOpen, sitemapIndexOpen,
-  stylesheetInstruction, URLSET_CLOSE, SITEMAPINDEX_CLOSE, XML_DECLARATION, formatPriority,
+  serializeUrlEntry,
+  serializeSitemapIndex,
+  serializeSitemapRef,
+  serializeTextLine,
+  urlsetOpen,
+  sitemapIndexOpen,
+  stylesheetInstruction,
+  URLSET_CLOSE,
+  SITEMAPINDEX_CLOSE,
+  XML_DECLARATION,
+  formatPriority,
 } from './serialize.js';
 export * from './types.js';

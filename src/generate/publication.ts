@@ -9,7 +9,11 @@ import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export class Publication {
-  private constructor(readonly outDir: string, readonly tempDir: string, private readonly baseName: string) {}
+  private constructor(
+    readonly outDir: string,
+    readonly tempDir: string,
+    private readonly baseName: string,
+  ) {}
 
   static async begin(outDir: string, baseName: string): Promise<Publication> {
     await mkdir(outDir, { recursive: true });

@@ -129,22 +129,25 @@ function yesNo(name: string, value: boolean | undefined): string {
 }
 
 function serializeImage(image: Image): string {
-  return `<image:image><image:loc>${escapeXml(image.loc)}</image:loc>${element('image:caption', image.caption)}`
-    + `${element('image:geo_location', image.geoLocation)}${element('image:title', image.title)}`
-    + `${element('image:license', image.license)}</image:image>`;
+  return (
+    `<image:image><image:loc>${escapeXml(image.loc)}</image:loc>${element('image:caption', image.caption)}` +
+    `${element('image:geo_location', image.geoLocation)}${element('image:title', image.title)}` +
+    `${element('image:license', image.license)}</image:image>`
+  );
 }
 
 function serializeVideo(video: Video): string {
-  let xml = `<video:video><video:thumbnail_loc>${escapeXml(video.thumbnailLoc)}</video:thumbnail_loc>`
-    + `<video:title>${escapeXml(video.title)}</video:title>`
-    + `<video:description>${escapeXml(video.description)}</video:description>`
-    + element('video:content_loc', video.contentLoc)
-    + element('video:player_loc', video.playerLoc)
-    + element('video:duration', video.duration?.toString())
-    + element('video:expiration_date', video.expirationDate)
-    + element('video:rating', video.rating?.toString())
-    + element('video:view_count', video.viewCount?.toString())
-    + element('video:publication_date', video.publicationDate);
+  let xml =
+    `<video:video><video:thumbnail_loc>${escapeXml(video.thumbnailLoc)}</video:thumbnail_loc>` +
+    `<video:title>${escapeXml(video.title)}</video:title>` +
+    `<video:description>${escapeXml(video.description)}</video:description>` +
+    element('video:content_loc', video.contentLoc) +
+    element('video:player_loc', video.playerLoc) +
+    element('video:duration', video.duration?.toString()) +
+    element('video:expiration_date', video.expirationDate) +
+    element('video:rating', video.rating?.toString()) +
+    element('video:view_count', video.viewCount?.toString()) +
+    element('video:publication_date', video.publicationDate);
   for (const tag of video.tags ?? []) xml += element('video:tag', tag);
   xml += yesNo('video:family_friendly', video.familyFriendly);
   if (video.restriction !== undefined) {
@@ -162,14 +165,16 @@ function serializeVideo(video: Video): string {
 }
 
 function serializeNews(news: News): string {
-  return `<news:news><news:publication><news:name>${escapeXml(news.publication.name)}</news:name>`
-    + `<news:language>${escapeXml(news.publication.language)}</news:language></news:publication>`
-    + element('news:genres', news.genres?.join(', '))
-    + `<news:publication_date>${escapeXml(news.publicationDate)}</news:publication_date>`
-    + `<news:title>${escapeXml(news.title)}</news:title>`
-    + element('news:keywords', news.keywords?.join(', '))
-    + element('news:stock_tickers', news.stockTickers?.join(', '))
-    + '</news:news>';
+  return (
+    `<news:news><news:publication><news:name>${escapeXml(news.publication.name)}</news:name>` +
+    `<news:language>${escapeXml(news.publication.language)}</news:language></news:publication>` +
+    element('news:genres', news.genres?.join(', ')) +
+    `<news:publication_date>${escapeXml(news.publicationDate)}</news:publication_date>` +
+    `<news:title>${escapeXml(news.title)}</news:title>` +
+    element('news:keywords', news.keywords?.join(', ')) +
+    element('news:stock_tickers', news.stockTickers?.join(', ')) +
+    '</news:news>'
+  );
 }
 
 /** One `<sitemap>` child of an index. */
@@ -178,7 +183,10 @@ export function serializeSitemapRef(ref: { loc: string; lastmod?: string }): str
 }
 
 /** A whole sitemap index document (at most 50,000 children: a few megabytes at most). */
-export function serializeSitemapIndex(refs: Iterable<{ loc: string; lastmod?: string }>, options: Pick<DocumentHeaderOptions, 'stylesheet'> = {}): string {
+export function serializeSitemapIndex(
+  refs: Iterable<{ loc: string; lastmod?: string }>,
+  options: Pick<DocumentHeaderOptions, 'stylesheet'> = {},
+): string {
   let xml = sitemapIndexOpen(options);
   for (const ref of refs) xml += serializeSitemapRef(ref);
   return xml + SITEMAPINDEX_CLOSE;

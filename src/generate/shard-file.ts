@@ -22,7 +22,12 @@ export class ShardFile {
   private readonly done: Promise<void>;
   private readonly streams: { destroy(): void }[];
 
-  constructor(private readonly path: string, private readonly gzip: boolean, header: string, footer: string) {
+  constructor(
+    private readonly path: string,
+    private readonly gzip: boolean,
+    header: string,
+    footer: string,
+  ) {
     const file = createWriteStream(path, { highWaterMark: STREAM_BUFFER });
     if (gzip) {
       // zlib streams take Transform options too, though ZlibOptions does not list them.

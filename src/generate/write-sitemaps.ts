@@ -9,16 +9,30 @@ import { FingerprintSet } from './fingerprint-set.js';
 import { prepareEntry, type PrepareContext } from './prepare.js';
 import { Publication } from './publication.js';
 import {
-  SITEMAPINDEX_CLOSE, URLSET_CLOSE, extensionBits, serializeSitemapRef, serializeTextLine, serializeUrlEntry, sitemapIndexOpen, urlsetOpen,
+  SITEMAPINDEX_CLOSE,
+  URLSET_CLOSE,
+  extensionBits,
+  serializeSitemapRef,
+  serializeTextLine,
+  serializeUrlEntry,
+  sitemapIndexOpen,
+  urlsetOpen,
 } from './serialize.js';
 import { ShardFile } from './shard-file.js';
 import {
-  EXTENSION_NAMES, type GeneratorInput, type WriteSitemapsOptions, type WriteSummary, type WrittenFile,
+  EXTENSION_NAMES,
+  type GeneratorInput,
+  type WriteSitemapsOptions,
+  type WriteSummary,
+  type WrittenFile,
 } from './types.js';
 
 /** Thrown when the run cannot complete; nothing has been published. */
 export class GenerateError extends Error {
-  constructor(message: string, readonly diagnostic?: Diagnostic) {
+  constructor(
+    message: string,
+    readonly diagnostic?: Diagnostic,
+  ) {
     super(message);
     this.name = 'GenerateError';
   }
@@ -59,7 +73,8 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
     throw new RangeError(`maxFiles must be a whole number from 1 to ${LIMITS.maxSitemapsPerIndex}, not ${maxFiles}`);
   }
   const baseName = options.fileBaseName ?? 'sitemap';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(baseName)) throw new RangeError(`fileBaseName "${baseName}" must be a plain file name`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(baseName))
+    throw new RangeError(`fileBaseName "${baseName}" must be a plain file name`);
   const baseUrl = new URL(options.baseUrl).href.replace(/\/?$/, '/');
   const text = options.format === 'txt';
   const namespaces = options.namespaces ?? EXTENSION_NAMES;
@@ -106,7 +121,10 @@ class ShardSequence {
   private readonly closed: ClosedShard[] = [];
   private opened = 0;
 
-  constructor(private readonly publication: Publication, private readonly settings: Settings) {}
+  constructor(
+    private readonly publication: Publication,
+    private readonly settings: Settings,
+  ) {}
 
   /** Adds one serialised entry, starting a new shard first when a limit would be crossed. */
   add(text: string, entry: UrlEntry, lastmodMillis: number | undefined): void {
@@ -128,13 +146,17 @@ class ShardSequence {
 
   private hasRoom(shard: OpenShard, text: string, entry: UrlEntry): boolean {
     const { writer } = shard.file;
-    return writer.urls < this.settings.maxUrls
-      && (entry.news === undefined || shard.news < LIMITS.maxNewsPerSitemap)
-      && writer.fits(text, this.settings.maxBytes);
+    return (
+      writer.urls < this.settings.maxUrls &&
+      (entry.news === undefined || shard.news < LIMITS.maxNewsPerSitemap) &&
+      writer.fits(text, this.settings.maxBytes)
+    );
   }
 
   private tooSmall(entry: UrlEntry): GenerateError {
-    return new GenerateError(`the byte limit (--max-bytes) of ${this.settings.maxBytes} is too small for one entry (${entry.loc}) with the document's opening and closing tags`);
+    return new GenerateError(
+      `the byte limit (--max-bytes) of ${this.settings.maxBytes} is too small for one entry (${entry.loc}) with the document's opening and closing tags`,
+    );
   }
 
   /** True when the caller should await settle() before adding more. */
@@ -168,8 +190,13 @@ class ShardSequence {
   private open(): OpenShard {
     const { maxFiles } = this.settings;
     if (this.opened >= maxFiles) {
-      const why = maxFiles === LIMITS.maxSitemapsPerIndex ? 'the most one index may list (indexes cannot be nested)' : 'the maxFiles option';
-      throw new GenerateError(`the input needs more than ${maxFiles.toLocaleString('en-US')} sitemap files, ${why}; raise --max-urls / --max-bytes or split the input over several --out directories`);
+      const why =
+        maxFiles === LIMITS.maxSitemapsPerIndex
+          ? 'the most one index may list (indexes cannot be nested)'
+          : 'the maxFiles option';
+      throw new GenerateError(
+        `the input needs more than ${maxFiles.toLocaleString('en-US')} sitemap files, ${why}; raise --max-urls / --max-bytes or split the input over several --out directories`,
+      );
     }
     const tempName = `shard-${this.opened++}`;
     const { settings } = this;
@@ -181,7 +208,9 @@ class ShardSequence {
   private close(): void {
     const shard = this.current!;
     this.current = undefined;
-    const closing = shard.file.close().then((result) => ({ tempName: shard.tempName, urls: shard.file.writer.urls, newest: shard.newest, ...result }));
+    const closing = shard.file
+      .close()
+      .then((result) => ({ tempName: shard.tempName, urls: shard.file.writer.urls, newest: shard.newest, ...result }));
     closing.catch(() => undefined);
     this.closing.push(closing);
   }
@@ -213,7 +242,8 @@ export async function writeSitemaps(
     if (problem.severity === 'error') {
       problems.errors++;
       skipped++;
-      if (settings.strict) throw new GenerateError(`stopped at the first problem (strict): ${problem.message}`, problem);
+      if (settings.strict)
+        throw new GenerateError(`stopped at the first problem (strict): ${problem.message}`, problem);
     } else {
       problems.warnings++;
     }
@@ -243,7 +273,13 @@ export async function writeSitemaps(
     const { entry } = prepared;
     if (seen !== undefined && !seen.add(entry.loc)) {
       duplicates++;
-      return report(diagnostic('URL-006', `duplicate URL ${entry.loc}: written once, at its first occurrence`, placeOf(item, sourced, entry.loc)));
+      return report(
+        diagnostic(
+          'URL-006',
+          `duplicate URL ${entry.loc}: written once, at its first occurrence`,
+          placeOf(item, sourced, entry.loc),
+        ),
+      );
     }
     const text = settings.text ? serializeTextLine(entry) : serializeUrlEntry(entry, settings.declared);
     shards.add(text, entry, prepared.lastmodMillis);
@@ -278,14 +314,25 @@ export async function writeSitemaps(
     if (urls === 0) {
       // An empty urlset fails the schema, and publishing one would wipe the site's sitemaps
       // because of an empty or unreadable input: keep what is there instead.
-      throw new GenerateError('no URL could be written (the input was empty or every entry had errors); the previous sitemaps, if any, are left in place');
+      throw new GenerateError(
+        'no URL could be written (the input was empty or every entry had errors); the previous sitemaps, if any, are left in place',
+      );
     }
     const closed = await shards.finish();
     progress();
     const { files, index, order } = await nameAndIndex(closed, publication, settings);
     const removed = await publication.commit(order);
     const entryPoint = index ?? files[0]!;
-    return { files, ...(index ? { index } : {}), urls, duplicates, skipped, problems, removed, robotsTxt: [`Sitemap: ${entryPoint.url}`] };
+    return {
+      files,
+      ...(index ? { index } : {}),
+      urls,
+      duplicates,
+      skipped,
+      problems,
+      removed,
+      robotsTxt: [`Sitemap: ${entryPoint.url}`],
+    };
   } catch (error) {
     await shards.discard();
     await publication.abort();
@@ -293,7 +340,11 @@ export async function writeSitemaps(
   }
 }
 
-function placeOf(item: GeneratorInput, sourced: boolean, url: string | undefined): Omit<Diagnostic, 'code' | 'severity' | 'message'> {
+function placeOf(
+  item: GeneratorInput,
+  sourced: boolean,
+  url: string | undefined,
+): Omit<Diagnostic, 'code' | 'severity' | 'message'> {
   const place: Omit<Diagnostic, 'code' | 'severity' | 'message'> = {};
   if (sourced) {
     const { source, line } = item as { source?: string; line?: number };
@@ -305,8 +356,14 @@ function placeOf(item: GeneratorInput, sourced: boolean, url: string | undefined
 }
 
 /** Final names, the index when more than one file was written, and the order of publication. */
-async function nameAndIndex(closed: ClosedShard[], publication: Publication, settings: Settings): Promise<{
-  files: WrittenFile[]; index: WrittenFile | undefined; order: { tempName: string; name: string }[];
+async function nameAndIndex(
+  closed: ClosedShard[],
+  publication: Publication,
+  settings: Settings,
+): Promise<{
+  files: WrittenFile[];
+  index: WrittenFile | undefined;
+  order: { tempName: string; name: string }[];
 }> {
   const extension = `${settings.text ? 'txt' : 'xml'}${settings.gzip ? '.gz' : ''}`;
   const single = closed.length === 1;
@@ -327,16 +384,25 @@ async function nameAndIndex(closed: ClosedShard[], publication: Publication, set
   if (single) return { files: published, index: undefined, order };
 
   const indexName = `${settings.baseName}.xml${settings.gzipIndex ? '.gz' : ''}`;
-  const indexFile = new ShardFile(publication.tempPath('index'), settings.gzipIndex,
-    sitemapIndexOpen(settings.stylesheet === undefined ? {} : { stylesheet: settings.stylesheet }), SITEMAPINDEX_CLOSE);
+  const indexFile = new ShardFile(
+    publication.tempPath('index'),
+    settings.gzipIndex,
+    sitemapIndexOpen(settings.stylesheet === undefined ? {} : { stylesheet: settings.stylesheet }),
+    SITEMAPINDEX_CLOSE,
+  );
   for (const file of published) {
-    indexFile.writer.appendEntry(serializeSitemapRef(file.lastmod === undefined ? { loc: file.url } : { loc: file.url, lastmod: file.lastmod }));
+    indexFile.writer.appendEntry(
+      serializeSitemapRef(file.lastmod === undefined ? { loc: file.url } : { loc: file.url, lastmod: file.lastmod }),
+    );
     if (indexFile.writer.needsDrain) await indexFile.writer.drain();
   }
   const written = await indexFile.close();
   order.push({ tempName: 'index', name: indexName });
   const index: WrittenFile = {
-    name: indexName, url: joinUrl(settings.baseUrl, indexName), urls: published.length, bytes: written.bytes,
+    name: indexName,
+    url: joinUrl(settings.baseUrl, indexName),
+    urls: published.length,
+    bytes: written.bytes,
     ...(written.gzipBytes === undefined ? {} : { gzipBytes: written.gzipBytes }),
   };
   return { files: published, index, order };

@@ -49,7 +49,10 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       continue;
     }
     const { mtime } = await stat(path);
-    yield { entry: { kind: 'url', loc: joinUrl(base, pageUrlPath(relative)), lastmod: formatUtcDateTime(mtime) }, source: path };
+    yield {
+      entry: { kind: 'url', loc: joinUrl(base, pageUrlPath(relative)), lastmod: formatUtcDateTime(mtime) },
+      source: path,
+    };
   }
 }
 
@@ -80,13 +83,19 @@ export function hasNoindex(html: string): boolean {
   const bodyStart = html.search(/<body[\s>]/i);
   const head = bodyStart === -1 ? html : html.slice(0, bodyStart);
   let noindex = false;
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (name !== 'meta' || (attributes.name ?? '').trim().toLowerCase() !== 'robots') return;
-      const directives = (attributes.content ?? '').toLowerCase().split(',').map((d) => d.trim());
-      if (directives.includes('noindex') || directives.includes('none')) noindex = true;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (name !== 'meta' || (attributes.name ?? '').trim().toLowerCase() !== 'robots') return;
+        const directives = (attributes.content ?? '')
+          .toLowerCase()
+          .split(',')
+          .map((d) => d.trim());
+        if (directives.includes('noindex') || directives.includes('none')) noindex = true;
+      },
     },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
   parser.end(head);
   return noindex;
 }

@@ -59,13 +59,20 @@ async function* readJsonLines(chunks: AsyncIterable<Buffer | string>, source: st
       const position = /position (\d+)/.exec((error as Error).message);
       yield {
         problem: diagnostic('INPUT-001', `not valid JSON: ${(error as Error).message}`, {
-          source, line, ...(position ? { column: Number(position[1]) + 1 } : {}),
+          source,
+          line,
+          ...(position ? { column: Number(position[1]) + 1 } : {}),
         }),
       };
       continue;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      yield { problem: diagnostic('INPUT-001', 'each line must be one JSON object, such as {"loc":"https://example.com/"}', { source, line }) };
+      yield {
+        problem: diagnostic('INPUT-001', 'each line must be one JSON object, such as {"loc":"https://example.com/"}', {
+          source,
+          line,
+        }),
+      };
       continue;
     }
     const object = value as Record<string, unknown>;
@@ -82,42 +89,66 @@ interface CsvRecord {
 }
 
 async function* readCsv(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
-  const parser = Readable.from(chunks).pipe(parseCsv({
-    bom: true,
-    columns: (header: string[]) => header.map((name) => {
-      const column = name.trim().toLowerCase();
-      return column === 'url' ? 'loc' : column;
+  const parser = Readable.from(chunks).pipe(
+    parseCsv({
+      bom: true,
+      columns: (header: string[]) =>
+        header.map((name) => {
+          const column = name.trim().toLowerCase();
+          return column === 'url' ? 'loc' : column;
+        }),
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
     }),
-    info: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    trim: true,
-  }));
+  );
   let checkedHeader = false;
   try {
     for await (const { record, info } of parser as AsyncIterable<CsvRecord>) {
       if (!checkedHeader) {
         const names = info.columns.map((column) => column.name);
         if (!names.includes('loc')) {
-          yield { problem: diagnostic('INPUT-001', `the CSV header must name a "loc" column (found: ${names.join(', ')})`, { source, line: 1 }) };
+          yield {
+            problem: diagnostic('INPUT-001', `the CSV header must name a "loc" column (found: ${names.join(', ')})`, {
+              source,
+              line: 1,
+            }),
+          };
           return;
         }
         const unknown = names.filter((name) => !CSV_COLUMNS.includes(name));
         if (unknown.length > 0) {
-          yield { problem: diagnostic('INPUT-001', `CSV columns ignored: ${unknown.join(', ')} (known: ${CSV_COLUMNS.join(', ')})`, { source, line: 1, severity: 'warning' }) };
+          yield {
+            problem: diagnostic(
+              'INPUT-001',
+              `CSV columns ignored: ${unknown.join(', ')} (known: ${CSV_COLUMNS.join(', ')})`,
+              { source, line: 1, severity: 'warning' },
+            ),
+          };
         }
         checkedHeader = true;
       }
       // With relax_column_count the parser keeps going and notes an uneven row in info.error.
       if ((info.error?.record?.length ?? 0) > info.columns.length) {
-        yield { problem: diagnostic('INPUT-001', `the row has more fields than the header (${info.columns.length})`, { source, line: info.lines }) };
+        yield {
+          problem: diagnostic('INPUT-001', `the row has more fields than the header (${info.columns.length})`, {
+            source,
+            line: info.lines,
+          }),
+        };
         continue;
       }
       yield { entry: csvEntry(record), source, line: info.lines };
     }
   } catch (error) {
     const line = Number((error as CsvError).lines);
-    yield { problem: diagnostic('INPUT-001', `CSV cannot be read further: ${(error as Error).message}`, { source, ...(line > 0 ? { line } : {}) }) };
+    yield {
+      problem: diagnostic('INPUT-001', `CSV cannot be read further: ${(error as Error).message}`, {
+        source,
+        ...(line > 0 ? { line } : {}),
+      }),
+    };
   }
 }
 

@@ -23,7 +23,13 @@ export class DiagnosticSink {
   ) {}
 
   readonly report: Report = (code, message, at, url, severity) => {
-    const d = diagnostic(code, message, { line: at?.line, column: at?.column, url, source: this.options.source, severity });
+    const d = diagnostic(code, message, {
+      line: at?.line,
+      column: at?.column,
+      url,
+      source: this.options.source,
+      severity,
+    });
     for (const key of ['line', 'column', 'url', 'source'] as const) if (d[key] === undefined) delete d[key];
     this.count++;
     if (this.kept.length < this.options.maxDiagnostics) this.kept.push(d);

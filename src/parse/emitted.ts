@@ -6,7 +6,9 @@
 import type { Entry } from '../core/entry.js';
 import type { EntryLocation } from './types.js';
 
-export type EmittedEntry = { entry: Entry; location: EntryLocation; offset?: undefined } | { entry: Entry; location?: undefined; offset: number };
+export type EmittedEntry =
+  | { entry: Entry; location: EntryLocation; offset?: undefined }
+  | { entry: Entry; location?: undefined; offset: number };
 
 /**
  * Where the readers put the entries they read; the parser takes them out a chunk's worth at a

@@ -15,7 +15,17 @@ import { TextSitemapReader } from './formats/text.js';
 import { decodeText } from './input/decode.js';
 import { documentBytes } from './input/decompress.js';
 import { openSource } from './input/source.js';
-import { ParseError, type EntryLocation, type LocatedEntry, type ParseLimits, type ParseOptions, type ParseStats, type ParsedSitemap, type Position, type SitemapSource } from './types.js';
+import {
+  ParseError,
+  type EntryLocation,
+  type LocatedEntry,
+  type ParseLimits,
+  type ParseOptions,
+  type ParseStats,
+  type ParsedSitemap,
+  type Position,
+  type SitemapSource,
+} from './types.js';
 import { XmlTokenizer } from './xml/tokenizer.js';
 import { Flatten, type FlattenHandler } from './flatten.js';
 
@@ -92,7 +102,10 @@ class SitemapParser implements ParsedSitemap {
     if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
     this.started = true;
     const locate = (offset: number) => this.reader?.locate?.(offset);
-    return new Flatten(this.batches(positions), new OutgoingEntries(this.stats, this.limits.maxEntries, this.sink.report, locate, positions));
+    return new Flatten(
+      this.batches(positions),
+      new OutgoingEntries(this.stats, this.limits.maxEntries, this.sink.report, locate, positions),
+    );
   }
 
   /**
@@ -105,9 +118,15 @@ class SitemapParser implements ParsedSitemap {
     const { signal } = this.options;
     signal?.throwIfAborted();
     let stopped: 'limit' | 'refused' | undefined;
-    const bytes = documentBytes(openSource(this.source, signal, this.options.source), this.stats, this.limits.maxBytes, report, (reason) => {
-      stopped = reason;
-    });
+    const bytes = documentBytes(
+      openSource(this.source, signal, this.options.source),
+      this.stats,
+      this.limits.maxBytes,
+      report,
+      (reason) => {
+        stopped = reason;
+      },
+    );
     const queue = new EntryQueue();
     let head = '';
     for await (const text of decodeText(bytes, report)) {
@@ -158,7 +177,12 @@ class SitemapParser implements ParsedSitemap {
     const start = head.trimStart().slice(0, 64).toLowerCase();
     if (start.startsWith('<!doctype html') || start.startsWith('<html')) return htmlDocument(report);
     if (start.startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
-      return xmlDocument(report, this.options.baseUrl, { maxValueLength: this.limits.maxValueLength, positions, strict: this.options.strict ?? false }, out);
+      return xmlDocument(
+        report,
+        this.options.baseUrl,
+        { maxValueLength: this.limits.maxValueLength, positions, strict: this.options.strict ?? false },
+        out,
+      );
     }
     return textDocument(report, this.limits.maxValueLength, out);
   }
@@ -217,7 +241,16 @@ function xmlDocument(
   out: EntryQueue,
 ): DocumentReader {
   let tokenizer: XmlTokenizer;
-  const reader = new XmlDocumentReader({ report, baseUrl }, { ...reading, position: () => tokenizer.position(), namespaceOf: (prefix) => tokenizer.namespaceOf(prefix), stop: () => tokenizer.stop(), out });
+  const reader = new XmlDocumentReader(
+    { report, baseUrl },
+    {
+      ...reading,
+      position: () => tokenizer.position(),
+      namespaceOf: (prefix) => tokenizer.namespaceOf(prefix),
+      stop: () => tokenizer.stop(),
+      out,
+    },
+  );
   tokenizer = new XmlTokenizer(reader, (code, message, at) => reader.markupProblem(code, message, at));
   return {
     get kind() {

@@ -51,12 +51,17 @@ export function formatCrawlReportText(report: CrawlReport): string {
   if (report.leftOut.length > 0) lines.push('', 'Left out:');
   for (const group of report.leftOut) {
     lines.push(`  ${formatNumber(group.count).padStart(6)}  ${REASON_TITLES[group.reason]}`);
-    for (const example of group.examples) lines.push(`          ${example.url}${example.detail ? `  (${example.detail})` : ''}`);
-    if (group.count > group.examples.length) lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
+    for (const example of group.examples)
+      lines.push(`          ${example.url}${example.detail ? `  (${example.detail})` : ''}`);
+    if (group.count > group.examples.length)
+      lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
   }
   if (report.blockedForEngines !== undefined) {
     const { count: blocked, examples } = report.blockedForEngines;
-    lines.push('', `Listed, but robots.txt keeps search engines out (URL-010, "Sitemap contains URLs which are blocked by robots.txt"):`);
+    lines.push(
+      '',
+      `Listed, but robots.txt keeps search engines out (URL-010, "Sitemap contains URLs which are blocked by robots.txt"):`,
+    );
     lines.push(`  ${formatNumber(blocked).padStart(6)}  listed pages`);
     for (const example of examples) lines.push(`          ${example.url}  (${example.detail})`);
     if (blocked > examples.length) lines.push(`          … and ${formatNumber(blocked - examples.length)} more`);
@@ -71,8 +76,10 @@ export function formatCrawlReportText(report: CrawlReport): string {
 }
 
 /** The live progress line: "1,234 fetched · 56 queued · 1,100 listed · 42.0 pages/s · 3 errors". */
-export function formatCrawlProgress(progress: { fetched: number; queued: number; listed: number; errors: number }, elapsedMs: number): string {
+export function formatCrawlProgress(
+  progress: { fetched: number; queued: number; listed: number; errors: number },
+  elapsedMs: number,
+): string {
   const rate = elapsedMs > 0 ? (progress.fetched * 1000) / elapsedMs : 0;
   return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${formatNumber(progress.errors)} errors`;
 }
-

@@ -9,7 +9,18 @@ export function entryToJsonLine(entry: Entry, source?: string): string {
   return JSON.stringify(source === undefined ? entry : { ...entry, source });
 }
 
-export const ENTRY_CSV_COLUMNS = ['kind', 'loc', 'lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates', 'source'] as const;
+export const ENTRY_CSV_COLUMNS = [
+  'kind',
+  'loc',
+  'lastmod',
+  'changefreq',
+  'priority',
+  'images',
+  'videos',
+  'news',
+  'alternates',
+  'source',
+] as const;
 
 /** The CSV header line (without the newline). */
 export function entryCsvHeader(withSource = false): string {

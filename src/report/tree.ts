@@ -53,12 +53,19 @@ class TreeRenderer {
     if (tree.robots) {
       const { robots } = tree;
       const status = robots.status === undefined ? 'no answer' : `HTTP ${robots.status}`;
-      const meaning = { ok: `${countOf(robots.sitemaps.length, 'sitemap')} declared`, unavailable: 'no rules', unreachable: 'unreachable: crawling disallowed' }[robots.outcome];
+      const meaning = {
+        ok: `${countOf(robots.sitemaps.length, 'sitemap')} declared`,
+        unavailable: 'no rules',
+        unreachable: 'unreachable: crawling disallowed',
+      }[robots.outcome];
       this.lines.push(`robots.txt: ${status}, ${meaning}`);
       for (const d of robots.diagnostics) this.lines.push(this.problem(d, '  '));
     }
     if (tree.probes.length > 0) {
-      const probes = tree.probes.map((p) => `${this.short(p.url)} ${p.outcome === 'found' ? this.paint('ok', 'found') : p.status ?? p.outcome}${p.outcome === 'html' ? ' (HTML)' : ''}`);
+      const probes = tree.probes.map(
+        (p) =>
+          `${this.short(p.url)} ${p.outcome === 'found' ? this.paint('ok', 'found') : (p.status ?? p.outcome)}${p.outcome === 'html' ? ' (HTML)' : ''}`,
+      );
       this.lines.push(`well-known locations: ${probes.join(', ')}`);
     }
   }
@@ -70,7 +77,8 @@ class TreeRenderer {
     const problemIndent = below + (node.children.length > 0 ? '│ ' : '  ');
     node.diagnostics.slice(0, this.maxProblems).forEach((d) => this.lines.push(this.problem(d, problemIndent)));
     const hidden = node.diagnosticCount - Math.min(node.diagnostics.length, this.maxProblems);
-    if (hidden > 0) this.lines.push(`${problemIndent}${this.paint('dim', `… ${countOf(hidden, 'more problem')} (see --json)`)}`);
+    if (hidden > 0)
+      this.lines.push(`${problemIndent}${this.paint('dim', `… ${countOf(hidden, 'more problem')} (see --json)`)}`);
     node.children.forEach((child, i) => this.node(child, below, i === node.children.length - 1));
   }
 
@@ -78,16 +86,28 @@ class TreeRenderer {
   private facts(node: TreeNode): string {
     const parts: string[] = [];
     const status = node.status === undefined ? 'no answer' : String(node.status);
-    parts.push(node.ok ? this.paint('ok', `✓ ${status}`) : this.paint('error', `✗ ${node.diagnostics.some((d) => d.code === 'FETCH-003') ? 'blocked' : status}`));
+    parts.push(
+      node.ok
+        ? this.paint('ok', `✓ ${status}`)
+        : this.paint('error', `✗ ${node.diagnostics.some((d) => d.code === 'FETCH-003') ? 'blocked' : status}`),
+    );
     if (node.redirects.length > 0) parts.push(`via ${countOf(node.redirects.length, 'redirect')}`);
     if (node.kind) parts.push(node.kind);
     if (node.kind === 'sitemapindex') parts.push(countOf(node.sitemaps, 'sitemap'));
     else if (node.status === 200) parts.push(countOf(node.urls, 'URL'));
     if (node.bytesDecoded > 0 || node.bytesIn > 0) {
-      parts.push(node.gzip ? `${formatBytes(node.bytesIn)} gzip → ${formatBytes(node.bytesDecoded)}` : formatBytes(node.bytesDecoded));
+      parts.push(
+        node.gzip
+          ? `${formatBytes(node.bytesIn)} gzip → ${formatBytes(node.bytesDecoded)}`
+          : formatBytes(node.bytesDecoded),
+      );
     }
     if (node.oldestLastmod && node.newestLastmod) {
-      parts.push(node.oldestLastmod === node.newestLastmod ? `lastmod ${node.newestLastmod}` : `lastmod ${node.oldestLastmod} … ${node.newestLastmod}`);
+      parts.push(
+        node.oldestLastmod === node.newestLastmod
+          ? `lastmod ${node.newestLastmod}`
+          : `lastmod ${node.oldestLastmod} … ${node.newestLastmod}`,
+      );
     }
     parts.push(formatDuration(node.durationMs));
     return parts.join(' · ');

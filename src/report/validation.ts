@@ -61,7 +61,12 @@ export class ValidationReport {
     });
     for (const [code, bucket] of rules) {
       if (bucket.folded > 0) {
-        lines.push(this.paint('dim', `${source}: … ${bucket.folded} more ${code} ${plural(bucket.folded, bucket.severity)} not shown (--max-per-rule 0 shows all)`));
+        lines.push(
+          this.paint(
+            'dim',
+            `${source}: … ${bucket.folded} more ${code} ${plural(bucket.folded, bucket.severity)} not shown (--max-per-rule 0 shows all)`,
+          ),
+        );
       }
     }
     return `${lines.join('\n')}\n`;
@@ -93,7 +98,6 @@ export class ValidationReport {
 function byPosition(a: Diagnostic, b: Diagnostic): number {
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 }
-
 
 function plural(n: number, severity: Severity): string {
   return n === 1 ? severity : severity === 'info' ? 'infos' : `${severity}s`;

@@ -34,8 +34,7 @@ export interface FinishedUrl {
  * queued it meanwhile.
  */
 export type FoundUrl =
-  | { url: string; depth: number; outcome?: undefined; beyondDepth?: boolean }
-  | (FinishedUrl & { depth: number });
+  { url: string; depth: number; outcome?: undefined; beyondDepth?: boolean } | (FinishedUrl & { depth: number });
 
 export interface OutcomeExample {
   url: string;
@@ -93,23 +92,41 @@ export class CrawlStore {
     this.db.exec(SCHEMA);
     this.statements = {
       getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM crawl_meta WHERE key = ?'),
-      setMeta: this.db.prepare('INSERT INTO crawl_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      setMeta: this.db.prepare(
+        'INSERT INTO crawl_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
       queue: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth) VALUES (?, ?)'),
-      settle: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail, fetched, entry) VALUES (?, ?, ?, ?, ?, ?)'),
+      settle: this.db.prepare(
+        'INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail, fetched, entry) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       beyondDepth: this.db.prepare('INSERT OR IGNORE INTO crawl_beyond_depth (url, depth) VALUES (?, ?)'),
       finish: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ?, fetched = ?, entry = ? WHERE url = ?'),
-      nextQueued: this.db.prepare<[number, number], QueuedUrl>('SELECT seq, url, depth FROM crawl_urls WHERE outcome IS NULL AND seq > ? ORDER BY seq LIMIT ?'),
+      nextQueued: this.db.prepare<[number, number], QueuedUrl>(
+        'SELECT seq, url, depth FROM crawl_urls WHERE outcome IS NULL AND seq > ? ORDER BY seq LIMIT ?',
+      ),
       queuedCount: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE outcome IS NULL'),
       fetchedCount: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE fetched = 1'),
-      outcomeCounts: this.db.prepare<[], { outcome: string; n: number }>('SELECT outcome, count(*) AS n FROM crawl_urls WHERE outcome IS NOT NULL GROUP BY outcome'),
-      examples: this.db.prepare<[string, number], OutcomeExample>('SELECT url, detail FROM crawl_urls WHERE outcome = ? ORDER BY seq LIMIT ?'),
+      outcomeCounts: this.db.prepare<[], { outcome: string; n: number }>(
+        'SELECT outcome, count(*) AS n FROM crawl_urls WHERE outcome IS NOT NULL GROUP BY outcome',
+      ),
+      examples: this.db.prepare<[string, number], OutcomeExample>(
+        'SELECT url, detail FROM crawl_urls WHERE outcome = ? ORDER BY seq LIMIT ?',
+      ),
       notes: this.db.prepare<[string, number], { url: string; detail: string }>(
         'SELECT url, detail FROM crawl_urls WHERE outcome = ? AND detail IS NOT NULL ORDER BY seq LIMIT ?',
       ),
-      noteCount: this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE outcome = ? AND detail IS NOT NULL'),
-      outcomeOf: this.db.prepare<[string], { outcome: string | null; detail: string | null }>('SELECT outcome, detail FROM crawl_urls WHERE url = ?'),
-      all: this.db.prepare<[], { url: string; outcome: string | null; detail: string | null }>('SELECT url, outcome, detail FROM crawl_urls ORDER BY seq'),
-      listed: this.db.prepare<[], { entry: string }>("SELECT entry FROM crawl_urls WHERE outcome = 'listed' ORDER BY url"),
+      noteCount: this.db.prepare<[string], { n: number }>(
+        'SELECT count(*) AS n FROM crawl_urls WHERE outcome = ? AND detail IS NOT NULL',
+      ),
+      outcomeOf: this.db.prepare<[string], { outcome: string | null; detail: string | null }>(
+        'SELECT outcome, detail FROM crawl_urls WHERE url = ?',
+      ),
+      all: this.db.prepare<[], { url: string; outcome: string | null; detail: string | null }>(
+        'SELECT url, outcome, detail FROM crawl_urls ORDER BY seq',
+      ),
+      listed: this.db.prepare<[], { entry: string }>(
+        "SELECT entry FROM crawl_urls WHERE outcome = 'listed' ORDER BY url",
+      ),
       settleQueued: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ? WHERE outcome IS NULL'),
       settleBeyondDepth: this.db.prepare(
         'INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail) SELECT url, depth, ?, ? FROM crawl_beyond_depth ORDER BY rowid',
@@ -120,10 +137,12 @@ export class CrawlStore {
       this.statements.finish.run(...columns(finished), finished.url);
       return this.addFound(found);
     });
-    this.settleTransaction = this.db.transaction((queued: { outcome: string; detail: string }, tooDeep: { outcome: string; detail: string }) => {
-      this.statements.settleQueued.run(queued.outcome, queued.detail);
-      this.statements.settleBeyondDepth.run(tooDeep.outcome, tooDeep.detail);
-    });
+    this.settleTransaction = this.db.transaction(
+      (queued: { outcome: string; detail: string }, tooDeep: { outcome: string; detail: string }) => {
+        this.statements.settleQueued.run(queued.outcome, queued.detail);
+        this.statements.settleBeyondDepth.run(tooDeep.outcome, tooDeep.detail);
+      },
+    );
   }
 
   getMeta(key: string): string | undefined {
@@ -192,7 +211,10 @@ export class CrawlStore {
   }
 
   /** Settles the crawl's leftovers: queued URLs as `queuedOutcome`, URLs met only too deep as `depthOutcome`. */
-  settleRemaining(queuedOutcome: { outcome: string; detail: string }, depthOutcome: { outcome: string; detail: string }): void {
+  settleRemaining(
+    queuedOutcome: { outcome: string; detail: string },
+    depthOutcome: { outcome: string; detail: string },
+  ): void {
     this.settleTransaction(queuedOutcome, depthOutcome);
   }
 

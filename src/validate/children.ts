@@ -32,9 +32,10 @@ export function resolveChild(childUrl: string, parent: ParentSource): ChildSourc
   const found = candidates.find((candidate) => existsSync(candidate));
   if (found !== undefined) return { input: found, location: childUrl };
   return {
-    missing: candidates.length === 0
-      ? `${childUrl} has no file name to look for beside the index`
-      : `${childUrl} was looked for at ${[...new Set(candidates)].join(' and ')}, and is not there; pass --location with the index's URL to map children to files, or validate the index by its URL`,
+    missing:
+      candidates.length === 0
+        ? `${childUrl} has no file name to look for beside the index`
+        : `${childUrl} was looked for at ${[...new Set(candidates)].join(' and ')}, and is not there; pass --location with the index's URL to map children to files, or validate the index by its URL`,
   };
 }
 

@@ -29,20 +29,41 @@ export interface DateSettings {
  * keeps only valid W3C datetimes, so the form can be told from the length and one character,
  * and only dates near or after today need a full parse: this runs once per entry.
  */
-export function checkLastmod(value: string, position: Position, url: string, settings: DateSettings, report: Reporter): void {
+export function checkLastmod(
+  value: string,
+  position: Position,
+  url: string,
+  settings: DateSettings,
+  report: Reporter,
+): void {
   const form = XSD_REJECTED_FORMS[granularityOf(value)];
   if (form) {
-    report.at('DATE-004', `lastmod ${quote(value)} is ${form}: valid W3C, but the sitemap schema and Search Console expect YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm`, position, url);
+    report.at(
+      'DATE-004',
+      `lastmod ${quote(value)} is ${form}: valid W3C, but the sitemap schema and Search Console expect YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm`,
+      position,
+      url,
+    );
   }
   if (value.slice(0, 10) >= settings.safeDay) {
     const parsed = parseW3cDate(value);
     if (parsed.ok && toEpochMillis(parsed.value) > settings.now + DAY_MS) {
-      report.at('DATE-005', `lastmod ${quote(value)} is in the future; write the date the page last changed (Bing may reject future dates)`, position, url);
+      report.at(
+        'DATE-005',
+        `lastmod ${quote(value)} is in the future; write the date the page last changed (Bing may reject future dates)`,
+        position,
+        url,
+      );
     }
   }
   // A valid W3C datetime is ASCII: its length is its size in bytes.
   if (value.length > LIMITS.yandexMaxValueBytes) {
-    report.at('XML-013', `lastmod is ${value.length} bytes long; Yandex rejects values over ${LIMITS.yandexMaxValueBytes} bytes: drop the extra fraction digits`, position, url);
+    report.at(
+      'XML-013',
+      `lastmod is ${value.length} bytes long; Yandex rejects values over ${LIMITS.yandexMaxValueBytes} bytes: drop the extra fraction digits`,
+      position,
+      url,
+    );
   }
 }
 
@@ -94,7 +115,12 @@ export class StampingDetector {
       if (count >= this.dated * STAMPING_SHARE) {
         const share = Math.round((count / this.dated) * 100);
         const date = `${Math.floor(day / 10_000)}-${String(Math.floor(day / 100) % 100).padStart(2, '0')}-${String(day % 100).padStart(2, '0')}`;
-        report.at('DATE-006', `${count} of ${this.dated} lastmod values (${share}%) fall on ${date}, which looks like the time the sitemap was built; write each page's last significant change instead, or leave lastmod out`, first, url);
+        report.at(
+          'DATE-006',
+          `${count} of ${this.dated} lastmod values (${share}%) fall on ${date}, which looks like the time the sitemap was built; write each page's last significant change instead, or leave lastmod out`,
+          first,
+          url,
+        );
         return;
       }
     }

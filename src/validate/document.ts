@@ -69,10 +69,18 @@ export class DocumentValidator {
   finish(kind: DocumentKind | undefined, hadErrors: boolean): void {
     if (this.urls + this.sitemaps === 0 && !hadErrors && kind !== undefined && kind !== 'html' && kind !== 'unknown') {
       const what = kind === 'sitemapindex' ? 'sitemap index lists no sitemaps' : 'sitemap lists no URLs';
-      this.report.at('XML-012', `the ${what}; add entries or stop publishing it (an empty news sitemap is normal when nothing was published in the last two days)`, DOCUMENT_START);
+      this.report.at(
+        'XML-012',
+        `the ${what}; add entries or stop publishing it (an empty news sitemap is normal when nothing was published in the last two days)`,
+        DOCUMENT_START,
+      );
     }
     if (kind === 'rss' || kind === 'atom') {
-      this.report.at('FEED-001', `this ${kind === 'rss' ? 'RSS' : 'Atom'} feed is read as a sitemap: Google and Bing accept it, Yandex does not, and a feed usually lists only recent items; publish an XML sitemap for the full site`, DOCUMENT_START);
+      this.report.at(
+        'FEED-001',
+        `this ${kind === 'rss' ? 'RSS' : 'Atom'} feed is read as a sitemap: Google and Bing accept it, Yandex does not, and a feed usually lists only recent items; publish an XML sitemap for the full site`,
+        DOCUMENT_START,
+      );
     }
     // News sitemaps are rewritten as articles come and go: one shared day is expected there.
     if (this.news.count === 0) this.stamping.finish(this.report);
@@ -87,13 +95,15 @@ export class DocumentValidator {
     checkFragment(located, this.report);
     const repeat = this.run.urls.add(entry.loc, this.report.source, location.fields.loc ?? location);
     if (repeat) {
-      const message = repeat.kind === 'duplicate'
-        ? `the URL is listed again (first at ${repeat.where}); list each page once`
-        : `the URL is a twin of ${quote(repeat.first.loc)} (first at ${repeat.where}): the same page on http/https or with/without www; list only the version you want in search results`;
+      const message =
+        repeat.kind === 'duplicate'
+          ? `the URL is listed again (first at ${repeat.where}); list each page once`
+          : `the URL is a twin of ${quote(repeat.first.loc)} (first at ${repeat.where}): the same page on http/https or with/without www; list only the version you want in search results`;
       this.report.field('URL-006', message, located, 'loc');
     }
     this.lastmod(located);
-    if (entry.priority !== undefined) this.priorities.record(entry.priority, location.fields.priority ?? location, entry.loc);
+    if (entry.priority !== undefined)
+      this.priorities.record(entry.priority, location.fields.priority ?? location, entry.loc);
     this.images.check(located, this.report);
     checkVideos(located, this.report);
     this.news.check(located, this.report);

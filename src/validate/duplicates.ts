@@ -90,7 +90,12 @@ export class UrlRegistry {
       this.columns.push(position.column);
       return undefined;
     }
-    const first: FirstSeen = { loc: this.locOf(slot, key), sourceIndex: this.sourceOf[slot]!, line: this.lines[slot]!, column: this.columns[slot]! };
+    const first: FirstSeen = {
+      loc: this.locOf(slot, key),
+      sourceIndex: this.sourceOf[slot]!,
+      line: this.lines[slot]!,
+      column: this.columns[slot]!,
+    };
     const firstSource = this.sources[first.sourceIndex]!;
     const where = firstSource === source ? `line ${first.line}` : `${firstSource}:${first.line}`;
     return { kind: first.loc === loc ? 'duplicate' : 'twin', first, where };

@@ -55,22 +55,39 @@ export async function fetchSitemap(http: SitemapFetcher, url: string, signal?: A
   const current = response.url;
   if (response.redirects.length > 0) {
     const hops = response.redirects.map((hop) => `${hop.status} → ${hop.to}`).join(', ');
-    diagnostics.push(diagnostic('FETCH-002', `${url} redirects (${hops}); submit and link the final URL ${current} instead`, { source: url }));
+    diagnostics.push(
+      diagnostic('FETCH-002', `${url} redirects (${hops}); submit and link the final URL ${current} instead`, {
+        source: url,
+      }),
+    );
   }
   if (response.status === 401 || response.status === 403) {
-    return refuse('FETCH-004', `${current} answered HTTP ${response.status}: crawlers cannot log in; serve the sitemap without authentication`);
+    return refuse(
+      'FETCH-004',
+      `${current} answered HTTP ${response.status}: crawlers cannot log in; serve the sitemap without authentication`,
+    );
   }
   if (response.status !== 200) {
     const reason = STATUS_CODES[response.status];
-    return refuse('FETCH-001', `${current} answered HTTP ${response.status}${reason ? ` ${reason}` : ''}; it must answer 200 with the sitemap`);
+    return refuse(
+      'FETCH-001',
+      `${current} answered HTTP ${response.status}${reason ? ` ${reason}` : ''}; it must answer 200 with the sitemap`,
+    );
   }
-  return { ok: true, body: reportingBreaks(response.body), finalUrl: current, diagnostics, release: () => response.discard() };
+  return {
+    ok: true,
+    body: reportingBreaks(response.body),
+    finalUrl: current,
+    diagnostics,
+    release: () => response.discard(),
+  };
 }
 
 /** Why no response came, and what to do about it. */
 function unreachable(error: unknown): string {
   const redirects = (error as { redirects?: readonly unknown[] }).redirects;
-  const advice = redirects && redirects.length > 0 ? 'fix the redirects' : 'check the address and that the server is up';
+  const advice =
+    redirects && redirects.length > 0 ? 'fix the redirects' : 'check the address and that the server is up';
   return `${(error as Error).message}; ${advice}`;
 }
 

@@ -10,7 +10,7 @@ import { COUNTRY_CODES, LANGUAGE_CODES } from './codes.js';
 import { detach } from '../core/detach.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';
 
-type LocatedUrl = LocatedEntry & { entry: UrlEntry; };
+type LocatedUrl = LocatedEntry & { entry: UrlEntry };
 
 const HREFLANG_SHAPE = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?$/i;
 
@@ -54,16 +54,31 @@ export class HreflangRules {
       if (language === 'x-default') hasDefault = true;
       const other = byLanguage.get(language);
       if (other !== undefined && other !== alternate.href) {
-        report.field('HREF-005', `hreflang "${alternate.hreflang}" points to both ${quote(other)} and ${quote(alternate.href)}; each language must map to one URL`, located, `alternates.${i}`);
+        report.field(
+          'HREF-005',
+          `hreflang "${alternate.hreflang}" points to both ${quote(other)} and ${quote(alternate.href)}; each language must map to one URL`,
+          located,
+          `alternates.${i}`,
+        );
       }
       byLanguage.set(language, alternate.href);
     });
     if (!listsItself) {
-      report.field('HREF-003', `the URL's hreflang links do not include the URL itself; add <xhtml:link rel="alternate" hreflang="…" href="${located.entry.loc}"/> with its own language`, located, ['alternates.0', 'loc']);
+      report.field(
+        'HREF-003',
+        `the URL's hreflang links do not include the URL itself; add <xhtml:link rel="alternate" hreflang="…" href="${located.entry.loc}"/> with its own language`,
+        located,
+        ['alternates.0', 'loc'],
+      );
     }
     if (!hasDefault && !this.xDefaultAdvised) {
       this.xDefaultAdvised = true;
-      report.field('HREF-006', 'the hreflang cluster has no x-default; add one for the page shown to visitors whose language is not listed (a language selector or the generic version)', located, ['alternates.0', 'loc']);
+      report.field(
+        'HREF-006',
+        'the hreflang cluster has no x-default; add one for the page shown to visitors whose language is not listed (a language selector or the generic version)',
+        located,
+        ['alternates.0', 'loc'],
+      );
     }
   }
 }
@@ -113,17 +128,38 @@ export class HreflangGraph {
           if (returnReported) return;
           returnReported = true;
           if (isListed(href)) {
-            report.at('HREF-004', `alternate ${quote(href)} has no hreflang links, so it does not link back to this URL and Google ignores the pair; give it the same cluster`, at, loc);
+            report.at(
+              'HREF-004',
+              `alternate ${quote(href)} has no hreflang links, so it does not link back to this URL and Google ignores the pair; give it the same cluster`,
+              at,
+              loc,
+            );
           } else {
-            report.at('HREF-005', `alternate ${quote(href)} is not listed as a <loc> in the sitemaps validated, so its own cluster cannot be checked; list it with the same hreflang links`, at, loc, 'warning');
+            report.at(
+              'HREF-005',
+              `alternate ${quote(href)} is not listed as a <loc> in the sitemaps validated, so its own cluster cannot be checked; list it with the same hreflang links`,
+              at,
+              loc,
+              'warning',
+            );
           }
         } else if (!other.hrefs.includes(loc)) {
           if (returnReported) return;
           returnReported = true;
-          report.at('HREF-004', `alternate ${quote(href)} does not link back to this URL, so Google ignores the pair; add this URL to its hreflang links`, at, loc);
+          report.at(
+            'HREF-004',
+            `alternate ${quote(href)} does not link back to this URL, so Google ignores the pair; add this URL to its hreflang links`,
+            at,
+            loc,
+          );
         } else if (!agreementReported && signatureOf(other) !== signatureOf(cluster)) {
           agreementReported = true;
-          report.at('HREF-005', `this URL and its alternate ${quote(href)} list different hreflang clusters; give every page of a cluster the same set of links`, at, loc);
+          report.at(
+            'HREF-005',
+            `this URL and its alternate ${quote(href)} list different hreflang clusters; give every page of a cluster the same set of links`,
+            at,
+            loc,
+          );
         }
       });
     }

@@ -19,17 +19,32 @@ export class ImageRules {
     const images = located.entry.images;
     if (!images) return;
     if (images.length > LIMITS.maxImagesPerUrl) {
-      report.field('IMG-002', `the URL lists ${images.length} images; Google reads at most ${LIMITS.maxImagesPerUrl} per page: keep the ${LIMITS.maxImagesPerUrl} that matter most`, located, [`images.${LIMITS.maxImagesPerUrl}`, `images.${LIMITS.maxImagesPerUrl}.loc`]);
+      report.field(
+        'IMG-002',
+        `the URL lists ${images.length} images; Google reads at most ${LIMITS.maxImagesPerUrl} per page: keep the ${LIMITS.maxImagesPerUrl} that matter most`,
+        located,
+        [`images.${LIMITS.maxImagesPerUrl}`, `images.${LIMITS.maxImagesPerUrl}.loc`],
+      );
     }
     images.forEach((image, i) => {
       for (const [field, tag] of DEPRECATED_IMAGE_TAGS) {
         if (image[field] !== undefined) {
-          report.field('IMG-003', `<${tag}> was deprecated by Google in August 2022 and is ignored: remove it`, located, [`images.${i}.${field}`, `images.${i}`, `images.${i}.loc`]);
+          report.field(
+            'IMG-003',
+            `<${tag}> was deprecated by Google in August 2022 and is ignored: remove it`,
+            located,
+            [`images.${i}.${field}`, `images.${i}`, `images.${i}.loc`],
+          );
         }
       }
       if (!this.crossHostNoted && hostOf(image.loc) !== hostOf(located.entry.loc)) {
         this.crossHostNoted = true;
-        report.field('IMG-004', `image ${image.loc} is on another host than its page; that is allowed (a CDN is fine when both hosts are verified) and the location rule does not apply to images, but make sure robots.txt lets crawlers fetch it`, located, [`images.${i}.loc`, `images.${i}`]);
+        report.field(
+          'IMG-004',
+          `image ${image.loc} is on another host than its page; that is allowed (a CDN is fine when both hosts are verified) and the location rule does not apply to images, but make sure robots.txt lets crawlers fetch it`,
+          located,
+          [`images.${i}.loc`, `images.${i}`],
+        );
       }
     });
   }

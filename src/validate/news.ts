@@ -32,14 +32,24 @@ export class NewsRules {
     if (!news) return;
     this.count++;
     if (this.count === LIMITS.maxNewsPerSitemap + 1) {
-      report.field('NEWS-002', `this is news entry ${this.count}; a news sitemap may hold at most ${LIMITS.maxNewsPerSitemap}: split it and list the parts in a sitemap index`, located, ['news', 'loc']);
+      report.field(
+        'NEWS-002',
+        `this is news entry ${this.count}; a news sitemap may hold at most ${LIMITS.maxNewsPerSitemap}: split it and list the parts in a sitemap index`,
+        located,
+        ['news', 'loc'],
+      );
     }
     this.checkDate(located, news, report);
     checkLanguage(located, news, report);
     checkTitle(located, news, report);
     for (const [field, tag] of LEGACY_NEWS_TAGS) {
       if (news[field] !== undefined) {
-        report.field('NEWS-007', `<${tag}> is no longer in Google's news sitemap reference and is ignored: remove it`, located, [`news.${field}`, 'news']);
+        report.field(
+          'NEWS-007',
+          `<${tag}> is no longer in Google's news sitemap reference and is ignored: remove it`,
+          located,
+          [`news.${field}`, 'news'],
+        );
       }
     }
   }
@@ -52,12 +62,22 @@ export class NewsRules {
       return;
     }
     if (parsed.value.granularity === 'year' || parsed.value.granularity === 'month') {
-      report.field('NEWS-004', `<news:publication_date> ${quote(news.publicationDate)} is not a full date; write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm, the time the article was first published`, located, at);
+      report.field(
+        'NEWS-004',
+        `<news:publication_date> ${quote(news.publicationDate)} is not a full date; write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm, the time the article was first published`,
+        located,
+        at,
+      );
       return;
     }
     const ageHours = (this.now - toEpochMillis(parsed.value)) / HOUR_MS;
     if (ageHours > LIMITS.newsMaxAgeHours) {
-      report.field('NEWS-003', `the article was published ${formatAge(ageHours)} ago; news sitemaps should list only articles from the last ${LIMITS.newsMaxAgeHours} hours: remove the URL or its <news:news> block`, located, at);
+      report.field(
+        'NEWS-003',
+        `the article was published ${formatAge(ageHours)} ago; news sitemaps should list only articles from the last ${LIMITS.newsMaxAgeHours} hours: remove the URL or its <news:news> block`,
+        located,
+        at,
+      );
     }
   }
 }
@@ -66,7 +86,12 @@ function checkLanguage(located: LocatedUrl, news: News, report: Reporter): void 
   const language = news.publication.language.trim().toLowerCase();
   const valid = CHINESE_SCRIPTS.has(language) || LANGUAGE_CODES.has(language) || /^[a-z]{3}$/.test(language);
   if (!valid) {
-    report.field('NEWS-005', `<news:language> ${quote(news.publication.language)} is not an ISO 639 language code; write two or three letters such as "en" or "fr" (zh-cn and zh-tw for Chinese)`, located, ['news.publication.language', 'news.language', 'news']);
+    report.field(
+      'NEWS-005',
+      `<news:language> ${quote(news.publication.language)} is not an ISO 639 language code; write two or three letters such as "en" or "fr" (zh-cn and zh-tw for Chinese)`,
+      located,
+      ['news.publication.language', 'news.language', 'news'],
+    );
   }
 }
 
@@ -74,9 +99,19 @@ function checkTitle(located: LocatedUrl, news: News, report: Reporter): void {
   const name = news.publication.name.replace(/\([^)]*\)/g, '').trim();
   const at = ['news.title', 'news'];
   if (name.length > 2 && news.title.toLowerCase().includes(name.toLowerCase())) {
-    report.field('NEWS-006', `the news title repeats the publication name "${name}"; write the article's headline only`, located, at);
+    report.field(
+      'NEWS-006',
+      `the news title repeats the publication name "${name}"; write the article's headline only`,
+      located,
+      at,
+    );
   } else if (DATE_IN_TITLE.test(news.title)) {
-    report.field('NEWS-006', `the news title contains a date; write the article's headline only (the date goes in <news:publication_date>)`, located, at);
+    report.field(
+      'NEWS-006',
+      `the news title contains a date; write the article's headline only (the date goes in <news:publication_date>)`,
+      located,
+      at,
+    );
   }
 }
 

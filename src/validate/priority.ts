@@ -10,12 +10,19 @@ export class PriorityUniformity {
 
   record(value: number, position: Position, url: string): void {
     this.count++;
-    if (this.first === undefined) this.first = { value, position: { line: position.line, column: position.column }, url: detach(url) };
+    if (this.first === undefined)
+      this.first = { value, position: { line: position.line, column: position.column }, url: detach(url) };
     else if (value !== this.first.value) this.varied = true;
   }
 
   finish(report: Reporter): void {
     if (this.varied || this.count < 2 || this.first === undefined) return;
-    report.at('PRIO-001', `all ${this.count} URLs have priority ${this.first.value.toFixed(1)}, which tells crawlers nothing; give priorities that differ, or leave them out`, this.first.position, this.first.url, 'info');
+    report.at(
+      'PRIO-001',
+      `all ${this.count} URLs have priority ${this.first.value.toFixed(1)}, which tells crawlers nothing; give priorities that differ, or leave them out`,
+      this.first.position,
+      this.first.url,
+      'info',
+    );
   }
 }

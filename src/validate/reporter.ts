@@ -18,17 +18,25 @@ export class Reporter {
 
   /** A problem at a place (document-level, or of an entry when `url` is given). */
   at(code: string, message: string, position: Position, url?: string, severity?: Severity): void {
-    this.emit(diagnostic(code, message, {
-      line: position.line,
-      column: position.column,
-      ...(url === undefined ? {} : { url }),
-      source: this.source,
-      ...(severity === undefined ? {} : { severity }),
-    }));
+    this.emit(
+      diagnostic(code, message, {
+        line: position.line,
+        column: position.column,
+        ...(url === undefined ? {} : { url }),
+        source: this.source,
+        ...(severity === undefined ? {} : { severity }),
+      }),
+    );
   }
 
   /** A problem of one entry, at the first of `paths` the parser located (else the entry's start tag). */
-  field(code: string, message: string, located: LocatedEntry, paths: string | readonly string[], severity?: Severity): void {
+  field(
+    code: string,
+    message: string,
+    located: LocatedEntry,
+    paths: string | readonly string[],
+    severity?: Severity,
+  ): void {
     this.at(code, message, fieldPosition(located.location, paths), located.entry.loc, severity);
   }
 }
@@ -46,4 +54,3 @@ export function fieldPosition(location: EntryLocation, paths: string | readonly 
 export function quote(text: string, max = 120): string {
   return `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
 }
-

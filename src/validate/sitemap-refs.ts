@@ -21,7 +21,12 @@ export class SitemapRefRules {
   check(located: LocatedEntry, report: Reporter): void {
     const loc = located.entry.loc;
     if (!looksAbsoluteHttp(loc)) {
-      report.field('IDX-003', `the child sitemap ${quote(loc)} is not a complete URL; write it with https:// and the host`, located, 'loc');
+      report.field(
+        'IDX-003',
+        `the child sitemap ${quote(loc)} is not a complete URL; write it with https:// and the host`,
+        located,
+        'loc',
+      );
       return;
     }
     if (this.location !== undefined && loc === this.location) {
@@ -29,14 +34,28 @@ export class SitemapRefRules {
     }
     const repeat = this.children.add(loc, report.source, located.location.fields.loc ?? located.location);
     if (repeat) {
-      const what = repeat.kind === 'duplicate' ? 'listed again' : `the same file as ${quote(repeat.first.loc)} on another scheme or host spelling`;
-      report.field('IDX-005', `the child sitemap is ${what} (first at ${repeat.where}); list each child once`, located, 'loc');
+      const what =
+        repeat.kind === 'duplicate'
+          ? 'listed again'
+          : `the same file as ${quote(repeat.first.loc)} on another scheme or host spelling`;
+      report.field(
+        'IDX-005',
+        `the child sitemap is ${what} (first at ${repeat.where}); list each child once`,
+        located,
+        'loc',
+      );
     }
     if (this.scope) {
       const result = this.scope.check(loc);
       if (result !== 'in-scope') {
         const where = result === 'other-host' ? `not on ${this.scope.origin}` : `outside ${this.scope.directory}`;
-        report.field('IDX-004', `the child sitemap is ${where}, where this index is: ${this.scope.advice()}`, located, 'loc', this.scope.severity);
+        report.field(
+          'IDX-004',
+          `the child sitemap is ${where}, where this index is: ${this.scope.advice()}`,
+          located,
+          'loc',
+          this.scope.severity,
+        );
       }
     }
   }

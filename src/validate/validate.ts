@@ -34,43 +34,68 @@ interface Pending {
 }
 
 /** Validates one document (a sitemap index's children are not read: use validateSources). */
-export async function validateSitemap(source: ValidationSource, options: ValidateOptions = {}): Promise<ValidationResult> {
+export async function validateSitemap(
+  source: ValidationSource,
+  options: ValidateOptions = {},
+): Promise<ValidationResult> {
   const [result] = await validateSources([source], { ...options, recursive: false });
   return result!;
 }
 
 /** Validates several documents as one set (and, with `recursive`, the children of indexes). */
-export async function validateSources(sources: readonly ValidationSource[], options: ValidateOptions = {}): Promise<ValidationResult[]> {
+export async function validateSources(
+  sources: readonly ValidationSource[],
+  options: ValidateOptions = {},
+): Promise<ValidationResult[]> {
   const run = new RunState();
   const now = options.now?.getTime() ?? Date.now();
   const builders: ResultBuilder[] = [];
   const reporters: Reporter[] = [];
   const seen = new Set<string>();
-  const queue: Pending[] = sources.map((source) => typeof source === 'string'
-    ? { name: source, input: source, location: options.location ?? (looksAbsoluteHttp(source) ? source : undefined) }
-    : { name: source.name, input: source.input, location: options.location });
+  const queue: Pending[] = sources.map((source) =>
+    typeof source === 'string'
+      ? { name: source, input: source, location: options.location ?? (looksAbsoluteHttp(source) ? source : undefined) }
+      : { name: source.name, input: source.input, location: options.location },
+  );
 
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const pending = next;
     const identity = pending.location ?? pending.name;
     if (pending.parent && seen.has(identity)) {
-      pending.parent.reporter.at('IDX-005', `the child sitemap ${quote(pending.parent.url)} was already validated in this run (a loop or a repeat); list each sitemap in one index only`, pending.parent.position, pending.parent.url);
+      pending.parent.reporter.at(
+        'IDX-005',
+        `the child sitemap ${quote(pending.parent.url)} was already validated in this run (a loop or a repeat); list each sitemap in one index only`,
+        pending.parent.position,
+        pending.parent.url,
+      );
       continue;
     }
     seen.add(identity);
-    const builder = new ResultBuilder(pending.name, options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS, options.onDiagnostic);
+    const builder = new ResultBuilder(
+      pending.name,
+      options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS,
+      options.onDiagnostic,
+    );
     const reporter = new Reporter(pending.name, builder.add);
     const sourceIndex = builders.push(builder) - 1;
     reporters.push(reporter);
     options.onDocument?.(pending.name, sourceIndex + 1);
     const children = await validateDocument(pending, { builder, reporter, run, sourceIndex, now, options });
     if (pending.parent && builder.kind === 'sitemapindex') {
-      pending.parent.reporter.at('IDX-002', `the child sitemap ${quote(pending.parent.url)} is itself a sitemap index; indexes cannot be nested: list its children in this index instead`, pending.parent.position, pending.parent.url);
+      pending.parent.reporter.at(
+        'IDX-002',
+        `the child sitemap ${quote(pending.parent.url)} is itself a sitemap index; indexes cannot be nested: list its children in this index instead`,
+        pending.parent.position,
+        pending.parent.url,
+      );
     } else if (options.recursive && !pending.parent) {
       for (const child of children) queue.push(childPending(child, pending, reporter));
     }
   }
-  run.hreflang.finish((index) => reporters[index]!, (url) => run.urls.has(url));
+  run.hreflang.finish(
+    (index) => reporters[index]!,
+    (url) => run.urls.has(url),
+  );
   return builders.map((builder) => builder.result());
 }
 
@@ -100,7 +125,10 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   let location = pending.location;
   let release: (() => void) | undefined;
   if (typeof input === 'string' && looksAbsoluteHttp(input)) {
-    if (!options.http) throw new Error(`${input}: a URL source needs options.http (the public validateSources gives it the shared HttpClient)`);
+    if (!options.http)
+      throw new Error(
+        `${input}: a URL source needs options.http (the public validateSources gives it the shared HttpClient)`,
+      );
     const fetched = await fetchSitemap(options.http, input, options.signal);
     fetched.diagnostics.forEach(builder.add);
     if (!fetched.ok) return children;
@@ -109,7 +137,13 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     location = options.location && !pending.parent ? options.location : fetched.finalUrl;
   }
   const validator = new DocumentValidator(
-    { location, scope: scopeFor(location, options.strictScope ?? false), sourceIndex: context.sourceIndex, now: context.now, safeDay: safeDayFor(context.now) },
+    {
+      location,
+      scope: scopeFor(location, options.strictScope ?? false),
+      sourceIndex: context.sourceIndex,
+      now: context.now,
+      safeDay: safeDayFor(context.now),
+    },
     context.run,
     reporter,
   );
@@ -130,8 +164,18 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     }
   } catch (error) {
     if (error instanceof ParseError) builder.add(error.diagnostic);
-    else if (error instanceof TransferError) builder.add(diagnostic('FETCH-001', `${error.message}; the transfer broke off, entries before it were checked`, { source: pending.name }));
-    else if (isSystemError(error)) builder.add(diagnostic('FETCH-001', `${pending.name} could not be read (${error.message}); check the path`, { source: pending.name }));
+    else if (error instanceof TransferError)
+      builder.add(
+        diagnostic('FETCH-001', `${error.message}; the transfer broke off, entries before it were checked`, {
+          source: pending.name,
+        }),
+      );
+    else if (isSystemError(error))
+      builder.add(
+        diagnostic('FETCH-001', `${pending.name} could not be read (${error.message}); check the path`, {
+          source: pending.name,
+        }),
+      );
     else throw error;
   } finally {
     release?.();
@@ -141,7 +185,11 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   builder.urls = validator.urls;
   builder.sitemaps = validator.sitemaps;
   if (parsed.stats.bytesIn === 0 && looksAbsoluteHttp(pending.name) && builder.errors === 0) {
-    builder.add(diagnostic('FETCH-001', `${location ?? pending.name} answered with an empty body; it must return the sitemap`, { source: pending.name }));
+    builder.add(
+      diagnostic('FETCH-001', `${location ?? pending.name} answered with an empty body; it must return the sitemap`, {
+        source: pending.name,
+      }),
+    );
   }
   return children;
 }
@@ -150,7 +198,8 @@ function childPending(child: ChildRef, parent: Pending, reporter: Reporter): Pen
   const parentInfo = { reporter, position: child.position, url: child.url };
   const parentPath = typeof parent.input === 'string' && !looksAbsoluteHttp(parent.input) ? parent.input : undefined;
   const resolved = resolveChild(child.url, { path: parentPath, location: parent.location });
-  if ('missing' in resolved) return { name: child.url, input: child.url, location: child.url, parent: parentInfo, missing: resolved.missing };
+  if ('missing' in resolved)
+    return { name: child.url, input: child.url, location: child.url, parent: parentInfo, missing: resolved.missing };
   return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo };
 }
 

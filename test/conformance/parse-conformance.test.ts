@@ -28,26 +28,30 @@ const manifest = loadManifest();
  */
 const EXCEPTIONS: Record<string, Record<string, string>> = {
   'crawler-commons/inline/xml-needs-normalizing': {
-    urls_include: 'upstream runs a URL normaliser (url_filter: BasicURLNormalizer); sitemapkit keeps locs as written and reports URL-003',
+    urls_include:
+      'upstream runs a URL normaliser (url_filter: BasicURLNormalizer); sitemapkit keeps locs as written and reports URL-003',
     urls_exclude: 'same: without the normaliser the written forms come out',
     lastmod: 'keyed by normalised URLs',
     changefreq: 'keyed by normalised URLs',
     priority: 'keyed by normalised URLs',
   },
   'crawler-commons/inline/text-needs-normalizing': {
-    url_count: 'the scheme-less line "www.example.com/…" is not an absolute URL: sitemapkit skips it with TXT-001 instead of guessing http://',
+    url_count:
+      'the scheme-less line "www.example.com/…" is not an absolute URL: sitemapkit skips it with TXT-001 instead of guessing http://',
     urls_include: 'upstream runs a URL normaliser (url_filter: BasicURLNormalizer); sitemapkit keeps lines as written',
     urls_exclude: 'same: without the normaliser the written forms come out',
   },
   'crawler-commons/inline/url-outside-path#strict': {
-    url_count: 'the location rule (URL-005) is the validator\'s: the parser keeps every URL and validate reports it',
+    url_count: "the location rule (URL-005) is the validator's: the parser keeps every URL and validate reports it",
     urls_exclude: 'same: the parser does not drop out-of-scope URLs',
   },
   'crawler-commons/extension/videos': {
-    extensions: 'videos 2 and 3 have no <video:description>, which Google requires: sitemapkit drops them with VID-001 (the URL is kept)',
+    extensions:
+      'videos 2 and 3 have no <video:description>, which Google requires: sitemapkit drops them with VID-001 (the URL is kept)',
   },
   'crawler-commons/inline/truncated-urlset#partial-allowed': {
-    url_count: 'an entry cut off by the end of the document is left out (its loc may be cut mid-value); USP expects the same (xml/prematurely-ending, edges/truncated-mid-url)',
+    url_count:
+      'an entry cut off by the end of the document is left out (its loc may be cut mid-value); USP expects the same (xml/prematurely-ending, edges/truncated-mid-url)',
     urls_include: 'same: the only <url> is unfinished',
   },
   'crawler-commons/inline/truncated-index#partial-allowed': {
@@ -55,10 +59,12 @@ const EXCEPTIONS: Record<string, Record<string, string>> = {
     sitemap_count: 'same',
   },
   'sitemap.js/inline/index/loc-2120-chars': {
-    sitemap_count: 'URL length (URL-002) is the validator\'s rule: the parser keeps the loc so that validate can report it',
+    sitemap_count:
+      "URL length (URL-002) is the validator's rule: the parser keeps the loc so that validate can report it",
   },
   'ultimate-sitemap-parser/basic/sitemap_pages': {
-    changefreq: 'USP fills in the protocol default for an invalid changefreq; sitemapkit drops the field with FREQ-001 and never invents a value',
+    changefreq:
+      'USP fills in the protocol default for an invalid changefreq; sitemapkit drops the field with FREQ-001 and never invents a value',
     priority: 'USP fills in the default 0.5 for an invalid priority; sitemapkit drops it with PRIO-001',
   },
   'crawler-commons/extension/mobile': { extensions: 'the retired mobile extension is not part of the entry model' },
@@ -66,7 +72,9 @@ const EXCEPTIONS: Record<string, Record<string, string>> = {
   'crawler-commons/extension/news': {
     extensions: 'the second news block has an empty publication name, which Google requires: dropped with NEWS-001',
   },
-  'ultimate-sitemap-parser/feeds/atom03': { news: 'feed items are url entries; USP models them as news stories (title, date) which the entry model has no field for' },
+  'ultimate-sitemap-parser/feeds/atom03': {
+    news: 'feed items are url entries; USP models them as news stories (title, date) which the entry model has no field for',
+  },
   'ultimate-sitemap-parser/feeds/atom10': { news: 'feed items are url entries; USP models them as news stories' },
   'ultimate-sitemap-parser/feeds/rss20': { news: 'feed items are url entries; USP models them as news stories' },
 };
@@ -97,7 +105,11 @@ function includesInOrder(actual: string[], wanted: string[], ordered: boolean): 
   for (const url of wanted) assert.ok(actual.includes(url), `missing ${url}`);
   if (ordered) {
     const positions = wanted.map((url) => actual.indexOf(url));
-    assert.deepEqual(positions, [...positions].sort((a, b) => a - b), 'not in document order');
+    assert.deepEqual(
+      positions,
+      [...positions].sort((a, b) => a - b),
+      'not in document order',
+    );
   }
 }
 
@@ -110,7 +122,11 @@ function sameDate(actual: string | undefined, expected: string): boolean {
 const snakeToCamel = (key: string) => key.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
 
 /** Compares an upstream extension record with ours: only keys the entry model has. */
-function assertFields(ours: Record<string, unknown> | undefined, upstream: Record<string, unknown>, rename: Record<string, (o: any) => unknown> = {}): void {
+function assertFields(
+  ours: Record<string, unknown> | undefined,
+  upstream: Record<string, unknown>,
+  rename: Record<string, (o: any) => unknown> = {},
+): void {
   assert.ok(ours, 'extension missing');
   for (const [key, value] of Object.entries(upstream)) {
     const read = rename[key] ?? ((o: any) => o[snakeToCamel(key)]);
@@ -123,7 +139,29 @@ function assertFields(ours: Record<string, unknown> | undefined, upstream: Recor
   }
 }
 
-const MODELLED_KEYS = new Set(['loc', 'caption', 'title', 'geoLocation', 'license', 'thumbnailLoc', 'description', 'contentLoc', 'playerLoc', 'duration', 'expirationDate', 'rating', 'viewCount', 'publicationDate', 'familyFriendly', 'requiresSubscription', 'live', 'tags', 'keywords', 'genres', 'stockTickers']);
+const MODELLED_KEYS = new Set([
+  'loc',
+  'caption',
+  'title',
+  'geoLocation',
+  'license',
+  'thumbnailLoc',
+  'description',
+  'contentLoc',
+  'playerLoc',
+  'duration',
+  'expirationDate',
+  'rating',
+  'viewCount',
+  'publicationDate',
+  'familyFriendly',
+  'requiresSubscription',
+  'live',
+  'tags',
+  'keywords',
+  'genres',
+  'stockTickers',
+]);
 
 const VIDEO_RENAMES = {
   uploader: (v: any) => v.uploader?.name,
@@ -137,8 +175,18 @@ const NEWS_RENAMES = {
 const CHECKS: Record<string, Check> = {
   url_count: (r, n: number) => assert.equal(urls(r).length, n),
   sitemap_count: (r, n: number) => assert.equal(sitemaps(r).length, n),
-  urls_include: (r, list: string[], c) => includesInOrder(urls(r).map((e) => e.loc), list, c.expect['urls_ordered'] === true),
-  sitemaps_include: (r, list: string[]) => includesInOrder(sitemaps(r).map((e) => e.loc), list, false),
+  urls_include: (r, list: string[], c) =>
+    includesInOrder(
+      urls(r).map((e) => e.loc),
+      list,
+      c.expect['urls_ordered'] === true,
+    ),
+  sitemaps_include: (r, list: string[]) =>
+    includesInOrder(
+      sitemaps(r).map((e) => e.loc),
+      list,
+      false,
+    ),
   urls_exclude: (r, list: string[]) => {
     for (const url of list) assert.ok(!byLoc(r, url), `unexpected ${url}`);
   },
@@ -154,11 +202,13 @@ const CHECKS: Record<string, Check> = {
     }
   },
   changefreq: (r, map: Record<string, string>) => {
-    for (const [loc, value] of Object.entries(map)) assert.equal((byLoc(r, loc) as UrlEntry | undefined)?.changefreq, value, loc);
+    for (const [loc, value] of Object.entries(map))
+      assert.equal((byLoc(r, loc) as UrlEntry | undefined)?.changefreq, value, loc);
   },
   priority: (r, map: Record<string, number> | number) => {
     if (typeof map !== 'object') return;
-    for (const [loc, value] of Object.entries(map)) assert.equal((byLoc(r, loc) as UrlEntry | undefined)?.priority, value ?? undefined, loc);
+    for (const [loc, value] of Object.entries(map))
+      assert.equal((byLoc(r, loc) as UrlEntry | undefined)?.priority, value ?? undefined, loc);
   },
   parse_error: (r, expected: boolean) => {
     if (!expected) return;
@@ -168,15 +218,27 @@ const CHECKS: Record<string, Check> = {
   valid_strict: (r, expected: boolean | null) => {
     if (expected === true) assert.deepEqual(errors(r), [], 'a valid document must read without errors');
   },
-  items: (r, items: { loc: string }[]) => assert.deepEqual(r.entries.map((e) => e.loc), items.map((i) => i.loc)),
+  items: (r, items: { loc: string }[]) =>
+    assert.deepEqual(
+      r.entries.map((e) => e.loc),
+      items.map((i) => i.loc),
+    ),
   alternates: (r, map: Record<string, [string, string][] | null>) => {
     for (const [loc, pairs] of Object.entries(map)) {
-      assert.deepEqual((byLoc(r, loc) as UrlEntry).alternates?.map((a) => [a.hreflang, a.href]), pairs ?? undefined, loc);
+      assert.deepEqual(
+        (byLoc(r, loc) as UrlEntry).alternates?.map((a) => [a.hreflang, a.href]),
+        pairs ?? undefined,
+        loc,
+      );
     }
   },
   links: (r, map: Record<string, { lang: string; url: string }[]>) => {
     for (const [loc, links] of Object.entries(map)) {
-      assert.deepEqual((byLoc(r, loc) as UrlEntry).alternates, links.map((l) => ({ hreflang: l.lang, href: l.url })), loc);
+      assert.deepEqual(
+        (byLoc(r, loc) as UrlEntry).alternates,
+        links.map((l) => ({ hreflang: l.lang, href: l.url })),
+        loc,
+      );
     }
   },
   images: (r, map: Record<string, Record<string, unknown>[]>) => {
@@ -201,7 +263,11 @@ const CHECKS: Record<string, Check> = {
           const { access: _access, valid: _valid, ...rest } = value;
           assertFields(entry.news as any, rest, NEWS_RENAMES);
         } else if (name === 'links') {
-          assert.deepEqual(entry.alternates, value.map((l: any) => ({ hreflang: l.hreflang, href: l.href })), `${loc} links`);
+          assert.deepEqual(
+            entry.alternates,
+            value.map((l: any) => ({ hreflang: l.hreflang, href: l.href })),
+            `${loc} links`,
+          );
         } else {
           assert.fail(`${name}: not in the entry model`);
         }
@@ -212,7 +278,10 @@ const CHECKS: Record<string, Check> = {
     if (c.id === 'sitemap.js/inline/news-all-fields') {
       const news = urls(r)[0]?.news;
       const list = (text: string) => text.split(',').map((s) => s.trim());
-      assert.deepEqual([news?.keywords, news?.genres, news?.stockTickers], [list(value['keywords']), list(value['genres']), list(value['stock_tickers'])]);
+      assert.deepEqual(
+        [news?.keywords, news?.genres, news?.stockTickers],
+        [list(value['keywords']), list(value['genres']), list(value['stock_tickers'])],
+      );
       return;
     }
     for (const [loc, story] of Object.entries(value)) {
@@ -225,7 +294,8 @@ const CHECKS: Record<string, Check> = {
     }
   },
   errors: (r, list: { message_contains: string }[]) => {
-    if (list.some((e) => e.message_contains.includes('50000'))) assert.ok(r.diagnostics.some((d) => d.code === 'URL-009'));
+    if (list.some((e) => e.message_contains.includes('50000')))
+      assert.ok(r.diagnostics.some((d) => d.code === 'URL-009'));
   },
 };
 

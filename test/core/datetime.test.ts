@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatSitemapDate, normaliseLastmod, parseW3cDate, toEpochMillis, formatUtcDateTime, W3C_DATE_IN_RANGE } from '../../src/core/datetime.js';
+import {
+  formatSitemapDate,
+  normaliseLastmod,
+  parseW3cDate,
+  toEpochMillis,
+  formatUtcDateTime,
+  W3C_DATE_IN_RANGE,
+} from '../../src/core/datetime.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 
 test('all six W3C granularities parse', () => {
@@ -94,20 +101,30 @@ test("crawler-commons' date table: same instants, and rejects what it rejects", 
 test('W3C_DATE_IN_RANGE: what it matches parses, days past 28 aside; every valid date with a day up to 28 matches', () => {
   const inRange = new RegExp(`^(?:${W3C_DATE_IN_RANGE})$`);
   // Mostly near the ranges of months, days, hours and minutes, so that valid dates are common.
-  const twoDigits = fc.oneof(fc.integer({ min: 0, max: 31 }), fc.integer({ min: 0, max: 99 })).map((n) => String(n).padStart(2, '0'));
+  const twoDigits = fc
+    .oneof(fc.integer({ min: 0, max: 31 }), fc.integer({ min: 0, max: 99 }))
+    .map((n) => String(n).padStart(2, '0'));
   const date = fc
     .tuple(
       fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
       twoDigits,
       twoDigits,
       fc.option(fc.tuple(twoDigits, twoDigits, fc.option(twoDigits), fc.option(fc.stringMatching(/^\d{1,4}$/)))),
-      fc.option(fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), twoDigits, twoDigits).map(([sign, h, m]) => `${sign}${h}:${m}`))),
+      fc.option(
+        fc.oneof(
+          fc.constant('Z'),
+          fc.tuple(fc.constantFrom('+', '-'), twoDigits, twoDigits).map(([sign, h, m]) => `${sign}${h}:${m}`),
+        ),
+      ),
       fc.integer({ min: 1, max: 3 }),
     )
     .map(([year, month, day, time, zone, parts]) => {
       if (parts === 1) return year;
       if (parts === 2) return `${year}-${month}`;
-      const clock = time === null ? '' : `T${time[0]}:${time[1]}${time[2] === null ? '' : `:${time[2]}${time[3] === null ? '' : `.${time[3]}`}`}`;
+      const clock =
+        time === null
+          ? ''
+          : `T${time[0]}:${time[1]}${time[2] === null ? '' : `:${time[2]}${time[3] === null ? '' : `.${time[3]}`}`}`;
       return `${year}-${month}-${day}${clock}${clock === '' ? '' : (zone ?? '')}`;
     });
   fc.assert(
@@ -117,12 +134,27 @@ test('W3C_DATE_IN_RANGE: what it matches parses, days past 28 aside; every valid
       if (inRange.test(text) && !pastDay28) assert.ok(valid, `${text} matches but does not parse`);
       if (valid && !pastDay28) assert.ok(inRange.test(text), `${text} parses but does not match`);
       const parsed = parseW3cDate(text);
-      if (inRange.test(text) && !parsed.ok) assert.ok(pastDay28 && parsed.problem.code === 'DATE-003', `${text} matches but is ${parsed.problem.code}`);
+      if (inRange.test(text) && !parsed.ok)
+        assert.ok(pastDay28 && parsed.problem.code === 'DATE-003', `${text} matches but is ${parsed.problem.code}`);
     }),
     { numRuns: 5000 },
   );
   // The edges, which random digits seldom hit: matched exactly when valid.
-  const edges = ['2024-01-01T00:00+14:00', '2024-01-01T00:00+14:01', '2024-01-01T00:00-13:59', '2024-01-01T00:00+15:00', '2024-01-01T23:59:59Z',
-    '2024-01-01T24:00Z', '2024-01-01T10:60Z', '2024-01-01T10:00:60Z', '2024-00', '2024-12', '2024-13', '2024-01-00', '2024-01-01T10:00', '0000'];
+  const edges = [
+    '2024-01-01T00:00+14:00',
+    '2024-01-01T00:00+14:01',
+    '2024-01-01T00:00-13:59',
+    '2024-01-01T00:00+15:00',
+    '2024-01-01T23:59:59Z',
+    '2024-01-01T24:00Z',
+    '2024-01-01T10:60Z',
+    '2024-01-01T10:00:60Z',
+    '2024-00',
+    '2024-12',
+    '2024-13',
+    '2024-01-00',
+    '2024-01-01T10:00',
+    '0000',
+  ];
   for (const text of edges) assert.equal(inRange.test(text), parseW3cDate(text).ok, text);
 });

@@ -25,7 +25,13 @@ test('relative URLs resolve against a base; without one they are refused', () =>
 });
 
 test('only http and https are listed', () => {
-  for (const bad of ['javascript:alert(1)', 'ftp://example.com/a', 'file:///etc/passwd', 'data:text/plain,hi', 'www.example.com']) {
+  for (const bad of [
+    'javascript:alert(1)',
+    'ftp://example.com/a',
+    'file:///etc/passwd',
+    'data:text/plain,hi',
+    'www.example.com',
+  ]) {
     const result = normaliseUrl(bad);
     assert.equal(result.ok, false, bad);
     if (!result.ok) assert.equal(result.problem.code, 'URL-001', bad);
@@ -42,7 +48,13 @@ test('the encoded URL must be shorter than 2,048 characters', () => {
 
 test('syntax problems of URLs as written (URL-003)', () => {
   assert.equal(findUrlSyntaxProblem('https://example.com/a%20b'), undefined);
-  for (const bad of ['https://example.com/a b', 'https://example.com/ü', 'https://example.com/a%zz', 'https://example.com/{x}', 'https://example.com/a|b']) {
+  for (const bad of [
+    'https://example.com/a b',
+    'https://example.com/ü',
+    'https://example.com/a%zz',
+    'https://example.com/{x}',
+    'https://example.com/a|b',
+  ]) {
     assert.equal(findUrlSyntaxProblem(bad)?.code, 'URL-003', bad);
   }
 });

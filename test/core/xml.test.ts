@@ -21,7 +21,12 @@ test('characters XML 1.0 forbids are removed; tab, LF, CR and astral characters 
 });
 
 test('diagnostics take their severity from the catalog and print as source:line:column', () => {
-  const d = diagnostic('DATE-001', 'bad date', { line: 3, column: 7, url: 'https://example.com/a', source: 'sitemap.xml' });
+  const d = diagnostic('DATE-001', 'bad date', {
+    line: 3,
+    column: 7,
+    url: 'https://example.com/a',
+    source: 'sitemap.xml',
+  });
   assert.equal(d.severity, RULES['DATE-001']!.severity);
   assert.equal(formatDiagnostic(d), 'sitemap.xml:3:7: error DATE-001 bad date (https://example.com/a)');
   assert.equal(diagnostic('URL-004', 'x', { severity: 'warning' }).severity, 'warning');

@@ -10,10 +10,32 @@ import { everyCaseSite } from './fixtures/every-case-site.js';
 import { serveSite, type RunningSite } from './fixtures/server.js';
 
 const LISTED_PATHS = [
-  '/', '/about', '/caf%C3%A9', '/calendar/2024-01', '/calendar/2024-02', '/calendar/2024-03', '/calendar/2024-04',
-  '/canonical-target', '/de/', '/en/', '/fr/', '/from-noindex', '/gallery', '/gallery-2', '/new', '/nofollow-page',
-  '/only-in-sitemap', '/~user', '/reload', '/js-click', '/moved/landing', '/refresh-body-link', '/later', '/js-target',
-  '/js-replaced', '/js-window-target',
+  '/',
+  '/about',
+  '/caf%C3%A9',
+  '/calendar/2024-01',
+  '/calendar/2024-02',
+  '/calendar/2024-03',
+  '/calendar/2024-04',
+  '/canonical-target',
+  '/de/',
+  '/en/',
+  '/fr/',
+  '/from-noindex',
+  '/gallery',
+  '/gallery-2',
+  '/new',
+  '/nofollow-page',
+  '/only-in-sitemap',
+  '/~user',
+  '/reload',
+  '/js-click',
+  '/moved/landing',
+  '/refresh-body-link',
+  '/later',
+  '/js-target',
+  '/js-replaced',
+  '/js-window-target',
 ];
 
 function locsOf(xml: string): string[] {
@@ -33,8 +55,19 @@ describe('sitemapkit crawl', () => {
   });
 
   const crawlArgs = (name: string) => [
-    'crawl', `${site.origin}/`, '--out', join(dir, name, 'out'), '--state', join(dir, name, 'state'),
-    '--max-depth', '4', '--strip-param', 'utm_*', '--retries', '0', '--use-sitemaps',
+    'crawl',
+    `${site.origin}/`,
+    '--out',
+    join(dir, name, 'out'),
+    '--state',
+    join(dir, name, 'state'),
+    '--max-depth',
+    '4',
+    '--strip-param',
+    'utm_*',
+    '--retries',
+    '0',
+    '--use-sitemaps',
   ];
 
   it('writes schema-valid sitemaps of exactly the listable pages, and reports the rest by reason', async () => {
@@ -45,12 +78,29 @@ describe('sitemapkit crawl', () => {
     assert.equal(report.finished, true);
     assert.deepEqual(
       Object.fromEntries(report.leftOut.map((group: { reason: string; count: number }) => [group.reason, group.count])),
-      { redirected: 1, 'meta-refresh': 3, 'js-redirect': 3, 'http-error': 2, 'non-html': 1, noindex: 3, canonicalised: 1, 'robots-blocked': 1, 'out-of-scope': 2, 'max-depth': 1 },
+      {
+        redirected: 1,
+        'meta-refresh': 3,
+        'js-redirect': 3,
+        'http-error': 2,
+        'non-html': 1,
+        noindex: 3,
+        canonicalised: 1,
+        'robots-blocked': 1,
+        'out-of-scope': 2,
+        'max-depth': 1,
+      },
     );
     const noindex = report.leftOut.find((group: { reason: string }) => group.reason === 'noindex');
-    assert.deepEqual(noindex.examples.map((e: { url: string }) => e.url), ['/hidden-meta', '/hidden-header', '/googlebot-none'].map((p) => site.origin + p));
+    assert.deepEqual(
+      noindex.examples.map((e: { url: string }) => e.url),
+      ['/hidden-meta', '/hidden-header', '/googlebot-none'].map((p) => site.origin + p),
+    );
     assert.deepEqual(report.sitemaps.robotsTxt, [`Sitemap: ${site.origin}/sitemap.xml`]);
-    assert.deepEqual(report.blockedForEngines, { count: 1, examples: [{ url: `${site.origin}/gallery-2`, detail: 'robots.txt blocks Googlebot' }] });
+    assert.deepEqual(report.blockedForEngines, {
+      count: 1,
+      examples: [{ url: `${site.origin}/gallery-2`, detail: 'robots.txt blocks Googlebot' }],
+    });
 
     const xml = readFileSync(join(dir, 'json', 'out', 'sitemap.xml'), 'utf8');
     assert.deepEqual(locsOf(xml).sort(), LISTED_PATHS.map((path) => site.origin + path).sort());
@@ -66,9 +116,18 @@ describe('sitemapkit crawl', () => {
     const result = await runCli(crawlArgs('text'));
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /40 fetched, 26 listed, 18 left out/);
-    assert.match(result.stdout, /\n {7}3 {2}meta refresh to another URL \(the target is crawled instead\)\n {10}http:\/\/127\.0\.0\.1:\d+\/refresh {2}\(meta refresh to http:\/\/127\.0\.0\.1:\d+\/moved\/landing\)\n/);
-    assert.match(result.stdout, /\n {7}3 {2}JavaScript redirect \(the target is crawled instead\)\n {10}http:\/\/127\.0\.0\.1:\d+\/js-href {2}\(location\.href in an inline script to http:\/\/127\.0\.0\.1:\d+\/js-target\)\n/);
-    assert.match(result.stdout, /blocked by robots\.txt\n {10}http:\/\/127\.0\.0\.1:\d+\/private\/secret {2}\(disallowed by http:\/\/127\.0\.0\.1:\d+\/robots\.txt\)/);
+    assert.match(
+      result.stdout,
+      /\n {7}3 {2}meta refresh to another URL \(the target is crawled instead\)\n {10}http:\/\/127\.0\.0\.1:\d+\/refresh {2}\(meta refresh to http:\/\/127\.0\.0\.1:\d+\/moved\/landing\)\n/,
+    );
+    assert.match(
+      result.stdout,
+      /\n {7}3 {2}JavaScript redirect \(the target is crawled instead\)\n {10}http:\/\/127\.0\.0\.1:\d+\/js-href {2}\(location\.href in an inline script to http:\/\/127\.0\.0\.1:\d+\/js-target\)\n/,
+    );
+    assert.match(
+      result.stdout,
+      /blocked by robots\.txt\n {10}http:\/\/127\.0\.0\.1:\d+\/private\/secret {2}\(disallowed by http:\/\/127\.0\.0\.1:\d+\/robots\.txt\)/,
+    );
     assert.match(result.stdout, new RegExp(`Add to robots\\.txt:\\n  Sitemap: ${site.origin}/sitemap\\.xml\\n$`));
     // The final state of the progress line ends stderr (earlier lines only come every 10 s).
     assert.match(result.stderr, /(^|\n)40 fetched · 0 queued · 26 listed · [\d.]+ pages\/s · 2 errors\n$/);
@@ -78,8 +137,18 @@ describe('sitemapkit crawl', () => {
     const result = await runCli([...crawlArgs('shards'), '--max-urls', '5', '--gzip', '--json']);
     assert.equal(result.code, 0, result.stderr);
     const out = join(dir, 'shards', 'out');
-    assert.deepEqual(readdirSync(out).sort(), ['sitemap-0.xml.gz', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap-4.xml.gz', 'sitemap-5.xml.gz', 'sitemap.xml']);
-    const locs = readdirSync(out).filter((name) => name.endsWith('.gz')).flatMap((name) => locsOf(gunzipSync(readFileSync(join(out, name))).toString('utf8')));
+    assert.deepEqual(readdirSync(out).sort(), [
+      'sitemap-0.xml.gz',
+      'sitemap-1.xml.gz',
+      'sitemap-2.xml.gz',
+      'sitemap-3.xml.gz',
+      'sitemap-4.xml.gz',
+      'sitemap-5.xml.gz',
+      'sitemap.xml',
+    ]);
+    const locs = readdirSync(out)
+      .filter((name) => name.endsWith('.gz'))
+      .flatMap((name) => locsOf(gunzipSync(readFileSync(join(out, name))).toString('utf8')));
     assert.equal(locs.length, LISTED_PATHS.length);
     const index = readFileSync(join(out, 'sitemap.xml'), 'utf8');
     assert.ok((await validateAgainstXsd(index, 'siteindex')).valid);
@@ -88,7 +157,10 @@ describe('sitemapkit crawl', () => {
   it('keeps its state in .sitemapkit/ of the working directory by default, and narrows the crawl with --exclude', async () => {
     const cwd = join(dir, 'cwd');
     mkdirSync(cwd, { recursive: true });
-    const result = await runCli(['crawl', `${site.origin}/`, '--out', 'public', '--exclude', '/calendar/**', '--exclude', '**/*.pdf', '--json'], { cwd });
+    const result = await runCli(
+      ['crawl', `${site.origin}/`, '--out', 'public', '--exclude', '/calendar/**', '--exclude', '**/*.pdf', '--json'],
+      { cwd },
+    );
     assert.equal(result.code, 0, result.stderr);
     const port = new URL(site.origin).port;
     assert.ok(existsSync(join(cwd, '.sitemapkit', `crawl-http-127.0.0.1-${port}.sqlite`)));
@@ -100,22 +172,50 @@ describe('sitemapkit crawl', () => {
       { url: `${site.origin}/calendar/2024-01`, detail: 'matches --exclude /calendar/**' },
       { url: 'https://elsewhere.example/landing', detail: `not on ${site.origin}` },
     ]);
-    assert.ok(!locsOf(readFileSync(join(cwd, 'public', 'sitemap.xml'), 'utf8')).some((loc) => loc.includes('/calendar/')));
+    assert.ok(
+      !locsOf(readFileSync(join(cwd, 'public', 'sitemap.xml'), 'utf8')).some((loc) => loc.includes('/calendar/')),
+    );
   });
 
   it('exits 1 without writing sitemaps when the start URL cannot be fetched', async () => {
-    const missing = await runCli(['crawl', `${site.origin}/missing`, '--out', join(dir, 'missing', 'out'), '--state', join(dir, 'missing', 'state')]);
+    const missing = await runCli([
+      'crawl',
+      `${site.origin}/missing`,
+      '--out',
+      join(dir, 'missing', 'out'),
+      '--state',
+      join(dir, 'missing', 'state'),
+    ]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /the start URL http:\/\/127\.0\.0\.1:\d+\/missing could not be fetched: HTTP 404/);
     assert.equal(existsSync(join(dir, 'missing', 'out', 'sitemap.xml')), false);
 
-    const closed = await runCli(['crawl', 'http://127.0.0.1:9/', '--out', join(dir, 'closed', 'out'), '--state', join(dir, 'closed', 'state'), '--retries', '0']);
+    const closed = await runCli([
+      'crawl',
+      'http://127.0.0.1:9/',
+      '--out',
+      join(dir, 'closed', 'out'),
+      '--state',
+      join(dir, 'closed', 'state'),
+      '--retries',
+      '0',
+    ]);
     assert.equal(closed.code, 1);
-    assert.match(closed.stderr, /could not be fetched: http:\/\/127\.0\.0\.1:9\/robots\.txt is unreachable \(could not connect/);
+    assert.match(
+      closed.stderr,
+      /could not be fetched: http:\/\/127\.0\.0\.1:9\/robots\.txt is unreachable \(could not connect/,
+    );
   });
 
   it('refuses bad usage with exit 2', async () => {
-    const inside = await runCli(['crawl', `${site.origin}/`, '--out', join(dir, 'pub'), '--state', join(dir, 'pub', '.state')]);
+    const inside = await runCli([
+      'crawl',
+      `${site.origin}/`,
+      '--out',
+      join(dir, 'pub'),
+      '--state',
+      join(dir, 'pub', '.state'),
+    ]);
     assert.equal(inside.code, 2);
     assert.match(inside.stderr, /--state .* is inside --out/);
     assert.equal((await runCli(['crawl', '--out', join(dir, 'x')])).code, 2);

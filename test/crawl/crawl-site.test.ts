@@ -13,26 +13,54 @@ import { serveSite, type RunningSite } from './fixtures/server.js';
 /** Every URL the crawl of the fixture site meets (maxDepth 4), with the outcome it must reach. */
 function expectedOutcomes(origin: string): Map<string, string> {
   const outcomes: [string, string][] = [
-    ['/', 'listed'], ['/about', 'listed'], ['/new', 'listed'], ['/canonical-target', 'listed'],
-    ['/from-noindex', 'listed'], ['/nofollow-page', 'listed'], ['/en/', 'listed'], ['/de/', 'listed'],
-    ['/fr/', 'listed'], ['/gallery', 'listed'], ['/gallery-2', 'listed'], ['/caf%C3%A9', 'listed'], ['/~user', 'listed'],
-    ['/calendar/2024-01', 'listed'], ['/calendar/2024-02', 'listed'], ['/calendar/2024-03', 'listed'], ['/calendar/2024-04', 'listed'],
-    ['/reload', 'listed'], ['/js-click', 'listed'],
+    ['/', 'listed'],
+    ['/about', 'listed'],
+    ['/new', 'listed'],
+    ['/canonical-target', 'listed'],
+    ['/from-noindex', 'listed'],
+    ['/nofollow-page', 'listed'],
+    ['/en/', 'listed'],
+    ['/de/', 'listed'],
+    ['/fr/', 'listed'],
+    ['/gallery', 'listed'],
+    ['/gallery-2', 'listed'],
+    ['/caf%C3%A9', 'listed'],
+    ['/~user', 'listed'],
+    ['/calendar/2024-01', 'listed'],
+    ['/calendar/2024-02', 'listed'],
+    ['/calendar/2024-03', 'listed'],
+    ['/calendar/2024-04', 'listed'],
+    ['/reload', 'listed'],
+    ['/js-click', 'listed'],
     ['/old', 'redirected'],
     // Redirects the page makes itself: left out, and the target each names crawled and listed.
-    ['/refresh', 'meta-refresh'], ['/moved/landing', 'listed'], ['/refresh-body-link', 'listed'],
-    ['/refresh-later', 'meta-refresh'], ['/later', 'listed'], ['/refresh-away', 'meta-refresh'],
-    ['/js-href', 'js-redirect'], ['/js-target', 'listed'],
-    ['/js-replace', 'js-redirect'], ['/js-replaced', 'listed'],
-    ['/js-window', 'js-redirect'], ['/js-window-target', 'listed'],
+    ['/refresh', 'meta-refresh'],
+    ['/moved/landing', 'listed'],
+    ['/refresh-body-link', 'listed'],
+    ['/refresh-later', 'meta-refresh'],
+    ['/later', 'listed'],
+    ['/refresh-away', 'meta-refresh'],
+    ['/js-href', 'js-redirect'],
+    ['/js-target', 'listed'],
+    ['/js-replace', 'js-redirect'],
+    ['/js-replaced', 'listed'],
+    ['/js-window', 'js-redirect'],
+    ['/js-window-target', 'listed'],
     ['/dup', 'canonicalised'],
-    ['/hidden-meta', 'noindex'], ['/hidden-header', 'noindex'], ['/googlebot-none', 'noindex'],
+    ['/hidden-meta', 'noindex'],
+    ['/hidden-header', 'noindex'],
+    ['/googlebot-none', 'noindex'],
     ['/private/secret', 'robots-blocked'],
-    ['/broken', 'http-error'], ['/missing', 'http-error'],
+    ['/broken', 'http-error'],
+    ['/missing', 'http-error'],
     ['/doc.pdf', 'non-html'],
     ['/calendar/2024-05', 'max-depth'],
   ];
-  return new Map([...outcomes.map(([path, outcome]): [string, string] => [origin + path, outcome]), ['https://elsewhere.example/', 'out-of-scope'], ['https://elsewhere.example/landing', 'out-of-scope']]);
+  return new Map([
+    ...outcomes.map(([path, outcome]): [string, string] => [origin + path, outcome]),
+    ['https://elsewhere.example/', 'out-of-scope'],
+    ['https://elsewhere.example/landing', 'out-of-scope'],
+  ]);
 }
 
 describe('crawlSite on the fixture site', () => {
@@ -69,15 +97,31 @@ describe('crawlSite on the fixture site', () => {
   it('reaches exactly the expected outcome for every URL it meets', async () => {
     const { store, result } = await crawl('every-case');
     const actual = new Map([...store.outcomes()].map((row) => [row.url, row.outcome]));
-    assert.deepEqual(Object.fromEntries([...actual].sort()), Object.fromEntries([...expectedOutcomes(site.origin)].sort()));
-    assert.deepEqual(result, { startUrl: `${site.origin}/`, site: site.origin, startOutcome: 'listed', startDetail: undefined, finished: true });
+    assert.deepEqual(
+      Object.fromEntries([...actual].sort()),
+      Object.fromEntries([...expectedOutcomes(site.origin)].sort()),
+    );
+    assert.deepEqual(result, {
+      startUrl: `${site.origin}/`,
+      site: site.origin,
+      startOutcome: 'listed',
+      startDetail: undefined,
+      finished: true,
+    });
     store.close();
   });
 
   it('never requests nofollow links, robots-blocked pages, other hosts or pages past the limits, and each page once', async () => {
     const { store } = await crawl('requests');
     const pages = site.requests.filter((path) => path !== '/robots.txt');
-    for (const path of ['/never-followed', '/never-followed-2', '/never-followed-3', '/never-followed-4', '/private/secret', '/calendar/2024-05']) {
+    for (const path of [
+      '/never-followed',
+      '/never-followed-2',
+      '/never-followed-3',
+      '/never-followed-4',
+      '/private/secret',
+      '/calendar/2024-05',
+    ]) {
       assert.ok(!pages.includes(path), `${path} was requested`);
     }
     // The redirect chain /old → /older → /new is followed once; /new is judged from that answer.
@@ -96,7 +140,11 @@ describe('crawlSite on the fixture site', () => {
     assert.equal(detail('/hidden-header'), 'noindex in the X-Robots-Tag header');
     assert.equal(detail('/broken'), 'HTTP 500');
     assert.equal(detail('/private/secret'), `disallowed by ${site.origin}/robots.txt`);
-    assert.equal(detail('/gallery-2'), 'robots.txt blocks Googlebot', 'a listed page that Googlebot may not crawl is noted');
+    assert.equal(
+      detail('/gallery-2'),
+      'robots.txt blocks Googlebot',
+      'a listed page that Googlebot may not crawl is noted',
+    );
     assert.equal(detail('/gallery'), null);
     assert.equal(detail('/doc.pdf'), 'application/pdf');
     assert.equal(detail('/refresh'), `meta refresh to ${site.origin}/moved/landing`);
@@ -115,25 +163,38 @@ describe('crawlSite on the fixture site', () => {
     assert.equal(entries.get('/about')?.lastmod, '2024-05-01T10:00:00Z');
     assert.equal(entries.get('/new')?.lastmod, undefined, 'a Last-Modified of "now" is dropped');
     assert.deepEqual(entries.get('/gallery')?.images, [
-      { loc: `${site.origin}/static/a.jpg` }, { loc: `${site.origin}/static/b-small.jpg` }, { loc: `${site.origin}/static/b-large.jpg` },
+      { loc: `${site.origin}/static/a.jpg` },
+      { loc: `${site.origin}/static/b-small.jpg` },
+      { loc: `${site.origin}/static/b-large.jpg` },
     ]);
-    const pair = [{ hreflang: 'en', href: `${site.origin}/en/` }, { hreflang: 'de', href: `${site.origin}/de/` }];
+    const pair = [
+      { hreflang: 'en', href: `${site.origin}/en/` },
+      { hreflang: 'de', href: `${site.origin}/de/` },
+    ];
     assert.deepEqual(entries.get('/en/')?.alternates, pair);
     assert.deepEqual(entries.get('/de/')?.alternates, pair);
-    assert.deepEqual(entries.get('/fr/')?.alternates, [{ hreflang: 'en', href: `${site.origin}/en/` }, { hreflang: 'fr', href: `${site.origin}/fr/` }]);
+    assert.deepEqual(entries.get('/fr/')?.alternates, [
+      { hreflang: 'en', href: `${site.origin}/en/` },
+      { hreflang: 'fr', href: `${site.origin}/fr/` },
+    ]);
     assert.equal(entries.get('/')?.alternates, undefined);
     store.close();
   });
 
   it('keeps to the origin the start URL redirects to (http → https, bare host → www)', async () => {
-    const entrance = await serveSite((_origin, url) => ({ status: 301, headers: { location: site.origin + url.pathname } }));
+    const entrance = await serveSite((_origin, url) => ({
+      status: 301,
+      headers: { location: site.origin + url.pathname },
+    }));
     try {
       const { store, result } = await crawl('moved', { startUrl: `${entrance.origin}/` });
       assert.equal(result.site, site.origin);
       assert.equal(result.startOutcome, 'listed');
       assert.equal(store.outcomeOf(`${entrance.origin}/`)?.outcome, 'redirected');
       const listed = [...store.listedEntries()].map((entry) => entry.loc);
-      const expected = [...expectedOutcomes(site.origin)].filter(([, outcome]) => outcome === 'listed').map(([url]) => url);
+      const expected = [...expectedOutcomes(site.origin)]
+        .filter(([, outcome]) => outcome === 'listed')
+        .map(([url]) => url);
       assert.deepEqual(listed.sort(), expected.sort());
       store.close();
     } finally {
@@ -144,13 +205,23 @@ describe('crawlSite on the fixture site', () => {
   it('stops at --max-pages and settles the rest of the frontier', async () => {
     const { store } = await crawl('max-pages', { maxPages: 3, concurrency: 1 });
     const rows = [...store.outcomes()];
-    assert.deepEqual(rows.filter((row) => row.outcome !== 'max-pages' && row.outcome !== 'out-of-scope').map((row) => [row.url.slice(site.origin.length), row.outcome]), [
-      ['/', 'listed'], ['/about', 'listed'], ['/old', 'redirected'],
-    ]);
+    assert.deepEqual(
+      rows
+        .filter((row) => row.outcome !== 'max-pages' && row.outcome !== 'out-of-scope')
+        .map((row) => [row.url.slice(site.origin.length), row.outcome]),
+      [
+        ['/', 'listed'],
+        ['/about', 'listed'],
+        ['/old', 'redirected'],
+      ],
+    );
     assert.equal(store.fetchedCount(), 3);
     assert.equal(rows.filter((row) => row.outcome === null).length, 0, 'nothing stays queued');
     assert.ok(rows.filter((row) => row.outcome === 'max-pages').length > 10);
-    assert.deepEqual(site.requests.filter((path) => path !== '/robots.txt'), ['/', '/about', '/old', '/older', '/new']);
+    assert.deepEqual(
+      site.requests.filter((path) => path !== '/robots.txt'),
+      ['/', '/about', '/old', '/older', '/new'],
+    );
     assert.equal(store.outcomeOf(`${site.origin}/new`)?.outcome, 'max-pages');
     store.close();
   });

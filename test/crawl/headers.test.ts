@@ -20,14 +20,21 @@ describe('X-Robots-Tag', () => {
 
 describe('Link header', () => {
   it('reads canonical and hreflang alternates, commas inside URLs and quotes included', () => {
-    assert.deepEqual(parseLinkHeader('<https://e.com/a,b>; rel="canonical", </de/>; rel=alternate; hreflang="de-AT", <x>; rel="preload"; as="a, b"'), [
-      { target: 'https://e.com/a,b', rel: ['canonical'] },
-      { target: '/de/', rel: ['alternate'], hreflang: 'de-AT' },
-      { target: 'x', rel: ['preload'] },
-    ]);
+    assert.deepEqual(
+      parseLinkHeader(
+        '<https://e.com/a,b>; rel="canonical", </de/>; rel=alternate; hreflang="de-AT", <x>; rel="preload"; as="a, b"',
+      ),
+      [
+        { target: 'https://e.com/a,b', rel: ['canonical'] },
+        { target: '/de/', rel: ['alternate'], hreflang: 'de-AT' },
+        { target: 'x', rel: ['preload'] },
+      ],
+    );
   });
   it('keeps the first of repeated parameters, splits rel lists and survives junk', () => {
-    assert.deepEqual(parseLinkHeader('<a>; REL="Alternate Canonical"; rel=ignored; hreflang=fr'), [{ target: 'a', rel: ['alternate', 'canonical'], hreflang: 'fr' }]);
+    assert.deepEqual(parseLinkHeader('<a>; REL="Alternate Canonical"; rel=ignored; hreflang=fr'), [
+      { target: 'a', rel: ['alternate', 'canonical'], hreflang: 'fr' },
+    ]);
     assert.deepEqual(parseLinkHeader('garbage, <ok>; rel=canonical, <broken'), [{ target: 'ok', rel: ['canonical'] }]);
     assert.deepEqual(parseLinkHeader(''), []);
   });
@@ -42,7 +49,10 @@ describe('lastmod from Last-Modified', () => {
   it('drops dates in the future, equal to the fetch time or to the Date header, and junk', () => {
     assert.equal(lastmodFromHeader('Sat, 01 Jun 2024 12:00:01 GMT', fetchedAt), undefined);
     assert.equal(lastmodFromHeader('Sat, 01 Jun 2024 12:00:00 GMT', fetchedAt + 400), undefined);
-    assert.equal(lastmodFromHeader('Fri, 31 May 2024 08:00:00 GMT', fetchedAt, 'Fri, 31 May 2024 08:00:00 GMT'), undefined);
+    assert.equal(
+      lastmodFromHeader('Fri, 31 May 2024 08:00:00 GMT', fetchedAt, 'Fri, 31 May 2024 08:00:00 GMT'),
+      undefined,
+    );
     assert.equal(lastmodFromHeader('yesterday', fetchedAt), undefined);
     assert.equal(lastmodFromHeader('2024-05-01', fetchedAt), undefined);
     assert.equal(lastmodFromHeader(undefined, fetchedAt), undefined);

@@ -23,80 +23,162 @@ function answer(fields: Partial<FetchedPage> & { html?: string }): FetchedPage {
 
 describe('judgePage', () => {
   it('lists a plain 200 HTML page and returns its links', async () => {
-    const judged = await judgePage(URL_A, answer({ html: '<a href="/b#x">b</a><a href="/c?utm_source=1">c</a>' }), normalise);
+    const judged = await judgePage(
+      URL_A,
+      answer({ html: '<a href="/b#x">b</a><a href="/c?utm_source=1">c</a>' }),
+      normalise,
+    );
     assert.deepEqual(judged.verdict, { outcome: 'listed', entry: { kind: 'url', loc: URL_A } });
-    assert.deepEqual(judged.discovered, [{ url: 'https://example.com/b', via: 'link' }, { url: 'https://example.com/c', via: 'link' }]);
+    assert.deepEqual(judged.discovered, [
+      { url: 'https://example.com/b', via: 'link' },
+      { url: 'https://example.com/c', via: 'link' },
+    ]);
   });
 
   it('judges a redirect back to the same normalised URL as the page itself', async () => {
-    const page = answer({ url: `${URL_A}?utm_source=x`, redirects: [{ from: URL_A, to: `${URL_A}?utm_source=x`, status: 302 }] });
+    const page = answer({
+      url: `${URL_A}?utm_source=x`,
+      redirects: [{ from: URL_A, to: `${URL_A}?utm_source=x`, status: 302 }],
+    });
     assert.equal((await judgePage(URL_A, page, normalise)).verdict.outcome, 'listed');
   });
 
   it('leaves out other statuses, with the status as the detail', async () => {
     for (const status of [204, 304, 404, 410, 503]) {
-      assert.deepEqual((await judgePage(URL_A, answer({ status }), normalise)).verdict, { outcome: 'http-error', detail: `HTTP ${status}` });
+      assert.deepEqual((await judgePage(URL_A, answer({ status }), normalise)).verdict, {
+        outcome: 'http-error',
+        detail: `HTTP ${status}`,
+      });
     }
   });
 
   it('sniffs HTML when there is no Content-Type, and leaves out other types', async () => {
-    assert.equal((await judgePage(URL_A, answer({ headers: {}, html: '  <!DOCTYPE html><p>x' }), normalise)).verdict.outcome, 'listed');
-    assert.deepEqual((await judgePage(URL_A, answer({ headers: {}, body: new Uint8Array([0x25, 0x50]) }), normalise)).verdict, { outcome: 'non-html', detail: 'no Content-Type' });
-    assert.deepEqual((await judgePage(URL_A, answer({ headers: { 'content-type': 'image/png' } }), normalise)).verdict, { outcome: 'non-html', detail: 'image/png' });
+    assert.equal(
+      (await judgePage(URL_A, answer({ headers: {}, html: '  <!DOCTYPE html><p>x' }), normalise)).verdict.outcome,
+      'listed',
+    );
+    assert.deepEqual(
+      (await judgePage(URL_A, answer({ headers: {}, body: new Uint8Array([0x25, 0x50]) }), normalise)).verdict,
+      { outcome: 'non-html', detail: 'no Content-Type' },
+    );
+    assert.deepEqual(
+      (await judgePage(URL_A, answer({ headers: { 'content-type': 'image/png' } }), normalise)).verdict,
+      { outcome: 'non-html', detail: 'image/png' },
+    );
   });
 
   it('follows the links of a noindex page unless it is also nofollow', async () => {
-    const noindex = await judgePage(URL_A, answer({ html: '<meta name="robots" content="noindex"><a href="/b">b</a>' }), normalise);
+    const noindex = await judgePage(
+      URL_A,
+      answer({ html: '<meta name="robots" content="noindex"><a href="/b">b</a>' }),
+      normalise,
+    );
     assert.equal(noindex.verdict.outcome, 'noindex');
-    assert.deepEqual(noindex.discovered.map((d) => d.url), ['https://example.com/b']);
-    const none = await judgePage(URL_A, answer({ headers: { 'content-type': 'text/html', 'x-robots-tag': 'none' }, html: '<a href="/b">b</a>' }), normalise);
+    assert.deepEqual(
+      noindex.discovered.map((d) => d.url),
+      ['https://example.com/b'],
+    );
+    const none = await judgePage(
+      URL_A,
+      answer({ headers: { 'content-type': 'text/html', 'x-robots-tag': 'none' }, html: '<a href="/b">b</a>' }),
+      normalise,
+    );
     assert.deepEqual(none.verdict, { outcome: 'noindex', detail: 'noindex in the X-Robots-Tag header' });
     assert.deepEqual(none.discovered, []);
   });
 
   it('takes one canonical elsewhere, from the head or a Link header, and queues it', async () => {
-    const header = await judgePage(URL_A, answer({ headers: { 'content-type': 'text/html', link: '</main>; rel="canonical"' } }), normalise);
+    const header = await judgePage(
+      URL_A,
+      answer({ headers: { 'content-type': 'text/html', link: '</main>; rel="canonical"' } }),
+      normalise,
+    );
     assert.deepEqual(header.verdict, { outcome: 'canonicalised', detail: 'canonical is https://example.com/main' });
     assert.deepEqual(header.discovered, [{ url: 'https://example.com/main', via: 'canonical' }]);
-    const self = await judgePage(URL_A, answer({ html: '<link rel="canonical" href="https://EXAMPLE.com/a#top">' }), normalise);
+    const self = await judgePage(
+      URL_A,
+      answer({ html: '<link rel="canonical" href="https://EXAMPLE.com/a#top">' }),
+      normalise,
+    );
     assert.equal(self.verdict.outcome, 'listed');
   });
 
   it('ignores conflicting canonicals (CR-04)', async () => {
-    const page = answer({ headers: { 'content-type': 'text/html', link: '</one>; rel=canonical' }, html: '<link rel="canonical" href="/two">' });
+    const page = answer({
+      headers: { 'content-type': 'text/html', link: '</one>; rel=canonical' },
+      html: '<link rel="canonical" href="/two">',
+    });
     assert.equal((await judgePage(URL_A, page, normalise)).verdict.outcome, 'listed');
   });
 
   it('reads the page in the charset of its Content-Type', async () => {
-    const page = answer({ headers: { 'content-type': 'text/html; charset="windows-1252"' }, body: Buffer.from('<a href="/\u00fcber">x</a>', 'latin1') });
-    assert.deepEqual((await judgePage(URL_A, page, normalise)).discovered, [{ url: 'https://example.com/%C3%BCber', via: 'link' }]);
+    const page = answer({
+      headers: { 'content-type': 'text/html; charset="windows-1252"' },
+      body: Buffer.from('<a href="/\u00fcber">x</a>', 'latin1'),
+    });
+    assert.deepEqual((await judgePage(URL_A, page, normalise)).discovered, [
+      { url: 'https://example.com/%C3%BCber', via: 'link' },
+    ]);
   });
 
   it('leaves out a redirect without a crawlable target as an HTTP error', async () => {
-    const page = answer({ url: 'ftp://example.com/x', redirects: [{ from: URL_A, to: 'ftp://example.com/x', status: 301 }] });
+    const page = answer({
+      url: 'ftp://example.com/x',
+      redirects: [{ from: URL_A, to: 'ftp://example.com/x', status: 301 }],
+    });
     assert.equal((await judgePage(URL_A, page, normalise)).verdict.outcome, 'http-error');
   });
 
   it('leaves out a page that redirects by meta refresh, queues its target a link deeper, and still follows its links', async () => {
-    const judged = await judgePage(URL_A, answer({ html: '<head><meta http-equiv="refresh" content="0; url=/b?utm_source=x"><meta name="robots" content="noindex"></head><a href="/c">c</a>' }), normalise);
+    const judged = await judgePage(
+      URL_A,
+      answer({
+        html: '<head><meta http-equiv="refresh" content="0; url=/b?utm_source=x"><meta name="robots" content="noindex"></head><a href="/c">c</a>',
+      }),
+      normalise,
+    );
     assert.deepEqual(judged.verdict, { outcome: 'meta-refresh', detail: 'meta refresh to https://example.com/b' });
-    assert.deepEqual(judged.discovered, [{ url: 'https://example.com/b', via: 'client-redirect' }, { url: 'https://example.com/c', via: 'link' }]);
-    const later = await judgePage(URL_A, answer({ html: '<meta http-equiv="refresh" content="10;url=https://other.example/">' }), normalise);
-    assert.deepEqual(later.verdict, { outcome: 'meta-refresh', detail: 'meta refresh after 10 s to https://other.example/' });
+    assert.deepEqual(judged.discovered, [
+      { url: 'https://example.com/b', via: 'client-redirect' },
+      { url: 'https://example.com/c', via: 'link' },
+    ]);
+    const later = await judgePage(
+      URL_A,
+      answer({ html: '<meta http-equiv="refresh" content="10;url=https://other.example/">' }),
+      normalise,
+    );
+    assert.deepEqual(later.verdict, {
+      outcome: 'meta-refresh',
+      detail: 'meta refresh after 10 s to https://other.example/',
+    });
   });
 
   it('leaves out a page that redirects by script, saying how', async () => {
     const judged = await judgePage(URL_A, answer({ html: '<script>window.location = "/b";</script>' }), normalise);
-    assert.deepEqual(judged.verdict, { outcome: 'js-redirect', detail: 'window.location in an inline script to https://example.com/b' });
+    assert.deepEqual(judged.verdict, {
+      outcome: 'js-redirect',
+      detail: 'window.location in an inline script to https://example.com/b',
+    });
     assert.deepEqual(judged.discovered, [{ url: 'https://example.com/b', via: 'client-redirect' }]);
   });
 
   it('lists a page that refreshes to itself or only reloads, and says when the target cannot be crawled', async () => {
-    for (const html of ['<meta http-equiv="refresh" content="0;url=/a#top">', '<meta http-equiv="refresh" content="60">', '<script>location.href = "?utm_source=x"</script>']) {
+    for (const html of [
+      '<meta http-equiv="refresh" content="0;url=/a#top">',
+      '<meta http-equiv="refresh" content="60">',
+      '<script>location.href = "?utm_source=x"</script>',
+    ]) {
       assert.equal((await judgePage(URL_A, answer({ html }), normalise)).verdict.outcome, 'listed', html);
     }
-    const mail = await judgePage(URL_A, answer({ html: '<meta http-equiv="refresh" content="0;url=mailto:me@example.com">' }), normalise);
-    assert.deepEqual(mail, { verdict: { outcome: 'meta-refresh', detail: 'meta refresh to mailto:me@example.com, which cannot be crawled' }, discovered: [] });
+    const mail = await judgePage(
+      URL_A,
+      answer({ html: '<meta http-equiv="refresh" content="0;url=mailto:me@example.com">' }),
+      normalise,
+    );
+    assert.deepEqual(mail, {
+      verdict: { outcome: 'meta-refresh', detail: 'meta refresh to mailto:me@example.com, which cannot be crawled' },
+      discovered: [],
+    });
   });
 });
 
@@ -107,7 +189,10 @@ describe('readAnswer', () => {
 
   it('streams the body through the HTML reader, chunk by chunk, and lets go of it', async () => {
     let discarded = 0;
-    const page = answer({ body: chunks('<a hr', 'ef="/b">b</a><link rel="canon', 'ical" href="/a">'), discard: () => discarded++ });
+    const page = answer({
+      body: chunks('<a hr', 'ef="/b">b</a><link rel="canon', 'ical" href="/a">'),
+      discard: () => discarded++,
+    });
     const judged = await judgePage(URL_A, page, normalise);
     assert.equal(judged.verdict.outcome, 'listed');
     assert.deepEqual(judged.discovered, [{ url: 'https://example.com/b', via: 'link' }]);
@@ -121,7 +206,10 @@ describe('readAnswer', () => {
       yield new Uint8Array();
     }
     assert.equal((await readAnswer(answer({ status: 404, body: body() }))).facts, undefined);
-    assert.equal((await readAnswer(answer({ headers: { 'content-type': 'application/pdf' }, body: body() }))).facts, undefined);
+    assert.equal(
+      (await readAnswer(answer({ headers: { 'content-type': 'application/pdf' }, body: body() }))).facts,
+      undefined,
+    );
     assert.equal(read, false);
   });
 

@@ -20,16 +20,32 @@ describe('normaliseCrawlUrl', () => {
   }
 
   it('refuses what cannot be crawled', () => {
-    for (const input of ['mailto:a@example.com', 'javascript:void(0)', 'ftp://example.com/', 'http://', '', 'https://exa mple.com/']) {
+    for (const input of [
+      'mailto:a@example.com',
+      'javascript:void(0)',
+      'ftp://example.com/',
+      'http://',
+      '',
+      'https://exa mple.com/',
+    ]) {
       assert.equal(normaliseCrawlUrl(input, 'https://example.com/'), undefined, input);
     }
   });
 
   it('removes the query parameters named by --strip-param globs, keeping the rest as written', () => {
     const strip = paramFilter(['utm_*', 'sessionid', 'FBCLID']);
-    assert.equal(normaliseCrawlUrl('https://e.com/a?utm_source=x&id=7&utm_medium=y', undefined, strip), 'https://e.com/a?id=7');
-    assert.equal(normaliseCrawlUrl('https://e.com/a?utm_source=x&sessionid=1&fbclid=z', undefined, strip), 'https://e.com/a');
-    assert.equal(normaliseCrawlUrl('https://e.com/a?q=a+b&utm%5Fterm=1&empty=', undefined, strip), 'https://e.com/a?q=a+b&empty=');
+    assert.equal(
+      normaliseCrawlUrl('https://e.com/a?utm_source=x&id=7&utm_medium=y', undefined, strip),
+      'https://e.com/a?id=7',
+    );
+    assert.equal(
+      normaliseCrawlUrl('https://e.com/a?utm_source=x&sessionid=1&fbclid=z', undefined, strip),
+      'https://e.com/a',
+    );
+    assert.equal(
+      normaliseCrawlUrl('https://e.com/a?q=a+b&utm%5Fterm=1&empty=', undefined, strip),
+      'https://e.com/a?q=a+b&empty=',
+    );
     assert.equal(normaliseCrawlUrl('https://e.com/a?utm=1', undefined, strip), 'https://e.com/a?utm=1');
   });
 

@@ -18,7 +18,8 @@ async function serveWideSite(pages: number, robotsTxt: string, answerMs: number)
     log.starts.push(performance.now());
     inFlight += 1;
     log.maxInFlight = Math.max(log.maxInFlight, inFlight);
-    const links = request.url === '/' ? Array.from({ length: pages }, (_, n) => `<a href="/p/${n}">${n}</a>`).join('') : '';
+    const links =
+      request.url === '/' ? Array.from({ length: pages }, (_, n) => `<a href="/p/${n}">${n}</a>`).join('') : '';
     setTimeout(() => {
       inFlight -= 1;
       response.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>page</title>', links));
@@ -38,7 +39,10 @@ function assertSpaced(starts: number[], delayMs: number): void {
   assert.ok(starts.length > 1);
   starts.forEach((start, k) => {
     const since = start - starts[0]!;
-    assert.ok(since >= k * delayMs - 15, `request ${k} sent ${since.toFixed(0)} ms after the first (at least ${k * delayMs} expected)`);
+    assert.ok(
+      since >= k * delayMs - 15,
+      `request ${k} sent ${since.toFixed(0)} ms after the first (at least ${k * delayMs} expected)`,
+    );
   });
 }
 
@@ -59,7 +63,13 @@ describe('politeness', () => {
         return pages.fetch(url);
       },
     };
-    await crawlSite({ startUrl: `${origin}/`, fetcher, robots: robotsTxtPolicy(http, 'sitemapkit'), store, ...options });
+    await crawlSite({
+      startUrl: `${origin}/`,
+      fetcher,
+      robots: robotsTxtPolicy(http, 'sitemapkit'),
+      store,
+      ...options,
+    });
     const listed = store.outcomeCounts().get('listed');
     store.close();
     return listed;
@@ -76,7 +86,11 @@ describe('politeness', () => {
   });
 
   it('spaces requests by robots.txt Crawl-delay for its user-agent', async () => {
-    const site = await serveWideSite(4, 'User-agent: sitemapkit\nCrawl-delay: 0.15\n\nUser-agent: *\nCrawl-delay: 5\n', 0);
+    const site = await serveWideSite(
+      4,
+      'User-agent: sitemapkit\nCrawl-delay: 0.15\n\nUser-agent: *\nCrawl-delay: 5\n',
+      0,
+    );
     try {
       const sent: number[] = [];
       assert.equal(await crawl(site.origin, { concurrency: 4 }, sent), 5);

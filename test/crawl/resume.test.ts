@@ -32,7 +32,16 @@ describe('crawl --resume after SIGKILL', () => {
   });
 
   const pageRequests = (from = 0) => site.requests.slice(from).filter((path) => path !== '/robots.txt');
-  const args = (name: string) => ['crawl', `${site.origin}/`, '--out', join(dir, name), '--state', join(dir, 'state'), '--concurrency', '2'];
+  const args = (name: string) => [
+    'crawl',
+    `${site.origin}/`,
+    '--out',
+    join(dir, name),
+    '--state',
+    join(dir, 'state'),
+    '--concurrency',
+    '2',
+  ];
 
   /** Starts a crawl and kills it with SIGKILL once the server has seen `pages` page requests. */
   async function crawlAndKill(pages: number): Promise<void> {
@@ -48,7 +57,10 @@ describe('crawl --resume after SIGKILL', () => {
     const store = new CrawlStore(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
     try {
       const rows = [...store.outcomes()];
-      assert.ok(rows.some((row) => row.outcome === null), 'the killed crawl left pages queued');
+      assert.ok(
+        rows.some((row) => row.outcome === null),
+        'the killed crawl left pages queued',
+      );
       return new Set(rows.filter((row) => row.outcome !== null).map((row) => new URL(row.url).pathname));
     } finally {
       store.close();
@@ -92,9 +104,23 @@ describe('crawl interrupted with Ctrl-C', () => {
   });
 
   it('finishes the pages in flight, publishes nothing, exits 1 and says how to resume', async () => {
-    const child = spawn(process.execPath, [CLI_PATH, 'crawl', `${site.origin}/`, '--out', join(dir, 'out'), '--state', join(dir, 'state'), '--concurrency', '2'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI_PATH,
+        'crawl',
+        `${site.origin}/`,
+        '--out',
+        join(dir, 'out'),
+        '--state',
+        join(dir, 'state'),
+        '--concurrency',
+        '2',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -12,11 +12,20 @@ describe('createScope', () => {
   });
 
   it('narrows by --include and --exclude globs on the path and query, or on whole URLs', () => {
-    const scope = createScope('https://example.com/', { include: ['/blog/**', '/'], exclude: ['/blog/drafts/**', '**/*.pdf', 'https://example.com/blog/tag*'] });
+    const scope = createScope('https://example.com/', {
+      include: ['/blog/**', '/'],
+      exclude: ['/blog/drafts/**', '**/*.pdf', 'https://example.com/blog/tag*'],
+    });
     assert.equal(scope('https://example.com/').inScope, true);
     assert.equal(scope('https://example.com/blog/2024/post').inScope, true);
-    assert.deepEqual(scope('https://example.com/shop/item'), { inScope: false, why: 'matches no --include (/blog/**, /)' });
-    assert.deepEqual(scope('https://example.com/blog/drafts/x'), { inScope: false, why: 'matches --exclude /blog/drafts/**' });
+    assert.deepEqual(scope('https://example.com/shop/item'), {
+      inScope: false,
+      why: 'matches no --include (/blog/**, /)',
+    });
+    assert.deepEqual(scope('https://example.com/blog/drafts/x'), {
+      inScope: false,
+      why: 'matches --exclude /blog/drafts/**',
+    });
     assert.equal(scope('https://example.com/blog/files/report.pdf').inScope, false);
     assert.equal(scope('https://example.com/blog/tags').inScope, false);
   });

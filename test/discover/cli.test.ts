@@ -10,11 +10,22 @@ describe('sitemapkit tree', () => {
   let site: Site;
   before(async () => {
     site = await startSite((origin) => ({
-      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nDisallow:\nSitemap: ${origin}/sitemap_index.xml\n` },
-      '/sitemap_index.xml': { headers: XML, body: sitemapIndex([`${origin}/pages.xml.gz`, `${origin}/posts.xml`, `${origin}/gone.xml`]) },
+      '/robots.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: `User-agent: *\nDisallow:\nSitemap: ${origin}/sitemap_index.xml\n`,
+      },
+      '/sitemap_index.xml': {
+        headers: XML,
+        body: sitemapIndex([`${origin}/pages.xml.gz`, `${origin}/posts.xml`, `${origin}/gone.xml`]),
+      },
       '/pages.xml.gz': {
         headers: { 'content-type': 'application/gzip' },
-        body: gzipSync(urlset([{ loc: `${origin}/`, lastmod: '2024-04-01' }, { loc: `${origin}/about`, lastmod: '2024-05-02' }])),
+        body: gzipSync(
+          urlset([
+            { loc: `${origin}/`, lastmod: '2024-04-01' },
+            { loc: `${origin}/about`, lastmod: '2024-05-02' },
+          ]),
+        ),
       },
       '/posts.xml': { headers: XML, body: urlset([`${origin}/posts/1`, `${origin}/posts/2`, `${origin}/posts/3`]) },
     }));
@@ -28,12 +39,18 @@ describe('sitemapkit tree', () => {
     assert.equal(lines[0], site.origin);
     assert.equal(lines[1], 'robots.txt: HTTP 200, 1 sitemap declared');
     assert.match(lines[2]!, /^└── \/sitemap_index\.xml  ✓ 200 · sitemapindex · 3 sitemaps · \d+ B · \d+ ms$/);
-    assert.match(lines[3]!, /^    ├── \/pages\.xml\.gz  ✓ 200 · urlset · 2 URLs · \d+ B gzip → \d+ B · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/);
+    assert.match(
+      lines[3]!,
+      /^    ├── \/pages\.xml\.gz  ✓ 200 · urlset · 2 URLs · \d+ B gzip → \d+ B · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/,
+    );
     assert.match(lines[4]!, /^    ├── \/posts\.xml  ✓ 200 · urlset · 3 URLs · \d+ B · \d+ ms$/);
     assert.match(lines[5]!, /^    └── \/gone\.xml  ✗ 404 · \d+ ms$/);
     assert.equal(lines[6], '          ✗ FETCH-001 HTTP 404: the sitemap must answer 200');
     assert.equal(lines[7], '');
-    assert.match(lines[8]!, /^4 sitemaps \(3 read, 1 failed\) · 5 URLs · [\d.]+ (B|KiB) transferred, [\d.]+ (B|KiB) decoded · 1 error, 0 warnings · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/);
+    assert.match(
+      lines[8]!,
+      /^4 sitemaps \(3 read, 1 failed\) · 5 URLs · [\d.]+ (B|KiB) transferred, [\d.]+ (B|KiB) decoded · 1 error, 0 warnings · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/,
+    );
     assert.equal(lines.length, 9);
     assert.equal(stderr, '');
   });
@@ -45,7 +62,12 @@ describe('sitemapkit tree', () => {
     assert.equal(tree.mode, 'site');
     assert.deepEqual(tree.robots.sitemaps, [site.url('/sitemap_index.xml')]);
     assert.deepEqual(
-      tree.roots[0].children.map((c: { url: string; status: number; urls: number; gzip: boolean }) => [c.url, c.status, c.urls, c.gzip]),
+      tree.roots[0].children.map((c: { url: string; status: number; urls: number; gzip: boolean }) => [
+        c.url,
+        c.status,
+        c.urls,
+        c.gzip,
+      ]),
       [
         [site.url('/pages.xml.gz'), 200, 2, true],
         [site.url('/posts.xml'), 200, 3, false],
@@ -58,7 +80,10 @@ describe('sitemapkit tree', () => {
   it('streams every URL entry as JSONL with its source with --urls', async () => {
     const { code, stdout, stderr } = await runCli(['tree', site.url('/sitemap_index.xml'), '--urls', ...FAST]);
     assert.equal(code, 0);
-    const entries = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const entries = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const sorted = entries.sort((a, b) => a.loc.localeCompare(b.loc));
     assert.deepEqual(sorted, [
       { kind: 'url', loc: `${site.origin}/`, lastmod: '2024-04-01', source: site.url('/pages.xml.gz') },
@@ -75,7 +100,10 @@ describe('sitemapkit tree', () => {
     try {
       const none = await runCli(['tree', empty.origin, ...FAST]);
       assert.equal(none.code, 1);
-      assert.match(none.stdout, /FETCH-001 no sitemap found: robots\.txt declares none and no well-known location answered \(10 tried\)/);
+      assert.match(
+        none.stdout,
+        /FETCH-001 no sitemap found: robots\.txt declares none and no well-known location answered \(10 tried\)/,
+      );
       assert.match(none.stdout, /well-known locations: \/sitemap\.xml 404, \/sitemap_index\.xml 404/);
     } finally {
       await empty.close();

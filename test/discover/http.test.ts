@@ -7,7 +7,13 @@ import { DEFAULT_USER_AGENT } from '../../src/version.js';
 import { startSite, type Site } from './site-server.js';
 
 /** Short timeouts and backoffs so failure paths take milliseconds. */
-const FAST = { connectTimeoutMs: 5_000, firstByteTimeoutMs: 5_000, idleTimeoutMs: 300, backoffMs: 10, maxBackoffMs: 50 };
+const FAST = {
+  connectTimeoutMs: 5_000,
+  firstByteTimeoutMs: 5_000,
+  idleTimeoutMs: 300,
+  backoffMs: 10,
+  maxBackoffMs: 50,
+};
 
 async function text(response: HttpResponse): Promise<string> {
   const chunks: Uint8Array[] = [];
@@ -28,7 +34,9 @@ describe('HttpClient', () => {
       '/r3': { status: 307, headers: { location: '/plain' } },
       '/loop-a': { status: 302, headers: { location: '/loop-b' } },
       '/loop-b': { status: 302, headers: { location: '/loop-a' } },
-      ...Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`/hop${i}`, { status: 302, headers: { location: `/hop${i + 1}` } }])),
+      ...Object.fromEntries(
+        Array.from({ length: 7 }, (_, i) => [`/hop${i}`, { status: 302, headers: { location: `/hop${i + 1}` } }]),
+      ),
       '/bad-scheme': { status: 302, headers: { location: 'ftp://example.com/x' } },
       '/flaky': (_req, res) => {
         if (failuresLeft-- > 0) res.writeHead(503, { 'retry-after': '1' }).end('busy');

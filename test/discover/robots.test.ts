@@ -9,7 +9,10 @@ import { CONFORMANCE_DIR } from '../helpers/paths.js';
 import { startSite, type Site } from './site-server.js';
 
 /** robots-parser is CommonJS with a loose type declaration; load it as CommonJS. */
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => {
+const robotsParser = createRequire(import.meta.url)('robots-parser') as (
+  url: string,
+  text: string,
+) => {
   isAllowed(url: string, ua?: string): boolean | undefined;
   getSitemaps(): string[];
 };
@@ -69,7 +72,10 @@ describe('robots.txt matching (RFC 9309)', () => {
   });
 
   it('prefers the longest match, and allow on a tie', () => {
-    const rules = parseRobotsTxt('User-agent: *\nAllow: /example/page/\nDisallow: /example/page/disallowed.gif\nDisallow: /tie\nAllow: /tie\nAllow: /folder$\nDisallow: /folder', at('/robots.txt'));
+    const rules = parseRobotsTxt(
+      'User-agent: *\nAllow: /example/page/\nDisallow: /example/page/disallowed.gif\nDisallow: /tie\nAllow: /tie\nAllow: /folder$\nDisallow: /folder',
+      at('/robots.txt'),
+    );
     assert.equal(rules.isAllowed(at('/example/page/')), true);
     assert.equal(rules.isAllowed(at('/example/page/disallowed.gif')), false);
     assert.equal(rules.isAllowed(at('/tie')), true);
@@ -78,7 +84,10 @@ describe('robots.txt matching (RFC 9309)', () => {
   });
 
   it('reads * as any run of characters and $ as the end, elsewhere literally', () => {
-    const rules = parseRobotsTxt('User-agent: *\nDisallow: /private*/data\nDisallow: /*.php$\nDisallow: /price$list', at('/robots.txt'));
+    const rules = parseRobotsTxt(
+      'User-agent: *\nDisallow: /private*/data\nDisallow: /*.php$\nDisallow: /price$list',
+      at('/robots.txt'),
+    );
     assert.equal(rules.isAllowed(at('/private/data')), false);
     assert.equal(rules.isAllowed(at('/private-area/x/data/1')), false);
     assert.equal(rules.isAllowed(at('/public/data')), true);
@@ -103,7 +112,10 @@ describe('robots.txt matching (RFC 9309)', () => {
   });
 
   it('is case-sensitive in paths, treats an empty Disallow as no rule, and always allows /robots.txt', () => {
-    const rules = parseRobotsTxt('User-agent: *\nDisallow: /Admin\n\nUser-agent: open\nDisallow:\n\nUser-agent: closed\nDisallow: /', at('/robots.txt'));
+    const rules = parseRobotsTxt(
+      'User-agent: *\nDisallow: /Admin\n\nUser-agent: open\nDisallow:\n\nUser-agent: closed\nDisallow: /',
+      at('/robots.txt'),
+    );
     assert.equal(rules.isAllowed(at('/Admin/x')), false);
     assert.equal(rules.isAllowed(at('/admin/x')), true);
     assert.equal(rules.isAllowed(at('/anything'), 'open'), true);
@@ -112,7 +124,10 @@ describe('robots.txt matching (RFC 9309)', () => {
   });
 
   it('merges groups of the same agent, and Sitemap lines do not split a group', () => {
-    const rules = parseRobotsTxt('User-agent: a\nSitemap: /s.xml\nUser-agent: b\nDisallow: /one\n\nUser-agent: A\nDisallow: /two\nCrawl-delay: 2.5', at('/robots.txt'));
+    const rules = parseRobotsTxt(
+      'User-agent: a\nSitemap: /s.xml\nUser-agent: b\nDisallow: /one\n\nUser-agent: A\nDisallow: /two\nCrawl-delay: 2.5',
+      at('/robots.txt'),
+    );
     for (const bot of ['a', 'b']) assert.equal(rules.isAllowed(at('/one'), bot), false);
     assert.equal(rules.isAllowed(at('/two'), 'a'), false);
     assert.equal(rules.isAllowed(at('/two'), 'b'), true);
@@ -124,7 +139,10 @@ describe('robots.txt matching (RFC 9309)', () => {
   });
 
   it('reports rules before any user-agent (ROBOTS-005) and relative Sitemap values (ROBOTS-002)', () => {
-    const rules = parseRobotsTxt('Disallow: /x\nDisallow: /y\nsitemap: sitemaps/main.xml\nUser-agent: *\nDisallow: /z', at('/robots.txt'));
+    const rules = parseRobotsTxt(
+      'Disallow: /x\nDisallow: /y\nsitemap: sitemaps/main.xml\nUser-agent: *\nDisallow: /z',
+      at('/robots.txt'),
+    );
     assert.deepEqual(
       rules.diagnostics.map((d) => [d.code, d.severity, d.line]),
       [
@@ -133,7 +151,10 @@ describe('robots.txt matching (RFC 9309)', () => {
       ],
     );
     assert.equal(rules.diagnostics[1]!.url, at('/sitemaps/main.xml'));
-    assert.deepEqual(rules.sitemaps.map((s) => s.url), [at('/sitemaps/main.xml')]);
+    assert.deepEqual(
+      rules.sitemaps.map((s) => s.url),
+      [at('/sitemaps/main.xml')],
+    );
     assert.equal(rules.isAllowed(at('/x')), true); // the orphan rules apply to no one
     assert.equal(rules.isAllowed(at('/z')), false);
   });
@@ -143,7 +164,10 @@ describe('robots.txt matching (RFC 9309)', () => {
     const text = `${filler}Sitemap: https://www.example.com/late.xml\n`;
     assert.ok(Buffer.byteLength(filler) > 512_000);
     const rules = parseRobotsTxt(text, at('/robots.txt'));
-    assert.deepEqual(rules.diagnostics.map((d) => d.code), ['ROBOTS-001']);
+    assert.deepEqual(
+      rules.diagnostics.map((d) => d.code),
+      ['ROBOTS-001'],
+    );
     assert.deepEqual(rules.sitemaps, []);
   });
 });
@@ -161,9 +185,17 @@ describe('robots.txt Sitemap discovery: conformance extras', () => {
   for (const c of cases) {
     it(c.id, () => {
       const rules = parseRobotsTxt(readFileSync(join(CONFORMANCE_DIR, c.file)), c.base_url);
-      assert.deepEqual(rules.sitemaps.map((s) => s.url), c.expect.sitemaps);
-      const relative = readFileSync(join(CONFORMANCE_DIR, c.file), 'latin1').split(/\r?\n/).filter((l) => /^\s*sitemap:\s*\//i.test(l));
-      assert.deepEqual(rules.diagnostics.map((d) => d.code), relative.map(() => 'ROBOTS-002'));
+      assert.deepEqual(
+        rules.sitemaps.map((s) => s.url),
+        c.expect.sitemaps,
+      );
+      const relative = readFileSync(join(CONFORMANCE_DIR, c.file), 'latin1')
+        .split(/\r?\n/)
+        .filter((l) => /^\s*sitemap:\s*\//i.test(l));
+      assert.deepEqual(
+        rules.diagnostics.map((d) => d.code),
+        relative.map(() => 'ROBOTS-002'),
+      );
     });
   }
 });
@@ -172,14 +204,23 @@ describe('robots-parser (the package we would prefer) on RFC 9309 cases', () => 
   // Why robots-txt.ts is our own code: each line is a case where robots-parser 3.0.1 answers
   // differently from RFC 9309 (or from Google's tolerated spelling). If the package is fixed, this
   // test fails and says so, and we can go back to it.
-  const text = 'User-agent: *\nDisallow: /\n\nUser-agent: a\nSitemap: https://www.example.com/s.xml\nUser-agent: b\nDisallow: /b\nDisallow: /path/file-with-a-%2A.html\nDisallow: /foo/bar/%62%61%7A\nSite-map: https://www.example.com/t.xml';
+  const text =
+    'User-agent: *\nDisallow: /\n\nUser-agent: a\nSitemap: https://www.example.com/s.xml\nUser-agent: b\nDisallow: /b\nDisallow: /path/file-with-a-%2A.html\nDisallow: /foo/bar/%62%61%7A\nSite-map: https://www.example.com/t.xml';
   const theirs = robotsParser(at('/robots.txt'), text);
   const ours = parseRobotsTxt(text, at('/robots.txt'));
   const gaps: [string, boolean | string[] | undefined, boolean | string[]][] = [
     ['/robots.txt is always allowed', theirs.isAllowed(at('/robots.txt'), 'x'), ours.isAllowed(at('/robots.txt'), 'x')],
     ['a Sitemap line does not end a group', theirs.isAllowed(at('/x'), 'a'), ours.isAllowed(at('/x'), 'a')],
-    ['%2A in a pattern is a literal *', theirs.isAllowed(at('/path/file-with-a-*.html'), 'b'), ours.isAllowed(at('/path/file-with-a-*.html'), 'b')],
-    ['escaped unreserved characters match their plain form', theirs.isAllowed(at('/foo/bar/baz'), 'b'), ours.isAllowed(at('/foo/bar/baz'), 'b')],
+    [
+      '%2A in a pattern is a literal *',
+      theirs.isAllowed(at('/path/file-with-a-*.html'), 'b'),
+      ours.isAllowed(at('/path/file-with-a-*.html'), 'b'),
+    ],
+    [
+      'escaped unreserved characters match their plain form',
+      theirs.isAllowed(at('/foo/bar/baz'), 'b'),
+      ours.isAllowed(at('/foo/bar/baz'), 'b'),
+    ],
     ['"Site-map:" is read as Sitemap', theirs.getSitemaps(), ours.sitemaps.map((s) => s.url)],
   ];
   it('differs from the RFC where our parser follows it', () => {
@@ -216,7 +257,10 @@ describe('fetchRobotsTxt', () => {
     assert.equal(robots.status, 200);
     assert.equal(robots.outcome, 'ok');
     assert.deepEqual(robots.sitemaps, [site.url('/sitemaps/index.xml'), 'https://cdn.example.net/sitemap-news.xml']);
-    assert.deepEqual(robots.diagnostics.map((d) => [d.code, d.line]), [['ROBOTS-002', 4]]);
+    assert.deepEqual(
+      robots.diagnostics.map((d) => [d.code, d.line]),
+      [['ROBOTS-002', 4]],
+    );
     assert.equal(robots.rules.isAllowed(site.url('/private/a'), client.userAgent), false);
     assert.equal(robots.rules.isAllowed(site.url('/public/a'), client.userAgent), true);
   });
@@ -231,7 +275,10 @@ describe('fetchRobotsTxt', () => {
       const down = await fetchRobotsTxt(broken.origin, client);
       assert.deepEqual([down.status, down.outcome], [500, 'unreachable']);
       assert.equal(broken.hits.get('/robots.txt'), 2); // retried once
-      assert.deepEqual(down.diagnostics.map((d) => [d.code, d.severity]), [['ROBOTS-004', 'info']]);
+      assert.deepEqual(
+        down.diagnostics.map((d) => [d.code, d.severity]),
+        [['ROBOTS-004', 'info']],
+      );
       assert.equal(down.rules.isAllowed(broken.url('/sitemap.xml')), false);
       assert.equal(down.rules.isAllowed(broken.url('/robots.txt')), true);
     } finally {
@@ -240,8 +287,15 @@ describe('fetchRobotsTxt', () => {
   });
 
   it('follows redirects to another origin, and reads an HTML page as no rules (ROBOTS-003)', async () => {
-    const target = await startSite({ '/real-robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /\nSitemap: https://example.org/s.xml' } });
-    const html = await startSite({ '/robots.txt': { headers: { 'content-type': 'text/html' }, body: fixture('not-a-sitemap.html') } });
+    const target = await startSite({
+      '/real-robots.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: 'User-agent: *\nDisallow: /\nSitemap: https://example.org/s.xml',
+      },
+    });
+    const html = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/html' }, body: fixture('not-a-sitemap.html') },
+    });
     const moved = await startSite({
       '/robots.txt': { status: 301, headers: { location: '/robots-2.txt' } },
       '/robots-2.txt': { status: 302, headers: { location: target.url('/real-robots.txt') } },
@@ -254,7 +308,10 @@ describe('fetchRobotsTxt', () => {
       assert.equal(robots.rules.isAllowed(moved.url('/x')), false);
       const page = await fetchRobotsTxt(html.origin, client);
       assert.equal(page.outcome, 'unavailable');
-      assert.deepEqual(page.diagnostics.map((d) => d.code), ['ROBOTS-003']);
+      assert.deepEqual(
+        page.diagnostics.map((d) => d.code),
+        ['ROBOTS-003'],
+      );
       assert.equal(page.rules.isAllowed(html.url('/x')), true);
     } finally {
       await Promise.all([target.close(), html.close(), moved.close()]);

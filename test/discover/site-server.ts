@@ -21,7 +21,9 @@ export interface Site {
 }
 
 /** Starts a site; `routes` may be a function of the origin, for bodies that name their own URLs. */
-export async function startSite(routes: Record<string, Route> | ((origin: string) => Record<string, Route>)): Promise<Site> {
+export async function startSite(
+  routes: Record<string, Route> | ((origin: string) => Record<string, Route>),
+): Promise<Site> {
   let table: Record<string, Route> = {};
   let inFlight = 0;
   const sockets = new Set<import('node:net').Socket>();

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import type { SourcedEntry } from '../../src/core/entry.js';
-import { fetchSitemapTree, resolveStart, walkSitemapTree, type SitemapTree, type TreeNode, type TreeOptions } from '../../src/discover/tree.js';
+import {
+  fetchSitemapTree,
+  resolveStart,
+  walkSitemapTree,
+  type SitemapTree,
+  type TreeNode,
+  type TreeOptions,
+} from '../../src/discover/tree.js';
 import { renderTree } from '../../src/report/tree.js';
 import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
 
@@ -12,7 +19,14 @@ const GZIP = { 'content-type': 'application/gzip' };
 
 /** Small timeouts and backoffs keep the failure cases fast; Retry-After: 1 is still honoured. */
 const OPTIONS: TreeOptions = {
-  http: { connectTimeoutMs: 5_000, firstByteTimeoutMs: 5_000, idleTimeoutMs: 400, retries: 2, backoffMs: 10, maxBackoffMs: 50 },
+  http: {
+    connectTimeoutMs: 5_000,
+    firstByteTimeoutMs: 5_000,
+    idleTimeoutMs: 400,
+    retries: 2,
+    backoffMs: 10,
+    maxBackoffMs: 50,
+  },
   maxBytesPerSitemap: 1024 * 1024,
 };
 
@@ -30,7 +44,15 @@ interface Shape {
 
 function shape(node: TreeNode, origin: string): Shape {
   const path = node.url.startsWith(origin) ? node.url.slice(origin.length) : node.url;
-  const out: Shape = { path, foundBy: node.foundBy, status: node.status, kind: node.kind, urls: node.urls, ok: node.ok, codes: node.diagnostics.map((d) => d.code) };
+  const out: Shape = {
+    path,
+    foundBy: node.foundBy,
+    status: node.status,
+    kind: node.kind,
+    urls: node.urls,
+    ok: node.ok,
+    codes: node.diagnostics.map((d) => d.code),
+  };
   if (out.status === undefined) delete out.status;
   if (out.kind === undefined) delete out.kind;
   if (node.children.length > 0) out.children = node.children.map((child) => shape(child, origin));
@@ -49,7 +71,10 @@ function find(tree: SitemapTree, url: string): TreeNode {
 
 /** A gzip bomb: a valid urlset start followed by megabytes of whitespace, a few KB compressed. */
 function gzipBomb(megabytes: number): Buffer {
-  return gzipSync(Buffer.concat([Buffer.from(urlset([]).replace('</urlset>\n', '')), Buffer.alloc(megabytes * 1024 * 1024, 0x20)]), { level: 9 });
+  return gzipSync(
+    Buffer.concat([Buffer.from(urlset([]).replace('</urlset>\n', '')), Buffer.alloc(megabytes * 1024 * 1024, 0x20)]),
+    { level: 9 },
+  );
 }
 
 /** A gzip file cut short: the first part inflates, then the stream ends without its trailer. */
@@ -79,10 +104,19 @@ describe('sitemap tree of a site with every kind of trouble', () => {
           headers: { 'content-type': 'text/plain' },
           body: `User-agent: *\nDisallow: /private/\n\nSitemap: /index.xml\nsITEmap: ${u('/problems.xml')}\n`,
         },
-        '/index.xml': { headers: XML, body: sitemapIndex([u('/gz/a.xml.gz'), u('/gz/b.xml.gz'), u('/index.xml'), u('/pages.xml'), u('/pages.xml')]) },
+        '/index.xml': {
+          headers: XML,
+          body: sitemapIndex([u('/gz/a.xml.gz'), u('/gz/b.xml.gz'), u('/index.xml'), u('/pages.xml'), u('/pages.xml')]),
+        },
         '/gz/a.xml.gz': {
           headers: GZIP,
-          body: gzipSync(urlset([{ loc: u('/a1'), lastmod: '2024-01-05' }, { loc: u('/a2'), lastmod: '2024-03-01T10:00:00+02:00' }, { loc: u('/a3') }])),
+          body: gzipSync(
+            urlset([
+              { loc: u('/a1'), lastmod: '2024-01-05' },
+              { loc: u('/a2'), lastmod: '2024-03-01T10:00:00+02:00' },
+              { loc: u('/a3') },
+            ]),
+          ),
         },
         '/gz/b.xml.gz': { headers: GZIP, body: gzipSync(urlset([{ loc: u('/b1'), lastmod: '2023-12-31' }, u('/b2')])) },
         '/pages.xml': { headers: XML, body: urlset([u('/p1'), u('/p2')]) },
@@ -148,7 +182,12 @@ describe('sitemap tree of a site with every kind of trouble', () => {
       tree.roots.map((root) => shape(root, site.origin)),
       [
         {
-          path: '/index.xml', foundBy: 'robots', status: 200, kind: 'sitemapindex', urls: 0, ok: true,
+          path: '/index.xml',
+          foundBy: 'robots',
+          status: 200,
+          kind: 'sitemapindex',
+          urls: 0,
+          ok: true,
           codes: ['IDX-005', 'IDX-005'],
           children: [
             { path: '/gz/a.xml.gz', foundBy: 'index', status: 200, kind: 'urlset', urls: 3, ok: true, codes: [] },
@@ -157,23 +196,76 @@ describe('sitemap tree of a site with every kind of trouble', () => {
           ],
         },
         {
-          path: '/problems.xml', foundBy: 'robots', status: 200, kind: 'sitemapindex', urls: 0, ok: true, codes: [],
+          path: '/problems.xml',
+          foundBy: 'robots',
+          status: 200,
+          kind: 'sitemapindex',
+          urls: 0,
+          ok: true,
+          codes: [],
           children: [
             { path: '/missing.xml', foundBy: 'index', status: 404, urls: 0, ok: false, codes: ['FETCH-001'] },
             { path: '/flaky.xml', foundBy: 'index', status: 200, kind: 'urlset', urls: 1, ok: true, codes: [] },
-            { path: '/stall.xml', foundBy: 'index', status: 200, kind: 'urlset', urls: 40, ok: false, codes: ['FETCH-001'] },
-            { path: '/page.html', foundBy: 'index', status: 200, kind: 'html', urls: 0, ok: false, codes: ['FETCH-007'] },
+            {
+              path: '/stall.xml',
+              foundBy: 'index',
+              status: 200,
+              kind: 'urlset',
+              urls: 40,
+              ok: false,
+              codes: ['FETCH-001'],
+            },
+            {
+              path: '/page.html',
+              foundBy: 'index',
+              status: 200,
+              kind: 'html',
+              urls: 0,
+              ok: false,
+              codes: ['FETCH-007'],
+            },
             { path: '/r1.xml', foundBy: 'index', status: 200, kind: 'urlset', urls: 1, ok: true, codes: ['FETCH-002'] },
             { path: '/loop-a.xml', foundBy: 'index', urls: 0, ok: false, codes: ['FETCH-002', 'FETCH-001'] },
-            { path: '/bomb.xml.gz', foundBy: 'index', status: 200, kind: 'urlset', urls: 0, ok: false, codes: ['FETCH-006'] },
-            { path: '/bomb-encoded.xml', foundBy: 'index', status: 200, kind: 'urlset', urls: 0, ok: false, codes: ['FETCH-006'] },
             {
-              path: '/nested.xml', foundBy: 'index', status: 200, kind: 'sitemapindex', urls: 0, ok: true,
+              path: '/bomb.xml.gz',
+              foundBy: 'index',
+              status: 200,
+              kind: 'urlset',
+              urls: 0,
+              ok: false,
+              codes: ['FETCH-006'],
+            },
+            {
+              path: '/bomb-encoded.xml',
+              foundBy: 'index',
+              status: 200,
+              kind: 'urlset',
+              urls: 0,
+              ok: false,
+              codes: ['FETCH-006'],
+            },
+            {
+              path: '/nested.xml',
+              foundBy: 'index',
+              status: 200,
+              kind: 'sitemapindex',
+              urls: 0,
+              ok: true,
               codes: ['IDX-002', 'IDX-005', 'IDX-005'],
-              children: [{ path: '/deep.xml', foundBy: 'index', status: 200, kind: 'urlset', urls: 1, ok: true, codes: [] }],
+              children: [
+                { path: '/deep.xml', foundBy: 'index', status: 200, kind: 'urlset', urls: 1, ok: true, codes: [] },
+              ],
             },
             { path: '/private/hidden.xml', foundBy: 'index', urls: 0, ok: false, codes: ['FETCH-003'] },
-            { path: '/corrupt.xml.gz', foundBy: 'index', status: 200, kind: 'urlset', urls: CORRUPT_READABLE, ok: false, codes: ['FETCH-005', 'XML-001'] },
+            {
+              path: '/corrupt.xml.gz',
+              foundBy: 'index',
+              status: 200,
+              kind: 'urlset',
+              urls: CORRUPT_READABLE,
+              ok: false,
+              codes: ['FETCH-005', 'XML-001'],
+            },
             { path: '/bad-encoding.xml', foundBy: 'index', status: 200, urls: 0, ok: false, codes: ['FETCH-005'] },
           ],
         },
@@ -186,8 +278,18 @@ describe('sitemap tree of a site with every kind of trouble', () => {
     assert.deepEqual(
       index.diagnostics.map((d) => [d.code, d.severity, d.url, d.message]),
       [
-        ['IDX-005', 'warning', site.url('/index.xml'), `the index lists itself (${site.url('/index.xml')}); it is read once`],
-        ['IDX-005', 'warning', site.url('/pages.xml'), `${site.url('/pages.xml')} is listed twice in this index; it is read once`],
+        [
+          'IDX-005',
+          'warning',
+          site.url('/index.xml'),
+          `the index lists itself (${site.url('/index.xml')}); it is read once`,
+        ],
+        [
+          'IDX-005',
+          'warning',
+          site.url('/pages.xml'),
+          `${site.url('/pages.xml')} is listed twice in this index; it is read once`,
+        ],
       ],
     );
     const nested = find(tree, site.url('/nested.xml'));
@@ -216,7 +318,14 @@ describe('sitemap tree of a site with every kind of trouble', () => {
   it('records redirects (FETCH-002) and refuses a redirect loop (FETCH-001)', () => {
     const moved = find(tree, site.url('/r1.xml'));
     assert.equal(moved.finalUrl, site.url('/final.xml'));
-    assert.deepEqual(moved.redirects.map((r) => [r.status, r.to.slice(site.origin.length)]), [[301, '/r2.xml'], [302, '/r3.xml'], [308, '/final.xml']]);
+    assert.deepEqual(
+      moved.redirects.map((r) => [r.status, r.to.slice(site.origin.length)]),
+      [
+        [301, '/r2.xml'],
+        [302, '/r3.xml'],
+        [308, '/final.xml'],
+      ],
+    );
     assert.match(moved.diagnostics[0]!.message, /3 hops/);
     const loop = find(tree, site.url('/loop-a.xml'));
     assert.equal(loop.redirects.length, 2);
@@ -241,7 +350,11 @@ describe('sitemap tree of a site with every kind of trouble', () => {
   it('counts bytes compressed and not, and the lastmod range', () => {
     const gz = find(tree, site.url('/gz/a.xml.gz'));
     assert.equal(gz.gzip, true);
-    const served = urlset([{ loc: site.url('/a1'), lastmod: '2024-01-05' }, { loc: site.url('/a2'), lastmod: '2024-03-01T10:00:00+02:00' }, { loc: site.url('/a3') }]);
+    const served = urlset([
+      { loc: site.url('/a1'), lastmod: '2024-01-05' },
+      { loc: site.url('/a2'), lastmod: '2024-03-01T10:00:00+02:00' },
+      { loc: site.url('/a3') },
+    ]);
     assert.equal(gz.bytesIn, gzipSync(served).length);
     assert.equal(gz.bytesDecoded, Buffer.byteLength(served));
     assert.equal(gz.newestLastmod, '2024-03-01T10:00:00+02:00');
@@ -272,17 +385,40 @@ describe('sitemap tree of a site with every kind of trouble', () => {
     assert.ok(index > 0, lines.join('\n'));
     assert.match(lines[index + 1]!, /^│   │ ! IDX-005 the index lists itself/);
     assert.equal(lines[index + 2], '│   │ … 1 more problem (see --json)');
-    assert.match(lines[index + 3]!, /^│   ├── \/gz\/a\.xml\.gz  ✓ 200 · urlset · 3 URLs · \d+ B gzip → \d+ B · lastmod 2024-01-05 … 2024-03-01T10:00:00\+02:00 · \d+ ms$/);
+    assert.match(
+      lines[index + 3]!,
+      /^│   ├── \/gz\/a\.xml\.gz  ✓ 200 · urlset · 3 URLs · \d+ B gzip → \d+ B · lastmod 2024-01-05 … 2024-03-01T10:00:00\+02:00 · \d+ ms$/,
+    );
     const missing = at('    ├── /missing.xml  ✗ 404 · ');
     assert.equal(lines[missing + 1], '    │     ✗ FETCH-001 HTTP 404: the sitemap must answer 200');
     assert.ok(at('    ├── /private/hidden.xml  ✗ blocked · ') > missing);
-    assert.match(lines.at(-2)!, /^18 sitemaps \(9 read, 9 failed\) · \d+ URLs · .* · 11 errors, 6 warnings · lastmod 2023-12-31 … 2024-03-01T10:00:00\+02:00 · [\d.]+ s$/);
+    assert.match(
+      lines.at(-2)!,
+      /^18 sitemaps \(9 read, 9 failed\) · \d+ URLs · .* · 11 errors, 6 warnings · lastmod 2023-12-31 … 2024-03-01T10:00:00\+02:00 · [\d.]+ s$/,
+    );
   });
 
   it('totals the tree', () => {
     assert.deepEqual(
-      { ...tree.totals, bytesIn: undefined, bytesDecoded: undefined, newestLastmod: undefined, oldestLastmod: undefined },
-      { sitemaps: 18, read: 9, failed: 9, urls: 50 + CORRUPT_READABLE, errors: 11, warnings: 6, bytesIn: undefined, bytesDecoded: undefined, newestLastmod: undefined, oldestLastmod: undefined },
+      {
+        ...tree.totals,
+        bytesIn: undefined,
+        bytesDecoded: undefined,
+        newestLastmod: undefined,
+        oldestLastmod: undefined,
+      },
+      {
+        sitemaps: 18,
+        read: 9,
+        failed: 9,
+        urls: 50 + CORRUPT_READABLE,
+        errors: 11,
+        warnings: 6,
+        bytesIn: undefined,
+        bytesDecoded: undefined,
+        newestLastmod: undefined,
+        oldestLastmod: undefined,
+      },
     );
     assert.equal(tree.complete, true);
     assert.deepEqual(tree.diagnostics, []);
@@ -308,9 +444,10 @@ describe('roots without robots.txt sitemaps', () => {
           ['/sitemap.xml.gz', 200, 'found'],
         ],
       );
-      assert.deepEqual(tree.roots.map((r) => shape(r, site.origin)), [
-        { path: '/sitemap.xml.gz', foundBy: 'well-known', status: 200, kind: 'urlset', urls: 2, ok: true, codes: [] },
-      ]);
+      assert.deepEqual(
+        tree.roots.map((r) => shape(r, site.origin)),
+        [{ path: '/sitemap.xml.gz', foundBy: 'well-known', status: 200, kind: 'urlset', urls: 2, ok: true, codes: [] }],
+      );
       assert.equal(site.hits.get('/sitemap.xml.gz'), 1); // the probe's response is the one read
       assert.equal(site.hits.has('/sitemap.txt'), false);
       assert.equal(site.maxInFlight, 1);
@@ -320,14 +457,23 @@ describe('roots without robots.txt sitemaps', () => {
   });
 
   it('reads nothing from a site whose robots.txt answers 500 (ROBOTS-004)', async () => {
-    const site = await startSite({ '/robots.txt': { status: 500, body: 'internal error' }, '/sitemap.xml': { headers: XML, body: urlset([]) } });
+    const site = await startSite({
+      '/robots.txt': { status: 500, body: 'internal error' },
+      '/sitemap.xml': { headers: XML, body: urlset([]) },
+    });
     try {
       const tree = await fetchSitemapTree(site.origin, OPTIONS);
-      assert.deepEqual([tree.robots?.status, tree.robots?.outcome, tree.robots?.diagnostics.map((d) => d.code)], [500, 'unreachable', ['ROBOTS-004']]);
+      assert.deepEqual(
+        [tree.robots?.status, tree.robots?.outcome, tree.robots?.diagnostics.map((d) => d.code)],
+        [500, 'unreachable', ['ROBOTS-004']],
+      );
       assert.equal(site.hits.get('/robots.txt'), 3); // first try and two retries
       assert.deepEqual(tree.roots, []);
       assert.deepEqual(tree.probes, []);
-      assert.deepEqual(tree.diagnostics.map((d) => d.code), ['FETCH-001']);
+      assert.deepEqual(
+        tree.diagnostics.map((d) => d.code),
+        ['FETCH-001'],
+      );
       assert.match(tree.diagnostics[0]!.message, /robots\.txt is unreachable/);
       assert.equal(site.hits.has('/sitemap.xml'), false);
     } finally {
@@ -338,10 +484,19 @@ describe('roots without robots.txt sitemaps', () => {
   it('reports a site with no sitemap anywhere', async () => {
     const site = await startSite({});
     try {
-      const tree = await fetchSitemapTree(site.origin, { ...OPTIONS, wellKnownPaths: ['/sitemap.xml', '/sitemap.txt'] });
-      assert.deepEqual(tree.probes.map((p) => p.outcome), ['missing', 'missing']);
+      const tree = await fetchSitemapTree(site.origin, {
+        ...OPTIONS,
+        wellKnownPaths: ['/sitemap.xml', '/sitemap.txt'],
+      });
+      assert.deepEqual(
+        tree.probes.map((p) => p.outcome),
+        ['missing', 'missing'],
+      );
       assert.deepEqual(tree.roots, []);
-      assert.deepEqual(tree.diagnostics.map((d) => d.code), ['FETCH-001']);
+      assert.deepEqual(
+        tree.diagnostics.map((d) => d.code),
+        ['FETCH-001'],
+      );
       assert.deepEqual(tree.totals.sitemaps, 0);
     } finally {
       await site.close();
@@ -358,12 +513,23 @@ describe('roots without robots.txt sitemaps', () => {
       assert.equal(tree.mode, 'sitemaps');
       assert.equal(tree.robots, undefined);
       assert.equal(site.hits.has('/robots.txt'), false);
-      assert.deepEqual(tree.roots.map((r) => shape(r, site.origin)), [
-        {
-          path: '/maps/index.xml', foundBy: 'explicit', status: 200, kind: 'sitemapindex', urls: 0, ok: true, codes: [],
-          children: [{ path: '/maps/one.txt', foundBy: 'index', status: 200, kind: 'text', urls: 3, ok: true, codes: [] }],
-        },
-      ]);
+      assert.deepEqual(
+        tree.roots.map((r) => shape(r, site.origin)),
+        [
+          {
+            path: '/maps/index.xml',
+            foundBy: 'explicit',
+            status: 200,
+            kind: 'sitemapindex',
+            urls: 0,
+            ok: true,
+            codes: [],
+            children: [
+              { path: '/maps/one.txt', foundBy: 'index', status: 200, kind: 'text', urls: 3, ok: true, codes: [] },
+            ],
+          },
+        ],
+      );
     } finally {
       await site.close();
     }
@@ -378,7 +544,15 @@ describe('roots without robots.txt sitemaps', () => {
     try {
       const tree = await fetchSitemapTree(site.url('/level0.xml'), { ...OPTIONS, maxDepth: 1 });
       const level1 = tree.roots[0]!.children[0]!;
-      assert.deepEqual(shape(level1, site.origin), { path: '/level1.xml', foundBy: 'index', status: 200, kind: 'sitemapindex', urls: 0, ok: true, codes: ['IDX-002', 'LIMIT-003'] });
+      assert.deepEqual(shape(level1, site.origin), {
+        path: '/level1.xml',
+        foundBy: 'index',
+        status: 200,
+        kind: 'sitemapindex',
+        urls: 0,
+        ok: true,
+        codes: ['IDX-002', 'LIMIT-003'],
+      });
       assert.equal(site.hits.has('/level2.xml'), false);
     } finally {
       await site.close();
@@ -390,11 +564,21 @@ describe('walkSitemapTree', () => {
   let site: Site;
   before(async () => {
     site = await startSite((origin) => ({
-      '/sitemap_index.xml': { headers: XML, body: sitemapIndex(Array.from({ length: 4 }, (_, i) => `${origin}/part-${i}.xml.gz`)) },
+      '/sitemap_index.xml': {
+        headers: XML,
+        body: sitemapIndex(Array.from({ length: 4 }, (_, i) => `${origin}/part-${i}.xml.gz`)),
+      },
       ...Object.fromEntries(
         Array.from({ length: 4 }, (_, i) => [
           `/part-${i}.xml.gz`,
-          { headers: GZIP, body: gzipSync(urlset(Array.from({ length: 5_000 }, (_, j) => ({ loc: `${origin}/p/${i}/${j}`, lastmod: '2024-05-01' })))) },
+          {
+            headers: GZIP,
+            body: gzipSync(
+              urlset(
+                Array.from({ length: 5_000 }, (_, j) => ({ loc: `${origin}/p/${i}/${j}`, lastmod: '2024-05-01' })),
+              ),
+            ),
+          },
         ]),
       ),
     }));
@@ -412,7 +596,10 @@ describe('walkSitemapTree', () => {
     const tree = await walk.tree;
     assert.deepEqual(first, { kind: 'url', loc: first!.loc, lastmod: '2024-05-01', source: first!.source });
     assert.match(first!.loc, /\/p\/\d\/0$/);
-    assert.deepEqual([...perSource.entries()].sort(), Array.from({ length: 4 }, (_, i) => [site.url(`/part-${i}.xml.gz`), 5_000]));
+    assert.deepEqual(
+      [...perSource.entries()].sort(),
+      Array.from({ length: 4 }, (_, i) => [site.url(`/part-${i}.xml.gz`), 5_000]),
+    );
     assert.equal(tree.totals.urls, 20_000);
     assert.equal(tree.complete, true);
   });
@@ -460,7 +647,10 @@ describe('walkSitemapTree', () => {
 
   it('reports progress as nodes finish', async () => {
     const seen: number[] = [];
-    const tree = await fetchSitemapTree(site.url('/sitemap_index.xml'), { ...OPTIONS, onProgress: (p) => seen.push(p.nodesDone) });
+    const tree = await fetchSitemapTree(site.url('/sitemap_index.xml'), {
+      ...OPTIONS,
+      onProgress: (p) => seen.push(p.nodesDone),
+    });
     assert.equal(tree.totals.sitemaps, 5);
     assert.equal(seen.at(-1), 5);
   });
@@ -470,7 +660,10 @@ describe('resolveStart', () => {
   it('reads a bare host or origin as a site, anything with a path as a sitemap URL', () => {
     assert.deepEqual(resolveStart('example.com'), { mode: 'site', site: 'https://example.com' });
     assert.deepEqual(resolveStart('http://example.com/'), { mode: 'site', site: 'http://example.com' });
-    assert.deepEqual(resolveStart('https://example.com/sitemap.xml#top'), { mode: 'sitemap', url: 'https://example.com/sitemap.xml' });
+    assert.deepEqual(resolveStart('https://example.com/sitemap.xml#top'), {
+      mode: 'sitemap',
+      url: 'https://example.com/sitemap.xml',
+    });
     assert.throws(() => resolveStart('ftp://example.com/'), /not an http\(s\)/);
   });
 });

@@ -27,7 +27,21 @@ test('--help explains inputs, every output flag and examples', async () => {
   const { code, stdout } = await runCli(['generate', '--help']);
   assert.equal(code, 0);
   assert.match(stdout, /^Usage: sitemapkit generate INPUT… --base-url URL --out DIR/);
-  for (const flag of ['--out', '--base-url', '--max-urls', '--max-bytes', '--gzip', '--gzip-index', '--format', '--stylesheet', '--allow-other-hosts', '--input-format', '--exclude', '--strict', '--json']) {
+  for (const flag of [
+    '--out',
+    '--base-url',
+    '--max-urls',
+    '--max-bytes',
+    '--gzip',
+    '--gzip-index',
+    '--format',
+    '--stylesheet',
+    '--allow-other-hosts',
+    '--input-format',
+    '--exclude',
+    '--strict',
+    '--json',
+  ]) {
     assert.match(stdout, new RegExp(`\\n  (-\\w, )?${flag}\\b`), flag);
   }
   assert.match(stdout, /Examples:/);
@@ -35,30 +49,44 @@ test('--help explains inputs, every output flag and examples', async () => {
 
 test('the bundled example (npm start) writes a valid sitemap with every extension and prints the robots.txt line', async () => {
   const out = freshDir();
-  const { code, stdout, stderr } = await runCli(['generate', 'examples/urls.jsonl', '--base-url', 'https://www.example.com', '--out', out], { cwd: PROJECT_DIR });
+  const { code, stdout, stderr } = await runCli(
+    ['generate', 'examples/urls.jsonl', '--base-url', 'https://www.example.com', '--out', out],
+    { cwd: PROJECT_DIR },
+  );
   assert.equal(stderr, '');
   assert.equal(code, 0);
   assert.match(stdout, new RegExp(`Wrote 29 URLs in 1 file to ${out}`));
   assert.match(stdout, /Add to robots.txt:\nSitemap: https:\/\/www\.example\.com\/sitemap\.xml\n$/);
   const xml = await readFile(join(out, 'sitemap.xml'), 'utf8');
-  for (const tag of ['<image:image>', '<video:video>', '<news:news>', '<xhtml:link ']) assert.ok(xml.includes(tag), tag);
+  for (const tag of ['<image:image>', '<video:video>', '<news:news>', '<xhtml:link '])
+    assert.ok(xml.includes(tag), tag);
   assert.deepEqual((await validateAgainstXsd(xml, 'extensions')).errors, []);
 });
 
 test('bad lines are reported as file:line (and column), skipped, and the run exits 1 after writing the rest', async () => {
-  const list = await fileWith('mixed.jsonl', [
-    '{"loc":"/ok-1","lastmod":"2024-05-01"}',
-    '{"loc":"/ok-2"}',
-    '{"loc":"/broken"',
-    '{"loc":"/ok-1"}',
-    '{"loc":"/bad-date","lastmod":"2024-13-01"}',
-    '{"loc":"/bad-priority","priority":2}',
-    '{"loc":"/bad-freq","changefreq":"fortnightly"}',
-    '{"loc":"ftp://www.example.com/file"}',
-    '{"loc":"/ok-3"}',
-  ].join('\n'));
+  const list = await fileWith(
+    'mixed.jsonl',
+    [
+      '{"loc":"/ok-1","lastmod":"2024-05-01"}',
+      '{"loc":"/ok-2"}',
+      '{"loc":"/broken"',
+      '{"loc":"/ok-1"}',
+      '{"loc":"/bad-date","lastmod":"2024-13-01"}',
+      '{"loc":"/bad-priority","priority":2}',
+      '{"loc":"/bad-freq","changefreq":"fortnightly"}',
+      '{"loc":"ftp://www.example.com/file"}',
+      '{"loc":"/ok-3"}',
+    ].join('\n'),
+  );
   const out = freshDir();
-  const { code, stdout, stderr } = await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out]);
+  const { code, stdout, stderr } = await runCli([
+    'generate',
+    list,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+  ]);
   assert.equal(code, 1);
   const lines = stderr.trim().split('\n');
   assert.match(lines[0]!, new RegExp(`^${list}:3:\\d+: error INPUT-001 not valid JSON`));
@@ -71,29 +99,75 @@ test('bad lines are reported as file:line (and column), skipped, and the run exi
   assert.match(stdout, /Wrote 3 URLs in 1 file/);
   assert.match(stdout, /1 duplicate URL written once/);
   assert.match(stdout, /5 entries skipped because of errors/);
-  assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['ok-1', 'ok-2', 'ok-3'].map((p) => `https://www.example.com/${p}`));
+  assert.deepEqual(
+    locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')),
+    ['ok-1', 'ok-2', 'ok-3'].map((p) => `https://www.example.com/${p}`),
+  );
 });
 
 test('--keep-duplicates turns duplicate detection off: every line is written as given', async () => {
   const list = await fileWith('twice.txt', ['/a', '/b', '/a'].join('\n'));
   const out = freshDir();
-  const { code, stderr } = await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out, '--keep-duplicates']);
+  const { code, stderr } = await runCli([
+    'generate',
+    list,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+    '--keep-duplicates',
+  ]);
   assert.equal(code, 0, stderr);
   assert.doesNotMatch(stderr, /URL-006/);
-  assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['a', 'b', 'a'].map((p) => `https://www.example.com/${p}`));
+  assert.deepEqual(
+    locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')),
+    ['a', 'b', 'a'].map((p) => `https://www.example.com/${p}`),
+  );
 });
 
 test('--strict stops at the first bad line, exits 1 and leaves the previous output byte for byte', async () => {
   const out = freshDir();
   const good = await fileWith('good.txt', Array.from({ length: 30 }, (_, i) => `/page/${i}`).join('\n'));
-  assert.equal((await runCli(['generate', good, '--base-url', 'https://www.example.com/', '--out', out, '--max-urls', '10', '--gzip'])).code, 0);
-  const before = await Promise.all((await readdir(out)).sort().map(async (name) => [name, await readFile(join(out, name))]));
-  const bad = await fileWith('bad-late.txt', `${Array.from({ length: 25 }, (_, i) => `/new/${i}`).join('\n')}\nhttps://other.example.org/x\n/new/last\n`);
-  const { code, stderr } = await runCli(['generate', bad, '--base-url', 'https://www.example.com/', '--out', out, '--max-urls', '5', '--strict']);
+  assert.equal(
+    (
+      await runCli([
+        'generate',
+        good,
+        '--base-url',
+        'https://www.example.com/',
+        '--out',
+        out,
+        '--max-urls',
+        '10',
+        '--gzip',
+      ])
+    ).code,
+    0,
+  );
+  const before = await Promise.all(
+    (await readdir(out)).sort().map(async (name) => [name, await readFile(join(out, name))]),
+  );
+  const bad = await fileWith(
+    'bad-late.txt',
+    `${Array.from({ length: 25 }, (_, i) => `/new/${i}`).join('\n')}\nhttps://other.example.org/x\n/new/last\n`,
+  );
+  const { code, stderr } = await runCli([
+    'generate',
+    bad,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+    '--max-urls',
+    '5',
+    '--strict',
+  ]);
   assert.equal(code, 1);
   assert.match(stderr, new RegExp(`^${bad}:26: error URL-004 https://other\\.example\\.org/x is on another host`));
   assert.match(stderr, /Nothing was written; .* is unchanged\./);
-  const after = await Promise.all((await readdir(out)).sort().map(async (name) => [name, await readFile(join(out, name))]));
+  const after = await Promise.all(
+    (await readdir(out)).sort().map(async (name) => [name, await readFile(join(out, name))]),
+  );
   assert.deepEqual(after, before);
 });
 
@@ -102,12 +176,23 @@ test('standard input, sniffed; other hosts refused unless --allow-other-hosts', 
   const input = 'https://www.example.com/a\nhttps://cdn.example.net/b\n';
   const refused = await runCli(['generate', '-', '--base-url', 'https://www.example.com/', '--out', out], { input });
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /^stdin:2: error URL-004 https:\/\/cdn\.example\.net\/b is on another host than the base URL/);
+  assert.match(
+    refused.stderr,
+    /^stdin:2: error URL-004 https:\/\/cdn\.example\.net\/b is on another host than the base URL/,
+  );
   assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['https://www.example.com/a']);
-  const allowed = await runCli(['generate', '-', '--base-url', 'https://www.example.com/', '--out', out, '--allow-other-hosts'], { input });
+  const allowed = await runCli(
+    ['generate', '-', '--base-url', 'https://www.example.com/', '--out', out, '--allow-other-hosts'],
+    { input },
+  );
   assert.equal(allowed.code, 0);
-  assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['https://www.example.com/a', 'https://cdn.example.net/b']);
-  const csv = await runCli(['generate', '-', '--base-url', 'https://www.example.com/', '--out', freshDir(), '--json'], { input: 'loc,lastmod\n/x,2024-02-03\n' });
+  assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), [
+    'https://www.example.com/a',
+    'https://cdn.example.net/b',
+  ]);
+  const csv = await runCli(['generate', '-', '--base-url', 'https://www.example.com/', '--out', freshDir(), '--json'], {
+    input: 'loc,lastmod\n/x,2024-02-03\n',
+  });
   assert.equal(csv.code, 0);
   const summary = JSON.parse(csv.stdout);
   assert.equal(summary.urls, 1);
@@ -118,16 +203,50 @@ test('standard input, sniffed; other hosts refused unless --allow-other-hosts', 
 test('--format txt, --gzip and --max-urls together: text shards, gzipped, with an XML index', async () => {
   const out = freshDir();
   const list = await fileWith('five.txt', '/1\n/2\n/3\n/4\n/5\n');
-  const { code, stdout } = await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out, '--format', 'txt', '--gzip', '--max-urls', '2']);
+  const { code, stdout } = await runCli([
+    'generate',
+    list,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+    '--format',
+    'txt',
+    '--gzip',
+    '--max-urls',
+    '2',
+  ]);
   assert.equal(code, 0);
-  assert.deepEqual((await readdir(out)).sort(), ['sitemap-0.txt.gz', 'sitemap-1.txt.gz', 'sitemap-2.txt.gz', 'sitemap.xml']);
-  assert.equal(gunzipSync(await readFile(join(out, 'sitemap-1.txt.gz'))).toString(), 'https://www.example.com/3\nhttps://www.example.com/4\n');
+  assert.deepEqual((await readdir(out)).sort(), [
+    'sitemap-0.txt.gz',
+    'sitemap-1.txt.gz',
+    'sitemap-2.txt.gz',
+    'sitemap.xml',
+  ]);
+  assert.equal(
+    gunzipSync(await readFile(join(out, 'sitemap-1.txt.gz'))).toString(),
+    'https://www.example.com/3\nhttps://www.example.com/4\n',
+  );
   assert.match(stdout, /Wrote 5 URLs in 3 files and an index/);
   assert.match(stdout, /Sitemap: https:\/\/www\.example\.com\/sitemap\.xml\n$/);
-  const quiet = await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out, '--format', 'txt', '-q']);
+  const quiet = await runCli([
+    'generate',
+    list,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+    '--format',
+    'txt',
+    '-q',
+  ]);
   assert.equal(quiet.code, 0);
   assert.equal(quiet.stdout, 'Sitemap: https://www.example.com/sitemap.txt\n');
-  assert.deepEqual((await readdir(out)).sort(), ['sitemap.txt'], 'the shards and index of the previous run are removed');
+  assert.deepEqual(
+    (await readdir(out)).sort(),
+    ['sitemap.txt'],
+    'the shards and index of the previous run are removed',
+  );
 });
 
 test('a build directory: pages become URLs, noindex and --exclude left out, --stylesheet added', async () => {
@@ -138,7 +257,18 @@ test('a build directory: pages become URLs, noindex and --exclude left out, --st
   await writeFile(join(site, 'blog', 'drafts', 'next.html'), '<html></html>');
   await writeFile(join(site, 'thanks.html'), '<html><head><meta name="robots" content="noindex"></head></html>');
   const out = freshDir();
-  const { code } = await runCli(['generate', site, '--base-url', 'https://www.example.com/', '--out', out, '--exclude', 'blog/drafts/**', '--stylesheet', '/sitemap.xsl']);
+  const { code } = await runCli([
+    'generate',
+    site,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+    '--exclude',
+    'blog/drafts/**',
+    '--stylesheet',
+    '/sitemap.xsl',
+  ]);
   assert.equal(code, 0);
   const xml = await readFile(join(out, 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/blog/', 'https://www.example.com/']);
@@ -152,10 +282,22 @@ test('usage errors exit 2 with a message naming the flag', async () => {
   const cases: [string[], RegExp][] = [
     [[list, '--base-url', 'https://www.example.com/'], /--out DIR is required/],
     [[list, '--out', freshDir()], /--base-url URL is required/],
-    [[list, '--out', freshDir(), '--base-url', 'www.example.com'], /--base-url: "www\.example\.com" is not an absolute URL/],
-    [[list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--max-urls', '50001'], /--max-urls may be at most 50,000/],
-    [[list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--format', 'html'], /--format must be xml or txt/],
-    [[list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--input-format', 'xml'], /--input-format must be one of txt, jsonl, csv/],
+    [
+      [list, '--out', freshDir(), '--base-url', 'www.example.com'],
+      /--base-url: "www\.example\.com" is not an absolute URL/,
+    ],
+    [
+      [list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--max-urls', '50001'],
+      /--max-urls may be at most 50,000/,
+    ],
+    [
+      [list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--format', 'html'],
+      /--format must be xml or txt/,
+    ],
+    [
+      [list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--input-format', 'xml'],
+      /--input-format must be one of txt, jsonl, csv/,
+    ],
     [[join(scratch, 'missing.txt'), '--out', freshDir(), '--base-url', 'https://www.example.com/'], /input not found/],
     [['--out', freshDir(), '--base-url', 'https://www.example.com/'], /give at least one INPUT/],
   ];
@@ -168,7 +310,14 @@ test('usage errors exit 2 with a message naming the flag', async () => {
 
 test('sitemap.js goldens: the same <url> elements for its line-separated URL list; its 1000-URL index case', async () => {
   const goldens = JSON.parse(await readFile(join(CONFORMANCE_DIR, 'extras/generator-goldens.json'), 'utf8')) as {
-    cases: { input: string; input_kind: string; expected_output?: string; options?: { limit: number; index_base_url: string }; expected_contains?: string[]; expected_not_contains?: string[] }[];
+    cases: {
+      input: string;
+      input_kind: string;
+      expected_output?: string;
+      options?: { limit: number; index_base_url: string };
+      expected_contains?: string[];
+      expected_not_contains?: string[];
+    }[];
   };
   const urlLines = goldens.cases.filter((c) => c.input_kind === 'url-lines');
   assert.equal(urlLines.length, 2);
@@ -186,7 +335,17 @@ test('sitemap.js goldens: the same <url> elements for its line-separated URL lis
     } else {
       const { limit, index_base_url: base } = golden.options!;
       // sitemap.js's test lists http://example.com/… under an https index: cross-host, so allowed explicitly.
-      const { code } = await runCli(['generate', input, '--base-url', base, '--out', out, '--max-urls', String(limit), '--allow-other-hosts']);
+      const { code } = await runCli([
+        'generate',
+        input,
+        '--base-url',
+        base,
+        '--out',
+        out,
+        '--max-urls',
+        String(limit),
+        '--allow-other-hosts',
+      ]);
       assert.equal(code, 0);
       const index = await readFile(join(out, 'sitemap.xml'), 'utf8');
       for (const url of golden.expected_contains!) assert.ok(locsOf(index).includes(url), url);
@@ -202,13 +361,20 @@ test('an interrupted run (SIGINT while reading standard input) removes its tempo
   const list = await fileWith('before.txt', '/kept\n');
   assert.equal((await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out])).code, 0);
   const before = await readFile(join(out, 'sitemap.xml'));
-  const child = spawn(process.execPath, [CLI_PATH, 'generate', '-', '--base-url', 'https://www.example.com/', '--out', out], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI_PATH, 'generate', '-', '--base-url', 'https://www.example.com/', '--out', out],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   child.stdin.on('error', () => undefined); // the interrupted child closes its end of the pipe: EPIPE is expected
   child.stdin.write(Array.from({ length: 70_000 }, (_, i) => `/new/${i}`).join('\n'));
   // Wait until the run has started writing (its temporary folder exists), then interrupt it.
-  while (!(await readdir(out)).some((name) => name.startsWith('.sitemap-tmp-'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!(await readdir(out)).some((name) => name.startsWith('.sitemap-tmp-')))
+    await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, 200));
   child.kill('SIGINT');
   const [code] = await once(child, 'close');

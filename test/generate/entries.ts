@@ -11,28 +11,36 @@ export const FULL_ENTRY: UrlEntry = {
   changefreq: 'weekly',
   priority: 0.8,
   images: [
-    { loc: 'https://cdn.example.com/tent/front.jpg', caption: 'Tent <front> & "door"', title: "Ann's tent", geoLocation: 'Innsbruck, Austria', license: 'https://www.example.com/image-license' },
+    {
+      loc: 'https://cdn.example.com/tent/front.jpg',
+      caption: 'Tent <front> & "door"',
+      title: "Ann's tent",
+      geoLocation: 'Innsbruck, Austria',
+      license: 'https://www.example.com/image-license',
+    },
     { loc: 'https://cdn.example.com/tent/side.jpg' },
   ],
-  videos: [{
-    thumbnailLoc: 'https://cdn.example.com/tent/thumb.jpg',
-    title: 'Pitching the tent',
-    description: 'Stakes & guy lines, <fast>',
-    contentLoc: 'https://cdn.example.com/tent/video.mp4',
-    playerLoc: 'https://www.example.com/player?v=tent&autoplay=0',
-    duration: 412,
-    expirationDate: '2030-01-01',
-    rating: 4.5,
-    viewCount: 1234,
-    publicationDate: '2024-05-01T07:45:00+02:00',
-    familyFriendly: true,
-    restriction: { relationship: 'deny', countries: ['KP', 'IR'] },
-    platform: { relationship: 'allow', platforms: ['web', 'tv'] },
-    requiresSubscription: false,
-    uploader: { name: 'Example Outdoors', info: 'https://www.example.com/about/' },
-    live: false,
-    tags: ['camping', 'tents'],
-  }],
+  videos: [
+    {
+      thumbnailLoc: 'https://cdn.example.com/tent/thumb.jpg',
+      title: 'Pitching the tent',
+      description: 'Stakes & guy lines, <fast>',
+      contentLoc: 'https://cdn.example.com/tent/video.mp4',
+      playerLoc: 'https://www.example.com/player?v=tent&autoplay=0',
+      duration: 412,
+      expirationDate: '2030-01-01',
+      rating: 4.5,
+      viewCount: 1234,
+      publicationDate: '2024-05-01T07:45:00+02:00',
+      familyFriendly: true,
+      restriction: { relationship: 'deny', countries: ['KP', 'IR'] },
+      platform: { relationship: 'allow', platforms: ['web', 'tv'] },
+      requiresSubscription: false,
+      uploader: { name: 'Example Outdoors', info: 'https://www.example.com/about/' },
+      live: false,
+      tags: ['camping', 'tents'],
+    },
+  ],
   news: {
     publication: { name: 'Example Times', language: 'en' },
     publicationDate: '2024-05-01',
@@ -51,11 +59,17 @@ export const FULL_ENTRY: UrlEntry = {
 /** `count` plain entries with distinct URLs (and a lastmod that varies by day). */
 export function* plainEntries(count: number, prefix = 'page'): Generator<UrlEntry> {
   for (let i = 0; i < count; i++) {
-    yield { kind: 'url', loc: `${BASE_URL}${prefix}/${i}`, lastmod: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}` };
+    yield {
+      kind: 'url',
+      loc: `${BASE_URL}${prefix}/${i}`,
+      lastmod: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`,
+    };
   }
 }
 
 /** The `<loc>` values of the `<url>` (or `<sitemap>`) children of a document, unescaped. */
 export function locsOf(xml: string): string[] {
-  return [...xml.matchAll(/<(?:url|sitemap)\b[^>]*>\s*<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, '&').replace(/&apos;/g, "'"));
+  return [...xml.matchAll(/<(?:url|sitemap)\b[^>]*>\s*<loc>([^<]*)<\/loc>/g)].map((m) =>
+    m[1]!.replace(/&amp;/g, '&').replace(/&apos;/g, "'"),
+  );
 }

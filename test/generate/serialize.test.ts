@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { createSitemapWriter, formatPriority, prepareEntry, serializeSitemapIndex, serializeUrlEntry } from '../../src/generate/index.js';
+import {
+  createSitemapWriter,
+  formatPriority,
+  prepareEntry,
+  serializeSitemapIndex,
+  serializeUrlEntry,
+} from '../../src/generate/index.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { BASE_URL, FULL_ENTRY, locsOf } from './entries.js';
 
-async function documentOf(entries: Parameters<typeof serializeUrlEntry>[0][], options: Parameters<typeof createSitemapWriter>[1] = {}): Promise<string> {
+async function documentOf(
+  entries: Parameters<typeof serializeUrlEntry>[0][],
+  options: Parameters<typeof createSitemapWriter>[1] = {},
+): Promise<string> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,7 +41,10 @@ test('a urlset using every extension tag validates against the official XSDs', a
 });
 
 test('a plain urlset with no extension namespaces validates against sitemap.xsd alone', async () => {
-  const xml = await documentOf([{ kind: 'url', loc: `${BASE_URL}a`, lastmod: '2024-01-02', changefreq: 'daily', priority: 1 }], { namespaces: [] });
+  const xml = await documentOf(
+    [{ kind: 'url', loc: `${BASE_URL}a`, lastmod: '2024-01-02', changefreq: 'daily', priority: 1 }],
+    { namespaces: [] },
+  );
   assert.doesNotMatch(xml, /xmlns:/);
   assert.match(xml, /<priority>1\.0<\/priority>/);
   assert.equal((await validateAgainstXsd(xml, 'sitemap')).valid, true);
@@ -43,14 +55,22 @@ test('an extension whose namespace the root does not declare is declared on its 
   assert.ok(prepared.ok);
   const xml = await documentOf([prepared.entry, { kind: 'url', loc: `${BASE_URL}b` }], { namespaces: ['image'] });
   assert.match(xml, /<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9" xmlns:image="[^"]+">/);
-  assert.match(xml, /<url xmlns:video="http:\/\/www\.google\.com\/schemas\/sitemap-video\/1\.1" xmlns:news="[^"]+" xmlns:xhtml="[^"]+">/);
+  assert.match(
+    xml,
+    /<url xmlns:video="http:\/\/www\.google\.com\/schemas\/sitemap-video\/1\.1" xmlns:news="[^"]+" xmlns:xhtml="[^"]+">/,
+  );
   assert.match(xml, /<url><loc>https:\/\/www\.example\.com\/b<\/loc><\/url>/, 'a plain URL declares nothing');
   assert.deepEqual((await validateAgainstXsd(xml, 'extensions')).errors, []);
 });
 
 test('the stylesheet variant validates and carries the processing instruction (XSL or CSS by extension)', async () => {
-  const xsl = await documentOf([{ kind: 'url', loc: `${BASE_URL}a` }], { stylesheet: 'https://www.example.com/sitemap.xsl?v=1&x=2' });
-  assert.match(xsl, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<\?xml-stylesheet type="text\/xsl" href="https:\/\/www\.example\.com\/sitemap\.xsl\?v=1&amp;x=2"\?>\n<urlset/);
+  const xsl = await documentOf([{ kind: 'url', loc: `${BASE_URL}a` }], {
+    stylesheet: 'https://www.example.com/sitemap.xsl?v=1&x=2',
+  });
+  assert.match(
+    xsl,
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<\?xml-stylesheet type="text\/xsl" href="https:\/\/www\.example\.com\/sitemap\.xsl\?v=1&amp;x=2"\?>\n<urlset/,
+  );
   assert.equal((await validateAgainstXsd(xsl, 'extensions')).valid, true);
   const css = await documentOf([{ kind: 'url', loc: `${BASE_URL}a` }], { stylesheet: '/sitemap.css' });
   assert.match(css, /<\?xml-stylesheet type="text\/css" href="\/sitemap\.css"\?>/);
@@ -70,10 +90,13 @@ test('a sitemap index validates against siteindex.xsd, lastmod only where given'
 });
 
 test('text that XML forbids is removed and the five specials escaped, so no input breaks the document', async () => {
-  const xml = await documentOf([{
-    kind: 'url', loc: `${BASE_URL}a`,
-    images: [{ loc: 'https://cdn.example.com/i.jpg', caption: 'bell\u0007 and <b>&amp;</b> \ud800 done' }],
-  }]);
+  const xml = await documentOf([
+    {
+      kind: 'url',
+      loc: `${BASE_URL}a`,
+      images: [{ loc: 'https://cdn.example.com/i.jpg', caption: 'bell\u0007 and <b>&amp;</b> \ud800 done' }],
+    },
+  ]);
   assert.match(xml, /<image:caption>bell and &lt;b&gt;&amp;amp;&lt;\/b&gt;  done<\/image:caption>/);
   assert.equal((await validateAgainstXsd(xml, 'extensions')).valid, true);
 });
@@ -88,8 +111,12 @@ test('write() returns the exact UTF-8 bytes it added; text format writes one URL
   await writer.end();
   assert.equal(Buffer.concat(chunks).toString(), `${BASE_URL}z%C3%BCrich\n${BASE_URL}b\n`);
   const xmlWriter = createSitemapWriter(new PassThrough());
-  assert.equal(xmlWriter.write({ kind: 'url', loc: `${BASE_URL}a`, images: [{ loc: `${BASE_URL}i.jpg`, title: 'Zürich' }] }),
-    Buffer.byteLength(serializeUrlEntry({ kind: 'url', loc: `${BASE_URL}a`, images: [{ loc: `${BASE_URL}i.jpg`, title: 'Zürich' }] })));
+  assert.equal(
+    xmlWriter.write({ kind: 'url', loc: `${BASE_URL}a`, images: [{ loc: `${BASE_URL}i.jpg`, title: 'Zürich' }] }),
+    Buffer.byteLength(
+      serializeUrlEntry({ kind: 'url', loc: `${BASE_URL}a`, images: [{ loc: `${BASE_URL}i.jpg`, title: 'Zürich' }] }),
+    ),
+  );
 });
 
 test('priority is written as the XSD decimal', () => {

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { Diagnostic, UrlEntry } from '../../src/core/index.js';
-import { GenerateError, serializeUrlEntry, writeSitemaps, type GeneratorInput, type WriteSitemapsOptions } from '../../src/generate/index.js';
+import {
+  GenerateError,
+  serializeUrlEntry,
+  writeSitemaps,
+  type GeneratorInput,
+  type WriteSitemapsOptions,
+} from '../../src/generate/index.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { BASE_URL, locsOf, plainEntries } from './entries.js';
 
@@ -14,10 +20,18 @@ after(() => rm(scratch, { recursive: true, force: true }));
 let runs = 0;
 const freshDir = (): string => join(scratch, `run-${++runs}`);
 
-async function write(entries: Iterable<GeneratorInput> | AsyncIterable<GeneratorInput>, options: Partial<WriteSitemapsOptions> = {}) {
+async function write(
+  entries: Iterable<GeneratorInput> | AsyncIterable<GeneratorInput>,
+  options: Partial<WriteSitemapsOptions> = {},
+) {
   const outDir = options.outDir ?? freshDir();
   const problems: Diagnostic[] = [];
-  const summary = await writeSitemaps(entries, { outDir, baseUrl: BASE_URL, onProblem: (p) => problems.push(p), ...options });
+  const summary = await writeSitemaps(entries, {
+    outDir,
+    baseUrl: BASE_URL,
+    onProblem: (p) => problems.push(p),
+    ...options,
+  });
   return { outDir, summary, problems, files: (await readdir(outDir)).sort() };
 }
 
@@ -36,7 +50,10 @@ test('50,000 URLs make one file and no index; 50,001 make two files and an index
 
   const two = await write(plainEntries(50_001));
   assert.deepEqual(two.files, ['sitemap-0.xml', 'sitemap-1.xml', 'sitemap.xml']);
-  assert.deepEqual(two.summary.files.map((f) => f.urls), [50_000, 1]);
+  assert.deepEqual(
+    two.summary.files.map((f) => f.urls),
+    [50_000, 1],
+  );
   assert.equal(two.summary.index?.name, 'sitemap.xml');
   assert.deepEqual(two.summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
   const index = await readFile(join(two.outDir, 'sitemap.xml'), 'utf8');
@@ -56,7 +73,13 @@ test('a byte limit splits on bytes (UTF-8, closing tag included): no file exceed
   // Captions of 0 to 3 repeats of multi-byte text: bytes, not characters, must be counted.
   const entries = Array.from({ length: 60 }, (_, i): UrlEntry => {
     const caption = 'Zürich — Grüße '.repeat(i % 4);
-    return { kind: 'url', loc: `${BASE_URL}p/${i}`, images: [caption ? { loc: `https://cdn.example.com/${i}.jpg`, caption } : { loc: `https://cdn.example.com/${i}.jpg` }] };
+    return {
+      kind: 'url',
+      loc: `${BASE_URL}p/${i}`,
+      images: [
+        caption ? { loc: `https://cdn.example.com/${i}.jpg`, caption } : { loc: `https://cdn.example.com/${i}.jpg` },
+      ],
+    };
   });
   const { outDir, summary } = await write(entries, { maxBytes, namespaces: ['image'] });
   assert.ok(summary.files.length > 3, `${summary.files.length} files`);
@@ -65,14 +88,21 @@ test('a byte limit splits on bytes (UTF-8, closing tag included): no file exceed
     const xml = await readFile(join(outDir, file.name), 'utf8');
     assert.equal(Buffer.byteLength(xml), file.bytes);
     assert.ok(file.bytes <= maxBytes, `${file.name} has ${file.bytes} bytes`);
-    assert.deepEqual(locsOf(xml), entries.slice(next, next + file.urls).map((e) => e.loc));
+    assert.deepEqual(
+      locsOf(xml),
+      entries.slice(next, next + file.urls).map((e) => e.loc),
+    );
     next += file.urls;
     // Every file but the last was closed only because the next entry would not fit.
     if (i < summary.files.length - 1) {
       const room = maxBytes - file.bytes;
-      assert.ok(Buffer.byteLength(serializeUrlEntry(entries[next]!)) > room, `${file.name} had room for the next entry`);
+      assert.ok(
+        Buffer.byteLength(serializeUrlEntry(entries[next]!)) > room,
+        `${file.name} had room for the next entry`,
+      );
     }
-    if (i === 0 || i === summary.files.length - 1) assert.deepEqual((await validateAgainstXsd(xml, 'extensions')).errors, []);
+    if (i === 0 || i === summary.files.length - 1)
+      assert.deepEqual((await validateAgainstXsd(xml, 'extensions')).errors, []);
   }
   assert.equal(next, 60);
 });
@@ -87,10 +117,22 @@ test('each index lastmod is the newest lastmod of its shard (by instant), omitte
     { kind: 'url', loc: `${BASE_URL}f`, lastmod: '2022-07' },
   ];
   const { outDir, summary } = await write(entries, { maxUrls: 3 });
-  assert.deepEqual(summary.files.map((f) => f.lastmod), ['2024-05-01T23:00:00-02:00', '2022-07-01']);
+  assert.deepEqual(
+    summary.files.map((f) => f.lastmod),
+    ['2024-05-01T23:00:00-02:00', '2022-07-01'],
+  );
   const index = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
-  assert.match(index, /<loc>https:\/\/www\.example\.com\/sitemap-0\.xml<\/loc><lastmod>2024-05-01T23:00:00-02:00<\/lastmod>/);
-  const noDates = await write([{ kind: 'url', loc: `${BASE_URL}a` }, { kind: 'url', loc: `${BASE_URL}b` }], { maxUrls: 1 });
+  assert.match(
+    index,
+    /<loc>https:\/\/www\.example\.com\/sitemap-0\.xml<\/loc><lastmod>2024-05-01T23:00:00-02:00<\/lastmod>/,
+  );
+  const noDates = await write(
+    [
+      { kind: 'url', loc: `${BASE_URL}a` },
+      { kind: 'url', loc: `${BASE_URL}b` },
+    ],
+    { maxUrls: 1 },
+  );
   const plainIndex = await readFile(join(noDates.outDir, 'sitemap.xml'), 'utf8');
   assert.doesNotMatch(plainIndex, /<lastmod>/);
   assert.equal((await validateAgainstXsd(plainIndex, 'siteindex')).valid, true);
@@ -107,7 +149,10 @@ test('--gzip shards gunzip to the same XML as the plain run; the index stays pla
     assert.deepEqual(gunzipSync(raw), await readFile(join(plain.outDir, `sitemap-${i}.xml`)));
   }
   const index = await readFile(join(gzipped.outDir, 'sitemap.xml'), 'utf8');
-  assert.deepEqual(locsOf(index), [0, 1, 2].map((i) => `${BASE_URL}sitemap-${i}.xml.gz`));
+  assert.deepEqual(
+    locsOf(index),
+    [0, 1, 2].map((i) => `${BASE_URL}sitemap-${i}.xml.gz`),
+  );
   const both = await write(plainEntries(2500), { maxUrls: 1000, gzip: true, gzipIndex: true });
   assert.ok(both.files.includes('sitemap.xml.gz') && !both.files.includes('sitemap.xml'));
   assert.deepEqual(both.summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml.gz']);
@@ -155,8 +200,20 @@ test('files of a previous, larger run are removed after the new set is in place;
   await writeFile(join(outDir, 'index.html'), '<p>keep me</p>');
   await writeFile(join(outDir, 'sitemap-news.xml'), 'not ours by name');
   const second = await write(plainEntries(1500), { outDir, maxUrls: 1000, gzip: true });
-  assert.deepEqual(second.summary.removed, ['sitemap-0.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml']);
-  assert.deepEqual(second.files, ['index.html', 'sitemap-0.xml.gz', 'sitemap-1.xml.gz', 'sitemap-news.xml', 'sitemap.xml']);
+  assert.deepEqual(second.summary.removed, [
+    'sitemap-0.xml',
+    'sitemap-1.xml',
+    'sitemap-2.xml',
+    'sitemap-3.xml',
+    'sitemap-4.xml',
+  ]);
+  assert.deepEqual(second.files, [
+    'index.html',
+    'sitemap-0.xml.gz',
+    'sitemap-1.xml.gz',
+    'sitemap-news.xml',
+    'sitemap.xml',
+  ]);
   const third = await write(plainEntries(3), { outDir });
   assert.deepEqual(third.summary.removed, ['sitemap-0.xml.gz', 'sitemap-1.xml.gz']);
   assert.deepEqual(third.files, ['index.html', 'sitemap-news.xml', 'sitemap.xml']);
@@ -177,20 +234,29 @@ test('duplicate URLs are written once (first wins) and counted; bad entries are 
   assert.equal(summary.duplicates, 1);
   assert.equal(summary.skipped, 3);
   assert.deepEqual(summary.problems, { errors: 3, warnings: 1 });
-  assert.deepEqual(problems.map((p) => [p.code, p.severity, p.source, p.line]), [
-    ['URL-006', 'warning', 'list.jsonl', 2],
-    ['PRIO-001', 'error', 'list.jsonl', 3],
-    ['INPUT-001', 'error', 'list.jsonl', 4],
-    ['URL-004', 'error', undefined, undefined],
-  ]);
+  assert.deepEqual(
+    problems.map((p) => [p.code, p.severity, p.source, p.line]),
+    [
+      ['URL-006', 'warning', 'list.jsonl', 2],
+      ['PRIO-001', 'error', 'list.jsonl', 3],
+      ['INPUT-001', 'error', 'list.jsonl', 4],
+      ['URL-004', 'error', undefined, undefined],
+    ],
+  );
   assert.equal(problems[3]!.url, 'https://elsewhere.example/c');
   const xml = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), [`${BASE_URL}a`, `${BASE_URL}c`]);
-  assert.match(xml, /<loc>https:\/\/www\.example\.com\/a<\/loc><lastmod>2024-01-01<\/lastmod>/, 'the first occurrence wins');
+  assert.match(
+    xml,
+    /<loc>https:\/\/www\.example\.com\/a<\/loc><lastmod>2024-01-01<\/lastmod>/,
+    'the first occurrence wins',
+  );
 });
 
 test('other hosts are written when allowed', async () => {
-  const { outDir, summary } = await write([{ kind: 'url', loc: 'https://shop.example.org/x' }], { allowOtherHosts: true });
+  const { outDir, summary } = await write([{ kind: 'url', loc: 'https://shop.example.org/x' }], {
+    allowOtherHosts: true,
+  });
   assert.equal(summary.skipped, 0);
   assert.deepEqual(locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8')), ['https://shop.example.org/x']);
 });
@@ -198,24 +264,43 @@ test('other hosts are written when allowed', async () => {
 test('text format: one URL per line, same sharding, an XML index of the text files', async () => {
   const single = await write(plainEntries(3), { format: 'txt' });
   assert.deepEqual(single.files, ['sitemap.txt']);
-  assert.equal(await readFile(join(single.outDir, 'sitemap.txt'), 'utf8'), [0, 1, 2].map((i) => `${BASE_URL}page/${i}\n`).join(''));
+  assert.equal(
+    await readFile(join(single.outDir, 'sitemap.txt'), 'utf8'),
+    [0, 1, 2].map((i) => `${BASE_URL}page/${i}\n`).join(''),
+  );
   const sharded = await write(plainEntries(5), { format: 'txt', maxUrls: 2, stylesheet: '/ignored-for-text.xsl' });
   assert.deepEqual(sharded.files, ['sitemap-0.txt', 'sitemap-1.txt', 'sitemap-2.txt', 'sitemap.xml']);
   assert.equal(await readFile(join(sharded.outDir, 'sitemap-2.txt'), 'utf8'), `${BASE_URL}page/4\n`);
   const index = await readFile(join(sharded.outDir, 'sitemap.xml'), 'utf8');
-  assert.deepEqual(locsOf(index), [0, 1, 2].map((i) => `${BASE_URL}sitemap-${i}.txt`));
+  assert.deepEqual(
+    locsOf(index),
+    [0, 1, 2].map((i) => `${BASE_URL}sitemap-${i}.txt`),
+  );
   assert.equal((await validateAgainstXsd(index, 'siteindex')).valid, true);
   const bytes = await write(plainEntries(10), { format: 'txt', maxBytes: 100 });
   for (const file of bytes.summary.files) assert.ok(file.bytes <= 100);
 });
 
 test('news sitemaps split at 1,000 news entries; other URLs do not count toward that', async () => {
-  const entries = Array.from({ length: 2100 }, (_, i): UrlEntry => (i % 2 === 0
-    ? { kind: 'url', loc: `${BASE_URL}news/${i}`, news: { publication: { name: 'Example Times', language: 'en' }, publicationDate: '2024-05-01', title: `Story ${i}` } }
-    : { kind: 'url', loc: `${BASE_URL}page/${i}` }));
+  const entries = Array.from({ length: 2100 }, (_, i): UrlEntry =>
+    i % 2 === 0
+      ? {
+          kind: 'url',
+          loc: `${BASE_URL}news/${i}`,
+          news: {
+            publication: { name: 'Example Times', language: 'en' },
+            publicationDate: '2024-05-01',
+            title: `Story ${i}`,
+          },
+        }
+      : { kind: 'url', loc: `${BASE_URL}page/${i}` },
+  );
   const { summary } = await write(entries);
   // The 1,001st news entry (index 2000) starts the second file.
-  assert.deepEqual(summary.files.map((f) => f.urls), [2000, 100]);
+  assert.deepEqual(
+    summary.files.map((f) => f.urls),
+    [2000, 100],
+  );
 });
 
 test('an input with no writable URL publishes nothing (an empty urlset fails the XSD); async iterables are read as well', async () => {
@@ -223,7 +308,10 @@ test('an input with no writable URL publishes nothing (an empty urlset fails the
   await write(plainEntries(2), { outDir });
   const before = await snapshot(outDir);
   await assert.rejects(write([], { outDir }), /no URL could be written/);
-  await assert.rejects(write([{ kind: 'url', loc: 'ftp://files.example.com/a' }], { outDir }), /no URL could be written/);
+  await assert.rejects(
+    write([{ kind: 'url', loc: 'ftp://files.example.com/a' }], { outDir }),
+    /no URL could be written/,
+  );
   assert.deepEqual(await snapshot(outDir), before);
   async function* slowly(): AsyncGenerator<UrlEntry> {
     for (const entry of plainEntries(3)) {

@@ -10,7 +10,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], {
       cwd: options.cwd,
@@ -22,7 +25,9 @@ export function runCli(args: string[], options: { input?: string | Buffer; cwd?:
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     child.stdin.end(options.input ?? '');
   });
 }

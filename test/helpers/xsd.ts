@@ -33,7 +33,9 @@ let schemaFiles: Promise<{ fileName: string; contents: string }[]> | undefined;
 function loadSchemaFiles(): Promise<{ fileName: string; contents: string }[]> {
   schemaFiles ??= (async () => {
     const names = (await readdir(XSD_DIR)).filter((name) => name.endsWith('.xsd'));
-    return Promise.all(names.map(async (fileName) => ({ fileName, contents: await readFile(join(XSD_DIR, fileName), 'utf8') })));
+    return Promise.all(
+      names.map(async (fileName) => ({ fileName, contents: await readFile(join(XSD_DIR, fileName), 'utf8') })),
+    );
   })();
   return schemaFiles;
 }
@@ -47,7 +49,10 @@ export async function validateAgainstXsd(xml: string, schema: SchemaName): Promi
  * Validates several documents in one xmllint run (starting xmllint and compiling the schemas
  * dominates the cost of a small document). Results are by file name; names must be unique.
  */
-export async function validateManyAgainstXsd(documents: { fileName: string; contents: string }[], schema: SchemaName): Promise<Map<string, XsdResult>> {
+export async function validateManyAgainstXsd(
+  documents: { fileName: string; contents: string }[],
+  schema: SchemaName,
+): Promise<Map<string, XsdResult>> {
   const files = await loadSchemaFiles();
   const entry = files.find((file) => file.fileName === ENTRY_SCHEMA[schema]);
   if (!entry) throw new Error(`${ENTRY_SCHEMA[schema]} is missing from ${XSD_DIR}`);
@@ -58,13 +63,19 @@ export async function validateManyAgainstXsd(documents: { fileName: string; cont
     // Generated shards can reach tens of megabytes; give libxml2 room for them.
     maxMemoryPages: xmllint.memoryPages.GiB,
   });
-  const byFile = new Map(documents.map((document): [string, XsdResult] => [document.fileName, { valid: true, errors: [] }]));
+  const byFile = new Map(
+    documents.map((document): [string, XsdResult] => [document.fileName, { valid: true, errors: [] }]),
+  );
   // Unlocated lines are "<file> fails to validate" summaries, or the source excerpt that
   // continues the previous parser error.
   let previous: XsdResult | undefined;
   for (const error of result.errors) {
-    const summary = error.loc ? undefined : / fails to validate$/.test(error.rawMessage) ? byFile.get(error.rawMessage.replace(/ fails to validate$/, '')) : undefined;
-    const target = error.loc ? byFile.get(error.loc.fileName) : summary ?? previous;
+    const summary = error.loc
+      ? undefined
+      : / fails to validate$/.test(error.rawMessage)
+        ? byFile.get(error.rawMessage.replace(/ fails to validate$/, ''))
+        : undefined;
+    const target = error.loc ? byFile.get(error.loc.fileName) : (summary ?? previous);
     if (!target) continue;
     // Warnings (an external entity not loaded) do not make a document invalid.
     if (summary || (error.loc && !/: warning: /.test(error.rawMessage))) target.valid = false;

@@ -24,7 +24,8 @@ const files: Record<string, string> = {
   '404.html': PAGE,
   '.well-known/hidden.html': PAGE,
   'assets/app.js': 'console.log(1)',
-  'docs/page.html': '<html><head><meta name="googlebot" content="noindex"></head><body><meta name="robots" content="noindex"></body></html>',
+  'docs/page.html':
+    '<html><head><meta name="googlebot" content="noindex"></head><body><meta name="robots" content="noindex"></body></html>',
 };
 for (const [path, content] of Object.entries(files)) {
   await mkdir(dirname(join(site, path)), { recursive: true });
@@ -35,22 +36,34 @@ await utimes(join(site, 'about.html'), aboutTime, aboutTime);
 
 async function walk(options: Partial<Parameters<typeof walkSiteDirectory>[1]> = {}): Promise<UrlEntry[]> {
   const entries: UrlEntry[] = [];
-  for await (const entry of walkSiteDirectory(site, { baseUrl: 'https://www.example.com/', ...options })) entries.push(entry);
+  for await (const entry of walkSiteDirectory(site, { baseUrl: 'https://www.example.com/', ...options }))
+    entries.push(entry);
   return entries;
 }
 
 test('every .html file becomes a URL; index.html becomes its directory with a slash; names are percent-encoded', async () => {
   const skipped: [string, string][] = [];
-  const entries = await walk({ exclude: ['drafts/**', '**/404.html'], onSkip: (path, reason) => skipped.push([path, reason]) });
-  assert.deepEqual(entries.map((entry) => entry.loc), [
-    'https://www.example.com/about.html',
-    'https://www.example.com/blog/first%20post/',
-    'https://www.example.com/blog/',
-    'https://www.example.com/blog/z%C3%BCrich.html',
-    'https://www.example.com/docs/page.html',
-    'https://www.example.com/',
+  const entries = await walk({
+    exclude: ['drafts/**', '**/404.html'],
+    onSkip: (path, reason) => skipped.push([path, reason]),
+  });
+  assert.deepEqual(
+    entries.map((entry) => entry.loc),
+    [
+      'https://www.example.com/about.html',
+      'https://www.example.com/blog/first%20post/',
+      'https://www.example.com/blog/',
+      'https://www.example.com/blog/z%C3%BCrich.html',
+      'https://www.example.com/docs/page.html',
+      'https://www.example.com/',
+    ],
+  );
+  assert.deepEqual(skipped, [
+    ['404.html', 'excluded'],
+    ['blog/draft.html', 'noindex'],
+    ['drafts/idea.html', 'excluded'],
+    ['private/index.htm', 'noindex'],
   ]);
-  assert.deepEqual(skipped, [['404.html', 'excluded'], ['blog/draft.html', 'noindex'], ['drafts/idea.html', 'excluded'], ['private/index.htm', 'noindex']]);
 });
 
 test('lastmod is the file modification time in UTC, to the second', async () => {
@@ -90,24 +103,36 @@ describe('a page with a problem is named by its file', () => {
   it('readSiteDirectory gives each entry its file, the directory as given joined with the path below it, and no line', async () => {
     const read: ReadEntry[] = [];
     for await (const item of readSiteDirectory(dir, { baseUrl: 'https://www.example.com/' })) read.push(item);
-    assert.deepEqual(read.map(({ entry, source, line }) => [entry.loc.length > 100 ? 'long' : entry.loc, source, line]), [
-      ['long', join(dir, deepPage), undefined],
-      ['https://www.example.com/blog/', join(dir, 'blog/index.htm'), undefined],
-      ['https://www.example.com/blog/', join(dir, 'blog/index.html'), undefined],
-      ['https://www.example.com/', join(dir, 'index.html'), undefined],
-    ]);
+    assert.deepEqual(
+      read.map(({ entry, source, line }) => [entry.loc.length > 100 ? 'long' : entry.loc, source, line]),
+      [
+        ['long', join(dir, deepPage), undefined],
+        ['https://www.example.com/blog/', join(dir, 'blog/index.htm'), undefined],
+        ['https://www.example.com/blog/', join(dir, 'blog/index.html'), undefined],
+        ['https://www.example.com/', join(dir, 'index.html'), undefined],
+      ],
+    );
   });
 
   it('sitemapkit generate prints each problem with the path of its page, below the directory as the command line gave it', async () => {
     const out = await mkdtemp(join(tmpdir(), 'sitemapkit-site-out-'));
     const given = basename(dir);
     try {
-      const { code, stderr } = await runCli(['generate', given, '--base-url', 'https://www.example.com/', '--out', out], { cwd: dirname(dir) });
+      const { code, stderr } = await runCli(
+        ['generate', given, '--base-url', 'https://www.example.com/', '--out', out],
+        { cwd: dirname(dir) },
+      );
       assert.equal(code, 1, 'a page could not be listed');
-      assert.deepEqual(stderr.split('\n').filter((line) => / (error|warning) /.test(line)).map((line) => line.replace(/ (the URL is|duplicate URL) .*/, ' $1 …')), [
-        `${given}/${deepPage}: error URL-002 the URL is …`,
-        `${given}/blog/index.html: warning URL-006 duplicate URL …`,
-      ]);
+      assert.deepEqual(
+        stderr
+          .split('\n')
+          .filter((line) => / (error|warning) /.test(line))
+          .map((line) => line.replace(/ (the URL is|duplicate URL) .*/, ' $1 …')),
+        [
+          `${given}/${deepPage}: error URL-002 the URL is …`,
+          `${given}/blog/index.html: warning URL-006 duplicate URL …`,
+        ],
+      );
     } finally {
       await rm(out, { recursive: true, force: true });
     }

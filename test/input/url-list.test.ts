@@ -23,58 +23,102 @@ async function collect(items: AsyncIterable<ReadItem>): Promise<ReadItem[]> {
 
 /** Entries as [line, loc] and problems as [line, code, message], in input order. */
 function summarise(items: ReadItem[]): unknown[] {
-  return items.map((item) => ('problem' in item ? [item.problem.line, item.problem.code, item.problem.message] : [item.line, item.entry.loc]));
+  return items.map((item) =>
+    'problem' in item ? [item.problem.line, item.problem.code, item.problem.message] : [item.line, item.entry.loc],
+  );
 }
 
 test('txt: one URL per line, blank lines and # comments skipped, CRLF and BOM handled, line numbers kept', async () => {
-  const path = await fileWith('urls.txt', '\ufeffhttps://www.example.com/a\r\n\r\n# a comment\n  /relative  \nhttps://www.example.com/last');
+  const path = await fileWith(
+    'urls.txt',
+    '\ufeffhttps://www.example.com/a\r\n\r\n# a comment\n  /relative  \nhttps://www.example.com/last',
+  );
   const items = await collect(readUrlList(path));
-  assert.deepEqual(summarise(items), [[1, 'https://www.example.com/a'], [4, '/relative'], [5, 'https://www.example.com/last']]);
+  assert.deepEqual(summarise(items), [
+    [1, 'https://www.example.com/a'],
+    [4, '/relative'],
+    [5, 'https://www.example.com/last'],
+  ]);
   assert.ok(items.every((item) => 'entry' in item && item.source === path && item.entry.kind === 'url'));
 });
 
 test('jsonl: one entry object per line, kind optional; bad JSON and non-objects reported with line and column', async () => {
-  const path = await fileWith('urls.jsonl', [
-    '{"loc":"https://www.example.com/a","lastmod":"2024-05-01","images":[{"loc":"https://cdn.example.com/a.jpg"}]}',
-    '{"loc":"https://www.example.com/b",}',
-    '',
-    '["https://www.example.com/c"]',
-    '{"kind":"url","loc":"/d","priority":0.4}',
-  ].join('\n'));
+  const path = await fileWith(
+    'urls.jsonl',
+    [
+      '{"loc":"https://www.example.com/a","lastmod":"2024-05-01","images":[{"loc":"https://cdn.example.com/a.jpg"}]}',
+      '{"loc":"https://www.example.com/b",}',
+      '',
+      '["https://www.example.com/c"]',
+      '{"kind":"url","loc":"/d","priority":0.4}',
+    ].join('\n'),
+  );
   const items = await collect(readUrlList(path));
   assert.equal(items.length, 4);
-  assert.deepEqual(items[0], { entry: { kind: 'url', loc: 'https://www.example.com/a', lastmod: '2024-05-01', images: [{ loc: 'https://cdn.example.com/a.jpg' }] }, source: path, line: 1 });
+  assert.deepEqual(items[0], {
+    entry: {
+      kind: 'url',
+      loc: 'https://www.example.com/a',
+      lastmod: '2024-05-01',
+      images: [{ loc: 'https://cdn.example.com/a.jpg' }],
+    },
+    source: path,
+    line: 1,
+  });
   const bad = items[1] as { problem: { code: string; line: number; column?: number; message: string } };
   assert.equal(bad.problem.code, 'INPUT-001');
   assert.equal(bad.problem.line, 2);
   assert.equal(bad.problem.column, 36, 'the column of the stray "}"');
   assert.match(bad.problem.message, /not valid JSON/);
-  assert.deepEqual(summarise(items.slice(2)), [[4, 'INPUT-001', 'each line must be one JSON object, such as {"loc":"https://example.com/"}'], [5, '/d']]);
+  assert.deepEqual(summarise(items.slice(2)), [
+    [4, 'INPUT-001', 'each line must be one JSON object, such as {"loc":"https://example.com/"}'],
+    [5, '/d'],
+  ]);
 });
 
 test('csv: header row (any column order, url as an alias of loc), empty cells absent, bad rows reported', async () => {
-  const path = await fileWith('urls.csv', 'lastmod,URL,priority,changefreq\n2024-05-01,https://www.example.com/a,0.5,daily\n,"https://www.example.com/b?x=1,2",,\n2024-01-01,https://www.example.com/c,0.1,weekly,extra\n');
+  const path = await fileWith(
+    'urls.csv',
+    'lastmod,URL,priority,changefreq\n2024-05-01,https://www.example.com/a,0.5,daily\n,"https://www.example.com/b?x=1,2",,\n2024-01-01,https://www.example.com/c,0.1,weekly,extra\n',
+  );
   const items = await collect(readUrlList(path));
-  assert.deepEqual(items.map((item) => ('entry' in item ? item.entry : item.problem.code)), [
-    { kind: 'url', loc: 'https://www.example.com/a', lastmod: '2024-05-01', priority: '0.5', changefreq: 'daily' },
-    { kind: 'url', loc: 'https://www.example.com/b?x=1,2' },
-    'INPUT-001',
-  ]);
+  assert.deepEqual(
+    items.map((item) => ('entry' in item ? item.entry : item.problem.code)),
+    [
+      { kind: 'url', loc: 'https://www.example.com/a', lastmod: '2024-05-01', priority: '0.5', changefreq: 'daily' },
+      { kind: 'url', loc: 'https://www.example.com/b?x=1,2' },
+      'INPUT-001',
+    ],
+  );
   assert.equal((items[2] as { problem: { line: number } }).problem.line, 4);
   const noLoc = await fileWith('no-loc.csv', 'page,lastmod\n/a,2024-01-01\n');
   const [problem] = await collect(readUrlList(noLoc));
-  assert.match((problem as { problem: { message: string } }).problem.message, /must name a "loc" column \(found: page, lastmod\)/);
+  assert.match(
+    (problem as { problem: { message: string } }).problem.message,
+    /must name a "loc" column \(found: page, lastmod\)/,
+  );
   const unclosed = await fileWith('unclosed.csv', 'loc\nhttps://www.example.com/a\n"https://www.example.com/b\n');
   const last = (await collect(readUrlList(unclosed))).at(-1) as { problem: { message: string } };
   assert.match(last.problem.message, /CSV cannot be read further: Quote Not Closed/);
 });
 
 test('standard input ("-"): the format is sniffed from the first meaningful line, or given', async () => {
-  const read = (text: string, format?: 'txt' | 'jsonl' | 'csv') => collect(readUrlList('-', { stdin: Readable.from([Buffer.from(text)]), ...(format ? { format } : {}) }));
+  const read = (text: string, format?: 'txt' | 'jsonl' | 'csv') =>
+    collect(readUrlList('-', { stdin: Readable.from([Buffer.from(text)]), ...(format ? { format } : {}) }));
   assert.deepEqual(summarise(await read('# list\n{"loc":"/a"}\n')), [[2, '/a']]);
   assert.deepEqual(summarise(await read('loc,lastmod\n/a,2024-01-01\n')), [[2, '/a']]);
-  assert.deepEqual(summarise(await read('/a\n/b\n')), [[1, '/a'], [2, '/b']]);
-  assert.deepEqual(summarise(await read('loc\n/a\n', 'txt')), [[1, 'loc'], [2, '/a']], 'an explicit format wins');
+  assert.deepEqual(summarise(await read('/a\n/b\n')), [
+    [1, '/a'],
+    [2, '/b'],
+  ]);
+  assert.deepEqual(
+    summarise(await read('loc\n/a\n', 'txt')),
+    [
+      [1, 'loc'],
+      [2, '/a'],
+    ],
+    'an explicit format wins',
+  );
   const items = await read('/a\n');
   assert.equal((items[0] as { source: string }).source, 'stdin');
   assert.deepEqual(await read(''), []);
@@ -93,5 +137,8 @@ test('lines split across chunks, including inside a multi-byte character, come o
   const chunks = [text.subarray(0, cut), text.subarray(cut, cut + 3), text.subarray(cut + 3)];
   const lines = [];
   for await (const line of readLines(Readable.from(chunks))) lines.push(line);
-  assert.deepEqual(lines, [{ text: 'https://www.example.com/zürich', line: 1 }, { text: 'https://www.example.com/b', line: 2 }]);
+  assert.deepEqual(lines, [
+    { text: 'https://www.example.com/zürich', line: 1 },
+    { text: 'https://www.example.com/b', line: 2 },
+  ]);
 });

@@ -10,7 +10,8 @@ import { gzipSync } from 'node:zlib';
 import { parseSitemap } from '../../src/parse/index.js';
 import { urlset } from './helpers.js';
 
-const URLS = (from: number, count: number) => Array.from({ length: count }, (_, i) => `<url><loc>https://example.com/${from + i}</loc></url>\n`).join('');
+const URLS = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `<url><loc>https://example.com/${from + i}</loc></url>\n`).join('');
 
 /** An endless urlset as a Web stream, recording how many chunks were pulled and whether it was cancelled. */
 function endlessWebStream() {
@@ -40,9 +41,11 @@ test('breaking out of the loop cancels a Web stream', async () => {
 test('breaking out of located() cancels too, also through gzip', async () => {
   let destroyed = false;
   const packed = gzipSync(urlset(URLS(0, 100_000)));
-  const source = Readable.from((function* () {
-    for (let i = 0; i < packed.length; i += 1024) yield packed.subarray(i, i + 1024);
-  })());
+  const source = Readable.from(
+    (function* () {
+      for (let i = 0; i < packed.length; i += 1024) yield packed.subarray(i, i + 1024);
+    })(),
+  );
   source.on('close', () => (destroyed = true));
   for await (const _ of parseSitemap(source).located()) break;
   await new Promise((resolve) => setImmediate(resolve));
@@ -55,7 +58,8 @@ test('an AbortSignal stops the read with its reason', async () => {
   let seen = 0;
   await assert.rejects(
     (async () => {
-      for await (const _ of parseSitemap(stream, { signal: controller.signal })) if (++seen === 10) controller.abort(new Error('enough'));
+      for await (const _ of parseSitemap(stream, { signal: controller.signal }))
+        if (++seen === 10) controller.abort(new Error('enough'));
     })(),
     /enough/,
   );

@@ -18,7 +18,13 @@ test('parse FILE prints one JSON entry per line, nothing on stderr', async () =>
   assert.equal(stderr, '');
   const entries = lines(stdout).map((line) => JSON.parse(line));
   assert.equal(entries.length, 5);
-  assert.deepEqual(entries[0], { kind: 'url', loc: 'http://www.example.com/', lastmod: '2005-01-01', changefreq: 'monthly', priority: 0.8 });
+  assert.deepEqual(entries[0], {
+    kind: 'url',
+    loc: 'http://www.example.com/',
+    lastmod: '2005-01-01',
+    changefreq: 'monthly',
+    priority: 0.8,
+  });
 });
 
 test('--csv prints a header and RFC 4180 rows; several sources add "source"', async () => {
@@ -35,7 +41,9 @@ test('--csv prints a header and RFC 4180 rows; several sources add "source"', as
 
 test('stdin with --base-url: relative locs resolve, diagnostics are source:line:column: severity CODE message', async () => {
   const xml = urlset('<url><loc>/a</loc></url>');
-  const { code, stdout, stderr } = await runCli(['parse', '-', '--base-url', 'https://example.com/s/sitemap.xml'], { input: gzipSync(xml) });
+  const { code, stdout, stderr } = await runCli(['parse', '-', '--base-url', 'https://example.com/s/sitemap.xml'], {
+    input: gzipSync(xml),
+  });
   assert.equal(code, 0);
   assert.deepEqual(JSON.parse(stdout), { kind: 'url', loc: 'https://example.com/a' });
   assert.match(stderr, /^<stdin>:3:11: error URL-001 "\/a" in <loc> is relative; read as https:\/\/example\.com\/a/);
@@ -78,10 +86,17 @@ test('an http(s) URL is fetched and streamed; HTTP errors exit 1', async () => {
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const ok = await runCli(['parse', `${base}/sitemap.xml.gz`]);
     assert.equal(ok.code, 0);
-    assert.deepEqual(lines(ok.stdout).map((line) => JSON.parse(line).loc), [`${base}/relative`, 'https://example.com/b']);
+    assert.deepEqual(
+      lines(ok.stdout).map((line) => JSON.parse(line).loc),
+      [`${base}/relative`, 'https://example.com/b'],
+    );
     const moved = await runCli(['parse', `${base}/moved`]);
     assert.equal(moved.code, 0, moved.stderr);
-    assert.equal(JSON.parse(lines(moved.stdout)[0]!).loc, `${base}/relative`, 'relative locs resolve against the URL that answered');
+    assert.equal(
+      JSON.parse(lines(moved.stdout)[0]!).loc,
+      `${base}/relative`,
+      'relative locs resolve against the URL that answered',
+    );
     const missing = await runCli(['parse', `${base}/nothing.xml`]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /answered HTTP 404/);

@@ -8,7 +8,28 @@ import fc from 'fast-check';
 import { documentBytesOf, loadManifest } from '../helpers/conformance.js';
 
 /** What damage does: markup characters, references, CDATA and comment openers, non-ASCII. */
-const PIECES = ['<', '>', '/', '&', ';', ' ', '\n', '\r', '"', "'", '=', 'x', ':', '\u00e9', ']]>', '<!--', '<![CDATA[', '&#', '&amp;', '</loc>'];
+const PIECES = [
+  '<',
+  '>',
+  '/',
+  '&',
+  ';',
+  ' ',
+  '\n',
+  '\r',
+  '"',
+  "'",
+  '=',
+  'x',
+  ':',
+  '\u00e9',
+  ']]>',
+  '<!--',
+  '<![CDATA[',
+  '&#',
+  '&amp;',
+  '</loc>',
+];
 
 /** The reader looks at the first kilobyte as a whole: cuts inside it are joined again before reading. */
 const SNIFFED = 1024;
@@ -25,9 +46,17 @@ export function damagedDocuments(formats: readonly string[], maxDamage = 3): fc.
     .filter((c) => formats.includes(c.format))
     .map((c) => documentBytesOf(c).toString('utf8'))
     .filter((xml, i, all) => xml.length < 20_000 && all.indexOf(xml) === i);
-  const damage = fc.record({ at: fc.nat(), kind: fc.constantFrom('drop', 'double', 'replace', 'insert'), by: fc.constantFrom(...PIECES) });
+  const damage = fc.record({
+    at: fc.nat(),
+    kind: fc.constantFrom('drop', 'double', 'replace', 'insert'),
+    by: fc.constantFrom(...PIECES),
+  });
   return fc
-    .record({ document: fc.nat({ max: documents.length - 1 }), damages: fc.array(damage, { minLength: 1, maxLength: maxDamage }), cut: fc.nat() })
+    .record({
+      document: fc.nat({ max: documents.length - 1 }),
+      damages: fc.array(damage, { minLength: 1, maxLength: maxDamage }),
+      cut: fc.nat(),
+    })
     .map(({ document, damages, cut }) => {
       let xml = documents[document]!;
       for (const { at, kind, by } of damages) {

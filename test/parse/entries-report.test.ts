@@ -19,16 +19,33 @@ test('JSONL: the entry as it is, "source" last when given', () => {
 });
 
 test('JSONL: every line is exactly what JSON.stringify writes, whatever the strings hold', () => {
-  const hostile = ['plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0000', 'emoji 😀 and lone \ud800', 'ü € 日本', '</script>', ''];
+  const hostile = [
+    'plain',
+    'quote " and \\ backslash',
+    'tab\tnew\nline\u0000',
+    'emoji 😀 and lone \ud800',
+    'ü € 日本',
+    '</script>',
+    '',
+  ];
   for (const text of hostile) {
-    const entry = { kind: 'url', loc: `https://example.com/${text}`, lastmod: text, priority: 0.5, images: [{ loc: text, title: text }] } as Entry;
+    const entry = {
+      kind: 'url',
+      loc: `https://example.com/${text}`,
+      lastmod: text,
+      priority: 0.5,
+      images: [{ loc: text, title: text }],
+    } as Entry;
     assert.equal(entryToJsonLine(entry), JSON.stringify(entry), text);
     assert.equal(entryToJsonLine(entry, text), JSON.stringify({ ...entry, source: text }), text);
     const withSource = { ...entry, source: 'first', changefreq: undefined } as unknown as Entry;
     assert.equal(entryToJsonLine(withSource, text), JSON.stringify({ ...withSource, source: text }), text);
     assert.equal(entryToJsonLine(withSource), JSON.stringify(withSource), text);
   }
-  assert.equal(entryToJsonLine({ kind: 'url', loc: 'https://example.com/', priority: -0 } as Entry), JSON.stringify({ kind: 'url', loc: 'https://example.com/', priority: -0 }));
+  assert.equal(
+    entryToJsonLine({ kind: 'url', loc: 'https://example.com/', priority: -0 } as Entry),
+    JSON.stringify({ kind: 'url', loc: 'https://example.com/', priority: -0 }),
+  );
 });
 
 test('CSV: header and rows that a CSV reader reads back to the same values', () => {
@@ -39,7 +56,18 @@ test('CSV: header and rows that a CSV reader reads back to the same values', () 
   assert.equal(rows[0]!['priority'], '0.8');
   assert.deepEqual(JSON.parse(rows[0]!['images']!), (ENTRY as { images: unknown }).images);
   assert.equal(rows[0]!['source'], 'a.xml');
-  assert.deepEqual(rows[1], { kind: 'sitemap', loc: 'https://example.com/s.xml', lastmod: '', changefreq: '', priority: '', images: '', videos: '', news: '', alternates: '', source: '' });
+  assert.deepEqual(rows[1], {
+    kind: 'sitemap',
+    loc: 'https://example.com/s.xml',
+    lastmod: '',
+    changefreq: '',
+    priority: '',
+    images: '',
+    videos: '',
+    news: '',
+    alternates: '',
+    source: '',
+  });
   assert.equal(csvCell('plain'), 'plain');
   assert.equal(csvCell('a"b'), '"a""b"');
 });

@@ -9,7 +9,31 @@ import { NS } from '../../src/core/namespaces.js';
 
 type Style = { refs: number; cdata: boolean; comments: boolean; quote: '"' | "'"; space: string };
 
-const hostile = fc.string({ unit: fc.constantFrom('a', 'é', '&', '<', '>', '"', "'", ']', ']]>', ' ', '\n', '\t', '日', '😀', '/', '?', '=', '#', '%', 'x'), maxLength: 12 });
+const hostile = fc.string({
+  unit: fc.constantFrom(
+    'a',
+    'é',
+    '&',
+    '<',
+    '>',
+    '"',
+    "'",
+    ']',
+    ']]>',
+    ' ',
+    '\n',
+    '\t',
+    '日',
+    '😀',
+    '/',
+    '?',
+    '=',
+    '#',
+    '%',
+    'x',
+  ),
+  maxLength: 12,
+});
 
 /** Text content written with references, CDATA pieces and comments mixed in. */
 function writeText(value: string, style: Style, pick: () => number): string {
@@ -17,7 +41,8 @@ function writeText(value: string, style: Style, pick: () => number): string {
   for (const ch of value) {
     const r = pick();
     if (style.cdata && r < 0.15 && ch !== ']' && ch !== '>') out += `<![CDATA[${ch}]]>`;
-    else if (r < 0.15 + style.refs * 0.2) out += pick() < 0.5 ? `&#${ch.codePointAt(0)};` : `&#x${ch.codePointAt(0)!.toString(16)};`;
+    else if (r < 0.15 + style.refs * 0.2)
+      out += pick() < 0.5 ? `&#${ch.codePointAt(0)};` : `&#x${ch.codePointAt(0)!.toString(16)};`;
     else if (ch === '&') out += '&amp;';
     else if (ch === '<') out += '&lt;';
     else if (ch === '>') out += pick() < 0.5 || out.endsWith(']]') ? '&gt;' : '>';
@@ -31,7 +56,16 @@ function writeText(value: string, style: Style, pick: () => number): string {
 
 function writeAttribute(value: string, style: Style): string {
   const q = style.quote;
-  return q + value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(new RegExp(q, 'g'), q === '"' ? '&quot;' : '&apos;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;') + q;
+  return (
+    q +
+    value
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(new RegExp(q, 'g'), q === '"' ? '&quot;' : '&apos;')
+      .replace(/\n/g, '&#10;')
+      .replace(/\t/g, '&#9;') +
+    q
+  );
 }
 
 interface UrlSpec {
@@ -59,7 +93,13 @@ export const documentSpec = fc.record({
   urls: fc.array(urlSpec, { minLength: 1, maxLength: 5 }),
   corePrefix: fc.constantFrom('', 'sm', 's'),
   imagePrefix: fc.constantFrom('image', 'i', 'pic'),
-  style: fc.record({ refs: fc.constantFrom(0, 1), cdata: fc.boolean(), comments: fc.boolean(), quote: fc.constantFrom('"' as const, "'" as const), space: fc.constantFrom('', '\n', '\n  ', '\r\n\t') }),
+  style: fc.record({
+    refs: fc.constantFrom(0, 1),
+    cdata: fc.boolean(),
+    comments: fc.boolean(),
+    quote: fc.constantFrom('"' as const, "'" as const),
+    space: fc.constantFrom('', '\n', '\n  ', '\r\n\t'),
+  }),
   seed: fc.integer(),
   declaration: fc.boolean(),
   pi: fc.boolean(),
@@ -77,11 +117,14 @@ export function writeDocument(spec: DocumentSpec): string {
   const c = spec.corePrefix ? `${spec.corePrefix}:` : '';
   const i = spec.imagePrefix;
   const sp = style.space;
-  const el = (name: string, text: string) => `<${c}${name}>${writeText(text, style, pick)}</${c}${name}${pick() < 0.3 ? ' ' : ''}>`;
+  const el = (name: string, text: string) =>
+    `<${c}${name}>${writeText(text, style, pick)}</${c}${name}${pick() < 0.3 ? ' ' : ''}>`;
   let xml = spec.declaration ? `<?xml version="1.0" encoding="UTF-8"?>${sp}` : '';
   if (spec.pi) xml += `<?xml-stylesheet type="text/xsl" href="s.xsl"?>${sp}`;
   if (style.comments) xml += `<!-- generated -->${sp}`;
-  const coreDecl = spec.corePrefix ? `xmlns:${spec.corePrefix}=${writeAttribute(NS.sitemap, style)}` : `xmlns=${writeAttribute(NS.sitemap, style)}`;
+  const coreDecl = spec.corePrefix
+    ? `xmlns:${spec.corePrefix}=${writeAttribute(NS.sitemap, style)}`
+    : `xmlns=${writeAttribute(NS.sitemap, style)}`;
   xml += `<${c}urlset ${coreDecl}${sp || ' '}xmlns:${i}=${writeAttribute(NS.image, style)} xmlns:xhtml=${writeAttribute(NS.xhtml, style)}>`;
   for (const url of spec.urls) {
     xml += `${sp}<${c}url>${sp}`;
@@ -102,4 +145,3 @@ export function writeDocument(spec: DocumentSpec): string {
   }
   return `${xml}${sp}</${c}urlset>${sp}`;
 }
-

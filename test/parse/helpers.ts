@@ -16,7 +16,13 @@ export async function parseAll(source: SitemapSource, options: ParseOptions = {}
   const located: LocatedEntry[] = [];
   for await (const entry of parsed.located()) located.push(entry);
   const diagnostics = [...parsed.diagnostics];
-  return { entries: located.map((l) => l.entry), located, diagnostics, kind: parsed.kind, codes: diagnostics.map((d) => d.code) };
+  return {
+    entries: located.map((l) => l.entry),
+    located,
+    diagnostics,
+    kind: parsed.kind,
+    codes: diagnostics.map((d) => d.code),
+  };
 }
 
 export const parseText = (text: string, options: ParseOptions = {}) => parseAll({ text }, options);

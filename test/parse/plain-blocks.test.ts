@@ -29,7 +29,10 @@ async function readBothWays(xml: string | Buffer, cuts: number[] = []): Promise<
   const plain = parseSitemap(inPieces(bytes, cuts), { limits: { maxDiagnostics: 100_000 } });
   const entries = [];
   for await (const entry of plain) entries.push(entry);
-  assert.deepEqual({ entries, diagnostics: plain.diagnostics }, { entries: fast.entries.map((l) => l.entry), diagnostics: fast.diagnostics });
+  assert.deepEqual(
+    { entries, diagnostics: plain.diagnostics },
+    { entries: fast.entries.map((l) => l.entry), diagnostics: fast.diagnostics },
+  );
   const proto = XmlDocumentReader.prototype as { wholeElement?: unknown };
   const wholeElement = proto.wholeElement;
   proto.wholeElement = undefined;
@@ -150,7 +153,8 @@ test('plain sitemap blocks: each shape of an index reads the same with and witho
 });
 
 test('plain url blocks: images under any prefix the root binds, and none without one', async () => {
-  const block = '<url><loc>https://example.com/a</loc><pic:image><pic:loc>https://example.com/a.jpg</pic:loc></pic:image></url>';
+  const block =
+    '<url><loc>https://example.com/a</loc><pic:image><pic:loc>https://example.com/a.jpg</pic:loc></pic:image></url>';
   const bound = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:pic="http://www.google.com/schemas/sitemap-image/1.1">${block}</urlset>`;
   const other = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:pic="https://example.com/not-images">${block}</urlset>`;
   const unbound = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${block}</urlset>`;
@@ -161,7 +165,8 @@ test('plain url blocks: images under any prefix the root binds, and none without
 });
 
 test('plain url blocks: alternates under any prefix the root binds to XHTML', async () => {
-  const block = '<url><loc>https://example.com/a</loc><h:link rel="alternate" hreflang="de" href="https://example.com/de"/></url>';
+  const block =
+    '<url><loc>https://example.com/a</loc><h:link rel="alternate" hreflang="de" href="https://example.com/de"/></url>';
   for (const declaration of ['xmlns:h="http://www.w3.org/1999/xhtml"', 'xmlns:h="https://example.com/not-xhtml"', '']) {
     const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" ${declaration}>${block}</urlset>`;
     const { fast, general } = await readBothWays(xml);
@@ -195,7 +200,10 @@ test('plain url blocks: a diagnostic about an entry read without positions still
   for await (const _ of plain);
   const located = await parseAll({ text: xml });
   const over = plain.diagnostics.find((d) => d.code === 'URL-009');
-  assert.deepEqual(over, located.diagnostics.find((d) => d.code === 'URL-009'));
+  assert.deepEqual(
+    over,
+    located.diagnostics.find((d) => d.code === 'URL-009'),
+  );
   assert.equal(over?.line, 3 + 50_000);
   assert.equal(over?.column, 1);
 });

@@ -6,9 +6,44 @@ import { NS } from '../../src/core/namespaces.js';
 import { parseAll } from './helpers.js';
 
 const token = fc.constantFrom(
-  '<', '>', '</', '/>', '<?xml version="1.0"?>', `<urlset xmlns="${NS.sitemap}">`, '</urlset>', '<url>', '</url>', '<loc>', '</loc>',
-  'https://example.com/', '&', '&amp;', '&#x;', '&#0;', '&unknown;', '<![CDATA[', ']]>', '<!--', '-->', '<!DOCTYPE x [', ']>', '<?', '?>',
-  '"', "'", '=', ' ', '\n', '\r', '\u0000', '\uFEFF', 'é', '<image:image>', '<x:y xmlns:x="">', '<rss>', '<feed xmlns="http://www.w3.org/2005/Atom">',
+  '<',
+  '>',
+  '</',
+  '/>',
+  '<?xml version="1.0"?>',
+  `<urlset xmlns="${NS.sitemap}">`,
+  '</urlset>',
+  '<url>',
+  '</url>',
+  '<loc>',
+  '</loc>',
+  'https://example.com/',
+  '&',
+  '&amp;',
+  '&#x;',
+  '&#0;',
+  '&unknown;',
+  '<![CDATA[',
+  ']]>',
+  '<!--',
+  '-->',
+  '<!DOCTYPE x [',
+  ']>',
+  '<?',
+  '?>',
+  '"',
+  "'",
+  '=',
+  ' ',
+  '\n',
+  '\r',
+  '\u0000',
+  '\uFEFF',
+  'é',
+  '<image:image>',
+  '<x:y xmlns:x="">',
+  '<rss>',
+  '<feed xmlns="http://www.w3.org/2005/Atom">',
 );
 
 test('random token soup never throws, and every entry it yields has an http(s) loc', async () => {
@@ -36,6 +71,9 @@ test('content after the root is ignored and reported once, however much of it th
   const r = await parseAll({ text: document + document });
   assert.equal(r.entries.length, 200, 'the first document is read whole');
   const afterRoot = r.diagnostics.filter((d) => d.code === 'XML-001' || d.code === 'XML-002');
-  assert.ok(afterRoot.length <= 2, `expected at most one problem for the declaration and one for the rest, got ${afterRoot.length}`);
+  assert.ok(
+    afterRoot.length <= 2,
+    `expected at most one problem for the declaration and one for the rest, got ${afterRoot.length}`,
+  );
   assert.ok(r.diagnostics.length <= 3, r.diagnostics.map((d) => d.message).join('\n'));
 });

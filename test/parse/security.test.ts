@@ -48,7 +48,10 @@ test('XXE: an external entity naming a local file is never read, nor a URL fetch
 <urlset xmlns="${NS.sitemap}"><url><loc>https://example.com/a&file;</loc></url><url><loc>&net;</loc></url></urlset>`;
     const { entries, diagnostics } = await parseText(xml);
     assert.deepEqual(entries, [{ kind: 'url', loc: 'https://example.com/a' }]);
-    assert.deepEqual(diagnostics.map((d) => d.code), ['SEC-001', 'SEC-001', 'SEC-001', 'XML-010', 'XML-009']);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['SEC-001', 'SEC-001', 'SEC-001', 'XML-010', 'XML-009'],
+    );
     assert.equal(requests, 0);
   } finally {
     server.close();
@@ -64,7 +67,10 @@ test('a gzip bomb stops at maxBytes (FETCH-006) after inflating little more than
   const parsed = parseSitemap(bomb, { limits: { maxBytes: 1024 * 1024 } });
   const before = process.memoryUsage().rss;
   for await (const _ of parsed);
-  assert.deepEqual(parsed.diagnostics.map((d) => d.code), ['FETCH-006']);
+  assert.deepEqual(
+    parsed.diagnostics.map((d) => d.code),
+    ['FETCH-006'],
+  );
   assert.equal(parsed.stats.bytesDecoded, 1024 * 1024);
   assert.ok(parsed.stats.bytesIn < bomb.length / 4, `read ${parsed.stats.bytesIn} of ${bomb.length} compressed bytes`);
   assert.ok(process.memoryUsage().rss - before < 48 * 1024 * 1024);
@@ -72,14 +78,28 @@ test('a gzip bomb stops at maxBytes (FETCH-006) after inflating little more than
 
 test('a huge value is cut at maxValueLength (LIMIT-001); a huge tag stops the document', async () => {
   const long = 'a'.repeat(300_000);
-  const value = await parseText(urlset(`<url><loc>https://example.com/${long}</loc></url>`), { limits: { maxValueLength: 1000 } });
+  const value = await parseText(urlset(`<url><loc>https://example.com/${long}</loc></url>`), {
+    limits: { maxValueLength: 1000 },
+  });
   assert.equal(value.entries[0]!.loc.length, 1000);
   assert.deepEqual(value.codes, ['LIMIT-001']);
-  const tag = await parseText(urlset(`<url><loc>https://example.com/1</loc></url><url ${'x="y" '.repeat(400_000)}><loc>https://example.com/2</loc></url>`));
-  assert.deepEqual(tag.entries.map((e) => e.loc), ['https://example.com/1']);
+  const tag = await parseText(
+    urlset(
+      `<url><loc>https://example.com/1</loc></url><url ${'x="y" '.repeat(400_000)}><loc>https://example.com/2</loc></url>`,
+    ),
+  );
+  assert.deepEqual(
+    tag.entries.map((e) => e.loc),
+    ['https://example.com/1'],
+  );
   assert.ok(tag.codes.includes('LIMIT-001'));
-  const text = await parseText(`https://example.com/1\nhttps://example.com/${long}\nhttps://example.com/3\n`, { limits: { maxValueLength: 1000 } });
-  assert.deepEqual(text.entries.map((e) => e.loc), ['https://example.com/1', 'https://example.com/3']);
+  const text = await parseText(`https://example.com/1\nhttps://example.com/${long}\nhttps://example.com/3\n`, {
+    limits: { maxValueLength: 1000 },
+  });
+  assert.deepEqual(
+    text.entries.map((e) => e.loc),
+    ['https://example.com/1', 'https://example.com/3'],
+  );
 });
 
 test('maxEntries stops with LIMIT-002; past 50,000 entries URL-009 is reported once, every entry still read', async () => {
@@ -104,5 +124,8 @@ test('a file path source is read, a missing one throws FETCH-001', async () => {
   const { CONFORMANCE_DIR } = await import('../helpers/paths.js');
   const r = await parseAll(join(CONFORMANCE_DIR, 'cases/sitemaps.org/sample-index.xml'));
   assert.equal(r.entries.length, 2);
-  await assert.rejects(parseAll({ path: '/nonexistent/sitemap.xml' }), (error: any) => error.diagnostic?.code === 'FETCH-001');
+  await assert.rejects(
+    parseAll({ path: '/nonexistent/sitemap.xml' }),
+    (error: any) => error.diagnostic?.code === 'FETCH-001',
+  );
 });

@@ -36,7 +36,12 @@ function readWithSaxes(xml: string): Entry[] {
     throw error;
   });
   saxes.on('opentag', (tag) => {
-    const attributes = Object.values(tag.attributes).map((a) => ({ qname: a.name, uri: a.uri, local: a.local, value: a.value }));
+    const attributes = Object.values(tag.attributes).map((a) => ({
+      qname: a.name,
+      uri: a.uri,
+      local: a.local,
+      value: a.value,
+    }));
     reader.openElement(tag.uri, tag.local, attributes, tag.name);
   });
   saxes.on('closetag', () => reader.closeElement());
@@ -53,11 +58,18 @@ async function assertSameEntries(xml: string): Promise<void> {
 }
 
 test('tokenizer differential: generated documents read as saxes reads them', async () => {
-  await fc.assert(fc.asyncProperty(documentSpec, async (spec) => assertSameEntries(writeDocument(spec))), { numRuns: 300 });
+  await fc.assert(
+    fc.asyncProperty(documentSpec, async (spec) => assertSameEntries(writeDocument(spec))),
+    { numRuns: 300 },
+  );
 });
 
 test('tokenizer differential: fuzzed documents (mutations saxes still accepts) read as saxes reads them', async () => {
-  const mutation = fc.record({ spec: documentSpec, at: fc.nat(), insert: fc.constantFrom(' ', '\n', '<!--x-->', '<?p?>', '&amp;', '&#38;', '<![CDATA[&<]]>', '>', '"', "'") });
+  const mutation = fc.record({
+    spec: documentSpec,
+    at: fc.nat(),
+    insert: fc.constantFrom(' ', '\n', '<!--x-->', '<?p?>', '&amp;', '&#38;', '<![CDATA[&<]]>', '>', '"', "'"),
+  });
   let accepted = 0;
   await fc.assert(
     fc.asyncProperty(mutation, async ({ spec, at, insert }) => {

@@ -13,7 +13,15 @@ test('a urlset with every core field, positions of the entry and of each value',
   </url>`);
   const result = await parseText(xml);
   assert.equal(result.kind, 'urlset');
-  assert.deepEqual(result.entries, [{ kind: 'url', loc: 'https://example.com/a', lastmod: '2024-05-01T10:00:00+02:00', changefreq: 'daily', priority: 0.8 }]);
+  assert.deepEqual(result.entries, [
+    {
+      kind: 'url',
+      loc: 'https://example.com/a',
+      lastmod: '2024-05-01T10:00:00+02:00',
+      changefreq: 'daily',
+      priority: 0.8,
+    },
+  ]);
   assert.deepEqual(result.diagnostics, []);
   const { location } = result.located[0]!;
   assert.deepEqual([location.line, location.column], [3, 3]);
@@ -29,7 +37,9 @@ test('elements are matched by namespace URI, whatever the prefix', async () => {
   const xml = `<sm:urlset xmlns:sm="${NS.sitemap}" xmlns:pic="${NS.image}"><sm:url><sm:loc>https://example.com/p</sm:loc>
     <pic:image><pic:loc>https://example.com/p.jpg</pic:loc></pic:image></sm:url></sm:urlset>`;
   const { entries, diagnostics } = await parseText(xml);
-  assert.deepEqual(entries, [{ kind: 'url', loc: 'https://example.com/p', images: [{ loc: 'https://example.com/p.jpg' }] }]);
+  assert.deepEqual(entries, [
+    { kind: 'url', loc: 'https://example.com/p', images: [{ loc: 'https://example.com/p.jpg' }] },
+  ]);
   assert.deepEqual(diagnostics, []);
   // A prefix that names another namespace is not the image extension, whatever it is called.
   const other = `<urlset xmlns="${NS.sitemap}" xmlns:image="urn:other"><url><loc>https://example.com/q</loc><image:image><image:loc>https://example.com/q.jpg</image:loc></image:image></url></urlset>`;
@@ -49,16 +59,27 @@ test('upper-case core names are read with XML-007; undeclared extension prefixes
   const upper = await parseText(`<urlset xmlns="${NS.sitemap}"><URL><LOC>https://example.com/u</LOC></URL></urlset>`);
   assert.deepEqual(upper.entries, [{ kind: 'url', loc: 'https://example.com/u' }]);
   assert.ok(upper.codes.includes('XML-007'));
-  const undeclared = await parseText(`<urlset xmlns="${NS.sitemap}"><url><loc>https://example.com/i</loc><image:image><image:loc>https://example.com/i.png</image:loc></image:image></url></urlset>`);
-  assert.deepEqual(undeclared.entries[0], { kind: 'url', loc: 'https://example.com/i', images: [{ loc: 'https://example.com/i.png' }] });
+  const undeclared = await parseText(
+    `<urlset xmlns="${NS.sitemap}"><url><loc>https://example.com/i</loc><image:image><image:loc>https://example.com/i.png</image:loc></image:image></url></urlset>`,
+  );
+  assert.deepEqual(undeclared.entries[0], {
+    kind: 'url',
+    loc: 'https://example.com/i',
+    images: [{ loc: 'https://example.com/i.png' }],
+  });
   assert.deepEqual(undeclared.codes, ['XML-001']);
 });
 
 test('CDATA, character references and the five entities are decoded; a raw & is kept with XML-005', async () => {
-  const { entries, diagnostics } = await parseText(urlset(`<url><loc><![CDATA[https://example.com/?a=1&b=2]]></loc></url>
+  const { entries, diagnostics } = await parseText(
+    urlset(`<url><loc><![CDATA[https://example.com/?a=1&b=2]]></loc></url>
 <url><loc>https://example.com/&#x3F;q=&#49;&amp;r=&lt;&gt;&quot;&apos;</loc></url>
-<url><loc>https://example.com/?a=1&b=2</loc></url>`));
-  assert.deepEqual(entries.map((e) => e.loc), ['https://example.com/?a=1&b=2', `https://example.com/?q=1&r=<>"'`, 'https://example.com/?a=1&b=2']);
+<url><loc>https://example.com/?a=1&b=2</loc></url>`),
+  );
+  assert.deepEqual(
+    entries.map((e) => e.loc),
+    ['https://example.com/?a=1&b=2', `https://example.com/?q=1&r=<>"'`, 'https://example.com/?a=1&b=2'],
+  );
   const raw = diagnostics.find((d) => d.code === 'XML-005');
   assert.ok(raw);
   assert.deepEqual([raw.line, raw.column], [5, 35]);
@@ -66,36 +87,66 @@ test('CDATA, character references and the five entities are decoded; a raw & is 
 
 test('whitespace around a loc is trimmed with URL-003 (warning); forbidden characters are kept with URL-003', async () => {
   const { entries, diagnostics } = await parseText(urlset('<url><loc>\n  https://example.com/a b\u00a0</loc></url>'));
-  assert.deepEqual(entries.map((e) => e.loc), ['https://example.com/a b']);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [['URL-003', 'warning'], ['URL-003', 'error']]);
+  assert.deepEqual(
+    entries.map((e) => e.loc),
+    ['https://example.com/a b'],
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.severity]),
+    [
+      ['URL-003', 'warning'],
+      ['URL-003', 'error'],
+    ],
+  );
 });
 
 test('relative locs resolve against baseUrl with URL-001; without one, and non-http locs, are dropped', async () => {
-  const xml = urlset('<url><loc>/p/1</loc></url><url><loc>javascript:alert(1)</loc></url><url><loc>ftp://example.com/f</loc></url>');
+  const xml = urlset(
+    '<url><loc>/p/1</loc></url><url><loc>javascript:alert(1)</loc></url><url><loc>ftp://example.com/f</loc></url>',
+  );
   const withBase = await parseText(xml, { baseUrl: 'https://example.com/dir/sitemap.xml' });
-  assert.deepEqual(withBase.entries.map((e) => e.loc), ['https://example.com/p/1']);
+  assert.deepEqual(
+    withBase.entries.map((e) => e.loc),
+    ['https://example.com/p/1'],
+  );
   assert.equal(withBase.codes.filter((c) => c === 'URL-001').length, 3);
   const withoutBase = await parseText(xml);
   assert.deepEqual(withoutBase.entries, []);
 });
 
 test('invalid lastmod, changefreq and priority drop the field, never the entry', async () => {
-  const { entries, codes } = await parseText(urlset(`<url><loc>https://example.com/1</loc><lastmod>2024-13-01</lastmod><changefreq>sometimes</changefreq><priority>1.5</priority></url>
+  const { entries, codes } = await parseText(
+    urlset(`<url><loc>https://example.com/1</loc><lastmod>2024-13-01</lastmod><changefreq>sometimes</changefreq><priority>1.5</priority></url>
 <url><loc>https://example.com/2</loc><lastmod>2024-05-01T10:00</lastmod><changefreq>Daily</changefreq><priority>0,5</priority></url>
-<url><loc>https://example.com/3</loc><lastmod>21/05/2026</lastmod><lastmod>2024</lastmod><priority>.5</priority></url>`));
+<url><loc>https://example.com/3</loc><lastmod>21/05/2026</lastmod><lastmod>2024</lastmod><priority>.5</priority></url>`),
+  );
   assert.deepEqual(entries, [
     { kind: 'url', loc: 'https://example.com/1' },
     { kind: 'url', loc: 'https://example.com/2', changefreq: 'daily' },
     { kind: 'url', loc: 'https://example.com/3', priority: 0.5 },
   ]);
-  assert.deepEqual(codes, ['DATE-003', 'FREQ-001', 'PRIO-001', 'DATE-002', 'FREQ-001', 'PRIO-001', 'XML-008', 'DATE-001']);
+  assert.deepEqual(codes, [
+    'DATE-003',
+    'FREQ-001',
+    'PRIO-001',
+    'DATE-002',
+    'FREQ-001',
+    'PRIO-001',
+    'XML-008',
+    'DATE-001',
+  ]);
 });
 
 test('a url without loc is dropped with XML-009; empty values with XML-010; order with XML-011; repeats with XML-008', async () => {
-  const { entries, codes } = await parseText(urlset(`<url><lastmod>2024-01-01</lastmod></url>
+  const { entries, codes } = await parseText(
+    urlset(`<url><lastmod>2024-01-01</lastmod></url>
 <url><loc>https://example.com/b</loc><lastmod/></url>
-<url><lastmod>2024-01-01</lastmod><loc>https://example.com/c</loc><loc>https://example.com/d</loc></url>`));
-  assert.deepEqual(entries.map((e) => e.loc), ['https://example.com/b', 'https://example.com/c']);
+<url><lastmod>2024-01-01</lastmod><loc>https://example.com/c</loc><loc>https://example.com/d</loc></url>`),
+  );
+  assert.deepEqual(
+    entries.map((e) => e.loc),
+    ['https://example.com/b', 'https://example.com/c'],
+  );
   assert.deepEqual(codes, ['XML-009', 'XML-010', 'XML-008', 'XML-011']);
 });
 
@@ -131,22 +182,51 @@ test('every video tag and attribute, news, images and alternates map to the entr
   <xhtml:link rel="amphtml" href="https://example.com/amp"/>
 </url>`);
   const { entries, codes, located } = await parseText(xml);
-  assert.deepEqual(entries, [{
-    kind: 'url',
-    loc: 'https://example.com/v',
-    images: [{ loc: 'https://example.com/i.jpg', caption: 'Cap', title: 'T', geoLocation: 'Limerick', license: 'https://example.com/lic' }],
-    videos: [{
-      thumbnailLoc: 'https://example.com/t.jpg', title: 'Grilling', description: 'Steaks & <more>',
-      contentLoc: 'https://example.com/v.mp4', playerLoc: 'https://example.com/player?v=1', duration: 99999,
-      expirationDate: '2030-11-05T19:20:30+08:00', rating: 4.2, viewCount: 12345, publicationDate: '2007-11-05T19:20:30+08:00',
-      familyFriendly: true, requiresSubscription: false, live: false,
-      restriction: { relationship: 'allow', countries: ['IE', 'GB', 'US'] },
-      platform: { relationship: 'deny', platforms: ['web', 'tv'] },
-      uploader: { name: 'Grilly', info: 'https://example.com/u' }, tags: ['steak', 'summer'],
-    }],
-    news: { publication: { name: 'The Times', language: 'en' }, publicationDate: '2024-05-01', title: 'Merger', keywords: ['business', 'merger'], genres: ['PressRelease', 'Blog'], stockTickers: ['NASDAQ:A', 'NASDAQ:B'] },
-    alternates: [{ hreflang: 'de', href: 'https://example.com/de/v' }],
-  }]);
+  assert.deepEqual(entries, [
+    {
+      kind: 'url',
+      loc: 'https://example.com/v',
+      images: [
+        {
+          loc: 'https://example.com/i.jpg',
+          caption: 'Cap',
+          title: 'T',
+          geoLocation: 'Limerick',
+          license: 'https://example.com/lic',
+        },
+      ],
+      videos: [
+        {
+          thumbnailLoc: 'https://example.com/t.jpg',
+          title: 'Grilling',
+          description: 'Steaks & <more>',
+          contentLoc: 'https://example.com/v.mp4',
+          playerLoc: 'https://example.com/player?v=1',
+          duration: 99999,
+          expirationDate: '2030-11-05T19:20:30+08:00',
+          rating: 4.2,
+          viewCount: 12345,
+          publicationDate: '2007-11-05T19:20:30+08:00',
+          familyFriendly: true,
+          requiresSubscription: false,
+          live: false,
+          restriction: { relationship: 'allow', countries: ['IE', 'GB', 'US'] },
+          platform: { relationship: 'deny', platforms: ['web', 'tv'] },
+          uploader: { name: 'Grilly', info: 'https://example.com/u' },
+          tags: ['steak', 'summer'],
+        },
+      ],
+      news: {
+        publication: { name: 'The Times', language: 'en' },
+        publicationDate: '2024-05-01',
+        title: 'Merger',
+        keywords: ['business', 'merger'],
+        genres: ['PressRelease', 'Blog'],
+        stockTickers: ['NASDAQ:A', 'NASDAQ:B'],
+      },
+      alternates: [{ hreflang: 'de', href: 'https://example.com/de/v' }],
+    },
+  ]);
   assert.deepEqual(codes, ['IMG-001', 'VID-001', 'HREF-001']);
   const fields = located[0]!.location.fields;
   assert.deepEqual(fields['videos.0.duration'], { line: 12, column: 21 });
@@ -164,7 +244,19 @@ test('bad video values drop only that field; deprecated tags are reported', asyn
     <video:duration>two</video:duration><video:category>Food</video:category>
   </video:video></url>`);
   const { entries, codes } = await parseText(xml);
-  assert.deepEqual(entries[0], { kind: 'url', loc: 'https://example.com/v', videos: [{ thumbnailLoc: 'https://example.com/t.jpg', title: 'T', description: 'D', playerLoc: 'https://example.com/p', live: true }] });
+  assert.deepEqual(entries[0], {
+    kind: 'url',
+    loc: 'https://example.com/v',
+    videos: [
+      {
+        thumbnailLoc: 'https://example.com/t.jpg',
+        title: 'T',
+        description: 'D',
+        playerLoc: 'https://example.com/p',
+        live: true,
+      },
+    ],
+  });
   assert.deepEqual(codes.sort(), ['VID-005', 'VID-006', 'VID-006', 'VID-007', 'VID-008', 'VID-011', 'VID-011']);
 });
 
@@ -185,13 +277,20 @@ test('a sitemap index: refs with lastmod; foreign content is IDX-001; a second l
 });
 
 test('strict mode throws ParseError at the first protocol error, with its place', async () => {
-  const xml = urlset('<url><loc>https://example.com/a</loc></url>\n<url><loc>https://example.com/b</loc><priority>2</priority></url>');
+  const xml = urlset(
+    '<url><loc>https://example.com/a</loc></url>\n<url><loc>https://example.com/b</loc><priority>2</priority></url>',
+  );
   const seen: string[] = [];
   await assert.rejects(
     (async () => {
-      for await (const entry of (await import('../../src/parse/index.js')).parseSitemap({ text: xml }, { strict: true })) seen.push(entry.loc);
+      for await (const entry of (await import('../../src/parse/index.js')).parseSitemap(
+        { text: xml },
+        { strict: true },
+      ))
+        seen.push(entry.loc);
     })(),
-    (error: unknown) => error instanceof ParseError && error.diagnostic.code === 'PRIO-001' && error.diagnostic.line === 4,
+    (error: unknown) =>
+      error instanceof ParseError && error.diagnostic.code === 'PRIO-001' && error.diagnostic.line === 4,
   );
   assert.deepEqual(seen, ['https://example.com/a']);
   // Warnings do not stop a strict read.
@@ -203,16 +302,34 @@ test('a document cut off keeps the entries before the cut (XML-001), the unfinis
   const full = urlset('<url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url>');
   const cut = full.slice(0, full.indexOf('example.com/2') + 5);
   const { entries, diagnostics } = await parseText(cut);
-  assert.deepEqual(entries.map((e) => e.loc), ['https://example.com/1']);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.line]), [['XML-001', 3]]);
+  assert.deepEqual(
+    entries.map((e) => e.loc),
+    ['https://example.com/1'],
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.line]),
+    [['XML-001', 3]],
+  );
 });
 
 test('junk before the XML declaration is XML-002; not well-formed markup is XML-001 and reading goes on', async () => {
-  const junk = await parseText(`garbage\n<?xml version="1.0"?><urlset xmlns="${NS.sitemap}"><url><loc>https://example.com/j</loc></url></urlset>`);
-  assert.deepEqual(junk.entries.map((e) => e.loc), ['https://example.com/j']);
+  const junk = await parseText(
+    `garbage\n<?xml version="1.0"?><urlset xmlns="${NS.sitemap}"><url><loc>https://example.com/j</loc></url></urlset>`,
+  );
+  assert.deepEqual(
+    junk.entries.map((e) => e.loc),
+    ['https://example.com/j'],
+  );
   assert.deepEqual(junk.codes, ['XML-002', 'XML-002']);
-  const broken = await parseText(urlset('<url><loc>https://example.com/1</loc></lastmod></url><url><loc>https://example.com/2</loc><changefreq>daily<</changefreq></url>'));
-  assert.deepEqual(broken.entries.map((e) => e.loc), ['https://example.com/1', 'https://example.com/2']);
+  const broken = await parseText(
+    urlset(
+      '<url><loc>https://example.com/1</loc></lastmod></url><url><loc>https://example.com/2</loc><changefreq>daily<</changefreq></url>',
+    ),
+  );
+  assert.deepEqual(
+    broken.entries.map((e) => e.loc),
+    ['https://example.com/1', 'https://example.com/2'],
+  );
   assert.deepEqual(broken.codes, ['XML-001', 'XML-005', 'FREQ-001']);
 });
 

@@ -12,10 +12,26 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('CrawlStore', () => {
   it('queues each URL once, in the order met, and hands the queue out after a cursor', () => {
     const store = new CrawlStore(':memory:');
-    assert.equal(store.enqueue([{ url: 'https://e.com/', depth: 0 }, { url: 'https://e.com/a', depth: 1 }, { url: 'https://e.com/', depth: 3 }]), 2);
+    assert.equal(
+      store.enqueue([
+        { url: 'https://e.com/', depth: 0 },
+        { url: 'https://e.com/a', depth: 1 },
+        { url: 'https://e.com/', depth: 3 },
+      ]),
+      2,
+    );
     const first = store.nextQueued(0, 10);
-    assert.deepEqual(first.map((q) => [q.url, q.depth]), [['https://e.com/', 0], ['https://e.com/a', 1]]);
-    assert.deepEqual(store.nextQueued(first[0]!.seq, 10).map((q) => q.url), ['https://e.com/a']);
+    assert.deepEqual(
+      first.map((q) => [q.url, q.depth]),
+      [
+        ['https://e.com/', 0],
+        ['https://e.com/a', 1],
+      ],
+    );
+    assert.deepEqual(
+      store.nextQueued(first[0]!.seq, 10).map((q) => q.url),
+      ['https://e.com/a'],
+    );
     assert.equal(store.queuedCount(), 2);
     store.close();
   });
@@ -24,15 +40,27 @@ describe('CrawlStore', () => {
     const store = new CrawlStore(':memory:');
     store.enqueue([{ url: 'https://e.com/', depth: 0 }]);
     const queued = store.finish(
-      { url: 'https://e.com/', outcome: 'listed', fetched: true, entry: { kind: 'url', loc: 'https://e.com/', lastmod: '2024-01-01' } },
-      [{ url: 'https://e.com/b', depth: 1 }, { url: 'https://other.com/', depth: 1, outcome: 'out-of-scope', detail: 'not on https://e.com' }, { url: 'https://e.com/', depth: 1 }],
+      {
+        url: 'https://e.com/',
+        outcome: 'listed',
+        fetched: true,
+        entry: { kind: 'url', loc: 'https://e.com/', lastmod: '2024-01-01' },
+      },
+      [
+        { url: 'https://e.com/b', depth: 1 },
+        { url: 'https://other.com/', depth: 1, outcome: 'out-of-scope', detail: 'not on https://e.com' },
+        { url: 'https://e.com/', depth: 1 },
+      ],
     );
     assert.equal(queued, 1);
-    assert.deepEqual([...store.outcomes()], [
-      { url: 'https://e.com/', outcome: 'listed', detail: null },
-      { url: 'https://e.com/b', outcome: null, detail: null },
-      { url: 'https://other.com/', outcome: 'out-of-scope', detail: 'not on https://e.com' },
-    ]);
+    assert.deepEqual(
+      [...store.outcomes()],
+      [
+        { url: 'https://e.com/', outcome: 'listed', detail: null },
+        { url: 'https://e.com/b', outcome: null, detail: null },
+        { url: 'https://other.com/', outcome: 'out-of-scope', detail: 'not on https://e.com' },
+      ],
+    );
     assert.equal(store.fetchedCount(), 1);
     assert.deepEqual([...store.listedEntries()], [{ kind: 'url', loc: 'https://e.com/', lastmod: '2024-01-01' }]);
     store.close();
@@ -41,18 +69,28 @@ describe('CrawlStore', () => {
   it('settles URLs met only beyond the depth limit, unless a shallower path queued them', () => {
     const store = new CrawlStore(':memory:');
     store.enqueue([{ url: 'https://e.com/', depth: 0 }]);
-    store.finish({ url: 'https://e.com/', outcome: 'listed', fetched: true, entry: { kind: 'url', loc: 'https://e.com/' } }, [
-      { url: 'https://e.com/deep', depth: 3, beyondDepth: true },
-      { url: 'https://e.com/both', depth: 3, beyondDepth: true },
-      { url: 'https://e.com/both', depth: 1 },
-    ]);
+    store.finish(
+      { url: 'https://e.com/', outcome: 'listed', fetched: true, entry: { kind: 'url', loc: 'https://e.com/' } },
+      [
+        { url: 'https://e.com/deep', depth: 3, beyondDepth: true },
+        { url: 'https://e.com/both', depth: 3, beyondDepth: true },
+        { url: 'https://e.com/both', depth: 1 },
+      ],
+    );
     store.settleRemaining({ outcome: 'max-pages', detail: 'limit' }, { outcome: 'max-depth', detail: 'too deep' });
     assert.deepEqual(Object.fromEntries([...store.outcomes()].map((row) => [row.url, row.outcome])), {
       'https://e.com/': 'listed',
       'https://e.com/both': 'max-pages',
       'https://e.com/deep': 'max-depth',
     });
-    assert.deepEqual(store.outcomeCounts(), new Map([['listed', 1], ['max-pages', 1], ['max-depth', 1]]));
+    assert.deepEqual(
+      store.outcomeCounts(),
+      new Map([
+        ['listed', 1],
+        ['max-pages', 1],
+        ['max-depth', 1],
+      ]),
+    );
     assert.deepEqual(store.examples('max-depth', 5), [{ url: 'https://e.com/deep', detail: 'too deep' }]);
     store.close();
   });
@@ -60,14 +98,25 @@ describe('CrawlStore', () => {
   it('keeps its state across reopening, and forgets it when opened fresh', () => {
     const file = join(dir, 'state', 'site.sqlite');
     const store = new CrawlStore(file);
-    store.enqueue([{ url: 'https://e.com/', depth: 0 }, { url: 'https://e.com/a', depth: 1 }]);
-    store.finish({ url: 'https://e.com/', outcome: 'listed', fetched: true, entry: { kind: 'url', loc: 'https://e.com/' } });
+    store.enqueue([
+      { url: 'https://e.com/', depth: 0 },
+      { url: 'https://e.com/a', depth: 1 },
+    ]);
+    store.finish({
+      url: 'https://e.com/',
+      outcome: 'listed',
+      fetched: true,
+      entry: { kind: 'url', loc: 'https://e.com/' },
+    });
     store.setMeta('start-url', 'https://e.com/');
     store.close();
 
     const reopened = new CrawlStore(file);
     assert.equal(reopened.getMeta('start-url'), 'https://e.com/');
-    assert.deepEqual(reopened.nextQueued(0, 10).map((q) => q.url), ['https://e.com/a']);
+    assert.deepEqual(
+      reopened.nextQueued(0, 10).map((q) => q.url),
+      ['https://e.com/a'],
+    );
     reopened.close();
 
     const fresh = new CrawlStore(file, { fresh: true });
@@ -81,15 +130,24 @@ describe('CrawlStore', () => {
     const urls = ['https://e.com/c', 'https://e.com/a', 'https://e.com/b'];
     store.enqueue(urls.map((url) => ({ url, depth: 0 })));
     for (const url of urls) store.finish({ url, outcome: 'listed', fetched: true, entry: { kind: 'url', loc: url } });
-    assert.deepEqual([...store.listedEntries()].map((e) => e.loc), ['https://e.com/a', 'https://e.com/b', 'https://e.com/c']);
+    assert.deepEqual(
+      [...store.listedEntries()].map((e) => e.loc),
+      ['https://e.com/a', 'https://e.com/b', 'https://e.com/c'],
+    );
     store.close();
   });
 });
 
 describe('siteDatabasePath', () => {
   it('names one database per scheme, host and port', () => {
-    assert.equal(siteDatabasePath('.sitemapkit', 'https://Example.com/x'), join('.sitemapkit', 'crawl-https-example.com.sqlite'));
-    assert.equal(siteDatabasePath('/tmp/s', 'http://127.0.0.1:8080/'), join('/tmp/s', 'crawl-http-127.0.0.1-8080.sqlite'));
+    assert.equal(
+      siteDatabasePath('.sitemapkit', 'https://Example.com/x'),
+      join('.sitemapkit', 'crawl-https-example.com.sqlite'),
+    );
+    assert.equal(
+      siteDatabasePath('/tmp/s', 'http://127.0.0.1:8080/'),
+      join('/tmp/s', 'crawl-http-127.0.0.1-8080.sqlite'),
+    );
     assert.equal(siteDatabasePath('s', 'http://[::1]:81/'), join('s', 'crawl-http-___1_-81.sqlite'));
   });
 });

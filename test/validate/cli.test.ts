@@ -21,22 +21,47 @@ test('a clean sitemap: summary only, exit 0', async () => {
 test('errors: source:line:column severity CODE message, then the summary, exit 1; no colour off a terminal', async () => {
   const { code, stdout } = await runCli(['validate', `${RULES}vid-005.xml`, ...NOW]);
   assert.equal(code, 1);
-  assert.match(stdout, new RegExp(`^${RULES}vid-005\\.xml:11:23 +error +VID-005 +<video:duration> 99999 is not a whole number`, 'm'));
+  assert.match(
+    stdout,
+    new RegExp(`^${RULES}vid-005\\.xml:11:23 +error +VID-005 +<video:duration> 99999 is not a whole number`, 'm'),
+  );
   assert.match(stdout, /vid-005\.xml: urlset, 2 URLs, 3 errors, 1 warning: invalid\n$/);
   assert.doesNotMatch(stdout, /\u001b\[/);
 });
 
 test('--json prints one DESIGN.md object per source per line', async () => {
-  const { code, stdout } = await runCli(['validate', '--json', `${RULES}url-006.xml`, `${RULES}clean-index.xml`, ...NOW]);
+  const { code, stdout } = await runCli([
+    'validate',
+    '--json',
+    `${RULES}url-006.xml`,
+    `${RULES}clean-index.xml`,
+    ...NOW,
+  ]);
   assert.equal(code, 0, 'warnings alone do not fail');
-  const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   assert.equal(lines.length, 2);
-  assert.deepEqual(Object.keys(lines[0]!).slice(0, 7), ['source', 'kind', 'valid', 'urls', 'errors', 'warnings', 'infos']);
+  assert.deepEqual(Object.keys(lines[0]!).slice(0, 7), [
+    'source',
+    'kind',
+    'valid',
+    'urls',
+    'errors',
+    'warnings',
+    'infos',
+  ]);
   assert.equal(lines[0]!.kind, 'urlset');
   assert.equal(lines[0]!.warnings, 3);
   assert.deepEqual((lines[0]!.diagnostics as { code: string; line: number; column: number; url: string }[])[0], {
-    code: 'URL-006', severity: 'warning', message: 'the URL is listed again (first at line 3); list each page once',
-    line: 4, column: 13, url: 'https://www.example.com/a', source: `${RULES}url-006.xml`,
+    code: 'URL-006',
+    severity: 'warning',
+    message: 'the URL is listed again (first at line 3); list each page once',
+    line: 4,
+    column: 13,
+    url: 'https://www.example.com/a',
+    source: `${RULES}url-006.xml`,
   });
   assert.equal(lines[1]!.kind, 'sitemapindex');
   assert.equal(lines[1]!.sitemaps, 2);
@@ -55,7 +80,14 @@ test('--max-per-rule folds repeats and says how many; --quiet keeps errors only'
 test('--fail-on warning fails on warnings; --strict-scope and --location make scope errors', async () => {
   assert.equal((await runCli(['validate', `${RULES}url-007.xml`, ...NOW])).code, 0);
   assert.equal((await runCli(['validate', `${RULES}url-007.xml`, '--fail-on', 'warning', ...NOW])).code, 1);
-  const scoped = await runCli(['validate', `${RULES}url-004.xml`, '--location', 'https://www.example.com/sitemap.xml', '--strict-scope', ...NOW]);
+  const scoped = await runCli([
+    'validate',
+    `${RULES}url-004.xml`,
+    '--location',
+    'https://www.example.com/sitemap.xml',
+    '--strict-scope',
+    ...NOW,
+  ]);
   assert.equal(scoped.code, 1);
   assert.match(scoped.stdout, /url-004\.xml:4:13 +error +URL-004 /);
 });
@@ -67,7 +99,15 @@ test('stdin as -', async () => {
 });
 
 test('bad usage exits 2 with a message', async () => {
-  for (const args of [[], ['x.xml', '--fail-on', 'info'], ['x.xml', '--location', 'example.com'], ['a.xml', 'b.xml', '--location', 'https://e.com/s.xml'], ['x.xml', '--now', 'yesterday'], ['x.xml', '--max-per-rule', '-1'], ['x.xml', '--bogus']]) {
+  for (const args of [
+    [],
+    ['x.xml', '--fail-on', 'info'],
+    ['x.xml', '--location', 'example.com'],
+    ['a.xml', 'b.xml', '--location', 'https://e.com/s.xml'],
+    ['x.xml', '--now', 'yesterday'],
+    ['x.xml', '--max-per-rule', '-1'],
+    ['x.xml', '--bogus'],
+  ]) {
     const { code, stderr } = await runCli(['validate', ...args]);
     assert.equal(code, 2, args.join(' '));
     assert.match(stderr, /^sitemapkit validate: /);
@@ -83,12 +123,25 @@ test('a file that does not exist is an error of that source, not a crash', async
 test('--recursive validates an index and its children, one summary line each', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cli-'));
   try {
-    writeFileSync(join(dir, 'index.xml'), '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <sitemap><loc>https://www.example.com/a.xml</loc></sitemap>\n</sitemapindex>\n');
+    writeFileSync(
+      join(dir, 'index.xml'),
+      '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <sitemap><loc>https://www.example.com/a.xml</loc></sitemap>\n</sitemapindex>\n',
+    );
     writeFileSync(join(dir, 'a.xml'), readFileSync(`${RULES}url-006.xml`));
     const { code, stdout } = await runCli(['validate', join(dir, 'index.xml'), '--recursive', '--json', ...NOW]);
     assert.equal(code, 0);
-    const results = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { source: string; kind: string; warnings: number });
-    assert.deepEqual(results.map((r) => [r.source, r.kind, r.warnings]), [[join(dir, 'index.xml'), 'sitemapindex', 0], [join(dir, 'a.xml'), 'urlset', 5]], 'three duplicates, and two URLs off the origin the index gives the child');
+    const results = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { source: string; kind: string; warnings: number });
+    assert.deepEqual(
+      results.map((r) => [r.source, r.kind, r.warnings]),
+      [
+        [join(dir, 'index.xml'), 'sitemapindex', 0],
+        [join(dir, 'a.xml'), 'urlset', 5],
+      ],
+      'three duplicates, and two URLs off the origin the index gives the child',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -109,7 +162,13 @@ test('a URL source comes through the shared HTTP client: a 503 with Retry-After 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap.xml`;
-    const { code, stdout } = await runCli(['validate', url, '--location', 'https://www.example.com/sitemap.xml', ...NOW]);
+    const { code, stdout } = await runCli([
+      'validate',
+      url,
+      '--location',
+      'https://www.example.com/sitemap.xml',
+      ...NOW,
+    ]);
     assert.equal(asked, 2, 'asked again after the 503');
     assert.equal(stdout, `${url}: urlset, 3 URLs, 0 errors, 0 warnings: valid\n`);
     assert.equal(code, 0);

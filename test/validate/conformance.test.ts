@@ -30,17 +30,17 @@ const BEYOND_XSD: Record<string, string> = {
   'URL-003': 'anyURI accepts characters RFC 3986 forbids',
   'IDX-003': 'the index XSD accepts incomplete child URLs (anyURI)',
   'XML-009': 'an entry whose only loc was refused (URL-001) has no usable loc',
-  'XML-007': 'video:id is in the 2010 video XSD but not in Google\'s current reference',
+  'XML-007': "video:id is in the 2010 video XSD but not in Google's current reference",
   'HREF-001': 'the XHTML schema makes hreflang optional; Google requires it',
-  'HREF-003': 'hreflang clusters are Google\'s rule',
+  'HREF-003': "hreflang clusters are Google's rule",
   'SEC-001': 'a DOCTYPE is refused for safety, whatever the schema says',
-  'IMG-002': 'at most 1,000 images per page is Google\'s limit',
+  'IMG-002': "at most 1,000 images per page is Google's limit",
   'VID-001': 'content_loc or player_loc is required by Google, not by the 2010 video XSD',
-  'VID-009': 'the uploader info URL on the page\'s domain is Google\'s rule',
-  'VID-003': 'a content_loc or player_loc equal to the page is Google\'s rule',
+  'VID-009': "the uploader info URL on the page's domain is Google's rule",
+  'VID-003': "a content_loc or player_loc equal to the page is Google's rule",
   'HREF-002': 'the XHTML schema accepts any language code in hreflang',
   'DATE-002': 'xsd:dateTime accepts a time without a zone; W3C datetime does not',
-  'XML-003': 'the schema judges decoded text; UTF-8 is the protocol\'s rule',
+  'XML-003': "the schema judges decoded text; UTF-8 is the protocol's rule",
 };
 
 /** xmllint's reason → the catalog codes that name it (any one of them must be reported). */
@@ -74,8 +74,14 @@ const XSD_REASONS: [RegExp, string[]][] = [
   [/sitemap-image\/1\.1\}\w+': This element is not expected. Expected is \( \{[^}]+\}loc \)/, ['IMG-001']],
   [/\}urlset': Missing child element/, ['XML-012']],
   [/Missing child element/, ['XML-009', 'VID-001', 'NEWS-001', 'IMG-001']],
-  [/This element is not expected. Expected is \( \{http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9\}loc \)/, ['XML-009', 'XML-011', 'XML-007']],
-  [/sitemaps\.org\/schemas\/sitemap\/0\.9\}\w+': This element is not expected/, ['XML-011', 'XML-008', 'XML-007', 'IDX-001']],
+  [
+    /This element is not expected. Expected is \( \{http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9\}loc \)/,
+    ['XML-009', 'XML-011', 'XML-007'],
+  ],
+  [
+    /sitemaps\.org\/schemas\/sitemap\/0\.9\}\w+': This element is not expected/,
+    ['XML-011', 'XML-008', 'XML-007', 'IDX-001'],
+  ],
   [/Character content other than whitespace is not allowed/, ['XML-009', 'XML-007', 'IDX-001']],
 ];
 
@@ -90,7 +96,10 @@ const XSD_EXCEPTIONS: Record<string, { instead: string; why: string }> = {
 const bytesOf = documentBytesOf;
 
 async function validateCase(c: Case): Promise<ValidationResult> {
-  return validateSitemap({ name: c.id, input: new Uint8Array(bytesOf(c)) }, { now: NOW, ...(c.base_url ? { location: c.base_url } : {}) });
+  return validateSitemap(
+    { name: c.id, input: new Uint8Array(bytesOf(c)) },
+    { now: NOW, ...(c.base_url ? { location: c.base_url } : {}) },
+  );
 }
 
 test('every case upstream marks invalid yields at least one error', async () => {
@@ -113,8 +122,13 @@ async function xsdVerdicts(): Promise<{ c: Case; bytes: Buffer; xsd: XsdResult }
     return bytes.length > 1_000_000 ? [] : [{ c, bytes, fileName: `${c.id.replace(/[^\w.-]/g, '_')}.xml` }];
   });
   const verdicts = new Map<string, XsdResult>();
-  for (const [format, schema] of [['urlset', 'extensions'], ['sitemapindex', 'siteindex']] as const) {
-    const batch = documents.filter((d) => d.c.format === format).map((d) => ({ fileName: d.fileName, contents: d.bytes.toString('utf8') }));
+  for (const [format, schema] of [
+    ['urlset', 'extensions'],
+    ['sitemapindex', 'siteindex'],
+  ] as const) {
+    const batch = documents
+      .filter((d) => d.c.format === format)
+      .map((d) => ({ fileName: d.fileName, contents: d.bytes.toString('utf8') }));
     for (const [name, verdict] of await validateManyAgainstXsd(batch, schema)) verdicts.set(name, verdict);
   }
   return documents.map((d) => ({ c: d.c, bytes: d.bytes, xsd: verdicts.get(d.fileName)! }));
@@ -130,7 +144,9 @@ function judgeByXsd(id: string, xsd: XsdResult, result: ValidationResult): boole
   const codes = new Set(result.diagnostics.map((d) => d.code));
   const unmet = xsd.errors.flatMap((message) => {
     const reason = XSD_REASONS.find(([pattern]) => pattern.test(message));
-    return reason && !reason[1].some((code) => codes.has(code)) ? [`XSD says "${message.slice(0, 160)}"; expected one of ${reason[1].join(', ')}`] : [];
+    return reason && !reason[1].some((code) => codes.has(code))
+      ? [`XSD says "${message.slice(0, 160)}"; expected one of ${reason[1].join(', ')}`]
+      : [];
   });
   const exception = XSD_EXCEPTIONS[id];
   if (exception) {
@@ -138,7 +154,10 @@ function judgeByXsd(id: string, xsd: XsdResult, result: ValidationResult): boole
     assert.ok(unmet.length > 0, `${id}: the exception is stale (the validator now gives the XSD's codes); remove it`);
     return false;
   }
-  assert.ok(result.diagnostics.length > 0, `${id}: the XSD rejects it (${xsd.errors[0]}) and the validator says nothing`);
+  assert.ok(
+    result.diagnostics.length > 0,
+    `${id}: the XSD rejects it (${xsd.errors[0]}) and the validator says nothing`,
+  );
   assert.deepEqual(unmet, [], `${id}: got:\n${describe(result.diagnostics)}`);
   return false;
 }
@@ -153,17 +172,28 @@ test('the XSDs as oracle over the corpus: accepted documents have no errors beyo
   assert.ok(accepted >= 30 && rejected >= 30, `${accepted} accepted, ${rejected} rejected`);
 });
 
-test('the XSDs as oracle over this suite\'s own XML fixtures; the clean ones are XSD-valid', async () => {
+test("the XSDs as oracle over this suite's own XML fixtures; the clean ones are XSD-valid", async () => {
   const fixtures = ['rules', 'parser'].flatMap((folder) => {
     const dir = join(FIXTURES, folder);
     return readdirSync(dir)
       .filter((name) => name.endsWith('.xml') && !/^(?:valid-|feed-)/.test(name))
-      .map((name) => ({ id: `${folder}/${name}`, path: join(dir, name), fileName: `${folder}-${name}`, contents: readFileSync(join(dir, name), 'latin1') }));
+      .map((name) => ({
+        id: `${folder}/${name}`,
+        path: join(dir, name),
+        fileName: `${folder}-${name}`,
+        contents: readFileSync(join(dir, name), 'latin1'),
+      }));
   });
   const isIndex = (text: string) => text.includes('<sitemapindex');
   const verdicts = new Map([
-    ...(await validateManyAgainstXsd(fixtures.filter((f) => !isIndex(f.contents)), 'extensions')),
-    ...(await validateManyAgainstXsd(fixtures.filter((f) => isIndex(f.contents)), 'siteindex')),
+    ...(await validateManyAgainstXsd(
+      fixtures.filter((f) => !isIndex(f.contents)),
+      'extensions',
+    )),
+    ...(await validateManyAgainstXsd(
+      fixtures.filter((f) => isIndex(f.contents)),
+      'siteindex',
+    )),
   ]);
   let rejected = 0;
   for (const fixture of fixtures) {

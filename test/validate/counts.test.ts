@@ -17,30 +17,42 @@ async function check(text: string) {
 }
 
 test('IMG-002: more than 1,000 images on one URL is an error at the 1,001st image; 1,000 is fine', async () => {
-  const build = (n: number) => `${HEAD} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url>\n<loc>https://www.example.com/gallery</loc>\n${
-    Array.from({ length: n }, (_, i) => `<image:image><image:loc>https://www.example.com/i/${i}.jpg</image:loc></image:image>`).join('\n')}\n</url>\n</urlset>\n`;
+  const build = (n: number) =>
+    `${HEAD} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url>\n<loc>https://www.example.com/gallery</loc>\n${Array.from(
+      { length: n },
+      (_, i) => `<image:image><image:loc>https://www.example.com/i/${i}.jpg</image:loc></image:image>`,
+    ).join('\n')}\n</url>\n</urlset>\n`;
   const over = build(1001);
   const result = await check(over);
   const found = result.diagnostics.filter((d) => d.code === 'IMG-002');
   assert.equal(found.length, 1, describe(result.diagnostics));
   assert.equal(found[0]!.severity, 'error');
-  assert.deepEqual({ line: found[0]!.line, column: found[0]!.column }, positionOf(over, '<image:image><image:loc>https://www.example.com/i/1000.jpg'), 'at the 1,001st <image:image>');
+  assert.deepEqual(
+    { line: found[0]!.line, column: found[0]!.column },
+    positionOf(over, '<image:image><image:loc>https://www.example.com/i/1000.jpg'),
+    'at the 1,001st <image:image>',
+  );
   assert.equal((await check(build(1000))).diagnostics.length, 0);
 });
 
 test('VID-002: a description over 2,048 characters and a title over 100 are errors; the limits themselves pass', async () => {
-  const build = (title: string, description: string) => `${HEAD} xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n<url>\n<loc>https://www.example.com/v</loc>\n<video:video>\n<video:thumbnail_loc>https://www.example.com/t.jpg</video:thumbnail_loc>\n<video:title>${title}</video:title>\n<video:description><![CDATA[${description}]]></video:description>\n<video:content_loc>https://www.example.com/v.mp4</video:content_loc>\n</video:video>\n</url>\n</urlset>\n`;
+  const build = (title: string, description: string) =>
+    `${HEAD} xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n<url>\n<loc>https://www.example.com/v</loc>\n<video:video>\n<video:thumbnail_loc>https://www.example.com/t.jpg</video:thumbnail_loc>\n<video:title>${title}</video:title>\n<video:description><![CDATA[${description}]]></video:description>\n<video:content_loc>https://www.example.com/v.mp4</video:content_loc>\n</video:video>\n</url>\n</urlset>\n`;
   const long = build('T'.repeat(101), 'd'.repeat(2049));
   const result = await check(long);
   const found = result.diagnostics.filter((d) => d.code === 'VID-002');
   assert.equal(found.length, 2, describe(result.diagnostics));
   assert.ok(found.every((d) => d.severity === 'error' && d.url === 'https://www.example.com/v'));
-  assert.deepEqual(found.map((d) => d.line).sort(), [positionOf(long, 'TTT').line, positionOf(long, '<![CDATA[').line].sort());
+  assert.deepEqual(
+    found.map((d) => d.line).sort(),
+    [positionOf(long, 'TTT').line, positionOf(long, '<![CDATA[').line].sort(),
+  );
   assert.equal((await check(build('T'.repeat(100), 'd'.repeat(2048)))).diagnostics.length, 0);
 });
 
 test('NEWS-002: more than 1,000 news entries in one sitemap is reported once, at the 1,001st', async () => {
-  const entry = (i: number) => `<url><loc>https://www.example.com/n/${i}</loc><news:news><news:publication><news:name>The Example Times</news:name><news:language>en</news:language></news:publication><news:publication_date>2024-05-02</news:publication_date><news:title>Story ${i}</news:title></news:news></url>`;
+  const entry = (i: number) =>
+    `<url><loc>https://www.example.com/n/${i}</loc><news:news><news:publication><news:name>The Example Times</news:name><news:language>en</news:language></news:publication><news:publication_date>2024-05-02</news:publication_date><news:title>Story ${i}</news:title></news:news></url>`;
   const text = `${HEAD} xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">\n${Array.from({ length: 1002 }, (_, i) => entry(i)).join('\n')}\n</urlset>\n`;
   const result = await check(text);
   const found = result.diagnostics.filter((d) => d.code === 'NEWS-002');
@@ -48,14 +60,25 @@ test('NEWS-002: more than 1,000 news entries in one sitemap is reported once, at
   assert.equal(found[0]!.severity, 'error');
   assert.equal(found[0]!.url, 'https://www.example.com/n/1000');
   assert.equal(found[0]!.line, 1003);
-  assert.equal(result.diagnostics.filter((d) => d.code === 'DATE-006').length, 0, 'news sitemaps skip the stamping heuristic');
+  assert.equal(
+    result.diagnostics.filter((d) => d.code === 'DATE-006').length,
+    0,
+    'news sitemaps skip the stamping heuristic',
+  );
 });
 
 test('DATE-006 needs at least 20 dated URLs and a 90% share of one day', async () => {
-  const build = (sameDay: number, otherDays: number) => `${HEAD}>\n${[
-    ...Array.from({ length: sameDay }, (_, i) => `<url><loc>https://www.example.com/s/${i}</loc><lastmod>2024-05-01</lastmod></url>`),
-    ...Array.from({ length: otherDays }, (_, i) => `<url><loc>https://www.example.com/o/${i}</loc><lastmod>2023-0${(i % 9) + 1}-10</lastmod></url>`),
-  ].join('\n')}\n</urlset>\n`;
+  const build = (sameDay: number, otherDays: number) =>
+    `${HEAD}>\n${[
+      ...Array.from(
+        { length: sameDay },
+        (_, i) => `<url><loc>https://www.example.com/s/${i}</loc><lastmod>2024-05-01</lastmod></url>`,
+      ),
+      ...Array.from(
+        { length: otherDays },
+        (_, i) => `<url><loc>https://www.example.com/o/${i}</loc><lastmod>2023-0${(i % 9) + 1}-10</lastmod></url>`,
+      ),
+    ].join('\n')}\n</urlset>\n`;
   const codes = async (text: string) => (await check(text)).diagnostics.map((d) => d.code);
   assert.deepEqual(await codes(build(19, 0)), [], 'too few to judge');
   assert.deepEqual(await codes(build(18, 2)), ['DATE-006'], '90% of 20');

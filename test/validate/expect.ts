@@ -30,12 +30,19 @@ export function positionOf(text: string, snippet: string, nth = 1): { line: numb
 }
 
 /** Asserts each expected diagnostic is among `diagnostics`, at the snippet's exact position. */
-export function assertDiagnostics(diagnostics: readonly Diagnostic[], fixture: string, expected: readonly Expected[]): void {
+export function assertDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  fixture: string,
+  expected: readonly Expected[],
+): void {
   const text = readFileSync(fixture, 'utf8');
   for (const want of expected) {
     const { line, column } = positionOf(text, want.at, want.nth);
     const found = diagnostics.find((d) => d.code === want.code && d.line === line && d.column === column);
-    assert.ok(found, `expected ${want.code} at ${line}:${column} (${JSON.stringify(want.at.slice(0, 40))}); got:\n${describe(diagnostics)}`);
+    assert.ok(
+      found,
+      `expected ${want.code} at ${line}:${column} (${JSON.stringify(want.at.slice(0, 40))}); got:\n${describe(diagnostics)}`,
+    );
     assert.equal(found.severity, want.severity, `${want.code} at ${line}:${column}: severity`);
     assert.ok(found.message.length > 20, `${want.code}: the message says what is wrong and how to fix it`);
     if (want.url !== undefined) assert.equal(found.url, want.url, `${want.code} at ${line}:${column}: url`);
@@ -43,5 +50,7 @@ export function assertDiagnostics(diagnostics: readonly Diagnostic[], fixture: s
 }
 
 export function describe(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics.map((d) => `  ${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`).join('\n') || '  (none)';
+  return (
+    diagnostics.map((d) => `  ${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`).join('\n') || '  (none)'
+  );
 }

@@ -48,7 +48,11 @@ const CASES: [string, Expected, ValidateOptions?][] = [
   ['news-007.xml', { code: 'NEWS-007', severity: 'warning', at: '<news:access>' }],
   ['href-001.xml', { code: 'HREF-001', severity: 'error', at: '<xhtml:link', url: 'https://www.example.com/en/' }],
   ['sec-001.xml', { code: 'SEC-001', severity: 'error', at: '<!DOCTYPE' }],
-  ['xml-008.xml', { code: 'LIMIT-001', severity: 'error', at: 'https://www.example.com/a' }, { parseLimits: { maxValueLength: 10 } }],
+  [
+    'xml-008.xml',
+    { code: 'LIMIT-001', severity: 'error', at: 'https://www.example.com/a' },
+    { parseLimits: { maxValueLength: 10 } },
+  ],
 ];
 
 for (const [file, expected, options] of CASES) {
@@ -78,7 +82,9 @@ for (const [file, code, options] of DOCUMENT_CASES) {
 }
 
 test('URL-009: more than 50,000 URLs in one sitemap', async () => {
-  const urls = Array.from({ length: 50_001 }, (_, i) => `<url><loc>https://www.example.com/p/${i}</loc></url>`).join('\n');
+  const urls = Array.from({ length: 50_001 }, (_, i) => `<url><loc>https://www.example.com/p/${i}</loc></url>`).join(
+    '\n',
+  );
   const text = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   const result = await validateSitemap({ name: 'big.xml', input: { text } }, { now: NOW });
   const tooMany = result.diagnostics.filter((d) => d.code === 'URL-009');
@@ -89,10 +95,21 @@ test('URL-009: more than 50,000 URLs in one sitemap', async () => {
 });
 
 test('valid text, RSS and Atom sitemaps yield no errors (feeds get the FEED-001 advice)', async () => {
-  for (const [file, kind] of [['valid.txt', 'text'], ['valid-rss.xml', 'rss'], ['valid-atom.xml', 'atom']] as const) {
-    const result = await validateSitemap(DIR + file, { now: NOW, location: 'https://www.example.com/sitemap', strictScope: true });
+  for (const [file, kind] of [
+    ['valid.txt', 'text'],
+    ['valid-rss.xml', 'rss'],
+    ['valid-atom.xml', 'atom'],
+  ] as const) {
+    const result = await validateSitemap(DIR + file, {
+      now: NOW,
+      location: 'https://www.example.com/sitemap',
+      strictScope: true,
+    });
     assert.equal(result.kind, kind);
     assert.equal(result.errors + result.warnings, 0, `${file}:\n${describe(result.diagnostics)}`);
-    assert.deepEqual(result.diagnostics.map((d) => d.code), kind === 'text' ? [] : ['FEED-001']);
+    assert.deepEqual(
+      result.diagnostics.map((d) => d.code),
+      kind === 'text' ? [] : ['FEED-001'],
+    );
   }
 });

@@ -5,7 +5,16 @@ import { diagnostic } from '../../src/core/diagnostics.js';
 import { ValidationReport } from '../../src/report/validation.js';
 import type { ValidationResult } from '../../src/validate/types.js';
 
-const result: ValidationResult = { source: 'a.xml', kind: 'urlset', valid: false, urls: 4, errors: 1, warnings: 3, infos: 0, diagnostics: [] };
+const result: ValidationResult = {
+  source: 'a.xml',
+  kind: 'urlset',
+  valid: false,
+  urls: 4,
+  errors: 1,
+  warnings: 3,
+  infos: 0,
+  diagnostics: [],
+};
 const stream = [
   diagnostic('URL-006', 'listed again', { source: 'a.xml', line: 9, column: 13, url: 'https://e.com/x' }),
   diagnostic('DATE-001', 'bad date', { source: 'a.xml', line: 4, column: 20, url: 'https://e.com/y' }),
@@ -16,15 +25,18 @@ const stream = [
 test('diagnostics print in document order, aligned, with the entry URL; repeats past the limit are counted', () => {
   const report = new ValidationReport({ maxPerRule: 2, quiet: false, color: false });
   stream.forEach(report.add);
-  assert.equal(report.render([result]), [
-    'a.xml:4:20  error    DATE-001  bad date  https://e.com/y',
-    'a.xml:7:13  warning  URL-006   listed again  https://e.com/z',
-    'a.xml:9:13  warning  URL-006   listed again  https://e.com/x',
-    'a.xml: … 1 more URL-006 warning not shown (--max-per-rule 0 shows all)',
-    '',
-    'a.xml: urlset, 4 URLs, 1 error, 3 warnings: invalid',
-    '',
-  ].join('\n'));
+  assert.equal(
+    report.render([result]),
+    [
+      'a.xml:4:20  error    DATE-001  bad date  https://e.com/y',
+      'a.xml:7:13  warning  URL-006   listed again  https://e.com/z',
+      'a.xml:9:13  warning  URL-006   listed again  https://e.com/x',
+      'a.xml: … 1 more URL-006 warning not shown (--max-per-rule 0 shows all)',
+      '',
+      'a.xml: urlset, 4 URLs, 1 error, 3 warnings: invalid',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('quiet keeps errors; colour only when asked; 0 shows everything', () => {

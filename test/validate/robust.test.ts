@@ -11,7 +11,10 @@ const CLEAN = readFileSync(fileURLToPath(new URL('./fixtures/rules/clean.xml', i
 test('random bytes yield a result, never an exception', async () => {
   await fc.assert(
     fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 300 }), async (bytes) => {
-      const result = await validateSitemap({ name: 'random', input: bytes }, { location: 'https://www.example.com/sitemap.xml' });
+      const result = await validateSitemap(
+        { name: 'random', input: bytes },
+        { location: 'https://www.example.com/sitemap.xml' },
+      );
       assert.equal(result.source, 'random');
       assert.equal(result.valid, result.errors === 0);
     }),
@@ -23,10 +26,19 @@ test('a clean sitemap with a slice replaced by a few characters still yields a r
   await fc.assert(
     fc.asyncProperty(fc.nat(CLEAN.length), fc.nat(200), fc.string({ maxLength: 5 }), async (at, length, insert) => {
       const text = CLEAN.slice(0, at) + insert + CLEAN.slice(Math.min(CLEAN.length, at + length));
-      const result = await validateSitemap({ name: 'mangled', input: { text } }, { location: 'https://www.example.com/sitemap.xml', now: new Date('2024-05-02T12:00:00Z') });
+      const result = await validateSitemap(
+        { name: 'mangled', input: { text } },
+        { location: 'https://www.example.com/sitemap.xml', now: new Date('2024-05-02T12:00:00Z') },
+      );
       for (const d of result.diagnostics) {
-        assert.ok(d.code && d.message && d.source === 'mangled', 'every diagnostic has a code, a message and its source');
-        assert.ok(d.line === undefined || (d.line >= 1 && (d.column ?? 1) >= 1), `${d.code} at ${d.line}:${d.column}: positions are 1-based`);
+        assert.ok(
+          d.code && d.message && d.source === 'mangled',
+          'every diagnostic has a code, a message and its source',
+        );
+        assert.ok(
+          d.line === undefined || (d.line >= 1 && (d.column ?? 1) >= 1),
+          `${d.code} at ${d.line}:${d.column}: positions are 1-based`,
+        );
       }
       assert.equal(result.valid, result.errors === 0);
     }),
@@ -38,5 +50,6 @@ test('a clean sitemap with a slice replaced by a few characters still yields a r
 test('positions stay 1-based on a mangled attribute', async () => {
   const text = `${CLEAN.slice(0, 1672)}(&${CLEAN.slice(1723)}`;
   const result = await validateSitemap({ name: 'mangled', input: { text } }, { now: new Date('2024-05-02T12:00:00Z') });
-  for (const d of result.diagnostics) assert.ok(d.line === undefined || (d.line >= 1 && (d.column ?? 1) >= 1), `${d.code} at ${d.line}:${d.column}`);
+  for (const d of result.diagnostics)
+    assert.ok(d.line === undefined || (d.line >= 1 && (d.column ?? 1) >= 1), `${d.code} at ${d.line}:${d.column}`);
 });

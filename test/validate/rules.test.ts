@@ -87,11 +87,23 @@ const CASES: Case[] = [
     expect: [{ code: 'DATE-005', severity: 'warning', at: '2024-05-08T09:30:00Z' }],
     counts: { 'DATE-005': 1 },
   },
-  { file: 'date-006.xml', expect: [{ code: 'DATE-006', severity: 'warning', at: '2024-05-02T03:00:01Z' }], counts: { 'DATE-006': 1 } },
-  { file: 'prio-001.xml', expect: [{ code: 'PRIO-001', severity: 'info', at: '0.5</priority>' }], counts: { 'PRIO-001': 1 } },
+  {
+    file: 'date-006.xml',
+    expect: [{ code: 'DATE-006', severity: 'warning', at: '2024-05-02T03:00:01Z' }],
+    counts: { 'DATE-006': 1 },
+  },
+  {
+    file: 'prio-001.xml',
+    expect: [{ code: 'PRIO-001', severity: 'info', at: '0.5</priority>' }],
+    counts: { 'PRIO-001': 1 },
+  },
   { file: 'xml-012.xml', expect: [{ code: 'XML-012', severity: 'warning', at: '<?xml' }] },
   { file: 'xml-013.xml', expect: [{ code: 'XML-013', severity: 'warning', at: '2024-05-01T10:00:00.111' }] },
-  { file: 'idx-003.xml', expect: [{ code: 'IDX-003', severity: 'error', at: 'sitemap-2.xml' }], counts: { 'IDX-003': 1, 'URL-001': 0, 'XML-012': 0 } },
+  {
+    file: 'idx-003.xml',
+    expect: [{ code: 'IDX-003', severity: 'error', at: 'sitemap-2.xml' }],
+    counts: { 'IDX-003': 1, 'URL-001': 0, 'XML-012': 0 },
+  },
   {
     file: 'idx-003.xml',
     options: { location: `${SITE}/sitemaps/index.xml` },
@@ -128,7 +140,11 @@ const CASES: Case[] = [
     ],
     counts: { 'IMG-003': 2 },
   },
-  { file: 'img-004.xml', expect: [{ code: 'IMG-004', severity: 'info', at: 'https://cdn.example.net/b.jpg' }], counts: { 'IMG-004': 1 } },
+  {
+    file: 'img-004.xml',
+    expect: [{ code: 'IMG-004', severity: 'info', at: 'https://cdn.example.net/b.jpg' }],
+    counts: { 'IMG-004': 1 },
+  },
   {
     file: 'vid-003.xml',
     expect: [
@@ -136,7 +152,11 @@ const CASES: Case[] = [
       { code: 'VID-003', severity: 'error', at: `${SITE}/v2`, nth: 2 },
     ],
   },
-  { file: 'vid-004.xml', expect: [{ code: 'VID-004', severity: 'warning', at: `${SITE}/watch/123.html` }], counts: { 'VID-004': 1 } },
+  {
+    file: 'vid-004.xml',
+    expect: [{ code: 'VID-004', severity: 'warning', at: `${SITE}/watch/123.html` }],
+    counts: { 'VID-004': 1 },
+  },
   {
     file: 'vid-005.xml',
     expect: [
@@ -163,7 +183,11 @@ const CASES: Case[] = [
       { code: 'VID-010', severity: 'error', at: 'next week' },
     ],
   },
-  { file: 'news-003.xml', expect: [{ code: 'NEWS-003', severity: 'warning', at: '2024-04-20T08:00:00+00:00' }], counts: { 'NEWS-003': 1 } },
+  {
+    file: 'news-003.xml',
+    expect: [{ code: 'NEWS-003', severity: 'warning', at: '2024-04-20T08:00:00+00:00' }],
+    counts: { 'NEWS-003': 1 },
+  },
   {
     file: 'news-004.xml',
     expect: [
@@ -195,7 +219,11 @@ const CASES: Case[] = [
     ],
     counts: { 'HREF-002': 2 },
   },
-  { file: 'href-003.xml', expect: [{ code: 'HREF-003', severity: 'error', at: '<xhtml:link' }], counts: { 'HREF-003': 1 } },
+  {
+    file: 'href-003.xml',
+    expect: [{ code: 'HREF-003', severity: 'error', at: '<xhtml:link' }],
+    counts: { 'HREF-003': 1 },
+  },
   {
     file: 'href-004.xml',
     expect: [
@@ -207,11 +235,24 @@ const CASES: Case[] = [
   {
     file: 'href-005.xml',
     expect: [
-      { code: 'HREF-005', severity: 'warning', at: `<xhtml:link rel="alternate" hreflang="en" href="${SITE}/en-us/"/>` },
-      { code: 'HREF-005', severity: 'warning', at: `<xhtml:link rel="alternate" hreflang="en" href="${SITE}/en/"/>`, nth: 2 },
+      {
+        code: 'HREF-005',
+        severity: 'warning',
+        at: `<xhtml:link rel="alternate" hreflang="en" href="${SITE}/en-us/"/>`,
+      },
+      {
+        code: 'HREF-005',
+        severity: 'warning',
+        at: `<xhtml:link rel="alternate" hreflang="en" href="${SITE}/en/"/>`,
+        nth: 2,
+      },
     ],
   },
-  { file: 'href-006.xml', expect: [{ code: 'HREF-006', severity: 'info', at: '<xhtml:link' }], counts: { 'HREF-006': 1 } },
+  {
+    file: 'href-006.xml',
+    expect: [{ code: 'HREF-006', severity: 'info', at: '<xhtml:link' }],
+    counts: { 'HREF-006': 1 },
+  },
 ];
 
 for (const c of CASES) {
@@ -221,7 +262,11 @@ for (const c of CASES) {
     const result = await validateSitemap(path, { now: NOW, ...c.options });
     assertDiagnostics(result.diagnostics, path, c.expect);
     for (const [code, count] of Object.entries(c.counts ?? {})) {
-      assert.equal(result.diagnostics.filter((d) => d.code === code).length, count, `${code} count:\n${describe(result.diagnostics)}`);
+      assert.equal(
+        result.diagnostics.filter((d) => d.code === code).length,
+        count,
+        `${code} count:\n${describe(result.diagnostics)}`,
+      );
     }
     const expectedErrors = new Set(c.expect.filter((e) => e.severity === 'error').map((e) => e.code));
     const stray = result.diagnostics.filter((d) => d.severity === 'error' && !expectedErrors.has(d.code));
@@ -231,7 +276,10 @@ for (const c of CASES) {
 }
 
 test('clean fixtures exercising every element yield no diagnostics at all', async () => {
-  for (const [file, location] of [['clean.xml', `${SITE}/sitemap.xml`], ['clean-index.xml', `${SITE}/sitemap_index.xml`]] as const) {
+  for (const [file, location] of [
+    ['clean.xml', `${SITE}/sitemap.xml`],
+    ['clean-index.xml', `${SITE}/sitemap_index.xml`],
+  ] as const) {
     const result = await validateSitemap(RULES_DIR + file, { now: NOW, location, strictScope: true });
     assert.deepEqual(result.diagnostics, [], `${file}:\n${describe(result.diagnostics)}`);
     assert.equal(result.valid, true);

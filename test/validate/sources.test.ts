@@ -39,21 +39,32 @@ function find(results: ValidationResult[], source: RegExp, code: string): Diagno
 async function writeSite(dir: string): Promise<void> {
   const site = 'https://www.example.com';
   await mkdir(join(dir, 'sitemaps'));
-  await writeFile(join(dir, 'sitemap_index.xml'), index([
-    `${site}/sitemaps/pages.xml`,
-    `${site}/sitemaps/posts.xml.gz`,
-    `${site}/sitemaps/nested-index.xml`,
-    `${site}/sitemaps/missing.xml`,
-  ]));
-  await writeFile(join(dir, 'sitemaps', 'pages.xml'), urlset([
-    `${site}/`,
-    `<loc>${site}/en/</loc><xhtml:link rel="alternate" hreflang="en" href="${site}/en/"/><xhtml:link rel="alternate" hreflang="de" href="${site}/de/"/>`,
-  ]));
-  await writeFile(join(dir, 'sitemaps', 'posts.xml.gz'), gzipSync(urlset([
-    `${site}/posts/1`,
-    `${site}/`,
-    `<loc>${site}/de/</loc><xhtml:link rel="alternate" hreflang="de" href="${site}/de/"/>`,
-  ])));
+  await writeFile(
+    join(dir, 'sitemap_index.xml'),
+    index([
+      `${site}/sitemaps/pages.xml`,
+      `${site}/sitemaps/posts.xml.gz`,
+      `${site}/sitemaps/nested-index.xml`,
+      `${site}/sitemaps/missing.xml`,
+    ]),
+  );
+  await writeFile(
+    join(dir, 'sitemaps', 'pages.xml'),
+    urlset([
+      `${site}/`,
+      `<loc>${site}/en/</loc><xhtml:link rel="alternate" hreflang="en" href="${site}/en/"/><xhtml:link rel="alternate" hreflang="de" href="${site}/de/"/>`,
+    ]),
+  );
+  await writeFile(
+    join(dir, 'sitemaps', 'posts.xml.gz'),
+    gzipSync(
+      urlset([
+        `${site}/posts/1`,
+        `${site}/`,
+        `<loc>${site}/de/</loc><xhtml:link rel="alternate" hreflang="de" href="${site}/de/"/>`,
+      ]),
+    ),
+  );
   await writeFile(join(dir, 'sitemaps', 'nested-index.xml'), index([`${site}/sitemaps/pages.xml`]));
 }
 
@@ -61,10 +72,21 @@ test('--recursive over local files: children mapped through --location, cross-fi
   const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-validate-'));
   try {
     await writeSite(dir);
-    const results = await validateSources([join(dir, 'sitemap_index.xml')], { recursive: true, now: NOW, location: 'https://www.example.com/sitemap_index.xml' });
-    assert.deepEqual(results.map((r) => r.source.replace(dir, '')), [
-      '/sitemap_index.xml', '/sitemaps/pages.xml', '/sitemaps/posts.xml.gz', '/sitemaps/nested-index.xml', 'https://www.example.com/sitemaps/missing.xml',
-    ]);
+    const results = await validateSources([join(dir, 'sitemap_index.xml')], {
+      recursive: true,
+      now: NOW,
+      location: 'https://www.example.com/sitemap_index.xml',
+    });
+    assert.deepEqual(
+      results.map((r) => r.source.replace(dir, '')),
+      [
+        '/sitemap_index.xml',
+        '/sitemaps/pages.xml',
+        '/sitemaps/posts.xml.gz',
+        '/sitemaps/nested-index.xml',
+        'https://www.example.com/sitemaps/missing.xml',
+      ],
+    );
     const [indexResult, pages, posts] = results;
     assert.equal(pages!.urls, 2);
     assert.equal(posts!.urls, 3, 'the gzip child was read');
@@ -85,7 +107,11 @@ test('--recursive over local files: children mapped through --location, cross-fi
     const missing = find(results, /missing\.xml$/, 'FETCH-001');
     assert.equal(missing.length, 1);
     assert.match(missing[0]!.message, /--location/);
-    assert.equal(find(results, /nested-index\.xml$/, 'IDX-005').length, 0, 'the nested index is validated but not descended');
+    assert.equal(
+      find(results, /nested-index\.xml$/, 'IDX-005').length,
+      0,
+      'the nested index is validated but not descended',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -100,13 +126,25 @@ test('--recursive without --location finds children beside the index by file nam
     assert.equal(results.length, 2, 'the repeated child is validated once');
     assert.equal(results[1]!.source, join(dir, 'a.xml'));
     assert.equal(results[1]!.valid, true, describe(results[1]!.diagnostics));
-    assert.deepEqual(results[0]!.diagnostics.map((d) => d.code).sort(), ['IDX-005', 'IDX-005'], 'listed twice: duplicate in the index, and already validated');
+    assert.deepEqual(
+      results[0]!.diagnostics.map((d) => d.code).sort(),
+      ['IDX-005', 'IDX-005'],
+      'listed twice: duplicate in the index, and already validated',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });
 
-async function serve(routes: Record<string, (base: string, request: IncomingMessage) => { status?: number; body?: string | Buffer; headers?: Record<string, string> }>): Promise<{ base: string; server: Server }> {
+async function serve(
+  routes: Record<
+    string,
+    (
+      base: string,
+      request: IncomingMessage,
+    ) => { status?: number; body?: string | Buffer; headers?: Record<string, string> }
+  >,
+): Promise<{ base: string; server: Server }> {
   const server = createServer((request, response) => {
     const route = routes[request.url ?? ''];
     const reply = route ? route(base, request) : { status: 404, body: 'not found' };
@@ -121,7 +159,15 @@ async function serve(routes: Record<string, (base: string, request: IncomingMess
 
 test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), login walls (FETCH-004), scope against the fetched URL', async () => {
   const { base, server } = await serve({
-    '/sitemap_index.xml': (b) => ({ body: index([`${b}/s/pages.xml`, `${b}/s/moved.xml`, `${b}/s/gone.xml`, `${b}/s/empty.xml`, `${b}/s/private.xml`]) }),
+    '/sitemap_index.xml': (b) => ({
+      body: index([
+        `${b}/s/pages.xml`,
+        `${b}/s/moved.xml`,
+        `${b}/s/gone.xml`,
+        `${b}/s/empty.xml`,
+        `${b}/s/private.xml`,
+      ]),
+    }),
     '/s/pages.xml': (b) => ({ body: urlset([`${b}/s/a`, `${b}/elsewhere`]) }),
     '/s/moved.xml': (b) => ({ status: 301, headers: { location: `${b}/s/new.xml` } }),
     '/s/new.xml': (b) => ({ body: gzipSync(urlset([`${b}/s/b`])), headers: { 'content-type': 'application/gzip' } }),
@@ -154,7 +200,10 @@ test('a server that is down is FETCH-001, not a crash', async () => {
   await new Promise((resolve) => setTimeout(resolve, 10));
   const [result] = await validateSources([`${base}/sitemap.xml`], { now: NOW });
   assert.equal(result!.valid, false);
-  assert.deepEqual(result!.diagnostics.map((d) => d.code), ['FETCH-001']);
+  assert.deepEqual(
+    result!.diagnostics.map((d) => d.code),
+    ['FETCH-001'],
+  );
 });
 
 test('a body that breaks off is FETCH-001, not a crash', async () => {
@@ -180,7 +229,9 @@ test('URL sources come through the shared HTTP client: a 503 with Retry-After is
   const { base, server } = await serve({
     '/busy.xml': (b, request) => {
       agents.push(request.headers['user-agent']);
-      return agents.length === 1 ? { status: 503, body: 'busy', headers: { 'retry-after': '0' } } : { body: urlset([`${b}/a`]) };
+      return agents.length === 1
+        ? { status: 503, body: 'busy', headers: { 'retry-after': '0' } }
+        : { body: urlset([`${b}/a`]) };
     },
   });
   try {

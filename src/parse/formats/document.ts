@@ -47,10 +47,19 @@ export class XmlDocumentReader implements XmlHandler {
   /** Markup problems met inside the current `<url>` block, reported with its URL when it closes. */
   private heldProblems: { code: string; message: string; at: Position }[] = [];
 
-  constructor(private readonly ctx: ValueContext, private readonly options: DocumentReaderOptions) {
-    this.plainBlocks = { maxValueLength: options.maxValueLength, imagePrefix: undefined, xhtmlPrefix: undefined, positions: options.positions };
-    this.builder = new BlockBuilder({ maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 }, (message, at) =>
-      ctx.report('LIMIT-001', message, at),
+  constructor(
+    private readonly ctx: ValueContext,
+    private readonly options: DocumentReaderOptions,
+  ) {
+    this.plainBlocks = {
+      maxValueLength: options.maxValueLength,
+      imagePrefix: undefined,
+      xhtmlPrefix: undefined,
+      positions: options.positions,
+    };
+    this.builder = new BlockBuilder(
+      { maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 },
+      (message, at) => ctx.report('LIMIT-001', message, at),
     );
   }
 
@@ -86,10 +95,24 @@ export class XmlDocumentReader implements XmlHandler {
   }
 
   /** A run of `<url>` or `<sitemap>` blocks of the common shape, read straight from the text (see plain-blocks.ts); -1 for any other. */
-  wholeElement(uri: string, local: string, qname: string, buf: string, contentStart: number, positions: TextPositions): number {
+  wholeElement(
+    uri: string,
+    local: string,
+    qname: string,
+    buf: string,
+    contentStart: number,
+    positions: TextPositions,
+  ): number {
     const element = this.layout === 'urlset' ? 'url' : this.layout === 'sitemapindex' ? 'sitemap' : undefined;
     if (element === undefined || qname !== element || !this.names.isCore(uri)) return -1;
-    return readPlainBlocks(element, buf, contentStart - element.length - 2, positions, this.plainBlocks, this.options.out);
+    return readPlainBlocks(
+      element,
+      buf,
+      contentStart - element.length - 2,
+      positions,
+      this.plainBlocks,
+      this.options.out,
+    );
   }
 
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {
@@ -110,7 +133,8 @@ export class XmlDocumentReader implements XmlHandler {
       this.kind = this.layout = name;
       this.names = new CoreNames(uri);
       this.insignificantWhitespaceDepth = 2;
-      if (local !== name) this.ctx.report('XML-007', `element names are case-sensitive: <${qname}> should be <${name}>`, at);
+      if (local !== name)
+        this.ctx.report('XML-007', `element names are case-sensitive: <${qname}> should be <${name}>`, at);
       this.checkCoreNamespace(uri, qname, at);
     } else if (uri === '' && local === 'rss') {
       this.kind = this.layout = 'rss';
@@ -124,7 +148,11 @@ export class XmlDocumentReader implements XmlHandler {
       this.options.stop();
     } else {
       this.kind = 'unknown';
-      this.ctx.report('XML-004', `the root element <${qname}> is not urlset, sitemapindex, rss, rdf:RDF or feed; nothing is read`, at);
+      this.ctx.report(
+        'XML-004',
+        `the root element <${qname}> is not urlset, sitemapindex, rss, rdf:RDF or feed; nothing is read`,
+        at,
+      );
       this.options.stop();
     }
   }
@@ -159,9 +187,17 @@ export class XmlDocumentReader implements XmlHandler {
   /** A child of the root that is not a block: foreign elements are ignored, core ones reported. */
   private outsideBlock(uri: string, qname: string): void {
     if (this.layout === 'urlset' && this.names.isCore(uri)) {
-      this.ctx.report('XML-007', `<${qname}> is not allowed in <urlset> (only <url>); ignored`, this.options.position());
+      this.ctx.report(
+        'XML-007',
+        `<${qname}> is not allowed in <urlset> (only <url>); ignored`,
+        this.options.position(),
+      );
     } else if (this.layout === 'sitemapindex' && this.names.isCore(uri)) {
-      this.ctx.report('IDX-001', `<${qname}> is not allowed in a sitemap index (only <sitemap>); ignored`, this.options.position());
+      this.ctx.report(
+        'IDX-001',
+        `<${qname}> is not allowed in a sitemap index (only <sitemap>); ignored`,
+        this.options.position(),
+      );
     }
   }
 
@@ -197,7 +233,8 @@ export class XmlDocumentReader implements XmlHandler {
   private readBlock(block: XmlNode): void {
     const ctx = this.ctx;
     if (this.layout === 'urlset') {
-      const located = this.heldProblems.length === 0 ? readUrlBlock(block, this.names, ctx) : this.readUrlBlockAfterHeld(block);
+      const located =
+        this.heldProblems.length === 0 ? readUrlBlock(block, this.names, ctx) : this.readUrlBlockAfterHeld(block);
       if (located) this.options.out.emit(located);
     } else if (this.layout === 'sitemapindex') {
       for (const located of readSitemapBlock(block, this.names, ctx)) this.options.out.emit(located);
@@ -212,9 +249,14 @@ export class XmlDocumentReader implements XmlHandler {
  * A prefix the root binds to `uri` (and that stays bound to it there), if any. Only a well-formed
  * name counts: a broken declaration leaves those elements to the general path.
  */
-function prefixOf(uri: string, attributes: readonly XmlAttribute[], namespaceOf: (prefix: string) => string | undefined): string | undefined {
+function prefixOf(
+  uri: string,
+  attributes: readonly XmlAttribute[],
+  namespaceOf: (prefix: string) => string | undefined,
+): string | undefined {
   for (const attribute of attributes) {
-    if (attribute.qname.startsWith('xmlns:') && PREFIX.test(attribute.local) && namespaceOf(attribute.local) === uri) return attribute.local;
+    if (attribute.qname.startsWith('xmlns:') && PREFIX.test(attribute.local) && namespaceOf(attribute.local) === uri)
+      return attribute.local;
   }
   return undefined;
 }

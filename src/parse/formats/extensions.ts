@@ -27,7 +27,8 @@ function childrenByName(node: XmlNode, uri: string, ctx: BlockContext): Map<stri
   const byName = new Map<string, XmlNode[]>();
   for (const child of node.children) {
     if (child.uri !== uri) {
-      if (SITEMAP_NAMESPACES.has(child.uri)) ctx.report('XML-007', `<${child.qname}> is not allowed in <${node.qname}>; ignored`, child.at, ctx.url);
+      if (SITEMAP_NAMESPACES.has(child.uri))
+        ctx.report('XML-007', `<${child.qname}> is not allowed in <${node.qname}>; ignored`, child.at, ctx.url);
       continue;
     }
     const list = byName.get(child.local);
@@ -41,13 +42,15 @@ function childrenByName(node: XmlNode, uri: string, ctx: BlockContext): Map<stri
 function single(byName: Map<string, XmlNode[]>, local: string, ctx: BlockContext): XmlNode | undefined {
   const nodes = byName.get(local);
   if (nodes === undefined) return undefined;
-  if (nodes.length > 1) ctx.report('XML-008', `<${nodes[1]!.qname}> appears more than once; the first is kept`, nodes[1]!.at, ctx.url);
+  if (nodes.length > 1)
+    ctx.report('XML-008', `<${nodes[1]!.qname}> appears more than once; the first is kept`, nodes[1]!.at, ctx.url);
   return nodes[0];
 }
 
 function reportUnknown(byName: Map<string, XmlNode[]>, known: ReadonlySet<string>, ctx: BlockContext): void {
   for (const [local, nodes] of byName) {
-    if (!known.has(local)) ctx.report('XML-007', `<${nodes[0]!.qname}> is not an element of this extension; ignored`, nodes[0]!.at, ctx.url);
+    if (!known.has(local))
+      ctx.report('XML-007', `<${nodes[0]!.qname}> is not an element of this extension; ignored`, nodes[0]!.at, ctx.url);
   }
 }
 
@@ -69,7 +72,12 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
   ctx.fields[`${path}.loc`] = locNode.valueAt;
   const image: Image = { loc };
   // In the schema's order, which is also the order of the entry's fields.
-  const optional: [keyof Image, string][] = [['caption', 'caption'], ['geoLocation', 'geo_location'], ['title', 'title'], ['license', 'license']];
+  const optional: [keyof Image, string][] = [
+    ['caption', 'caption'],
+    ['geoLocation', 'geo_location'],
+    ['title', 'title'],
+    ['license', 'license'],
+  ];
   for (const [field, local] of optional) {
     const child = single(byName, local, ctx);
     const value = child && (field === 'license' ? readUrl(child, ctx, ctx.url) : readText(child, ctx, ctx.url));
@@ -84,14 +92,42 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
 // ── video ─────────────────────────────────────────────────────────────────────────────────────
 
 const VIDEO_TAGS = new Set([
-  'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating',
-  'view_count', 'publication_date', 'family_friendly', 'restriction', 'platform', 'requires_subscription',
-  'uploader', 'live', 'tag', 'category', 'gallery_loc', 'price', 'tvshow',
+  'thumbnail_loc',
+  'title',
+  'description',
+  'content_loc',
+  'player_loc',
+  'duration',
+  'expiration_date',
+  'rating',
+  'view_count',
+  'publication_date',
+  'family_friendly',
+  'restriction',
+  'platform',
+  'requires_subscription',
+  'uploader',
+  'live',
+  'tag',
+  'category',
+  'gallery_loc',
+  'price',
+  'tvshow',
 ]);
 const DEPRECATED_VIDEO_TAGS = ['category', 'gallery_loc', 'price', 'tvshow'];
 const PLATFORMS: readonly VideoPlatform[] = ['web', 'mobile', 'tv'];
 
-type VideoScalar = 'contentLoc' | 'playerLoc' | 'duration' | 'expirationDate' | 'rating' | 'viewCount' | 'publicationDate' | 'familyFriendly' | 'requiresSubscription' | 'live';
+type VideoScalar =
+  | 'contentLoc'
+  | 'playerLoc'
+  | 'duration'
+  | 'expirationDate'
+  | 'rating'
+  | 'viewCount'
+  | 'publicationDate'
+  | 'familyFriendly'
+  | 'requiresSubscription'
+  | 'live';
 
 /** Optional single-valued tags: the field, the tag, and how the value is read. */
 const VIDEO_SCALARS: readonly [VideoScalar, string, (node: XmlNode, ctx: BlockContext) => Video[VideoScalar]][] = [
@@ -112,7 +148,13 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
   reportUnknown(byName, VIDEO_TAGS, ctx);
   for (const local of DEPRECATED_VIDEO_TAGS) {
     const found = byName.get(local);
-    if (found) ctx.report('VID-011', `<${found[0]!.qname}> is deprecated and ignored by Google; remove it`, found[0]!.at, ctx.url);
+    if (found)
+      ctx.report(
+        'VID-011',
+        `<${found[0]!.qname}> is deprecated and ignored by Google; remove it`,
+        found[0]!.at,
+        ctx.url,
+      );
   }
   const path = `videos.${index}`;
   const fields: Record<string, Position> = {};
@@ -135,7 +177,12 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
     if (local === 'player_loc') {
       for (const deprecated of ['allow_embed', 'autoplay']) {
         if (attribute(child!, deprecated) !== undefined) {
-          ctx.report('VID-011', `the ${deprecated} attribute of <${child!.qname}> is deprecated; remove it`, child!.at, ctx.url);
+          ctx.report(
+            'VID-011',
+            `the ${deprecated} attribute of <${child!.qname}> is deprecated; remove it`,
+            child!.at,
+            ctx.url,
+          );
         }
       }
     }
@@ -146,7 +193,12 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
     description === undefined && 'description',
   ].filter((name): name is string => name !== false);
   if (missing.length > 0) {
-    ctx.report('VID-001', `<${node.qname}> lacks a valid ${missing.join(', ')}; the video is left out`, node.at, ctx.url);
+    ctx.report(
+      'VID-001',
+      `<${node.qname}> lacks a valid ${missing.join(', ')}; the video is left out`,
+      node.at,
+      ctx.url,
+    );
     return undefined;
   }
   if (video.contentLoc === undefined && video.playerLoc === undefined) {
@@ -168,7 +220,12 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
     const names = (readText(platform, ctx, ctx.url) ?? '').split(/\s+/).filter((p) => p !== '');
     const unknown = names.filter((name) => !(PLATFORMS as readonly string[]).includes(name));
     if (unknown.length > 0) {
-      ctx.report('VID-008', `<${platform.qname}> allows only web, mobile and tv, not "${abbreviate(unknown.join(' '))}"; left out`, platform.valueAt, ctx.url);
+      ctx.report(
+        'VID-008',
+        `<${platform.qname}> allows only web, mobile and tv, not "${abbreviate(unknown.join(' '))}"; left out`,
+        platform.valueAt,
+        ctx.url,
+      );
     } else if (relationship !== undefined) {
       video.platform = { relationship, platforms: names as VideoPlatform[] };
       fields['platform'] = platform.valueAt;
@@ -193,7 +250,8 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
     fields['tags'] = byName.get('tag')![0]!.at;
   }
   ctx.fields[path] = node.at;
-  for (const [field, at] of Object.entries(fields)) ctx.fields[`${path}.${field === 'thumbnail_loc' ? 'thumbnailLoc' : field}`] = at;
+  for (const [field, at] of Object.entries(fields))
+    ctx.fields[`${path}.${field === 'thumbnail_loc' ? 'thumbnailLoc' : field}`] = at;
   return orderVideo({ thumbnailLoc: thumbnailLoc!, title: title!, description: description!, ...video });
 }
 
@@ -219,7 +277,15 @@ function readRelationship(node: XmlNode, code: string, ctx: BlockContext): Relat
 
 // ── news ──────────────────────────────────────────────────────────────────────────────────────
 
-const NEWS_TAGS = new Set(['publication', 'publication_date', 'title', 'keywords', 'genres', 'stock_tickers', 'access']);
+const NEWS_TAGS = new Set([
+  'publication',
+  'publication_date',
+  'title',
+  'keywords',
+  'genres',
+  'stock_tickers',
+  'access',
+]);
 
 export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
   const byName = childrenByName(node, NS.news, ctx);
@@ -229,7 +295,12 @@ export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
     ctx.report('NEWS-007', `<${access.qname}> is a retired news tag; remove it`, access.at, ctx.url);
     const value = textContent(access).trim();
     if (value !== 'Subscription' && value !== 'Registration') {
-      ctx.report('XML-010', `<${access.qname}> must be Subscription or Registration, not "${abbreviate(value)}"`, access.valueAt, ctx.url);
+      ctx.report(
+        'XML-010',
+        `<${access.qname}> must be Subscription or Registration, not "${abbreviate(value)}"`,
+        access.valueAt,
+        ctx.url,
+      );
     }
   }
   const publication = single(byName, 'publication', ctx);
@@ -250,16 +321,29 @@ export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
     title === undefined && 'title',
   ].filter((tag): tag is string => tag !== false);
   if (missing.length > 0) {
-    ctx.report('NEWS-001', `<${node.qname}> lacks ${missing.map((tag) => `news:${tag}`).join(', ')}; the news block is left out`, node.at, ctx.url);
+    ctx.report(
+      'NEWS-001',
+      `<${node.qname}> lacks ${missing.map((tag) => `news:${tag}`).join(', ')}; the news block is left out`,
+      node.at,
+      ctx.url,
+    );
     return undefined;
   }
-  const news: News = { publication: { name: name!, language: language! }, publicationDate: publicationDate!, title: title! };
+  const news: News = {
+    publication: { name: name!, language: language! },
+    publicationDate: publicationDate!,
+    title: title!,
+  };
   ctx.fields['news'] = node.at;
   ctx.fields['news.publication.name'] = nameNode!.valueAt;
   ctx.fields['news.publication.language'] = languageNode!.valueAt;
   ctx.fields['news.publicationDate'] = dateNode!.valueAt;
   ctx.fields['news.title'] = titleNode!.valueAt;
-  const lists: [keyof Pick<News, 'keywords' | 'genres' | 'stockTickers'>, string][] = [['keywords', 'keywords'], ['genres', 'genres'], ['stockTickers', 'stock_tickers']];
+  const lists: [keyof Pick<News, 'keywords' | 'genres' | 'stockTickers'>, string][] = [
+    ['keywords', 'keywords'],
+    ['genres', 'genres'],
+    ['stockTickers', 'stock_tickers'],
+  ];
   for (const [field, local] of lists) {
     const child = single(byName, local, ctx);
     const value = child && readList(child, ctx, ctx.url);
@@ -279,7 +363,9 @@ export function readAlternate(node: XmlNode, index: number, ctx: BlockContext): 
   if (rel !== undefined && rel !== 'alternate') return undefined;
   const hreflang = attribute(node, 'hreflang')?.trim();
   const href = attribute(node, 'href')?.trim();
-  const missing = [rel === undefined && 'rel', !hreflang && 'hreflang', !href && 'href'].filter((name): name is string => name !== false);
+  const missing = [rel === undefined && 'rel', !hreflang && 'hreflang', !href && 'href'].filter(
+    (name): name is string => name !== false,
+  );
   if (missing.length > 0) {
     ctx.report('HREF-001', `<${node.qname}> lacks ${missing.join(', ')}; the alternate is left out`, node.at, ctx.url);
     return undefined;

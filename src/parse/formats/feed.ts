@@ -40,7 +40,14 @@ export function readRssItem(item: XmlNode, ctx: ValueContext): LocatedEntry | un
   if (pubDate) {
     const value = textContent(pubDate).trim();
     const w3c = rfc822ToW3c(value) ?? (parseW3cDate(value).ok ? value : undefined);
-    if (w3c === undefined) ctx.report('FEED-002', `<pubDate> "${abbreviate(value)}" is not an RFC 822 date; left out`, pubDate.valueAt, loc, 'warning');
+    if (w3c === undefined)
+      ctx.report(
+        'FEED-002',
+        `<pubDate> "${abbreviate(value)}" is not an RFC 822 date; left out`,
+        pubDate.valueAt,
+        loc,
+        'warning',
+      );
     else {
       entry.lastmod = w3c;
       fields['lastmod'] = pubDate.valueAt;
@@ -57,8 +64,12 @@ function guidLink(item: XmlNode): XmlNode | undefined {
 
 /** An Atom 1.0 or 0.3 `<entry>`: the first link without rel, else the first rel="alternate". */
 export function readAtomEntry(item: XmlNode, ctx: ValueContext): LocatedEntry | undefined {
-  const links = item.children.filter((c) => c.uri === item.uri && c.local === 'link' && attribute(c, 'href') !== undefined);
-  const link = links.find((l) => attribute(l, 'rel') === undefined) ?? links.find((l) => attribute(l, 'rel')?.trim() === 'alternate');
+  const links = item.children.filter(
+    (c) => c.uri === item.uri && c.local === 'link' && attribute(c, 'href') !== undefined,
+  );
+  const link =
+    links.find((l) => attribute(l, 'rel') === undefined) ??
+    links.find((l) => attribute(l, 'rel')?.trim() === 'alternate');
   const href = link && attribute(link, 'href')!.trim();
   if (link === undefined || !href) {
     ctx.report('FEED-002', 'an Atom entry without a link to its page is left out', item.at);
@@ -79,6 +90,12 @@ function setW3cLastmod(entry: UrlEntry, fields: Record<string, Position>, node: 
     entry.lastmod = value;
     fields['lastmod'] = node.valueAt;
   } else {
-    ctx.report('FEED-002', `<${node.qname}> "${abbreviate(value)}" is not an RFC 3339 date; left out`, node.valueAt, entry.loc, 'warning');
+    ctx.report(
+      'FEED-002',
+      `<${node.qname}> "${abbreviate(value)}" is not an RFC 3339 date; left out`,
+      node.valueAt,
+      entry.loc,
+      'warning',
+    );
   }
 }

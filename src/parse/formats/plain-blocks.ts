@@ -87,8 +87,10 @@ function patternsFor(element: PlainElement, options: PlainBlockOptions): PlainPa
   const key = element === 'url' ? `url ${options.imagePrefix} ${options.xhtmlPrefix}` : element;
   let patterns = patternsByShape.get(key);
   if (patterns === undefined) {
-    const sources = element === 'url' ? urlPatternSources(options.imagePrefix, options.xhtmlPrefix) : SITEMAP_PATTERN_SOURCES;
-    const imageTags = element === 'url' && options.imagePrefix !== undefined ? imageTagsFor(options.imagePrefix) : undefined;
+    const sources =
+      element === 'url' ? urlPatternSources(options.imagePrefix, options.xhtmlPrefix) : SITEMAP_PATTERN_SOURCES;
+    const imageTags =
+      element === 'url' && options.imagePrefix !== undefined ? imageTagsFor(options.imagePrefix) : undefined;
     patterns = { block: new RegExp(sources.block, 'y'), extension: new RegExp(sources.extension, 'y'), imageTags };
     patternsByShape.set(key, patterns);
   }
@@ -110,10 +112,18 @@ const SITEMAP_PATTERN_SOURCES = {
 };
 
 function imageTagsFor(prefix: string): ImageTags {
-  return { caption: `<${prefix}:caption>`, geoLocation: `<${prefix}:geo_location>`, title: `<${prefix}:title>`, license: `<${prefix}:license>` };
+  return {
+    caption: `<${prefix}:caption>`,
+    geoLocation: `<${prefix}:geo_location>`,
+    title: `<${prefix}:title>`,
+    license: `<${prefix}:license>`,
+  };
 }
 
-function urlPatternSources(imagePrefix: string | undefined, xhtmlPrefix: string | undefined): { block: string; extension: string } {
+function urlPatternSources(
+  imagePrefix: string | undefined,
+  xhtmlPrefix: string | undefined,
+): { block: string; extension: string } {
   /** An image; `group` wraps each value in a capturing group or not. */
   const image = (group: (value: string) => string) => {
     const p = escapePrefix(imagePrefix!);
@@ -127,7 +137,8 @@ function urlPatternSources(imagePrefix: string | undefined, xhtmlPrefix: string 
       `</${p}:image>`
     );
   };
-  const link = (hreflang: string, href: string) => `<${escapePrefix(xhtmlPrefix!)}:link rel="alternate" hreflang="${hreflang}" href="${href}" ?/>`;
+  const link = (hreflang: string, href: string) =>
+    `<${escapePrefix(xhtmlPrefix!)}:link rel="alternate" hreflang="${hreflang}" href="${href}" ?/>`;
   const bare: string[] = [];
   const captured: string[] = [];
   if (imagePrefix !== undefined) {
@@ -194,7 +205,8 @@ export function readPlainBlocks(
     end = next;
     block.lastIndex = next;
   }
-  if (end === -1 && buf.length - blockStart < MAX_CUT_BLOCK && buf.indexOf(`</${element}>`, blockStart) === -1) return ELEMENT_CUT;
+  if (end === -1 && buf.length - blockStart < MAX_CUT_BLOCK && buf.indexOf(`</${element}>`, blockStart) === -1)
+    return ELEMENT_CUT;
   return end;
 }
 
@@ -237,7 +249,11 @@ function plainEntry(
   const extensionsEnd = blockEnd - element.length - 3;
   const extensionsStart = extensionsEnd - extensions.length;
   if (!options.positions) {
-    if (extensions !== '' && !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, undefined, text, options, patterns)) return undefined;
+    if (
+      extensions !== '' &&
+      !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, undefined, text, options, patterns)
+    )
+      return undefined;
     return { entry, offset: base + start };
   }
   // Positions in document order: the block, its fields, then its extension elements. Each value
@@ -258,7 +274,11 @@ function plainEntry(
     valueEnd = valueStart + changefreq.length;
   }
   if (priorityText !== undefined) fields.priority = text.at(buf.indexOf('<priority>', valueEnd) + 10);
-  if (extensions !== '' && !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, fields, text, options, patterns)) return undefined;
+  if (
+    extensions !== '' &&
+    !readExtensions(buf, extensionsStart, extensionsEnd, entry as UrlEntry, fields, text, options, patterns)
+  )
+    return undefined;
   return { entry, location: { line: at.line, column: at.column, fields } };
 }
 
@@ -364,5 +384,5 @@ function skipSpace(buf: string, i: number): number {
 function isPastDay28(date: string): boolean {
   if (date.length < 10) return false;
   const tens = date.charCodeAt(8);
-  return tens === 0x33 /* 3 */ || (tens === 0x32 /* 2 */ && date.charCodeAt(9) === 0x39) /* 9 */;
+  return tens === 0x33 /* 3 */ || (tens === 0x32 /* 2 */ && date.charCodeAt(9) === 0x39); /* 9 */
 }

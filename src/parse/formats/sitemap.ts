@@ -66,15 +66,22 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
   const fields: Record<string, Position> = {};
   const loc = locNode ? readUrl(locNode, ctx) : bareTextUrl(block, ctx);
   // Reported once the loc is known, so that they name the URL they belong to.
-  for (const child of misplaced ?? []) ctx.report('XML-007', `<${child.qname}> is not allowed in <${block.qname}>; ignored`, child.at, loc);
+  for (const child of misplaced ?? [])
+    ctx.report('XML-007', `<${child.qname}> is not allowed in <${block.qname}>; ignored`, child.at, loc);
   if (loc === undefined) {
     if (locNode) ctx.report('XML-009', `<${block.qname}> has no usable <loc>; the entry is left out`, block.at);
     return undefined;
   }
   fields['loc'] = (locNode ?? block).valueAt;
-  for (const extra of repeated ?? []) ctx.report('XML-008', `<${extra.qname}> appears more than once; the first is kept`, extra.at, loc);
+  for (const extra of repeated ?? [])
+    ctx.report('XML-008', `<${extra.qname}> appears more than once; the first is kept`, extra.at, loc);
   if (outOfOrder) {
-    ctx.report('XML-011', `<${outOfOrder.qname}> comes after elements the schema puts after it (order: loc, lastmod, changefreq, priority, extensions)`, outOfOrder.at, loc);
+    ctx.report(
+      'XML-011',
+      `<${outOfOrder.qname}> comes after elements the schema puts after it (order: loc, lastmod, changefreq, priority, extensions)`,
+      outOfOrder.at,
+      loc,
+    );
   }
   const entry: UrlEntry = { kind: 'url', loc };
   const lastmod = lastmodNode && readW3cDate(lastmodNode, ctx, loc);
@@ -92,7 +99,8 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
     entry.priority = priority;
     fields['priority'] = priorityNode!.valueAt;
   }
-  if (extensions !== undefined) readExtensions(entry, extensions, { report: ctx.report, baseUrl: ctx.baseUrl, url: loc, fields });
+  if (extensions !== undefined)
+    readExtensions(entry, extensions, { report: ctx.report, baseUrl: ctx.baseUrl, url: loc, fields });
   return { entry, location: { line: block.at.line, column: block.at.column, fields } };
 }
 
@@ -135,7 +143,8 @@ export function readSitemapBlock(block: XmlNode, names: CoreNames, ctx: ValueCon
     }
     let group = groups[groups.length - 1];
     if (name === 'loc') {
-      if (group?.loc !== undefined) ctx.report('XML-008', `a second <loc> in one <sitemap>: read as another sitemap`, child.at);
+      if (group?.loc !== undefined)
+        ctx.report('XML-008', `a second <loc> in one <sitemap>: read as another sitemap`, child.at);
       if (group === undefined || group.loc !== undefined) groups.push((group = {}));
       group.loc = child;
     } else {
@@ -172,7 +181,11 @@ function bareTextUrl(block: XmlNode, ctx: ValueContext): string | undefined {
     ctx.report('XML-009', `<${block.qname}> has no <loc>; the entry is left out`, block.at);
     return undefined;
   }
-  ctx.report('XML-009', `<${block.qname}> has no <loc>; its bare text "${abbreviate(text)}" is read as the URL`, block.at);
+  ctx.report(
+    'XML-009',
+    `<${block.qname}> has no <loc>; its bare text "${abbreviate(text)}" is read as the URL`,
+    block.at,
+  );
   return checkUrl(text, block.text, { qname: block.qname, valueAt: block.valueAt }, ctx);
 }
 
@@ -185,7 +198,12 @@ function readChangefreq(node: XmlNode, ctx: ValueContext, url: string): Changefr
     ctx.report('FREQ-001', `changefreq is case-sensitive: "${value}" should be "${lower}"`, node.valueAt, url);
     return lower;
   }
-  ctx.report('FREQ-001', `"${abbreviate(value)}" is not a changefreq (always, hourly, daily, weekly, monthly, yearly, never); left out`, node.valueAt, url);
+  ctx.report(
+    'FREQ-001',
+    `"${abbreviate(value)}" is not a changefreq (always, hourly, daily, weekly, monthly, yearly, never); left out`,
+    node.valueAt,
+    url,
+  );
   return undefined;
 }
 
@@ -194,6 +212,11 @@ function readPriority(node: XmlNode, ctx: ValueContext, url: string): number | u
   if (value === undefined) return undefined;
   const number = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (number >= 0 && number <= 1) return number;
-  ctx.report('PRIO-001', `priority must be a decimal from 0.0 to 1.0, not "${abbreviate(value)}"; left out`, node.valueAt, url);
+  ctx.report(
+    'PRIO-001',
+    `priority must be a decimal from 0.0 to 1.0, not "${abbreviate(value)}"; left out`,
+    node.valueAt,
+    url,
+  );
   return undefined;
 }

@@ -34,7 +34,10 @@ export class TextSitemapReader {
     }
     text = text.slice(from);
     if (!this.skipping && text.length > this.maxLineLength) {
-      this.report('LIMIT-001', `line longer than ${this.maxLineLength} characters; skipped`, { line: this.line, column: 1 });
+      this.report('LIMIT-001', `line longer than ${this.maxLineLength} characters; skipped`, {
+        line: this.line,
+        column: 1,
+      });
       this.skipping = true;
     }
     this.carry = this.skipping ? '' : text;
@@ -51,7 +54,13 @@ export class TextSitemapReader {
     if (value === '') {
       if (!last && !this.blankReported) {
         this.blankReported = true;
-        this.report('TXT-001', 'blank lines in a text sitemap are skipped (this is the first)', at, undefined, 'warning');
+        this.report(
+          'TXT-001',
+          'blank lines in a text sitemap are skipped (this is the first)',
+          at,
+          undefined,
+          'warning',
+        );
       }
       return;
     }
@@ -65,6 +74,9 @@ export class TextSitemapReader {
     }
     const problem = findUrlSyntaxProblem(value);
     if (problem) this.report('URL-003', problem.message, { line: this.line, column }, value);
-    this.out.emit({ entry: { kind: 'url', loc: value }, location: { line: this.line, column, fields: { loc: { line: this.line, column } } } });
+    this.out.emit({
+      entry: { kind: 'url', loc: value },
+      location: { line: this.line, column, fields: { loc: { line: this.line, column } } },
+    });
   }
 }

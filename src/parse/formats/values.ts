@@ -24,7 +24,12 @@ export function readText(node: XmlNode, ctx: ValueContext, url?: string): string
   }
   let value = textContent(node).trim();
   if (CONTROL_CHARACTER.test(value)) {
-    ctx.report('XML-006', `<${node.qname}> holds control characters, which XML does not allow; they were removed`, node.valueAt, url);
+    ctx.report(
+      'XML-006',
+      `<${node.qname}> holds control characters, which XML does not allow; they were removed`,
+      node.valueAt,
+      url,
+    );
     value = value.replace(CONTROL_CHARACTERS, '');
   }
   if (value === '') {
@@ -44,15 +49,30 @@ export function readUrl(node: XmlNode, ctx: ValueContext, url?: string): string 
   return raw === undefined ? undefined : checkUrl(raw, textContent(node), node, ctx, url);
 }
 
-export function checkUrl(value: string, raw: string, node: Pick<XmlNode, 'qname' | 'valueAt'>, ctx: ValueContext, url?: string): string | undefined {
+export function checkUrl(
+  value: string,
+  raw: string,
+  node: Pick<XmlNode, 'qname' | 'valueAt'>,
+  ctx: ValueContext,
+  url?: string,
+): string | undefined {
   const at = node.valueAt;
   if (raw.length !== value.length && raw.trim() === value) {
     ctx.report('URL-003', `whitespace around the URL in <${node.qname}> was removed`, at, value, 'warning');
   }
-  const scheme = value.startsWith('https://') ? 'https' : value.startsWith('http://') ? 'http' : /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
+  const scheme = value.startsWith('https://')
+    ? 'https'
+    : value.startsWith('http://')
+      ? 'http'
+      : /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     if (ctx.baseUrl === undefined) {
-      ctx.report('URL-001', `"${value}" in <${node.qname}> is a relative URL and no base URL is known; left out`, at, url);
+      ctx.report(
+        'URL-001',
+        `"${value}" in <${node.qname}> is a relative URL and no base URL is known; left out`,
+        at,
+        url,
+      );
       return undefined;
     }
     let resolved: string;
@@ -62,7 +82,12 @@ export function checkUrl(value: string, raw: string, node: Pick<XmlNode, 'qname'
       ctx.report('URL-001', `"${value}" in <${node.qname}> is not a valid URL; left out`, at, url);
       return undefined;
     }
-    ctx.report('URL-001', `"${value}" in <${node.qname}> is relative; read as ${resolved} (write absolute URLs)`, at, resolved);
+    ctx.report(
+      'URL-001',
+      `"${value}" in <${node.qname}> is relative; read as ${resolved} (write absolute URLs)`,
+      at,
+      resolved,
+    );
     return resolved;
   }
   if (scheme !== 'http' && scheme !== 'https') {
@@ -117,7 +142,8 @@ export function readYesNo(node: XmlNode, ctx: ValueContext, url?: string): boole
     ctx.report('VID-006', `<${node.qname}> must be yes or no, not "${abbreviate(value)}"; left out`, node.valueAt, url);
     return undefined;
   }
-  if (lower !== value) ctx.report('VID-006', `<${node.qname}> must be lower-case "${lower}"`, node.valueAt, url, 'warning');
+  if (lower !== value)
+    ctx.report('VID-006', `<${node.qname}> must be lower-case "${lower}"`, node.valueAt, url, 'warning');
   return lower === 'yes';
 }
 
@@ -125,7 +151,10 @@ export function readYesNo(node: XmlNode, ctx: ValueContext, url?: string): boole
 export function readList(node: XmlNode, ctx: ValueContext, url?: string): string[] | undefined {
   const value = readText(node, ctx, url);
   if (value === undefined) return undefined;
-  const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   return items.length > 0 ? items : undefined;
 }
 

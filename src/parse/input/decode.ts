@@ -62,22 +62,38 @@ function utf8Decoder(): ChunkDecoder {
 /** Any other encoding the WHATWG Encoding Standard knows. */
 function textDecoder(encoding: string): ChunkDecoder {
   const decoder = new TextDecoder(encoding);
-  return { encoding: decoder.encoding, decode: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
+  return {
+    encoding: decoder.encoding,
+    decode: (chunk) => decoder.decode(chunk, { stream: true }),
+    end: () => decoder.decode(),
+  };
 }
 
 function chooseDecoder(head: Uint8Array, report: Report): ChunkDecoder {
   const [b0, b1, b2, b3] = head;
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
     // Legal XML (RULES.md XML-002 accepts it), but worth knowing: some older tools choke on it.
-    report('XML-002', 'the document starts with a UTF-8 byte-order mark: accepted, but some tools reject it; save the file without the BOM', { line: 1, column: 1 }, undefined, 'info');
+    report(
+      'XML-002',
+      'the document starts with a UTF-8 byte-order mark: accepted, but some tools reject it; save the file without the BOM',
+      { line: 1, column: 1 },
+      undefined,
+      'info',
+    );
     return utf8Decoder();
   }
   if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00)) {
-    report('XML-003', 'the document is UTF-16 (little-endian); sitemaps must be UTF-8 (decoded anyway)', { line: 1, column: 1 });
+    report('XML-003', 'the document is UTF-16 (little-endian); sitemaps must be UTF-8 (decoded anyway)', {
+      line: 1,
+      column: 1,
+    });
     return textDecoder('utf-16le');
   }
   if ((b0 === 0xfe && b1 === 0xff) || (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f)) {
-    report('XML-003', 'the document is UTF-16 (big-endian); sitemaps must be UTF-8 (decoded anyway)', { line: 1, column: 1 });
+    report('XML-003', 'the document is UTF-16 (big-endian); sitemaps must be UTF-8 (decoded anyway)', {
+      line: 1,
+      column: 1,
+    });
     return textDecoder('utf-16be');
   }
   // The declaration is at the very start: the head may be a whole chunk, of which the first kilobyte is enough.
@@ -92,9 +108,15 @@ function chooseDecoder(head: Uint8Array, report: Report): ChunkDecoder {
     return utf8Decoder();
   }
   if (decoder.encoding.startsWith('utf-16')) {
-    report('XML-003', `the declaration says ${declared} but the bytes are not UTF-16; read as UTF-8`, { line: 1, column: 1 });
+    report('XML-003', `the declaration says ${declared} but the bytes are not UTF-16; read as UTF-8`, {
+      line: 1,
+      column: 1,
+    });
     return utf8Decoder();
   }
-  report('XML-003', `the document is encoded as ${declared}; sitemaps must be UTF-8 (decoded as ${declared})`, { line: 1, column: 1 });
+  report('XML-003', `the document is encoded as ${declared}; sitemaps must be UTF-8 (decoded as ${declared})`, {
+    line: 1,
+    column: 1,
+  });
   return decoder;
 }

@@ -13,7 +13,10 @@ export interface ByteCounters {
 }
 
 /** The first `length` bytes (fewer at the end of input), and the whole input again. */
-export async function peek(input: AsyncIterable<Uint8Array>, length: number): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
+export async function peek(
+  input: AsyncIterable<Uint8Array>,
+  length: number,
+): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
   const iterator = input[Symbol.asyncIterator]();
   const held: Uint8Array[] = [];
   let size = 0;
@@ -45,7 +48,8 @@ export async function peek(input: AsyncIterable<Uint8Array>, length: number): Pr
 }
 
 const isGzip = (head: Uint8Array) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-const isZip = (head: Uint8Array) => head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+const isZip = (head: Uint8Array) =>
+  head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 
 /**
  * The document's bytes: inflated when gzip (twice at most), counted, cut at `maxBytes` with

@@ -32,7 +32,8 @@ async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
  * parsing what they read).
  */
 async function* readFile(path: string, signal: AbortSignal | undefined, name = path): AsyncGenerator<Uint8Array> {
-  const cannotRead = (error: unknown) => new ParseError(diagnostic('FETCH-001', `cannot read ${path}: ${(error as Error).message}`, { source: name }));
+  const cannotRead = (error: unknown) =>
+    new ParseError(diagnostic('FETCH-001', `cannot read ${path}: ${(error as Error).message}`, { source: name }));
   signal?.throwIfAborted();
   let file: FileHandle;
   try {

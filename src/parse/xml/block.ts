@@ -58,7 +58,10 @@ export class BlockBuilder {
     const parent = this.open[this.open.length - 1];
     if (parent !== undefined) {
       if (++this.nodes > this.limits.maxNodesPerBlock) {
-        this.overflowOnce(`<${parent.qname}> holds more than ${this.limits.maxNodesPerBlock} elements; the rest are left out`, at);
+        this.overflowOnce(
+          `<${parent.qname}> holds more than ${this.limits.maxNodesPerBlock} elements; the rest are left out`,
+          at,
+        );
       } else parent.children.push(node);
     } else {
       this.nodes = 0;
@@ -74,7 +77,10 @@ export class BlockBuilder {
     if (node.text.length + value.length > this.limits.maxValueLength) {
       if (node.text.length < this.limits.maxValueLength) {
         node.text += value.slice(0, this.limits.maxValueLength - node.text.length);
-        this.overflow(`the text of <${node.qname}> is longer than ${this.limits.maxValueLength} characters and was cut`, node.valueAt);
+        this.overflow(
+          `the text of <${node.qname}> is longer than ${this.limits.maxValueLength} characters and was cut`,
+          node.valueAt,
+        );
       }
       return;
     }
@@ -85,13 +91,19 @@ export class BlockBuilder {
   leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {
     const parent = this.open[this.open.length - 1]!;
     if (++this.nodes > this.limits.maxNodesPerBlock) {
-      this.overflowOnce(`<${parent.qname}> holds more than ${this.limits.maxNodesPerBlock} elements; the rest are left out`, at);
+      this.overflowOnce(
+        `<${parent.qname}> holds more than ${this.limits.maxNodesPerBlock} elements; the rest are left out`,
+        at,
+      );
       return;
     }
     const node: XmlNode = { uri, local, qname, attributes: NO_ATTRIBUTES, children: NO_CHILDREN, text, at, valueAt };
     if (text.length > this.limits.maxValueLength) {
       node.text = text.slice(0, this.limits.maxValueLength);
-      this.overflow(`the text of <${qname}> is longer than ${this.limits.maxValueLength} characters and was cut`, valueAt);
+      this.overflow(
+        `the text of <${qname}> is longer than ${this.limits.maxValueLength} characters and was cut`,
+        valueAt,
+      );
     }
     parent.children.push(node);
   }

@@ -22,7 +22,14 @@ export type EntityReporter = (problem: EntityProblem) => void;
 
 /** True for code points XML 1.0 allows in a document (§2.2). */
 export function isXmlChar(cp: number): boolean {
-  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
 }
 
 /**
@@ -52,7 +59,12 @@ export function decodeReferences(text: string, declared: ReadonlySet<string>, re
 }
 
 /** The expansion of `&body;`, or undefined when `body` is not a reference at all (a raw `&`). */
-function expandReference(body: string, offset: number, declared: ReadonlySet<string>, report: EntityReporter): string | undefined {
+function expandReference(
+  body: string,
+  offset: number,
+  declared: ReadonlySet<string>,
+  report: EntityReporter,
+): string | undefined {
   if (body.charCodeAt(0) === 0x23 /* # */) {
     const hex = body.charCodeAt(1) === 0x78; /* x */
     const digits = body.slice(hex ? 2 : 1);

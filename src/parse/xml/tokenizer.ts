@@ -42,7 +42,14 @@ export interface XmlHandler {
    * text has come, or read the general way at the end of the input). `positions` places offsets
    * of `buf` in the document.
    */
-  wholeElement?(uri: string, local: string, qname: string, buf: string, contentStart: number, positions: TextPositions): number;
+  wholeElement?(
+    uri: string,
+    local: string,
+    qname: string,
+    buf: string,
+    contentStart: number,
+    positions: TextPositions,
+  ): number;
   /**
    * Whitespace-only text directly inside elements this deep (the root is 1) means nothing to the
    * handler and is not handed on: the indentation between the elements of a pretty-printed sitemap.
@@ -265,14 +272,20 @@ export class XmlTokenizer {
 
   /** Whether the text between `start` and `end` is whitespace where the handler ignores it (see insignificantWhitespaceDepth). */
   private isIndentation(start: number, end: number): boolean {
-    return this.stack.length <= (this.handler.insignificantWhitespaceDepth ?? 0) && isWhitespaceRun(this.buf, start, end);
+    return (
+      this.stack.length <= (this.handler.insignificantWhitespaceDepth ?? 0) && isWhitespaceRun(this.buf, start, end)
+    );
   }
 
   /** Waits for more input, unless the token is already too long or the input has ended. */
   private needMore(final: boolean): boolean {
     if (final) return false;
     if (this.buf.length - this.pos > this.maxTokenLength) {
-      this.problem('LIMIT-001', `a tag longer than ${this.maxTokenLength} characters; reading stops here`, this.tokenStart);
+      this.problem(
+        'LIMIT-001',
+        `a tag longer than ${this.maxTokenLength} characters; reading stops here`,
+        this.tokenStart,
+      );
       this.mode = Mode.Stopped;
     }
     return false;
@@ -428,7 +441,11 @@ export class XmlTokenizer {
       return true;
     }
     if (buf.startsWith('<!DOCTYPE', lt)) {
-      this.problem('SEC-001', 'the document has a DOCTYPE: it is not processed (no DTD, no external or custom entities)', this.tokenStart);
+      this.problem(
+        'SEC-001',
+        'the document has a DOCTYPE: it is not processed (no DTD, no external or custom entities)',
+        this.tokenStart,
+      );
       this.pos = lt + 9;
       this.doctype = { quote: 0, depth: 0, text: '' };
       this.mode = Mode.Doctype;
@@ -455,7 +472,11 @@ export class XmlTokenizer {
     const target = /^[^\s?]*/.exec(head)![0];
     if (target.toLowerCase() === 'xml') {
       if (this.tokenStart !== 0) {
-        this.problem('XML-002', 'the XML declaration must be the very first thing in the file (remove what comes before it)', this.tokenStart);
+        this.problem(
+          'XML-002',
+          'the XML declaration must be the very first thing in the file (remove what comes before it)',
+          this.tokenStart,
+        );
       }
     } else if (target === '') {
       this.problem('XML-001', 'a processing instruction without a target', this.tokenStart);
@@ -549,7 +570,12 @@ export class XmlTokenizer {
         const prefix = colon === -1 ? '' : name.slice(0, colon);
         resolved.push({
           qname: name,
-          uri: name === 'xmlns' || prefix === 'xmlns' ? 'http://www.w3.org/2000/xmlns/' : colon === -1 ? '' : this.resolve(prefix, name),
+          uri:
+            name === 'xmlns' || prefix === 'xmlns'
+              ? 'http://www.w3.org/2000/xmlns/'
+              : colon === -1
+                ? ''
+                : this.resolve(prefix, name),
           local: colon === -1 ? name : name.slice(colon + 1),
           value: this.attributeValue(attribute),
         });
@@ -585,7 +611,11 @@ export class XmlTokenizer {
     }
     if (stack.some((element) => element.qname === qname)) {
       while (stack[stack.length - 1]!.qname !== qname) {
-        this.problem('XML-001', `</${qname}> closes <${stack[stack.length - 1]!.qname}>, which was never closed`, this.tokenStart);
+        this.problem(
+          'XML-001',
+          `</${qname}> closes <${stack[stack.length - 1]!.qname}>, which was never closed`,
+          this.tokenStart,
+        );
         this.popElement();
       }
       this.popElement();
@@ -593,8 +623,14 @@ export class XmlTokenizer {
     }
     // Past the root everything is ignored, and said once: a concatenation of documents would
     // otherwise print one problem per stray tag.
-    if (top === undefined && this.rootClosed) this.reportOnce('after-root', 'XML-001', `content after the root element (</${qname}> is ignored)`);
-    else this.problem('XML-001', top ? `</${qname}> does not match <${top.qname}>; ignored` : `</${qname}> closes nothing; ignored`, this.tokenStart);
+    if (top === undefined && this.rootClosed)
+      this.reportOnce('after-root', 'XML-001', `content after the root element (</${qname}> is ignored)`);
+    else
+      this.problem(
+        'XML-001',
+        top ? `</${qname}> does not match <${top.qname}>; ignored` : `</${qname}> closes nothing; ignored`,
+        this.tokenStart,
+      );
   }
 
   private popElement(): void {
@@ -618,7 +654,8 @@ export class XmlTokenizer {
       }
       return;
     }
-    if (text.indexOf('&') !== -1) text = decodeReferences(text, this.declaredEntities, (p) => this.entityProblem(p, start));
+    if (text.indexOf('&') !== -1)
+      text = decodeReferences(text, this.declaredEntities, (p) => this.entityProblem(p, start));
     this.deliverText(normaliseNewlines(text));
   }
 
@@ -632,7 +669,8 @@ export class XmlTokenizer {
 
   private attributeValue(raw: RawAttribute): string {
     let value = raw.value.replace(/[\t\n\r]/g, ' ');
-    if (value.indexOf('&') !== -1) value = decodeReferences(value, this.declaredEntities, (p) => this.entityProblem(p, raw.offset - this.bufOffset));
+    if (value.indexOf('&') !== -1)
+      value = decodeReferences(value, this.declaredEntities, (p) => this.entityProblem(p, raw.offset - this.bufOffset));
     return value;
   }
 
@@ -643,7 +681,11 @@ export class XmlTokenizer {
         this.problem('XML-005', 'a raw "&" must be written &amp; (kept as "&")', at);
         break;
       case 'declared-entity':
-        this.problem('SEC-001', `the entity &${problem.name}; comes from the DOCTYPE and is not expanded (left out)`, at);
+        this.problem(
+          'SEC-001',
+          `the entity &${problem.name}; comes from the DOCTYPE and is not expanded (left out)`,
+          at,
+        );
         break;
       case 'undeclared-entity':
         this.problem('XML-001', `the entity &${problem.name}; is not defined in XML (kept as written)`, at);
@@ -722,7 +764,7 @@ function isSpace(c: number): boolean {
 }
 
 function isNameEnd(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x3e /* > */ || c === 0x2f /* / */;
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x3e /* > */ || c === 0x2f; /* / */
 }
 
 function isWhitespaceRun(buf: string, start: number, end: number): boolean {
