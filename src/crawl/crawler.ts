@@ -21,22 +21,22 @@ export interface CrawlOptions {
   robots: RobotsPolicy;
   store: CrawlStore;
   /** More URLs to start from, given the site's origin: such as those of its existing sitemaps. */
-  seeds?: (site: string) => AsyncIterable<string> | Iterable<string>;
+  seeds?: ((site: string) => AsyncIterable<string> | Iterable<string>) | undefined;
   /** Most pages to request (default: no limit). */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /** Most link hops from a seed (default: no limit). */
-  maxDepth?: number;
-  include?: readonly string[];
-  exclude?: readonly string[];
+  maxDepth?: number | undefined;
+  include?: readonly string[] | undefined;
+  exclude?: readonly string[] | undefined;
   /** Query parameter name globs to remove from every URL (`utm_*`). */
-  stripParams?: readonly string[];
+  stripParams?: readonly string[] | undefined;
   /** Requests in flight at once (the crawl stays on one host). Default 4. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Least time between two requests, in ms; robots.txt's Crawl-delay raises it. */
-  delayMs?: number;
-  onProgress?: (progress: CrawlProgress) => void;
+  delayMs?: number | undefined;
+  onProgress?: ((progress: CrawlProgress) => void) | undefined;
   /** Stops the crawl early; pages in flight are finished first. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface CrawlProgress {
@@ -126,7 +126,14 @@ class Crawl {
     const landed = this.store.getMeta('landed') ?? this.startUrl;
     const start = this.store.outcomeOf(landed);
     const startOutcome = (start?.outcome ?? undefined) as Outcome | undefined;
-    return { startUrl: this.startUrl, site, startOutcome, startDetail: start?.detail ?? undefined, finished };
+    const startDetail = start?.detail ?? undefined;
+    return {
+      startUrl: this.startUrl,
+      site,
+      startOutcome,
+      ...(startDetail === undefined ? {} : { startDetail }),
+      finished,
+    };
   }
 
   /** Spacing of requests to `site`: --delay or robots.txt's Crawl-delay, whichever is longer. */

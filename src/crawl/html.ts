@@ -227,7 +227,7 @@ export function readHtml(pageUrl: string, body: Uint8Array | string, charset?: s
 export async function readHtmlStream(
   pageUrl: string,
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  { charset, sniff = false }: { charset?: string; sniff?: boolean } = {},
+  { charset, sniff = false }: { charset?: string | undefined; sniff?: boolean | undefined } = {},
 ): Promise<PageFacts | undefined> {
   const reader = createHtmlReader(pageUrl, charset);
   let first = true;

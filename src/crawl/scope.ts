@@ -6,8 +6,8 @@
 import picomatch from 'picomatch';
 
 export interface ScopeOptions {
-  include?: readonly string[];
-  exclude?: readonly string[];
+  include?: readonly string[] | undefined;
+  exclude?: readonly string[] | undefined;
 }
 
 export type ScopeVerdict = { inScope: true } | { inScope: false; why: string };

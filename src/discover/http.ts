@@ -16,41 +16,41 @@ import { HostLimiter } from './host-limiter.js';
 
 export interface HttpOptions {
   /** Sent with every request (default `sitemapkit/<version> (+<project URL>)`). */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Time to open the connection (TCP and TLS), default 10 s. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /** Time from sending the request to the response headers, default 30 s. */
-  firstByteTimeoutMs?: number;
+  firstByteTimeoutMs?: number | undefined;
   /** Longest silence while the body streams, default 30 s. */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /** Redirects followed per request, default 5. */
-  maxRedirects?: number;
+  maxRedirects?: number | undefined;
   /** Extra attempts after a connection error, 429 or 5xx, default 3. */
-  retries?: number;
+  retries?: number | undefined;
   /** First backoff; doubled each retry, with full jitter. Default 1 s. */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Longest backoff, default 30 s. */
-  maxBackoffMs?: number;
+  maxBackoffMs?: number | undefined;
   /** A Retry-After longer than this is not waited for: the response is returned as it is. Default 120 s. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /** Requests in flight to one host (default 4). */
-  perHostConcurrency?: number;
+  perHostConcurrency?: number | undefined;
   /** Least time between the starts of two requests to one host (default 0). */
-  perHostDelayMs?: number;
+  perHostDelayMs?: number | undefined;
   /** Stops every request of this client. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Jitter source, replaceable for reproducible tests (default Math.random). */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 export interface RequestOptions {
   /** Decoded body bytes read before stopping (`transfer.truncated` then says so). */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /** Overrides the client's retries, e.g. 0 for probes where a failure is an answer. */
-  retries?: number;
+  retries?: number | undefined;
   /** The Accept header: sitemap formats unless the caller reads something else (the crawler: HTML). */
-  accept?: string;
-  signal?: AbortSignal;
+  accept?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Body bytes buffered before the response pauses the connection (see requestWithRetries). */
@@ -140,7 +140,7 @@ export class HttpClient {
   private readonly agent: Agent;
   private readonly limiter: HostLimiter;
   private readonly random: () => number;
-  private readonly signal?: AbortSignal;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(options: HttpOptions = {}) {
     this.settings = { ...DEFAULTS, ...definedOnly(options) };
@@ -431,8 +431,11 @@ function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal | 
   return present.length <= 1 ? present[0] : AbortSignal.any(present);
 }
 
-function definedOnly<T extends object>(options: T): Partial<T> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+/** The options given a value: an option set to undefined keeps its default. */
+type Defined<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
+
+function definedOnly<T extends object>(options: T): Defined<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Defined<T>;
 }
 
 /** True for `text/html` and `application/xhtml+xml` Content-Types. */

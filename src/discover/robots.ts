@@ -36,7 +36,7 @@ export function robotsUrlFor(siteUrl: string): string {
 export async function fetchRobotsTxt(
   siteUrl: string,
   http: HttpClient,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal | undefined } = {},
 ): Promise<RobotsTxt> {
   const url = robotsUrlFor(siteUrl);
   const started = Date.now();

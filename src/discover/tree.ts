@@ -100,20 +100,20 @@ export interface TreeProgress {
 
 export interface TreeOptions {
   /** A client to share, or options for the one the walk makes (and closes). */
-  http?: HttpClient | HttpOptions;
+  http?: HttpClient | HttpOptions | undefined;
   /** Index levels followed below a root (default 5). */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /** Sitemaps read at once across all hosts (default 8; each host still gets at most its own limit). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Decompressed bytes read from one sitemap (default 200 MiB). */
-  maxBytesPerSitemap?: number;
+  maxBytesPerSitemap?: number | undefined;
   /** Problems kept per node (default 100; all are counted). */
-  maxDiagnosticsPerNode?: number;
+  maxDiagnosticsPerNode?: number | undefined;
   /** Well-known paths probed when robots.txt declares no sitemap. */
-  wellKnownPaths?: readonly string[];
-  signal?: AbortSignal;
+  wellKnownPaths?: readonly string[] | undefined;
+  signal?: AbortSignal | undefined;
   /** Called as the walk advances (often: throttle any drawing). */
-  onProgress?: (progress: TreeProgress) => void;
+  onProgress?: ((progress: TreeProgress) => void) | undefined;
 }
 
 export interface SitemapTreeWalk extends AsyncIterable<SourcedEntry> {
@@ -181,7 +181,7 @@ interface WalkNode {
   record: TreeNode;
   parent?: WalkNode;
   /** When the node was a well-known probe hit, the response already in hand. */
-  response?: HttpResponse;
+  response?: HttpResponse | undefined;
   depthLimitReported?: boolean;
 }
 
@@ -192,7 +192,7 @@ class TreeWalker {
   private readonly concurrency: number;
   private readonly maxBytes: number;
   private readonly maxDiagnostics: number;
-  private readonly signal?: AbortSignal;
+  private readonly signal: AbortSignal | undefined;
   private readonly started = Date.now();
   /** Every sitemap URL met (as listed and as redirected to) → its node. */
   private readonly seen = new Map<string, WalkNode>();
@@ -263,7 +263,7 @@ class TreeWalker {
     this.robots = robots;
     tree.robots = {
       url: robots.url,
-      status: robots.status,
+      ...(robots.status === undefined ? {} : { status: robots.status }),
       outcome: robots.outcome,
       sitemaps: robots.sitemaps,
       diagnostics: robots.diagnostics,
@@ -480,8 +480,8 @@ class TreeWalker {
       record.bytesDecoded = parsed.stats.bytesDecoded;
       record.gzip = parsed.stats.gzip || /gzip/i.test(response.headers['content-encoding'] ?? '');
       // Copies: a value sliced from the document's text would keep that whole text alive.
-      record.newestLastmod = lastmods.newest === undefined ? undefined : detach(lastmods.newest);
-      record.oldestLastmod = lastmods.oldest === undefined ? undefined : detach(lastmods.oldest);
+      if (lastmods.newest !== undefined) record.newestLastmod = detach(lastmods.newest);
+      if (lastmods.oldest !== undefined) record.oldestLastmod = detach(lastmods.oldest);
       this.noteKind(node, parsed.kind);
     }
     this.checkDocument(node, response);

@@ -41,10 +41,10 @@ export async function probeWellKnown(
   siteUrl: string,
   http: HttpClient,
   options: {
-    isAllowed?: (url: string) => boolean;
-    paths?: readonly string[];
-    signal?: AbortSignal;
-    maxBytes?: number;
+    isAllowed?: ((url: string) => boolean) | undefined;
+    paths?: readonly string[] | undefined;
+    signal?: AbortSignal | undefined;
+    maxBytes?: number | undefined;
   } = {},
 ): Promise<ProbeResult> {
   const probes: Probe[] = [];

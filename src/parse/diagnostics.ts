@@ -16,21 +16,20 @@ export class DiagnosticSink {
   constructor(
     private readonly options: {
       strict: boolean;
-      source?: string;
+      source?: string | undefined;
       maxDiagnostics: number;
-      onDiagnostic?: (d: Diagnostic) => void;
+      onDiagnostic?: ((d: Diagnostic) => void) | undefined;
     },
   ) {}
 
   readonly report: Report = (code, message, at, url, severity) => {
+    const source = this.options.source;
     const d = diagnostic(code, message, {
-      line: at?.line,
-      column: at?.column,
-      url,
-      source: this.options.source,
-      severity,
+      ...(at === undefined ? {} : { line: at.line, column: at.column }),
+      ...(url === undefined ? {} : { url }),
+      ...(source === undefined ? {} : { source }),
+      ...(severity === undefined ? {} : { severity }),
     });
-    for (const key of ['line', 'column', 'url', 'source'] as const) if (d[key] === undefined) delete d[key];
     this.count++;
     if (this.kept.length < this.options.maxDiagnostics) this.kept.push(d);
     this.options.onDiagnostic?.(d);

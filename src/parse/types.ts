@@ -27,16 +27,16 @@ export interface ParseLimits {
 
 export interface ParseOptions {
   /** Stop at the first protocol violation (throws a ParseError carrying that diagnostic). */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /** Where the document was fetched from: relative locs resolve against it. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Named in every diagnostic's `source`. */
-  source?: string;
-  limits?: Partial<ParseLimits>;
+  source?: string | undefined;
+  limits?: Partial<ParseLimits> | undefined;
   /** Called for every diagnostic as it is found (the stream of problems, unbounded). */
-  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  onDiagnostic?: ((diagnostic: Diagnostic) => void) | undefined;
   /** Aborting stops the read (and cancels the underlying stream). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Where an entry and its fields were in the document (1-based). */

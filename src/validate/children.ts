@@ -15,9 +15,9 @@ export interface ChildSource {
 
 export interface ParentSource {
   /** The index's file path, or undefined when it was fetched (or read from stdin). */
-  path?: string;
+  path?: string | undefined;
   /** The index's URL, when known. */
-  location?: string;
+  location?: string | undefined;
 }
 
 /** Where to read a child from, or a sentence saying where it was looked for in vain. */

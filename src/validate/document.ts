@@ -25,8 +25,8 @@ export class RunState {
 
 export interface DocumentSettings extends DateSettings {
   /** The document's URL (given or fetched), when known. */
-  location?: string;
-  scope?: Scope;
+  location?: string | undefined;
+  scope?: Scope | undefined;
   /** This document's number in the run (for cross-file rules). */
   sourceIndex: number;
 }

@@ -26,7 +26,7 @@ interface Pending {
   name: string;
   input: SitemapSource | string;
   /** The document's URL, for scope rules and relative locs. */
-  location?: string;
+  location?: string | undefined;
   /** Set for children of an index: where the index listed them. */
   parent?: { reporter: Reporter; position: Position; url: string };
   /** Set when a child could not be found: why, instead of reading it. */

@@ -105,7 +105,6 @@ describe('crawlSite on the fixture site', () => {
       startUrl: `${site.origin}/`,
       site: site.origin,
       startOutcome: 'listed',
-      startDetail: undefined,
       finished: true,
     });
     store.close();

@@ -14,7 +14,7 @@ export interface Site {
   /** Requests per path (query included). */
   hits: Map<string, number>;
   /** User-Agent of the last request. */
-  lastUserAgent?: string;
+  lastUserAgent?: string | undefined;
   maxInFlight: number;
   url(path: string): string;
   close(): Promise<void>;

@@ -47,14 +47,12 @@ function shape(node: TreeNode, origin: string): Shape {
   const out: Shape = {
     path,
     foundBy: node.foundBy,
-    status: node.status,
-    kind: node.kind,
+    ...(node.status === undefined ? {} : { status: node.status }),
+    ...(node.kind === undefined ? {} : { kind: node.kind }),
     urls: node.urls,
     ok: node.ok,
     codes: node.diagnostics.map((d) => d.code),
   };
-  if (out.status === undefined) delete out.status;
-  if (out.kind === undefined) delete out.kind;
   if (node.children.length > 0) out.children = node.children.map((child) => shape(child, origin));
   return out;
 }

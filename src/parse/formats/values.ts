@@ -11,7 +11,7 @@ import { textContent, type XmlNode } from '../xml/block.js';
 export interface ValueContext {
   report: Report;
   /** Where the document was fetched from; relative URLs resolve against it. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 }
 
 const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
