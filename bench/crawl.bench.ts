@@ -202,7 +202,7 @@ function child(mode: string, args: string[]) {
         const line = lines.shift();
         if (line !== undefined) return resolve(line);
         waiters.push(resolve);
-        exited.then((how) => reject(new Error(`${mode} ended (${how}) without answering`)));
+        void exited.then((how) => reject(new Error(`${mode} ended (${how}) without answering`)));
       }),
   };
 }
@@ -217,7 +217,7 @@ async function measure(
   const runner = child(`--run-${tool}`, [origin, String(concurrency), work]);
   const result = JSON.parse(await runner.nextLine()) as CrawlerRun;
   await runner.exited;
-  site.proc.stdin!.write('count\n');
+  site.proc.stdin.write('count\n');
   result.requests = (JSON.parse(await site.nextLine()) as { requests: number }).requests;
   return result;
 }
@@ -283,7 +283,7 @@ async function main(): Promise<void> {
     }
     writeFileSync(join(work, 'listed-diff.json'), JSON.stringify({ onlyMine, onlyTheirs }, null, 2));
   } finally {
-    site.proc.stdin!.end();
+    site.proc.stdin.end();
     await site.exited;
     rmSync(work, { recursive: true, force: true });
   }

@@ -50,7 +50,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
       allowPositionals: spec.allowPositionals ?? true,
       strict: true,
     });
-    return { values: values as ParsedArgs['values'], positionals };
+    return { values, positionals };
   } catch (error) {
     throw new UsageError(
       `${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}\nRun "sitemapkit ${spec.name} --help" for usage.`,

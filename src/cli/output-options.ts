@@ -3,7 +3,7 @@
  * declared once, documented once, parsed into writeSitemaps options.
  */
 import { LIMITS, normaliseUrl } from '../core/index.js';
-import type { OutputFormat, WriteSitemapsOptions } from '../generate/types.js';
+import type { WriteSitemapsOptions } from '../generate/types.js';
 import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
 
 export const OUTPUT_OPTIONS: CommandSpec['options'] = {
@@ -55,7 +55,7 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
     maxBytes: limitFlag(args, 'max-bytes', LIMITS.maxBytesPerSitemap),
     gzip: booleanFlag(args, 'gzip'),
     gzipIndex: booleanFlag(args, 'gzip-index'),
-    format: format as OutputFormat,
+    format,
     ...(stylesheet === undefined ? {} : { stylesheet }),
     allowOtherHosts: booleanFlag(args, 'allow-other-hosts'),
   };

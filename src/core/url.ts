@@ -64,6 +64,7 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
 }
 
 /** Characters RFC 3986 never allows unencoded in a URI. */
+// eslint-disable-next-line no-control-regex -- control characters are among those it must find
 const FORBIDDEN_CHARACTER = /[\s"<>{}|\\^`\u0000-\u001f\u007f]|[^\u0000-\u007f]/u;
 const BAD_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 

@@ -59,6 +59,7 @@ export class Channel<T> implements AsyncIterable<T> {
         }
         if (this.closed) {
           finished = true;
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the producer's failure, passed on as it came
           if (this.failure !== undefined) throw this.failure;
           return;
         }

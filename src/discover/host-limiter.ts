@@ -26,16 +26,17 @@ export class HostLimiter {
   async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
     const state = this.stateOf(host);
     if (state.active >= this.concurrency) {
+      signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => {
           state.waiting.splice(state.waiting.indexOf(wake), 1);
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason, as throwIfAborted() does
           reject(signal!.reason);
         };
         const wake = () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         };
-        if (signal?.aborted) return reject(signal.reason);
         signal?.addEventListener('abort', onAbort, { once: true });
         state.waiting.push(wake);
       });

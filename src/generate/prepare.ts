@@ -58,6 +58,7 @@ export function prepareEntry(raw: unknown, context: PrepareContext): PreparedEnt
 function prepareOrThrow(raw: unknown, context: PrepareContext): PreparedEntry {
   if (!isObject(raw)) throw new Invalid('INPUT-001', 'an entry must be an object with at least "loc"');
   if (raw.kind !== undefined && raw.kind !== 'url') {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any JSON value; an object kind reads [object Object], still refused
     throw new Invalid('INPUT-001', `only url entries can be written to a urlset, not kind "${String(raw.kind)}"`);
   }
   const entry: UrlEntry = { kind: 'url', loc: pageLoc(raw.loc, context) };
@@ -420,7 +421,7 @@ function relationshipList(
   }
   const values =
     typeof raw[key] === 'string'
-      ? (raw[key] as string).split(/\s+/).filter(Boolean)
+      ? raw[key].split(/\s+/).filter(Boolean)
       : list(raw[key], key, Infinity, code).map(String);
   return { relationship: raw.relationship, values };
 }

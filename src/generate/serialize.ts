@@ -7,8 +7,10 @@
 import { NS, escapeXml as escapeAnyXml, type Image, type News, type UrlEntry, type Video } from '../core/index.js';
 import type { ExtensionName } from './types.js';
 
+/* eslint-disable no-control-regex -- finding the control characters XML forbids is the point */
 const NEEDS_WORK = /[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
 const MAY_NEED_STRIPPING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
+/* eslint-enable no-control-regex */
 const AMP = /&/g;
 const LT = /</g;
 const GT = />/g;

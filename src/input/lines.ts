@@ -28,5 +28,5 @@ export async function* readLines(chunks: AsyncIterable<Uint8Array | string>): As
     carry = text.slice(start);
   }
   carry += decoder.decode();
-  if (carry.length > 0) yield { text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, line: ++line };
+  if (carry.length > 0) yield { text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, line: line + 1 };
 }

@@ -32,7 +32,9 @@ export class Flatten<B, T> implements AsyncIterableIterator<T> {
       try {
         admitted = this.handler.admit(item);
       } catch (error) {
-        return this.return().then(() => Promise.reject(error));
+        return this.return().then(() => {
+          throw error;
+        });
       }
       return admitted ? Promise.resolve({ value: this.handler.output(item), done: false }) : this.return();
     }

@@ -240,7 +240,6 @@ function xmlDocument(
   reading: { maxValueLength: number; positions: boolean; strict: boolean },
   out: EntryQueue,
 ): DocumentReader {
-  let tokenizer: XmlTokenizer;
   const reader = new XmlDocumentReader(
     { report, baseUrl },
     {
@@ -251,7 +250,9 @@ function xmlDocument(
       out,
     },
   );
-  tokenizer = new XmlTokenizer(reader, (code, message, at) => reader.markupProblem(code, message, at));
+  const tokenizer: XmlTokenizer = new XmlTokenizer(reader, (code, message, at) =>
+    reader.markupProblem(code, message, at),
+  );
   return {
     get kind() {
       return reader.kind;

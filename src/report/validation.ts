@@ -34,7 +34,7 @@ export class ValidationReport {
     if (this.options.quiet && d.severity !== 'error') return;
     const source = d.source ?? '';
     let rules = this.bySource.get(source);
-    if (!rules) this.bySource.set(source, (rules = new Map()));
+    if (!rules) this.bySource.set(source, (rules = new Map<string, RuleBucket>()));
     let bucket = rules.get(d.code);
     if (!bucket) rules.set(d.code, (bucket = { shown: [], folded: 0, severity: d.severity }));
     if (this.options.maxPerRule === 0 || bucket.shown.length < this.options.maxPerRule) bucket.shown.push(d);

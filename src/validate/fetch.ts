@@ -32,7 +32,7 @@ export interface FetchedResponse {
 }
 
 export type FetchOutcome =
-  | { ok: true; body: AsyncIterable<Uint8Array>; finalUrl: string; diagnostics: Diagnostic[]; release(): void }
+  | { ok: true; body: AsyncIterable<Uint8Array>; finalUrl: string; diagnostics: Diagnostic[]; release: () => void }
   | { ok: false; diagnostics: Diagnostic[] };
 
 /** A response body that broke off while the document was read. */

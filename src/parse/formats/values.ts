@@ -14,6 +14,7 @@ export interface ValueContext {
   baseUrl?: string | undefined;
 }
 
+// eslint-disable-next-line no-control-regex -- finding the control characters XML forbids is the point
 const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
 const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'g');
 

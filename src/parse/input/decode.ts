@@ -48,7 +48,7 @@ function utf8Decoder(): ChunkDecoder {
   return {
     encoding: 'utf-8',
     decode(chunk) {
-      let text = decoder.write(chunk as Buffer);
+      let text = decoder.write(chunk);
       if (first && text !== '') {
         first = false;
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

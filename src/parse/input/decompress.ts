@@ -133,6 +133,7 @@ async function* gunzip(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Ar
   try {
     for await (const chunk of inflater) yield chunk as Buffer;
   } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, rethrown as it came
     if (feedError !== undefined) throw feedError;
     throw new GzipError((error as Error).message);
   } finally {
