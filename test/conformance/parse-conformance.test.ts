@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { w3cToEpochMillis } from '../../src/core/datetime.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
-import type { Entry, UrlEntry } from '../../src/core/entry.js';
+import type { Entry, News, UrlEntry, Video } from '../../src/core/entry.js';
 import { parseSitemap, ParseError } from '../../src/parse/index.js';
 import { loadManifest, rawBytesOf, type ConformanceCase } from '../helpers/conformance.js';
 
@@ -99,6 +99,8 @@ const sitemaps = (r: Run) => r.entries.filter((e) => e.kind === 'sitemap');
 const byLoc = (r: Run, loc: string) => r.entries.find((e) => e.loc === loc);
 const errors = (r: Run) => r.diagnostics.filter((d) => d.severity === 'error');
 
+// Each check declares the shape its expectation has in the manifest (parsed JSON, checked by nothing else).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parameter type every check can narrow
 type Check = (r: Run, expected: any, c: Case) => void;
 
 function includesInOrder(actual: string[], wanted: string[], ordered: boolean): void {
@@ -122,14 +124,14 @@ function sameDate(actual: string | undefined, expected: string): boolean {
 const snakeToCamel = (key: string) => key.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
 
 /** Compares an upstream extension record with ours: only keys the entry model has. */
-function assertFields(
-  ours: Record<string, unknown> | undefined,
+function assertFields<T extends object>(
+  ours: T | undefined,
   upstream: Record<string, unknown>,
-  rename: Record<string, (o: any) => unknown> = {},
+  rename: Record<string, (o: T) => unknown> = {},
 ): void {
   assert.ok(ours, 'extension missing');
   for (const [key, value] of Object.entries(upstream)) {
-    const read = rename[key] ?? ((o: any) => o[snakeToCamel(key)]);
+    const read = rename[key] ?? ((o: T) => (o as Record<string, unknown>)[snakeToCamel(key)]);
     const actual = read(ours);
     if (actual === undefined && !(key in rename) && !(snakeToCamel(key) in ours)) {
       if (value !== null && value !== undefined && MODELLED_KEYS.has(snakeToCamel(key))) assert.fail(`${key} missing`);
@@ -164,13 +166,28 @@ const MODELLED_KEYS = new Set([
 ]);
 
 const VIDEO_RENAMES = {
-  uploader: (v: any) => v.uploader?.name,
-  uploader_info: (v: any) => v.uploader?.info,
+  uploader: (v: Video) => v.uploader?.name,
+  uploader_info: (v: Video) => v.uploader?.info,
 };
 const NEWS_RENAMES = {
-  publication_name: (n: any) => n.publication?.name,
-  publication_language: (n: any) => n.publication?.language,
+  publication_name: (n: News) => n.publication.name,
+  publication_language: (n: News) => n.publication.language,
 };
+
+/** A news story as the upstream cases expect it, by page URL. */
+interface UpstreamStory {
+  title: string;
+  publish_date?: string;
+  publication_name?: string;
+  publication_language?: string;
+}
+
+/** The one case that lists every news field, comma-separated lists as written. */
+interface UpstreamNewsFields {
+  keywords: string;
+  genres: string;
+  stock_tickers: string;
+}
 
 const CHECKS: Record<string, Check> = {
   url_count: (r, n: number) => assert.equal(urls(r).length, n),
@@ -245,27 +262,29 @@ const CHECKS: Record<string, Check> = {
     for (const [loc, images] of Object.entries(map)) {
       const ours = (byLoc(r, loc) as UrlEntry).images ?? [];
       assert.equal(ours.length, images.length, loc);
-      images.forEach((image, i) => assertFields(ours[i] as any, image));
+      images.forEach((image, i) => assertFields(ours[i], image));
     }
   },
-  extensions: (r, map: Record<string, Record<string, any>>) => {
+  extensions: (r, map: Record<string, Record<string, unknown>>) => {
     for (const [loc, ext] of Object.entries(map)) {
       const entry = byLoc(r, loc) as UrlEntry | undefined;
       assert.ok(entry, `missing ${loc}`);
       for (const [name, value] of Object.entries(ext)) {
         if (name === 'images') {
-          assert.equal(entry.images?.length, value.length, `${loc} images`);
-          value.forEach((image: any, i: number) => assertFields(entry.images![i] as any, image));
+          const images = value as Record<string, unknown>[];
+          assert.equal(entry.images?.length, images.length, `${loc} images`);
+          images.forEach((image, i) => assertFields(entry.images?.[i], image));
         } else if (name === 'videos') {
-          assert.equal(entry.videos?.length ?? 0, value.length, `${loc} videos`);
-          value.forEach((video: any, i: number) => assertFields(entry.videos![i] as any, video, VIDEO_RENAMES));
+          const videos = value as Record<string, unknown>[];
+          assert.equal(entry.videos?.length ?? 0, videos.length, `${loc} videos`);
+          videos.forEach((video, i) => assertFields(entry.videos?.[i], video, VIDEO_RENAMES));
         } else if (name === 'news') {
-          const { access: _access, valid: _valid, ...rest } = value;
-          assertFields(entry.news as any, rest, NEWS_RENAMES);
+          const { access: _access, valid: _valid, ...rest } = value as Record<string, unknown>;
+          assertFields(entry.news, rest, NEWS_RENAMES);
         } else if (name === 'links') {
           assert.deepEqual(
             entry.alternates,
-            value.map((l: any) => ({ hreflang: l.hreflang, href: l.href })),
+            (value as { hreflang: string; href: string }[]).map((l) => ({ hreflang: l.hreflang, href: l.href })),
             `${loc} links`,
           );
         } else {
@@ -274,17 +293,18 @@ const CHECKS: Record<string, Check> = {
       }
     }
   },
-  news: (r, value: Record<string, any>, c) => {
+  news: (r, value: Record<string, UpstreamStory> | UpstreamNewsFields, c) => {
     if (c.id === 'sitemap.js/inline/news-all-fields') {
+      const fields = value as UpstreamNewsFields;
       const news = urls(r)[0]?.news;
       const list = (text: string) => text.split(',').map((s) => s.trim());
       assert.deepEqual(
         [news?.keywords, news?.genres, news?.stockTickers],
-        [list(value['keywords']), list(value['genres']), list(value['stock_tickers'])],
+        [list(fields.keywords), list(fields.genres), list(fields.stock_tickers)],
       );
       return;
     }
-    for (const [loc, story] of Object.entries(value)) {
+    for (const [loc, story] of Object.entries(value as Record<string, UpstreamStory>)) {
       const news = (byLoc(r, loc) as UrlEntry | undefined)?.news;
       assert.ok(news, `${loc}: no news`);
       assert.equal(news.title, story.title);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
+import type { CrawlReport } from '../../src/report/crawl.js';
 import { runCli } from '../helpers/cli.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { everyCaseSite } from './fixtures/every-case-site.js';
@@ -73,30 +74,28 @@ describe('sitemapkit crawl', () => {
   it('writes schema-valid sitemaps of exactly the listable pages, and reports the rest by reason', async () => {
     const result = await runCli([...crawlArgs('json'), '--json']);
     assert.equal(result.code, 0, result.stderr);
-    const report = JSON.parse(result.stdout);
+    const report = JSON.parse(result.stdout) as CrawlReport;
     assert.equal(report.listed, LISTED_PATHS.length);
     assert.equal(report.finished, true);
+    assert.deepEqual(Object.fromEntries(report.leftOut.map((group) => [group.reason, group.count])), {
+      redirected: 1,
+      'meta-refresh': 3,
+      'js-redirect': 3,
+      'http-error': 2,
+      'non-html': 1,
+      noindex: 3,
+      canonicalised: 1,
+      'robots-blocked': 1,
+      'out-of-scope': 2,
+      'max-depth': 1,
+    });
+    const noindex = report.leftOut.find((group) => group.reason === 'noindex');
+    assert.ok(noindex);
     assert.deepEqual(
-      Object.fromEntries(report.leftOut.map((group: { reason: string; count: number }) => [group.reason, group.count])),
-      {
-        redirected: 1,
-        'meta-refresh': 3,
-        'js-redirect': 3,
-        'http-error': 2,
-        'non-html': 1,
-        noindex: 3,
-        canonicalised: 1,
-        'robots-blocked': 1,
-        'out-of-scope': 2,
-        'max-depth': 1,
-      },
-    );
-    const noindex = report.leftOut.find((group: { reason: string }) => group.reason === 'noindex');
-    assert.deepEqual(
-      noindex.examples.map((e: { url: string }) => e.url),
+      noindex.examples.map((e) => e.url),
       ['/hidden-meta', '/hidden-header', '/googlebot-none'].map((p) => site.origin + p),
     );
-    assert.deepEqual(report.sitemaps.robotsTxt, [`Sitemap: ${site.origin}/sitemap.xml`]);
+    assert.deepEqual(report.sitemaps?.robotsTxt, [`Sitemap: ${site.origin}/sitemap.xml`]);
     assert.deepEqual(report.blockedForEngines, {
       count: 1,
       examples: [{ url: `${site.origin}/gallery-2`, detail: 'robots.txt blocks Googlebot' }],
@@ -164,8 +163,9 @@ describe('sitemapkit crawl', () => {
     assert.equal(result.code, 0, result.stderr);
     const port = new URL(site.origin).port;
     assert.ok(existsSync(join(cwd, '.sitemapkit', `crawl-http-127.0.0.1-${port}.sqlite`)));
-    const report = JSON.parse(result.stdout);
-    const outOfScope = report.leftOut.find((group: { reason: string }) => group.reason === 'out-of-scope');
+    const report = JSON.parse(result.stdout) as CrawlReport;
+    const outOfScope = report.leftOut.find((group) => group.reason === 'out-of-scope');
+    assert.ok(outOfScope);
     assert.deepEqual(outOfScope.examples, [
       { url: `${site.origin}/doc.pdf`, detail: 'matches --exclude **/*.pdf' },
       { url: 'https://elsewhere.example/', detail: `not on ${site.origin}` },

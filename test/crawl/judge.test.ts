@@ -183,6 +183,7 @@ describe('judgePage', () => {
 });
 
 describe('readAnswer', () => {
+  // eslint-disable-next-line @typescript-eslint/require-await -- an async body, as a response has
   async function* chunks(...parts: string[]): AsyncIterable<Uint8Array> {
     for (const part of parts) yield new TextEncoder().encode(part);
   }
@@ -201,6 +202,7 @@ describe('readAnswer', () => {
 
   it('does not read the body of an error or a non-HTML answer', async () => {
     let read = false;
+    // eslint-disable-next-line @typescript-eslint/require-await -- an async body, as a response has
     async function* body(): AsyncIterable<Uint8Array> {
       read = true;
       yield new Uint8Array();
@@ -215,6 +217,7 @@ describe('readAnswer', () => {
 
   it('stops at the first chunk of an untyped body that does not look like HTML', async () => {
     let chunksRead = 0;
+    // eslint-disable-next-line @typescript-eslint/require-await -- an async body, as a response has
     async function* body(): AsyncIterable<Uint8Array> {
       for (const part of ['%PDF-1.7', '<html>']) {
         chunksRead++;

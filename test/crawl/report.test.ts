@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  type CrawlReport,
   crawlReport,
   formatCrawlProgress,
   formatCrawlReportJson,
@@ -65,7 +66,7 @@ describe('crawl report', () => {
         '',
       ].join('\n'),
     );
-    const json = JSON.parse(formatCrawlReportJson(report));
+    const json = JSON.parse(formatCrawlReportJson(report)) as CrawlReport;
     assert.deepEqual(json.sitemaps, {
       files: [
         { name: 'sitemap-0.xml', url: 'https://example.com/sitemap-0.xml', urls: 1000 },
@@ -74,7 +75,7 @@ describe('crawl report', () => {
       index: 'sitemap.xml',
       robotsTxt: ['Sitemap: https://example.com/sitemap.xml'],
     });
-    assert.equal(json.leftOut[0].count, 7);
+    assert.equal(json.leftOut[0]?.count, 7);
   });
 
   it('warns of listed pages that robots.txt keeps search engines out of', () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import type { CrawlReport } from '../../src/report/crawl.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { siteDatabasePath } from '../../src/store/site-database.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
@@ -87,7 +88,7 @@ describe('crawl --resume after SIGKILL', () => {
     assert.equal(resumedXml, readFileSync(join(dir, 'full', 'sitemap.xml'), 'utf8'));
     const locs = [...resumedXml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
     assert.deepEqual(locs.sort(), treeSiteUrls(site.origin, PAGES).sort());
-    assert.equal(JSON.parse(resumed.stdout).listed, PAGES + 1);
+    assert.equal((JSON.parse(resumed.stdout) as CrawlReport).listed, PAGES + 1);
   });
 });
 

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
+import type { SourcedEntry } from '../../src/core/entry.js';
+import type { SitemapTree } from '../../src/discover/tree.js';
 import { runCli } from '../helpers/cli.js';
 import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
 
@@ -38,13 +40,13 @@ describe('sitemapkit tree', () => {
     const lines = stdout.trimEnd().split('\n');
     assert.equal(lines[0], site.origin);
     assert.equal(lines[1], 'robots.txt: HTTP 200, 1 sitemap declared');
-    assert.match(lines[2]!, /^└── \/sitemap_index\.xml  ✓ 200 · sitemapindex · 3 sitemaps · \d+ B · \d+ ms$/);
+    assert.match(lines[2]!, /^└── \/sitemap_index\.xml {2}✓ 200 · sitemapindex · 3 sitemaps · \d+ B · \d+ ms$/);
     assert.match(
       lines[3]!,
-      /^    ├── \/pages\.xml\.gz  ✓ 200 · urlset · 2 URLs · \d+ B gzip → \d+ B · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/,
+      /^ {4}├── \/pages\.xml\.gz {2}✓ 200 · urlset · 2 URLs · \d+ B gzip → \d+ B · lastmod 2024-04-01 … 2024-05-02 · \d+ ms$/,
     );
-    assert.match(lines[4]!, /^    ├── \/posts\.xml  ✓ 200 · urlset · 3 URLs · \d+ B · \d+ ms$/);
-    assert.match(lines[5]!, /^    └── \/gone\.xml  ✗ 404 · \d+ ms$/);
+    assert.match(lines[4]!, /^ {4}├── \/posts\.xml {2}✓ 200 · urlset · 3 URLs · \d+ B · \d+ ms$/);
+    assert.match(lines[5]!, /^ {4}└── \/gone\.xml {2}✗ 404 · \d+ ms$/);
     assert.equal(lines[6], '          ✗ FETCH-001 HTTP 404: the sitemap must answer 200');
     assert.equal(lines[7], '');
     assert.match(
@@ -58,16 +60,11 @@ describe('sitemapkit tree', () => {
   it('prints the tree as one JSON document with --json', async () => {
     const { code, stdout } = await runCli(['tree', site.origin, '--json', ...FAST]);
     assert.equal(code, 0);
-    const tree = JSON.parse(stdout);
+    const tree = JSON.parse(stdout) as SitemapTree;
     assert.equal(tree.mode, 'site');
-    assert.deepEqual(tree.robots.sitemaps, [site.url('/sitemap_index.xml')]);
+    assert.deepEqual(tree.robots?.sitemaps, [site.url('/sitemap_index.xml')]);
     assert.deepEqual(
-      tree.roots[0].children.map((c: { url: string; status: number; urls: number; gzip: boolean }) => [
-        c.url,
-        c.status,
-        c.urls,
-        c.gzip,
-      ]),
+      tree.roots[0]?.children.map((c) => [c.url, c.status, c.urls, c.gzip]),
       [
         [site.url('/pages.xml.gz'), 200, 2, true],
         [site.url('/posts.xml'), 200, 3, false],
@@ -83,7 +80,7 @@ describe('sitemapkit tree', () => {
     const entries = stdout
       .trimEnd()
       .split('\n')
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line) as SourcedEntry);
     const sorted = entries.sort((a, b) => a.loc.localeCompare(b.loc));
     assert.deepEqual(sorted, [
       { kind: 'url', loc: `${site.origin}/`, lastmod: '2024-04-01', source: site.url('/pages.xml.gz') },

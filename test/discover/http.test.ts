@@ -70,7 +70,7 @@ describe('HttpClient', () => {
     assert.equal(site.lastUserAgent, DEFAULT_USER_AGENT);
     assert.match(DEFAULT_USER_AGENT, /^sitemapkit\/\d+\.\d+\.\d+ \(\+https:\/\/\S+\)$/);
     const custom = new HttpClient({ ...FAST, userAgent: 'AuditBot/2.0' });
-    await (await custom.get(site.url('/plain'))).discard();
+    (await custom.get(site.url('/plain'))).discard();
     assert.equal(site.lastUserAgent, 'AuditBot/2.0');
     await Promise.all([client.close(), custom.close()]);
   });

@@ -3,7 +3,7 @@
  * the discovery tests. It counts requests per path and the most requests in flight at once.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export type Route =
   | { status?: number; headers?: Record<string, string>; body?: string | Uint8Array }
@@ -26,7 +26,7 @@ export async function startSite(
 ): Promise<Site> {
   let table: Record<string, Route> = {};
   let inFlight = 0;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     site.hits.set(path, (site.hits.get(path) ?? 0) + 1);

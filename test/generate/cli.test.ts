@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import type { WriteSummary } from '../../src/generate/types.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
@@ -194,9 +195,9 @@ test('standard input, sniffed; other hosts refused unless --allow-other-hosts', 
     input: 'loc,lastmod\n/x,2024-02-03\n',
   });
   assert.equal(csv.code, 0);
-  const summary = JSON.parse(csv.stdout);
+  const summary = JSON.parse(csv.stdout) as WriteSummary;
   assert.equal(summary.urls, 1);
-  assert.equal(summary.files[0].lastmod, '2024-02-03');
+  assert.equal(summary.files[0]?.lastmod, '2024-02-03');
   assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
 });
 
@@ -377,7 +378,7 @@ test('an interrupted run (SIGINT while reading standard input) removes its tempo
     await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, 200));
   child.kill('SIGINT');
-  const [code] = await once(child, 'close');
+  const [code] = (await once(child, 'close')) as [number | null];
   assert.equal(code, 1);
   assert.match(stderr, /interrupted by SIGINT\nNothing was written; .* is unchanged\./);
   assert.deepEqual(await readdir(out), ['sitemap.xml']);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { createSitemapWriter } from '../../src/generate/index.js';
@@ -9,7 +9,7 @@ import { BASE_URL, locsOf, plainEntries } from './entries.js';
 
 test('the low-level writer serves a sitemap straight into an HTTP response, honouring backpressure', async () => {
   let drains = 0;
-  const server = createServer(async (_request, response) => {
+  const serve = async (response: ServerResponse) => {
     response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' });
     const writer = createSitemapWriter(response, { namespaces: [] });
     for (const entry of plainEntries(5_000)) {
@@ -20,7 +20,8 @@ test('the low-level writer serves a sitemap straight into an HTTP response, hono
       }
     }
     await writer.end();
-  });
+  };
+  const server = createServer((_request, response) => void serve(response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;

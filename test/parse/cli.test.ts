@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import type { SourcedEntry } from '../../src/core/entry.js';
 import { runCli } from '../helpers/cli.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 import { urlset } from './helpers.js';
@@ -16,7 +17,7 @@ test('parse FILE prints one JSON entry per line, nothing on stderr', async () =>
   const { code, stdout, stderr } = await runCli(['parse', SAMPLE]);
   assert.equal(code, 0);
   assert.equal(stderr, '');
-  const entries = lines(stdout).map((line) => JSON.parse(line));
+  const entries = lines(stdout).map((line) => JSON.parse(line) as SourcedEntry);
   assert.equal(entries.length, 5);
   assert.deepEqual(entries[0], {
     kind: 'url',
@@ -35,7 +36,7 @@ test('--csv prints a header and RFC 4180 rows; several sources add "source"', as
     'sitemap,http://www.example.com/sitemap2.xml.gz,2005-01-01,,,,,,',
   ]);
   const two = await runCli(['parse', INDEX, SAMPLE]);
-  const sources = lines(two.stdout).map((line) => JSON.parse(line).source);
+  const sources = lines(two.stdout).map((line) => (JSON.parse(line) as SourcedEntry).source);
   assert.deepEqual(sources, [INDEX, INDEX, SAMPLE, SAMPLE, SAMPLE, SAMPLE, SAMPLE]);
 });
 
@@ -87,13 +88,13 @@ test('an http(s) URL is fetched and streamed; HTTP errors exit 1', async () => {
     const ok = await runCli(['parse', `${base}/sitemap.xml.gz`]);
     assert.equal(ok.code, 0);
     assert.deepEqual(
-      lines(ok.stdout).map((line) => JSON.parse(line).loc),
+      lines(ok.stdout).map((line) => (JSON.parse(line) as SourcedEntry).loc),
       [`${base}/relative`, 'https://example.com/b'],
     );
     const moved = await runCli(['parse', `${base}/moved`]);
     assert.equal(moved.code, 0, moved.stderr);
     assert.equal(
-      JSON.parse(lines(moved.stdout)[0]!).loc,
+      (JSON.parse(lines(moved.stdout)[0]!) as SourcedEntry).loc,
       `${base}/relative`,
       'relative locs resolve against the URL that answered',
     );

@@ -43,14 +43,14 @@ test('JSONL: every line is exactly what JSON.stringify writes, whatever the stri
     assert.equal(entryToJsonLine(withSource), JSON.stringify(withSource), text);
   }
   assert.equal(
-    entryToJsonLine({ kind: 'url', loc: 'https://example.com/', priority: -0 } as Entry),
+    entryToJsonLine({ kind: 'url', loc: 'https://example.com/', priority: -0 }),
     JSON.stringify({ kind: 'url', loc: 'https://example.com/', priority: -0 }),
   );
 });
 
 test('CSV: header and rows that a CSV reader reads back to the same values', () => {
   const text = `${entryCsvHeader(true)}\n${entryToCsvRow(ENTRY, 'a.xml')}\n${entryToCsvRow({ kind: 'sitemap', loc: 'https://example.com/s.xml' }, undefined, true)}\n`;
-  const rows = parseCsv(text, { columns: true }) as Record<string, string>[];
+  const rows = parseCsv<Record<string, string>>(text, { columns: true });
   assert.equal(rows.length, 2);
   assert.equal(rows[0]!['loc'], ENTRY.loc);
   assert.equal(rows[0]!['priority'], '0.8');

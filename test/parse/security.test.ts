@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { NS } from '../../src/core/namespaces.js';
-import { parseSitemap } from '../../src/parse/index.js';
+import { ParseError, parseSitemap } from '../../src/parse/index.js';
 import { parseAll, parseText, urlset } from './helpers.js';
 
 test('billion laughs: the DOCTYPE is skipped (SEC-001), nothing is expanded, reading is instant', async () => {
@@ -126,6 +126,6 @@ test('a file path source is read, a missing one throws FETCH-001', async () => {
   assert.equal(r.entries.length, 2);
   await assert.rejects(
     parseAll({ path: '/nonexistent/sitemap.xml' }),
-    (error: any) => error.diagnostic?.code === 'FETCH-001',
+    (error: unknown) => error instanceof ParseError && error.diagnostic.code === 'FETCH-001',
   );
 });

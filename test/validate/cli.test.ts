@@ -26,6 +26,7 @@ test('errors: source:line:column severity CODE message, then the summary, exit 1
     new RegExp(`^${RULES}vid-005\\.xml:11:23 +error +VID-005 +<video:duration> 99999 is not a whole number`, 'm'),
   );
   assert.match(stdout, /vid-005\.xml: urlset, 2 URLs, 3 errors, 1 warning: invalid\n$/);
+  // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
   assert.doesNotMatch(stdout, /\u001b\[/);
 });
 

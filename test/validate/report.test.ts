@@ -47,6 +47,8 @@ test('quiet keeps errors; colour only when asked; 0 shows everything', () => {
   stream.forEach(all.add);
   const text = all.render([result]);
   assert.equal(text.match(/URL-006/g)?.length, 3);
+  // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
   assert.match(text, /\u001b\[31merror/);
+  // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
   assert.match(text, /\u001b\[33mwarning/);
 });
