@@ -6,3 +6,4 @@ export * from './url.js';
 export * from './xml.js';
 export * from './diagnostics.js';
 export * from './detach.js';
+export * from './diagnostic-tally.js';
