@@ -9,7 +9,7 @@ import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
 import { findScriptRedirect, isJavaScriptType, parseRefresh, type ClientRedirect } from './client-redirect.js';
-import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
+import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from '../html/directives.js';
 
 export interface PageFacts {
   /** Absolute targets of `<a href>` without rel="nofollow", in document order. */

@@ -10,7 +10,7 @@
 import type { Alternate, UrlEntry } from '../core/entry.js';
 import { isHtmlContentType } from '../discover/http.js';
 import { LIMITS } from '../core/limits.js';
-import { addRobotsHeader, type RobotsDirectives } from './directives.js';
+import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
 import type { ClientRedirect } from './client-redirect.js';
 import { readHtmlStream, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';

@@ -5,7 +5,7 @@
  * than one; the set is published atomically (Publication).
  */
 import { LIMITS, diagnostic, joinUrl, type Diagnostic, type UrlEntry } from '../core/index.js';
-import { FingerprintSet } from './fingerprint-set.js';
+import { FingerprintSet } from '../core/fingerprint-set.js';
 import { prepareEntry, type PrepareContext } from './prepare.js';
 import { Publication } from './publication.js';
 import {

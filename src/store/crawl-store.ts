@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { UrlEntry } from '../core/entry.js';
-import { FingerprintSet } from '../generate/fingerprint-set.js';
+import { FingerprintSet } from '../core/fingerprint-set.js';
 
 export interface QueuedUrl {
   seq: number;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addRobotsHeader, noDirectives } from '../../src/crawl/directives.js';
+import { addRobotsHeader, noDirectives } from '../../src/html/directives.js';
 import { lastmodFromHeader } from '../../src/crawl/lastmod.js';
 import { parseLinkHeader } from '../../src/crawl/link-header.js';
 

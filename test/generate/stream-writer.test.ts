@@ -3,7 +3,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { createSitemapWriter } from '../../src/generate/index.js';
-import { FingerprintSet } from '../../src/generate/fingerprint-set.js';
+import { FingerprintSet } from '../../src/core/fingerprint-set.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { BASE_URL, locsOf, plainEntries } from './entries.js';
 
