@@ -42,14 +42,16 @@ test('generate → parse → validate through the public API gives the entries b
     },
   ];
   const summary = await sitemapkit.writeSitemaps(entries, { outDir, baseUrl: 'https://www.example.com/', gzip: true });
-  assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml.gz']);
-  const path = join(outDir, 'sitemap.xml.gz');
+  // With --gzip the entry point is an index, sitemap.xml, even for one shard.
+  assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
+  const [shard] = summary.files;
+  const path = join(outDir, shard!.name);
   const parsed = sitemapkit.parseSitemap(await readFile(path));
   const read: Entry[] = [];
   for await (const entry of parsed) read.push(entry);
   assert.equal(parsed.kind, 'urlset');
   assert.deepEqual(read, entries);
-  const result = await sitemapkit.validateSitemap(path, { location: 'https://www.example.com/sitemap.xml.gz' });
+  const result = await sitemapkit.validateSitemap(path, { location: shard!.url });
   assert.equal(result.errors, 0, JSON.stringify(result.diagnostics));
   assert.equal(result.urls, 2);
 });

@@ -20,14 +20,16 @@ export const OUTPUT_OPTIONS: CommandSpec['options'] = {
 
 export const OUTPUT_OPTIONS_HELP = `Output:
   -o, --out DIR          directory to publish the sitemaps into (created if missing); files are
-                         written under temporary names and renamed into place when all are complete
+                         written under temporary names, and one rename of the entry point
+                         switches to the new set once every file of it is complete
   --base-url URL         public URL of DIR, e.g. https://www.example.com/ (relative URLs resolve
                          against it; the index and robots.txt lines point under it)
   --max-urls N           URLs per file (default and maximum ${LIMITS.maxUrlsPerSitemap.toLocaleString('en-US')})
   --max-bytes N          uncompressed bytes per file, closing tag included
                          (default and maximum ${LIMITS.maxBytesPerSitemap.toLocaleString('en-US')})
-  --gzip                 write .gz files (the index stays plain XML)
-  --gzip-index           gzip the index as well
+  --gzip                 write .gz shards, listed by the index sitemap.xml even when there is
+                         one (the index stays plain XML, and keeps its name as the site grows)
+  --gzip-index           gzip the index as well: the entry point is then sitemap.xml.gz
   --format xml|txt       urlset XML (default) or text sitemaps, one URL per line
   --stylesheet URL       add an xml-stylesheet processing instruction (XSLT or CSS)
   --allow-other-hosts    accept URLs on other hosts or outside the base URL's directory (only

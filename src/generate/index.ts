@@ -1,5 +1,7 @@
 /** The generator: entries → sitemap files (writeSitemaps) or one document on any stream (createSitemapWriter). */
-export { writeSitemaps, GenerateError } from './write-sitemaps.js';
+export { writeSitemaps } from './write-sitemaps.js';
+export { GenerateError } from './errors.js';
+export type { LockHolder } from './run-lock.js';
 export { createSitemapWriter, type SitemapWriter, type SitemapWriterOptions } from './document-writer.js';
 export { prepareEntry, type PreparedEntry, type PrepareContext, type EntryProblem } from './prepare.js';
 export {

@@ -1,5 +1,6 @@
 /** The public shapes of the generator: what writeSitemaps accepts, and what it reports back. */
 import type { Diagnostic, UrlEntry } from '../core/index.js';
+import type { LockHolder } from './run-lock.js';
 
 export type OutputFormat = 'xml' | 'txt';
 
@@ -30,9 +31,9 @@ export interface WriteSitemapsOptions {
   maxUrls?: number;
   /** Uncompressed bytes per file, closing tag included; default and maximum 52,428,800. */
   maxBytes?: number;
-  /** Write `.gz` shards. */
+  /** Write `.gz` shards, listed by an index (`<name>.xml`) even when there is only one. */
   gzip?: boolean;
-  /** Gzip the index too (it stays plain XML by default, as most engines and tools expect). */
+  /** Gzip the index too: the entry point is then `<name>.xml.gz` (it stays plain XML by default, as most engines and tools expect). */
   gzipIndex?: boolean;
   /** Refuse runs that need more files than this; default and maximum 50,000, what one index may list. */
   maxFiles?: number;
@@ -48,9 +49,15 @@ export interface WriteSitemapsOptions {
   dedupe?: boolean;
   /** Extension namespaces declared on every urlset root; default all four. Entries using another extension declare it on their own `<url>`. */
   namespaces?: readonly ExtensionName[];
-  /** Name of the files: `<name>.xml` (single file or index), `<name>-0.xml`, `<name>-1.xml`… (shards). */
+  /**
+   * Name of the files: the entry point is `<name>.xml` whatever the number of URLs (the only file,
+   * or the index); shards are `<name>-0-<digest>.xml`, `<name>-1-<digest>.xml`…, named after their content.
+   */
   fileBaseName?: string;
-  /** Aborting stops the run: nothing is published and the output directory stays as it was. */
+  /**
+   * Aborting stops the run: nothing is published and the output directory stays as it was. (A
+   * run killed outright leaves the published set as it was too; the next run clears up after it.)
+   */
   signal?: AbortSignal;
   /** Called for each problem: entries with errors are skipped, warnings are only reported. */
   onProblem?: (problem: Diagnostic) => void;
@@ -81,15 +88,21 @@ export interface WrittenFile {
 export interface WriteSummary {
   /** The sitemap files (urlsets or text files), in order. */
   files: WrittenFile[];
-  /** The index, when more than one file was written. */
+  /** The index, unless the only file is a plain XML sitemap (then it is the entry point itself). */
   index?: WrittenFile;
   urls: number;
   duplicates: number;
   /** Entries skipped because of errors. */
   skipped: number;
   problems: { errors: number; warnings: number };
-  /** Stale files of a previous run that were removed. */
+  /** Files of earlier runs (as their manifest records them) that the new set replaces, removed. */
   removed: string[];
-  /** The line(s) to add to robots.txt. */
+  /** Shards already in place with the same content: left untouched (same bytes, same modification time). */
+  unchanged: string[];
+  /** Temporary folders of runs that died (killed, crashed), removed when this run began. */
+  leftovers: string[];
+  /** The run that was writing into outDir when it died, when this run found its lock. */
+  interrupted?: LockHolder;
+  /** The line(s) to add to robots.txt: they name the entry point, which depends on the options alone. */
   robotsTxt: string[];
 }

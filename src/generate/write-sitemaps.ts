@@ -1,13 +1,18 @@
 /**
  * Entries → a published set of sitemaps: each entry is checked (prepareEntry), de-duplicated,
  * serialised and appended to the current shard; a new shard starts before a limit would be
- * crossed (URLs, bytes, or 1,000 news entries); an index lists the shards when there is more
- * than one; the set is published atomically (Publication).
+ * crossed (URLs, bytes, or 1,000 news entries); the set is published atomically (Publication).
+ *
+ * The entry point is `<base>.xml` (`<base>.xml.gz` with gzipIndex) whatever the number of URLs
+ * (file-names.ts): the urlset itself when one plain XML file holds every URL, otherwise an index
+ * of the shards (always with gzip, gzipIndex or the text format, whose files cannot bear that name).
  */
 import { LIMITS, diagnostic, joinUrl, type Diagnostic, type UrlEntry } from '../core/index.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
+import { GenerateError } from './errors.js';
+import { entryPointName, shardName } from './file-names.js';
 import { prepareEntry, type PrepareContext } from './prepare.js';
-import { Publication } from './publication.js';
+import { Publication, type PendingFile } from './publication.js';
 import {
   SITEMAPINDEX_CLOSE,
   URLSET_CLOSE,
@@ -27,16 +32,7 @@ import {
   type WrittenFile,
 } from './types.js';
 
-/** Thrown when the run cannot complete; nothing has been published. */
-export class GenerateError extends Error {
-  constructor(
-    message: string,
-    readonly diagnostic?: Diagnostic,
-  ) {
-    super(message);
-    this.name = 'GenerateError';
-  }
-}
+export { GenerateError };
 
 /** Finished shards still compressing or flushing while the next one is written. */
 const MAX_CLOSING_SHARDS = 4;
@@ -111,6 +107,7 @@ interface ClosedShard {
   urls: number;
   bytes: number;
   gzipBytes?: number;
+  digest: string;
   newest: string | undefined;
 }
 
@@ -320,18 +317,21 @@ export async function writeSitemaps(
     }
     const closed = await shards.finish();
     progress();
-    const { files, index, order } = await nameAndIndex(closed, publication, settings);
-    const removed = await publication.commit(order);
-    const entryPoint = index ?? files[0]!;
+    const set = await nameAndIndex(closed, publication, settings);
+    const { removed, unchanged } = await publication.commit(set.shards, set.entryPoint);
+    const { leftovers, interrupted } = publication.housekeeping;
     return {
-      files,
-      ...(index ? { index } : {}),
+      files: set.files,
+      ...(set.index ? { index: set.index } : {}),
       urls,
       duplicates,
       skipped,
       problems,
       removed,
-      robotsTxt: [`Sitemap: ${entryPoint.url}`],
+      unchanged,
+      leftovers,
+      ...(interrupted ? { interrupted } : {}),
+      robotsTxt: [`Sitemap: ${joinUrl(settings.baseUrl, set.entryPoint.name)}`],
     };
   } catch (error) {
     await shards.discard();
@@ -355,35 +355,35 @@ function placeOf(
   return place;
 }
 
-/** Final names, the index when more than one file was written, and the order of publication. */
+/**
+ * The published names of the shards and the entry point: the one shard itself when it is plain
+ * XML (and no index is to be gzipped), otherwise an index of the shards, written here.
+ */
 async function nameAndIndex(
   closed: ClosedShard[],
   publication: Publication,
   settings: Settings,
-): Promise<{
-  files: WrittenFile[];
-  index: WrittenFile | undefined;
-  order: { tempName: string; name: string }[];
-}> {
+): Promise<{ files: WrittenFile[]; index: WrittenFile | undefined; shards: PendingFile[]; entryPoint: PendingFile }> {
   const extension = `${settings.text ? 'txt' : 'xml'}${settings.gzip ? '.gz' : ''}`;
-  const single = closed.length === 1;
-  const files = closed.map((shard, i): WrittenFile & { tempName: string } => {
-    const name = single ? `${settings.baseName}.${extension}` : `${settings.baseName}-${i}.${extension}`;
+  const entryName = entryPointName(settings.baseName, settings.gzipIndex);
+  const alone = closed.length === 1 && extension === 'xml' && !settings.gzipIndex;
+  const files = closed.map((shard, i): WrittenFile & PendingFile => {
+    const name = alone ? entryName : shardName(settings.baseName, i, shard.digest, extension);
     return {
       tempName: shard.tempName,
       name,
       url: joinUrl(settings.baseUrl, name),
       urls: shard.urls,
       bytes: shard.bytes,
+      size: shard.gzipBytes ?? shard.bytes,
       ...(shard.gzipBytes === undefined ? {} : { gzipBytes: shard.gzipBytes }),
       ...(shard.newest === undefined ? {} : { lastmod: shard.newest }),
     };
   });
-  const order = files.map(({ tempName, name }) => ({ tempName, name }));
-  const published = files.map(({ tempName: _unused, ...file }) => file);
-  if (single) return { files: published, index: undefined, order };
+  const pending = files.map(({ tempName, name, size }) => ({ tempName, name, size }));
+  const published = files.map(({ tempName: _temp, size: _size, ...file }) => file);
+  if (alone) return { files: published, index: undefined, shards: [], entryPoint: pending[0]! };
 
-  const indexName = `${settings.baseName}.xml${settings.gzipIndex ? '.gz' : ''}`;
   const indexFile = new ShardFile(
     publication.tempPath('index'),
     settings.gzipIndex,
@@ -397,13 +397,13 @@ async function nameAndIndex(
     if (indexFile.writer.needsDrain) await indexFile.writer.drain();
   }
   const written = await indexFile.close();
-  order.push({ tempName: 'index', name: indexName });
   const index: WrittenFile = {
-    name: indexName,
-    url: joinUrl(settings.baseUrl, indexName),
+    name: entryName,
+    url: joinUrl(settings.baseUrl, entryName),
     urls: published.length,
     bytes: written.bytes,
     ...(written.gzipBytes === undefined ? {} : { gzipBytes: written.gzipBytes }),
   };
-  return { files: published, index, order };
+  const entryPoint = { tempName: 'index', name: entryName, size: written.gzipBytes ?? written.bytes };
+  return { files: published, index, shards: pending, entryPoint };
 }

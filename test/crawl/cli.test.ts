@@ -136,15 +136,22 @@ describe('sitemapkit crawl', () => {
     const result = await runCli([...crawlArgs('shards'), '--max-urls', '5', '--gzip', '--json']);
     assert.equal(result.code, 0, result.stderr);
     const out = join(dir, 'shards', 'out');
-    assert.deepEqual(readdirSync(out).sort(), [
-      'sitemap-0.xml.gz',
-      'sitemap-1.xml.gz',
-      'sitemap-2.xml.gz',
-      'sitemap-3.xml.gz',
-      'sitemap-4.xml.gz',
-      'sitemap-5.xml.gz',
-      'sitemap.xml',
-    ]);
+    // Shards are named after their position and content (sitemap-N-<digest>.xml.gz), as generate names them.
+    assert.deepEqual(
+      readdirSync(out)
+        .sort()
+        .map((name) => name.replace(/-[0-9a-f]{12}\.xml\.gz$/, '-<digest>.xml.gz')),
+      [
+        '.sitemap-manifest.json',
+        'sitemap-0-<digest>.xml.gz',
+        'sitemap-1-<digest>.xml.gz',
+        'sitemap-2-<digest>.xml.gz',
+        'sitemap-3-<digest>.xml.gz',
+        'sitemap-4-<digest>.xml.gz',
+        'sitemap-5-<digest>.xml.gz',
+        'sitemap.xml',
+      ],
+    );
     const locs = readdirSync(out)
       .filter((name) => name.endsWith('.gz'))
       .flatMap((name) => locsOf(gunzipSync(readFileSync(join(out, name))).toString('utf8')));

@@ -40,6 +40,8 @@ describe('crawl report', () => {
       skipped: 0,
       problems: { errors: 0, warnings: 0 },
       removed: [],
+      unchanged: [],
+      leftovers: [],
       robotsTxt: ['Sitemap: https://example.com/sitemap.xml'],
     });
     assert.equal(

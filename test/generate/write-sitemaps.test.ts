@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -14,6 +15,14 @@ import {
 } from '../../src/generate/index.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { BASE_URL, locsOf, plainEntries } from './entries.js';
+import { servedSet } from './served-set.js';
+
+/** The record of a run's own files, kept beside the output. */
+const MANIFEST = '.sitemap-manifest.json';
+/** A shard's name: its position, then the first 12 hex digits of its content's SHA-256. */
+const shardName = (position: number, extension: string): RegExp =>
+  new RegExp(`^sitemap-${position}-[0-9a-f]{12}\\.${extension.replace('.', '\\.')}$`);
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-write-'));
 after(() => rm(scratch, { recursive: true, force: true }));
@@ -41,15 +50,18 @@ async function snapshot(dir: string): Promise<Map<string, Buffer>> {
   return new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name))] as const)));
 }
 
-test('50,000 URLs make one file and no index; 50,001 make two files and an index', async () => {
+test('50,000 URLs make one file and no index; 50,001 make two shards named by content, and the index is sitemap.xml', async () => {
   const one = await write(plainEntries(50_000));
-  assert.deepEqual(one.files, ['sitemap.xml']);
+  assert.deepEqual(one.files, [MANIFEST, 'sitemap.xml']);
   assert.equal(one.summary.index, undefined);
   assert.equal(one.summary.files[0]!.urls, 50_000);
   assert.deepEqual(one.summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
 
   const two = await write(plainEntries(50_001));
-  assert.deepEqual(two.files, ['sitemap-0.xml', 'sitemap-1.xml', 'sitemap.xml']);
+  const shards = two.summary.files.map((f) => f.name);
+  assert.deepEqual(two.files, [MANIFEST, ...shards, 'sitemap.xml']);
+  assert.match(shards[0]!, shardName(0, 'xml'));
+  assert.match(shards[1]!, shardName(1, 'xml'));
   assert.deepEqual(
     two.summary.files.map((f) => f.urls),
     [50_000, 1],
@@ -57,13 +69,18 @@ test('50,000 URLs make one file and no index; 50,001 make two files and an index
   assert.equal(two.summary.index?.name, 'sitemap.xml');
   assert.deepEqual(two.summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
   const index = await readFile(join(two.outDir, 'sitemap.xml'), 'utf8');
-  assert.deepEqual(locsOf(index), ['https://www.example.com/sitemap-0.xml', 'https://www.example.com/sitemap-1.xml']);
+  assert.deepEqual(
+    locsOf(index),
+    shards.map((name) => `${BASE_URL}${name}`),
+  );
   assert.deepEqual((await validateAgainstXsd(index, 'siteindex')).errors, []);
-  const first = await readFile(join(two.outDir, 'sitemap-0.xml'), 'utf8');
-  const second = await readFile(join(two.outDir, 'sitemap-1.xml'), 'utf8');
+  const first = await readFile(join(two.outDir, shards[0]!), 'utf8');
+  const second = await readFile(join(two.outDir, shards[1]!), 'utf8');
   assert.equal(locsOf(first).length, 50_000);
   assert.deepEqual(locsOf(second), [`${BASE_URL}page/50000`]);
   assert.equal(Buffer.byteLength(first), two.summary.files[0]!.bytes);
+  // The name carries the SHA-256 of the document it names.
+  assert.equal(shards[1]!.slice('sitemap-1-'.length, -'.xml'.length), sha256(second).slice(0, 12));
   assert.deepEqual((await validateAgainstXsd(first, 'extensions')).errors, []);
   assert.deepEqual((await validateAgainstXsd(second, 'extensions')).errors, []);
 });
@@ -124,7 +141,7 @@ test('each index lastmod is the newest lastmod of its shard (by instant), omitte
   const index = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
   assert.match(
     index,
-    /<loc>https:\/\/www\.example\.com\/sitemap-0\.xml<\/loc><lastmod>2024-05-01T23:00:00-02:00<\/lastmod>/,
+    /<loc>https:\/\/www\.example\.com\/sitemap-0-[0-9a-f]{12}\.xml<\/loc><lastmod>2024-05-01T23:00:00-02:00<\/lastmod>/,
   );
   const noDates = await write(
     [
@@ -138,28 +155,59 @@ test('each index lastmod is the newest lastmod of its shard (by instant), omitte
   assert.equal((await validateAgainstXsd(plainIndex, 'siteindex')).valid, true);
 });
 
-test('--gzip shards gunzip to the same XML as the plain run; the index stays plain unless gzipIndex', async () => {
+test('--gzip shards gunzip to the same XML as the plain run, under the same names; the index stays plain unless gzipIndex', async () => {
   const plain = await write(plainEntries(2500), { maxUrls: 1000 });
   const gzipped = await write(plainEntries(2500), { maxUrls: 1000, gzip: true });
-  assert.deepEqual(gzipped.files, ['sitemap-0.xml.gz', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap.xml']);
-  for (let i = 0; i < 3; i++) {
-    const raw = await readFile(join(gzipped.outDir, `sitemap-${i}.xml.gz`));
+  const shards = gzipped.summary.files.map((f) => f.name);
+  assert.deepEqual(
+    shards,
+    plain.summary.files.map((f) => `${f.name}.gz`),
+    'named after the same content',
+  );
+  assert.deepEqual(gzipped.files, [MANIFEST, ...shards, 'sitemap.xml']);
+  for (const [i, name] of shards.entries()) {
+    assert.match(name, shardName(i, 'xml.gz'));
+    const raw = await readFile(join(gzipped.outDir, name));
     assert.deepEqual(raw.subarray(0, 2), Buffer.from([0x1f, 0x8b]));
     assert.equal(gzipped.summary.files[i]!.gzipBytes, raw.length);
-    assert.deepEqual(gunzipSync(raw), await readFile(join(plain.outDir, `sitemap-${i}.xml`)));
+    assert.deepEqual(gunzipSync(raw), await readFile(join(plain.outDir, plain.summary.files[i]!.name)));
   }
   const index = await readFile(join(gzipped.outDir, 'sitemap.xml'), 'utf8');
   assert.deepEqual(
     locsOf(index),
-    [0, 1, 2].map((i) => `${BASE_URL}sitemap-${i}.xml.gz`),
+    shards.map((name) => `${BASE_URL}${name}`),
   );
   const both = await write(plainEntries(2500), { maxUrls: 1000, gzip: true, gzipIndex: true });
   assert.ok(both.files.includes('sitemap.xml.gz') && !both.files.includes('sitemap.xml'));
   assert.deepEqual(both.summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml.gz']);
   const gunzippedIndex = gunzipSync(await readFile(join(both.outDir, 'sitemap.xml.gz'))).toString();
   assert.equal((await validateAgainstXsd(gunzippedIndex, 'siteindex')).valid, true);
-  const single = await write(plainEntries(3), { gzip: true });
-  assert.deepEqual(single.files, ['sitemap.xml.gz']);
+});
+
+test('the entry point depends on the options alone: with --gzip it stays sitemap.xml as a site shrinks to one shard and grows again', async () => {
+  const outDir = freshDir();
+  for (const count of [2500, 3, 1, 1200]) {
+    const { summary, files } = await write(plainEntries(count), { outDir, maxUrls: 1000, gzip: true });
+    assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml'], `${count} URLs`);
+    assert.equal(summary.index?.name, 'sitemap.xml');
+    const served = await servedSet(outDir);
+    assert.equal(served.kind, 'sitemapindex');
+    assert.deepEqual(
+      served.locs,
+      [...plainEntries(count)].map((e) => e.loc),
+    );
+    assert.deepEqual(files, [MANIFEST, ...served.shards, 'sitemap.xml'].sort(), 'no file of an earlier run is left');
+  }
+  // The same holds for text sitemaps and for a gzipped index alone.
+  for (const options of [{ format: 'txt' as const }, { gzipIndex: true }]) {
+    const dir = freshDir();
+    const entryPoint = options.gzipIndex ? 'sitemap.xml.gz' : 'sitemap.xml';
+    for (const count of [3, 2500]) {
+      const { summary } = await write(plainEntries(count), { outDir: dir, maxUrls: 1000, ...options });
+      assert.deepEqual(summary.robotsTxt, [`Sitemap: ${BASE_URL}${entryPoint}`], JSON.stringify(options));
+      assert.equal((await servedSet(dir, entryPoint)).locs.length, count);
+    }
+  }
 });
 
 test('a run that fails midway (strict, bad entry late) leaves the previous output byte for byte, and no temporary files', async () => {
@@ -195,30 +243,76 @@ test('a failure from the input itself also leaves the output untouched', async (
   assert.deepEqual(await snapshot(outDir), before);
 });
 
-test('files of a previous, larger run are removed after the new set is in place; other files are kept', async () => {
+test("only files a previous run recorded as its own are removed: the site's own sitemap-7.xml and other files are kept", async () => {
   const outDir = freshDir();
-  await write(plainEntries(5000), { outDir, maxUrls: 1000 });
-  await writeFile(join(outDir, 'index.html'), '<p>keep me</p>');
-  await writeFile(join(outDir, 'sitemap-news.xml'), 'not ours by name');
-  const second = await write(plainEntries(1500), { outDir, maxUrls: 1000, gzip: true });
-  assert.deepEqual(second.summary.removed, [
-    'sitemap-0.xml',
-    'sitemap-1.xml',
-    'sitemap-2.xml',
-    'sitemap-3.xml',
-    'sitemap-4.xml',
-  ]);
-  assert.deepEqual(second.files, [
-    'index.html',
-    'sitemap-0.xml.gz',
-    'sitemap-1.xml.gz',
-    'sitemap-news.xml',
-    'sitemap.xml',
-  ]);
+  await mkdir(outDir);
+  const own = {
+    'sitemap-7.xml': "the site's own sitemap, never written by sitemapkit",
+    'sitemap-0.xml': "also the site's own",
+    'sitemap-news.xml': 'not ours by name',
+    'index.html': '<p>keep me</p>',
+  };
+  for (const [name, content] of Object.entries(own)) await writeFile(join(outDir, name), content);
+  const first = await write(plainEntries(5000), { outDir, maxUrls: 1000 });
+  assert.deepEqual(first.summary.removed, []);
+  const firstShards = first.summary.files.map((f) => f.name);
+  const second = await write(plainEntries(1500, 'new'), { outDir, maxUrls: 1000, gzip: true });
+  assert.deepEqual(second.summary.removed, [...firstShards].sort());
+  const secondShards = second.summary.files.map((f) => f.name);
+  assert.deepEqual(second.files, [MANIFEST, ...Object.keys(own), ...secondShards, 'sitemap.xml'].sort());
   const third = await write(plainEntries(3), { outDir });
-  assert.deepEqual(third.summary.removed, ['sitemap-0.xml.gz', 'sitemap-1.xml.gz']);
-  assert.deepEqual(third.files, ['index.html', 'sitemap-news.xml', 'sitemap.xml']);
+  assert.deepEqual(third.summary.removed, [...secondShards].sort());
+  assert.deepEqual(third.files, [MANIFEST, ...Object.keys(own), 'sitemap.xml'].sort());
   assert.equal(locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8')).length, 3);
+  for (const [name, content] of Object.entries(own)) assert.equal(await readFile(join(outDir, name), 'utf8'), content);
+});
+
+test('a manifest that names other files (edited, damaged) never makes a run remove them', async () => {
+  const outDir = freshDir();
+  await write(plainEntries(3), { outDir });
+  const site = join(outDir, 'site');
+  await mkdir(site);
+  await writeFile(join(site, 'page.html'), 'a page');
+  await writeFile(join(outDir, 'about.html'), 'a page');
+  await writeFile(join(outDir, 'sitemap-7.xml'), "the site's own");
+  await writeFile(
+    join(outDir, MANIFEST),
+    JSON.stringify({
+      files: ['sitemap.xml', 'about.html', 'site', '../outside.xml', 'site/page.html', 'sitemap-7.xml'],
+    }),
+  );
+  const { summary, files } = await write(plainEntries(4), { outDir });
+  assert.deepEqual(summary.removed, []);
+  assert.deepEqual(files, [MANIFEST, 'about.html', 'site', 'sitemap-7.xml', 'sitemap.xml']);
+  assert.equal(await readFile(join(site, 'page.html'), 'utf8'), 'a page');
+  await writeFile(join(outDir, MANIFEST), 'not JSON');
+  assert.deepEqual((await write(plainEntries(5), { outDir })).summary.removed, []);
+});
+
+test('an unchanged shard is left as it is (same bytes, same modification time); a changed one gets a new name', async () => {
+  const outDir = freshDir();
+  const first = await write(plainEntries(2500), { outDir, maxUrls: 1000, gzip: true });
+  const names = first.summary.files.map((f) => f.name);
+  const old = new Date('2020-01-01T00:00:00Z');
+  for (const name of names) await utimes(join(outDir, name), old, old);
+  const before = await snapshot(outDir);
+  // Only the last shard's content changes.
+  const entries = [...plainEntries(2500)];
+  entries[2400] = { kind: 'url', loc: `${BASE_URL}changed` };
+  const second = await write(entries, { outDir, maxUrls: 1000, gzip: true });
+  const renamed = second.summary.files.map((f) => f.name);
+  assert.deepEqual(renamed.slice(0, 2), names.slice(0, 2));
+  assert.notEqual(renamed[2], names[2]);
+  assert.deepEqual(second.summary.unchanged, names.slice(0, 2));
+  assert.deepEqual(second.summary.removed, [names[2]]);
+  for (const name of names.slice(0, 2)) {
+    assert.deepEqual(await readFile(join(outDir, name)), before.get(name));
+    assert.equal((await stat(join(outDir, name))).mtimeMs, old.getTime(), `${name} was rewritten`);
+  }
+  assert.deepEqual(
+    (await servedSet(outDir)).locs,
+    entries.map((e) => e.loc),
+  );
 });
 
 test('duplicate URLs are written once (first wins) and counted; bad entries are reported with their place and skipped', async () => {
@@ -262,20 +356,24 @@ test('other hosts are written when allowed', async () => {
   assert.deepEqual(locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8')), ['https://shop.example.org/x']);
 });
 
-test('text format: one URL per line, same sharding, an XML index of the text files', async () => {
+test('text format: one URL per line, same sharding, listed by an XML index even when one file holds all', async () => {
   const single = await write(plainEntries(3), { format: 'txt' });
-  assert.deepEqual(single.files, ['sitemap.txt']);
+  const [only] = single.summary.files;
+  assert.match(only!.name, shardName(0, 'txt'));
+  assert.deepEqual(single.files, [MANIFEST, only!.name, 'sitemap.xml']);
   assert.equal(
-    await readFile(join(single.outDir, 'sitemap.txt'), 'utf8'),
+    await readFile(join(single.outDir, only!.name), 'utf8'),
     [0, 1, 2].map((i) => `${BASE_URL}page/${i}\n`).join(''),
   );
   const sharded = await write(plainEntries(5), { format: 'txt', maxUrls: 2, stylesheet: '/ignored-for-text.xsl' });
-  assert.deepEqual(sharded.files, ['sitemap-0.txt', 'sitemap-1.txt', 'sitemap-2.txt', 'sitemap.xml']);
-  assert.equal(await readFile(join(sharded.outDir, 'sitemap-2.txt'), 'utf8'), `${BASE_URL}page/4\n`);
+  const shards = sharded.summary.files.map((f) => f.name);
+  assert.equal(shards.length, 3);
+  assert.deepEqual(sharded.files, [MANIFEST, ...shards, 'sitemap.xml']);
+  assert.equal(await readFile(join(sharded.outDir, shards[2]!), 'utf8'), `${BASE_URL}page/4\n`);
   const index = await readFile(join(sharded.outDir, 'sitemap.xml'), 'utf8');
   assert.deepEqual(
     locsOf(index),
-    [0, 1, 2].map((i) => `${BASE_URL}sitemap-${i}.txt`),
+    shards.map((name) => `${BASE_URL}${name}`),
   );
   assert.equal((await validateAgainstXsd(index, 'siteindex')).valid, true);
   const bytes = await write(plainEntries(10), { format: 'txt', maxBytes: 100 });

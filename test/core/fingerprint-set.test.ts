@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FingerprintSet } from '../../src/core/fingerprint-set.js';
+
+const BASE_URL = 'https://www.example.com/';
+
+test('the duplicate set remembers every URL it was given, across growth, and nothing else', () => {
+  const set = new FingerprintSet(16);
+  for (let i = 0; i < 200_000; i++) assert.equal(set.add(`${BASE_URL}p/${i}`), true);
+  assert.equal(set.size, 200_000);
+  for (let i = 0; i < 200_000; i += 997) assert.equal(set.add(`${BASE_URL}p/${i}`), false);
+  assert.equal(set.add(`${BASE_URL}p/200000`), true);
+  assert.equal(set.add(''), true);
+  assert.equal(set.add(''), false);
+  assert.equal(set.size, 200_002);
+});
