@@ -1,29 +1,52 @@
 /**
  * A site's build output → entries: every .html file becomes a URL under the base URL
  * (`index.html` → its directory, with a trailing slash), lastmod from the file's modification
- * time. Pages whose `<meta name="robots">` says noindex (or none) are left out, as are paths
- * matching an --exclude glob and hidden files and folders (names starting with a dot).
+ * time. Hidden files and folders (names starting with a dot) are passed by. A page is left out,
+ * with its reason, when:
+ * - its path matches an --exclude glob (relative to the directory; a leading "/" anchors it there
+ *   too, as in `crawl --exclude`);
+ * - it is an error page: named after an HTTP error status (`404.html`, `500.html`, `404/index.html`);
+ * - its head says noindex (`<meta name="robots">`, or one addressed to Googlebot or Bingbot, read
+ *   as the crawler reads them: src/html/);
+ * - its canonical names another page. A canonical that names the page itself in another form
+ *   (`/about` for about.html, `/blog` for blog/index.html) is the URL it is listed under.
  *
  * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
  * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Parser } from 'htmlparser2';
 import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, type UrlEntry } from '../core/index.js';
+import { readPageHead } from '../html/page-head.js';
 import type { ReadEntry } from './types.js';
+
+export type LeftOutPageReason = 'excluded' | 'error-page' | 'noindex' | 'canonicalised';
+
+/** A page of the directory that is not listed, and why. */
+export interface LeftOutPage {
+  /** The file, as readSiteDirectory names its entries' sources. */
+  path: string;
+  reason: LeftOutPageReason;
+  /** What decided it: the --exclude glob, the canonical URL… */
+  detail: string;
+}
 
 export interface WalkSiteOptions {
   /** Public URL of the directory's root. */
   baseUrl: string;
-  /** Globs of paths to leave out, relative to the directory, `/`-separated (e.g. `drafts/**`, `**\/404.html`). */
+  /** Globs of paths to leave out, relative to the directory, `/`-separated (e.g. `drafts/**`, `/drafts/**`, `**\/*.amp.html`). */
   exclude?: readonly string[];
   /** Told of every HTML file left out, and why. */
-  onSkip?: (path: string, reason: 'excluded' | 'noindex') => void;
+  onLeftOut?: (page: LeftOutPage) => void;
+  /** Told once the walk is over of the exclude globs that matched no file (a typo, or a path that moved). */
+  onUnusedExclude?: (patterns: string[]) => void;
 }
 
 const HTML_FILE = /\.html?$/i;
+/** `404.html`, `500.htm`, or `404/index.html` (as Gatsby writes it): pages served for HTTP errors. */
+const ERROR_PAGE = /(?:^|\/)[45]\d\d(?:\.html?|\/index\.html?)$/i;
 
 /** The entries of the pages, without where they come from. */
 export async function* walkSiteDirectory(dir: string, options: WalkSiteOptions): AsyncGenerator<UrlEntry> {
@@ -36,24 +59,48 @@ export async function* walkSiteDirectory(dir: string, options: WalkSiteOptions):
  * has no line.
  */
 export async function* readSiteDirectory(dir: string, options: WalkSiteOptions): AsyncGenerator<ReadEntry> {
-  const excluded = options.exclude?.length ? picomatch([...options.exclude], { dot: true }) : () => false;
+  const excludes = (options.exclude ?? []).map((pattern) => ({ pattern, used: false, test: excludeMatcher(pattern) }));
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  const leaveOut = (path: string, reason: LeftOutPageReason, detail: string): void =>
+    options.onLeftOut?.({ path, reason, detail });
   for await (const relative of htmlFiles(dir, '')) {
-    if (excluded(relative)) {
-      options.onSkip?.(relative, 'excluded');
+    const path = join(dir, relative);
+    const excluded = excludes.find((exclude) => exclude.test(relative));
+    if (excluded) {
+      excluded.used = true;
+      leaveOut(path, 'excluded', `matches --exclude ${excluded.pattern}`);
       continue;
     }
-    const path = join(dir, relative);
-    if (hasNoindex(await readFile(path, 'utf8'))) {
-      options.onSkip?.(relative, 'noindex');
+    if (ERROR_PAGE.test(relative)) {
+      leaveOut(path, 'error-page', 'named after an HTTP error status: served for errors, not a page to index');
       continue;
+    }
+    const url = joinUrl(base, pageUrlPath(relative));
+    const head = await readPageHead(createReadStream(path), url);
+    if (head.directives.noindex) {
+      leaveOut(path, 'noindex', 'noindex in a robots <meta> tag');
+      continue;
+    }
+    let loc = url;
+    // One canonical decides; several that disagree say nothing (as the crawler reads them).
+    const [canonical, ...others] = head.canonicals;
+    if (canonical !== undefined && others.length === 0 && canonical !== url) {
+      if (!namesFile(canonical, base, relative)) {
+        leaveOut(path, 'canonicalised', `canonical is ${canonical}`);
+        continue;
+      }
+      loc = canonical;
     }
     const { mtime } = await stat(path);
-    yield {
-      entry: { kind: 'url', loc: joinUrl(base, pageUrlPath(relative)), lastmod: formatUtcDateTime(mtime) },
-      source: path,
-    };
+    yield { entry: { kind: 'url', loc, lastmod: formatUtcDateTime(mtime) }, source: path };
   }
+  const unused = excludes.filter((exclude) => !exclude.used).map((exclude) => exclude.pattern);
+  if (unused.length > 0) options.onUnusedExclude?.(unused);
+}
+
+/** Matches paths relative to the directory; "/drafts/**" is anchored at its root, as "drafts/**" is. */
+function excludeMatcher(pattern: string): (relative: string) => boolean {
+  return picomatch(pattern.replace(/^\.?\/+/, ''), { dot: true });
 }
 
 /** Relative paths of the HTML files below `dir`, in a stable (sorted) order. */
@@ -76,26 +123,20 @@ export function pageUrlPath(relative: string): string {
 }
 
 /**
- * True when the page's `<meta name="robots">` holds noindex or none (case-insensitive, comma-
- * separated). Only the head matters, so parsing stops at `<body>`.
+ * True when `url` is one of the forms under which a static host serves the file at `relative`:
+ * `/about.html` or `/about` for about.html; `/blog/`, `/blog` or `/blog/index.html` for
+ * blog/index.html.
  */
-export function hasNoindex(html: string): boolean {
-  const bodyStart = html.search(/<body[\s>]/i);
-  const head = bodyStart === -1 ? html : html.slice(0, bodyStart);
-  let noindex = false;
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (name !== 'meta' || (attributes.name ?? '').trim().toLowerCase() !== 'robots') return;
-        const directives = (attributes.content ?? '')
-          .toLowerCase()
-          .split(',')
-          .map((d) => d.trim());
-        if (directives.includes('noindex') || directives.includes('none')) noindex = true;
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(head);
-  return noindex;
+function namesFile(url: string, base: string, relative: string): boolean {
+  const { origin, pathname, search } = new URL(url);
+  const root = new URL(base);
+  if (origin !== root.origin || search !== '' || !pathname.startsWith(root.pathname)) return false;
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname.slice(root.pathname.length));
+  } catch {
+    return false;
+  }
+  const folder = path === '' || path.endsWith('/') ? path : `${path}/`;
+  return [path, `${path}.html`, `${path}.htm`, `${folder}index.html`, `${folder}index.htm`].includes(relative);
 }

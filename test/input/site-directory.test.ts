@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import type { UrlEntry } from '../../src/core/index.js';
-import { hasNoindex, walkSiteDirectory, type ReadEntry } from '../../src/input/index.js';
+import { walkSiteDirectory, type LeftOutPage, type ReadEntry } from '../../src/input/index.js';
 import { readSiteDirectory } from '../../src/input/site-directory.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -42,10 +42,10 @@ async function walk(options: Partial<Parameters<typeof walkSiteDirectory>[1]> = 
 }
 
 test('every .html file becomes a URL; index.html becomes its directory with a slash; names are percent-encoded', async () => {
-  const skipped: [string, string][] = [];
+  const leftOut: [string, string][] = [];
   const entries = await walk({
-    exclude: ['drafts/**', '**/404.html'],
-    onSkip: (path, reason) => skipped.push([path, reason]),
+    exclude: ['drafts/**'],
+    onLeftOut: ({ path, reason }) => leftOut.push([path.slice(site.length + 1), reason]),
   });
   assert.deepEqual(
     entries.map((entry) => entry.loc),
@@ -54,13 +54,13 @@ test('every .html file becomes a URL; index.html becomes its directory with a sl
       'https://www.example.com/blog/first%20post/',
       'https://www.example.com/blog/',
       'https://www.example.com/blog/z%C3%BCrich.html',
-      'https://www.example.com/docs/page.html',
       'https://www.example.com/',
     ],
   );
-  assert.deepEqual(skipped, [
-    ['404.html', 'excluded'],
+  assert.deepEqual(leftOut, [
+    ['404.html', 'error-page'],
     ['blog/draft.html', 'noindex'],
+    ['docs/page.html', 'noindex'],
     ['drafts/idea.html', 'excluded'],
     ['private/index.htm', 'noindex'],
   ]);
@@ -73,17 +73,108 @@ test('lastmod is the file modification time in UTC, to the second', async () => 
 
 test('a base URL below the root keeps its path; without exclusions every indexable page is listed', async () => {
   const entries = await walk({ baseUrl: 'https://www.example.com/docs' });
-  assert.ok(entries.some((entry) => entry.loc === 'https://www.example.com/docs/404.html'));
   assert.ok(entries.some((entry) => entry.loc === 'https://www.example.com/docs/drafts/idea.html'));
-  assert.equal(entries.length, 8);
+  assert.equal(entries.length, 6);
 });
 
-test('noindex detection reads only <meta name="robots"> in the head', () => {
-  assert.equal(hasNoindex('<head><meta name="robots" content="index, nofollow"></head>'), false);
-  assert.equal(hasNoindex('<head><meta name="robots" content="max-snippet:20, NOINDEX"></head>'), true);
-  assert.equal(hasNoindex('<head><meta name="googlebot" content="noindex"></head>'), false);
-  assert.equal(hasNoindex('<body><meta name="robots" content="noindex"></body>'), false);
-  assert.equal(hasNoindex('<head><meta content="none" name=robots></head>'), true);
+describe('which pages are left out, and why', () => {
+  const dir = `${site}-judged`;
+  const page = (head: string, body = '<p>text</p>') =>
+    `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+  const canonical = (href: string) => page(`<link rel="canonical" href="${href}">`);
+  const pages: Record<string, string> = {
+    // Error pages, by name: at the root, in a language folder, as Gatsby writes them; not names that only contain a status.
+    '404.html': page('<meta name="robots" content="index">'),
+    '500.htm': page(''),
+    'fr/404.html': page(''),
+    '404/index.html': page(''),
+    'catalogue/x404.html': page(''),
+    'catalogue/4040.html': page(''),
+    // Robots <meta> in the head, addressed to every robot or to one whose directives the crawler honours too.
+    'meta/googlebot.html': page('<meta name="googlebot" content="noindex">'),
+    'meta/bingbot.html': page('<meta name="BingBot" content="none">'),
+    'meta/other-bot.html': page('<meta name="otherbot" content="noindex">'),
+    'meta/in-body.html': page('', '<meta name="robots" content="noindex">'),
+    'meta/nofollow.html': page('<meta name="robots" content="nofollow, max-snippet:20">'),
+    // Canonicals: the page itself in another form (listed under that form), another page, conflicting ones.
+    'clean.html': canonical('https://www.example.com/clean'),
+    'section/index.html': canonical('/section'),
+    'self.html': canonical('self.html#top'),
+    'based/page.html': page('<base href="/based/"><link rel="canonical" href="page.html">'),
+    'copy.html': canonical('https://www.example.com/original.html'),
+    'other-host.html': canonical('https://example.com/other-host.html'),
+    'with-query.html': canonical('/with-query.html?page=1'),
+    'conflict.html': page('<link rel="canonical" href="/a"><link rel="canonical" href="/b">'),
+    'zürich.html': canonical('/zürich'),
+  };
+  before(async () => {
+    for (const [path, html] of Object.entries(pages)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), html);
+    }
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('lists each page under its URL or its own canonical form, and tells each left-out page with its reason', async () => {
+    const leftOut: LeftOutPage[] = [];
+    const entries: UrlEntry[] = [];
+    for await (const entry of walkSiteDirectory(dir, {
+      baseUrl: 'https://www.example.com/',
+      onLeftOut: (page) => leftOut.push(page),
+    }))
+      entries.push(entry);
+    assert.deepEqual(
+      entries.map((entry) => entry.loc),
+      [
+        'https://www.example.com/based/page.html',
+        'https://www.example.com/catalogue/4040.html',
+        'https://www.example.com/catalogue/x404.html',
+        'https://www.example.com/clean',
+        'https://www.example.com/conflict.html',
+        'https://www.example.com/meta/in-body.html',
+        'https://www.example.com/meta/nofollow.html',
+        'https://www.example.com/meta/other-bot.html',
+        'https://www.example.com/section',
+        'https://www.example.com/self.html',
+        'https://www.example.com/z%C3%BCrich',
+      ],
+    );
+    assert.deepEqual(
+      leftOut.map(({ path, reason, detail }) => [path.slice(dir.length + 1), reason, detail]),
+      [
+        ['404/index.html', 'error-page', 'named after an HTTP error status: served for errors, not a page to index'],
+        ['404.html', 'error-page', 'named after an HTTP error status: served for errors, not a page to index'],
+        ['500.htm', 'error-page', 'named after an HTTP error status: served for errors, not a page to index'],
+        ['copy.html', 'canonicalised', 'canonical is https://www.example.com/original.html'],
+        ['fr/404.html', 'error-page', 'named after an HTTP error status: served for errors, not a page to index'],
+        ['meta/bingbot.html', 'noindex', 'noindex in a robots <meta> tag'],
+        ['meta/googlebot.html', 'noindex', 'noindex in a robots <meta> tag'],
+        ['other-host.html', 'canonicalised', 'canonical is https://example.com/other-host.html'],
+        ['with-query.html', 'canonicalised', 'canonical is https://www.example.com/with-query.html?page=1'],
+      ],
+    );
+  });
+});
+
+describe('--exclude globs', () => {
+  it('are relative to the directory, with or without a leading slash; the ones that matched nothing are told once the walk is over', async () => {
+    const leftOut: string[] = [];
+    let unused: string[] | undefined;
+    const entries = await walk({
+      exclude: ['/drafts/**', './blog/first post/**', '/nothing/**', 'about.htm'],
+      onLeftOut: ({ path, detail }) => leftOut.push(`${path.slice(site.length + 1)}: ${detail}`),
+      onUnusedExclude: (patterns) => (unused = patterns),
+    });
+    assert.ok(!entries.some((entry) => /drafts|first%20post/.test(entry.loc)));
+    assert.deepEqual(
+      leftOut.filter((line) => line.includes('--exclude')),
+      [
+        'blog/first post/index.html: matches --exclude ./blog/first post/**',
+        'drafts/idea.html: matches --exclude /drafts/**',
+      ],
+    );
+    assert.deepEqual(unused, ['/nothing/**', 'about.htm']);
+  });
 });
 
 describe('a page with a problem is named by its file', () => {
