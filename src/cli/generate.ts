@@ -4,25 +4,33 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic, type Diagnostic } from '../core/index.js';
 import { GenerateError, writeSitemaps, type GeneratorInput, type WriteSummary } from '../generate/index.js';
-import { URL_LIST_FORMATS, readUrlList, type UrlListFormat } from '../input/index.js';
-import { readSiteDirectory } from '../input/site-directory.js';
+import {
+  LeftOutPages,
+  URL_LIST_FORMATS,
+  readSiteDirectory,
+  readUrlList,
+  type LeftOutPageReason,
+  type UrlListFormat,
+} from '../input/index.js';
+import { countOf, formatBytes, formatNumber } from '../report/format.js';
 import {
   EXIT_FAILED,
   EXIT_OK,
   UsageError,
   booleanFlag,
+  integerFlag,
   listFlag,
   stringFlag,
   type Command,
   type Io,
 } from './command.js';
+import { listenForInterruption } from './interrupt.js';
 import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
-import { countOf, formatBytes } from '../report/format.js';
 
-/** Warnings of one code printed before the rest are only counted (a list of duplicates can be long). */
-const WARNINGS_SHOWN_PER_CODE = 20;
+const DEFAULT_MAX_PER_RULE = 20;
 
 export const command: Command = {
   spec: {
@@ -37,27 +45,47 @@ Inputs (any number, read in order):
   FILE.csv               a header row naming the columns loc, lastmod, changefreq, priority
   -                      standard input (format from --input-format, or sniffed)
   DIR                    a site's build output: every .html file becomes a URL (index.html → its
-                         directory URL), lastmod from the file time; noindex pages are left out
+                         directory URL), lastmod from the file time. Left out, with the reason:
+                         error pages (404.html, 500.html, 404/index.html), pages whose robots
+                         <meta> (or googlebot/bingbot <meta>) says noindex, and pages whose
+                         canonical is another page; a canonical naming the page itself in another
+                         form (/about for about.html) is the URL listed
 
 Relative URLs resolve against --base-url. Bad lines are reported as file:line and skipped; the
 run still writes everything valid and exits 1. Duplicate URLs are written once.
 
+The entry point is always sitemap.xml (sitemap.xml.gz with --gzip-index), however many URLs
+there are, so the robots.txt line never changes: the sitemap itself when one plain XML file holds
+every URL, otherwise an index of the shards (always with --gzip or --format txt). Shards are named
+after their content (sitemap-0-3f2a9c1b7d4e.xml.gz): a shard that did not change is left as it is.
+Publication is atomic: the new entry point is renamed into place once every shard is, and only
+then are the files of the previous run removed. A run removes only files that earlier runs
+recorded as their own in .sitemap-manifest.json, and the temporary folders of runs that died.
+
 Input:
   --input-format F       txt, jsonl or csv, for "-" and files without a known extension
-  --exclude GLOB         leave out build-directory paths matching GLOB (repeatable), e.g. "drafts/**"
+  --exclude GLOB         leave out build-directory pages whose path matches GLOB (repeatable),
+                         relative to the directory: "drafts/**" or "/drafts/**"; a GLOB that
+                         matches no page is reported
   --strict               stop at the first bad line; the output directory is left untouched
-  --keep-duplicates      skip duplicate detection, for inputs known to be unique: it costs 8
-                         bytes per URL (about 130 MB at 10 million URLs); off, memory stays flat
+  --keep-duplicates      write every URL as given, without looking for duplicates: for inputs
+                         known to be unique. Finding duplicates costs 8 bytes per URL (about
+                         130 MB at 10 million URLs); with this flag memory stays flat
 
 ${OUTPUT_OPTIONS_HELP}
 
 Printing:
-  --json                 print the summary as one JSON object
+  --max-per-rule N       print at most N problems of each code, and count the rest (default
+                         ${DEFAULT_MAX_PER_RULE}; 0 prints all); the same bound applies to left-out pages per reason
+  --json                 print the summary as one JSON object, with the problems and left-out pages
   -q, --quiet            print only the robots.txt line(s) and problems
+
+Exit codes: 0 written; 1 written but some entries had errors (listed), or nothing written (an
+input could not be read, --strict, no valid URL, interrupted); 2 bad usage.
 
 Examples:
   sitemapkit generate urls.txt --base-url https://www.example.com/ --out public
-  sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --exclude "drafts/**" --gzip
+  sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --exclude "/drafts/**" --gzip
   cat urls.jsonl | sitemapkit generate - --base-url https://www.example.com/ --out out --max-urls 10000
 `,
     options: {
@@ -66,6 +94,7 @@ Examples:
       exclude: { type: 'string', multiple: true },
       strict: { type: 'boolean' },
       'keep-duplicates': { type: 'boolean' },
+      'max-per-rule': { type: 'string' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
     },
@@ -77,47 +106,49 @@ Examples:
     const output = readOutputOptions(args);
     const inputFormat = readInputFormat(stringFlag(args, 'input-format'));
     const exclude = listFlag(args, 'exclude');
+    const report = new RunReport(io, {
+      output,
+      maxPerRule: integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }),
+      json: booleanFlag(args, 'json'),
+      quiet: booleanFlag(args, 'quiet'),
+    });
+    // An input that cannot be read is failed work (exit 1, as in parse and validate), found before anything is written.
     for (const path of args.positionals) {
-      if (path !== '-' && !(await stat(path).catch(() => undefined))) throw new UsageError(`input not found: ${path}`);
+      if (path !== '-' && !(await stat(path).catch(() => undefined)))
+        return report.failed(`cannot read ${path}: no such file or directory`);
     }
-    const problems = new ProblemPrinter(io);
-    // Ctrl-C (or a service manager's TERM) stops the run cleanly: the temporary files are
-    // removed and the published sitemaps stay as they were.
-    const interruption = new AbortController();
-    const interrupt = (signal: NodeJS.Signals): void => {
-      interruption.abort(`interrupted by ${signal}`);
-      // A read of standard input may be waiting for data that will never come: end it.
-      (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-    };
-    process.once('SIGINT', interrupt);
-    process.once('SIGTERM', interrupt);
+    // Ctrl-C, or the TERM of a service manager, stops the run cleanly: the temporary files are
+    // removed and the published sitemaps stay as they were. A read of standard input may be
+    // waiting for data that will never come: it is ended too.
+    const interruption = listenForInterruption(() =>
+      (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
+    );
+    const inputs = new Inputs(args.positionals, { output, inputFormat, exclude, io, report });
     let summary: WriteSummary;
     try {
-      summary = await writeSitemaps(inputsOf(args.positionals, { output, inputFormat, exclude, io }), {
+      summary = await writeSitemaps(inputs.read(), {
         ...output,
         strict: booleanFlag(args, 'strict'),
         dedupe: !booleanFlag(args, 'keep-duplicates'),
         signal: interruption.signal,
-        onProblem: (problem) => problems.print(problem),
+        onProblem: report.problem,
         onProgress: ({ urls, files }) => {
-          if (io.stderrIsTerminal) io.stderr.write(`\r${urls.toLocaleString('en-US')} URLs, ${files} files…`);
+          if (io.stderrIsTerminal) io.stderr.write(`\r${formatNumber(urls)} URLs, ${countOf(files, 'file')}…`);
         },
       });
     } catch (error) {
-      if (!(error instanceof GenerateError) && !interruption.signal.aborted) throw error;
-      if (error instanceof GenerateError && error.diagnostic) problems.print(error.diagnostic);
-      const why = interruption.signal.aborted ? String(interruption.signal.reason) : (error as Error).message;
-      io.stderr.write(`sitemapkit generate: ${why}\nNothing was written; ${output.outDir} is unchanged.\n`);
-      return EXIT_FAILED;
+      if (io.stderrIsTerminal) io.stderr.write('\r\u001b[K');
+      if (interruption.signal.aborted) return report.failed(String(interruption.signal.reason));
+      if (!(error instanceof GenerateError)) throw error;
+      if (error.diagnostic === undefined) return report.failed(error.message);
+      // --strict: the problem is printed once, as every problem is; the message only says why the run stopped.
+      report.problem(error.diagnostic);
+      return report.failed('stopped at the first error (--strict)');
     } finally {
-      process.off('SIGINT', interrupt);
-      process.off('SIGTERM', interrupt);
+      interruption.dispose();
     }
     if (io.stderrIsTerminal) io.stderr.write('\r\u001b[K');
-    problems.finish();
-    if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify(summary)}\n`);
-    else io.stdout.write(describe(summary, output, booleanFlag(args, 'quiet')));
-    return summary.skipped > 0 ? EXIT_FAILED : EXIT_OK;
+    return report.written(summary);
   },
 };
 
@@ -128,71 +159,225 @@ function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
   return raw as UrlListFormat;
 }
 
-/** Every input in order, as one stream for the writer. */
-async function* inputsOf(
-  paths: string[],
-  context: { output: OutputOptions; inputFormat: UrlListFormat | undefined; exclude: string[]; io: Io },
-): AsyncGenerator<GeneratorInput> {
-  for (const path of paths) {
-    if (path !== '-' && (await stat(path).catch(() => undefined))?.isDirectory()) {
-      // Each page named by its file, so a problem with it points at the file to fix.
-      yield* readSiteDirectory(path, { baseUrl: context.output.baseUrl, exclude: context.exclude });
+/** Every input in order, as one stream for the writer; tells the report what it hands on and what build directories leave out. */
+class Inputs {
+  private readonly unusedExcludes = new Map<string, number>();
+  private directories = 0;
+
+  constructor(
+    private readonly paths: string[],
+    private readonly context: {
+      output: OutputOptions;
+      inputFormat: UrlListFormat | undefined;
+      exclude: string[];
+      io: Io;
+      report: RunReport;
+    },
+  ) {}
+
+  async *read(): AsyncGenerator<GeneratorInput> {
+    const { output, inputFormat, exclude, io, report } = this.context;
+    for (const path of this.paths) {
+      const items =
+        path !== '-' && (await stat(path)).isDirectory()
+          ? this.directory(path, output.baseUrl, exclude, report)
+          : readUrlList(path, { ...(inputFormat ? { format: inputFormat } : {}), stdin: io.stdin });
+      for await (const item of items) {
+        report.itemRead();
+        yield item;
+      }
+    }
+    report.unusedExcludes(this.directories === 0 ? exclude : this.excludesUnusedEverywhere(), this.directories);
+  }
+
+  private directory(path: string, baseUrl: string, exclude: string[], report: RunReport) {
+    this.directories++;
+    // Each page named by its file, so a problem with it points at the file to fix.
+    return readSiteDirectory(path, {
+      baseUrl,
+      exclude,
+      onLeftOut: report.leftOut.add,
+      onUnusedExclude: (patterns) => {
+        for (const pattern of patterns) this.unusedExcludes.set(pattern, (this.unusedExcludes.get(pattern) ?? 0) + 1);
+      },
+    });
+  }
+
+  /** A glob is reported when it matched nothing in any of the directories (it may be meant for one only). */
+  private excludesUnusedEverywhere(): string[] {
+    return [...this.unusedExcludes].filter(([, count]) => count === this.directories).map(([pattern]) => pattern);
+  }
+}
+
+const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {
+  excluded: 'matched --exclude',
+  'error-page': 'error pages (named after an HTTP error status)',
+  noindex: 'noindex (robots <meta> tag)',
+  canonicalised: 'canonical is another page',
+};
+
+/** Reasons whose detail differs from page to page (which glob, which canonical), so it is printed. */
+const DETAILED = new Set<LeftOutPageReason>(['excluded', 'canonicalised']);
+
+/**
+ * What one run tells the user: problems on stderr as they come (the first --max-per-rule of each
+ * code, the rest counted), then the summary on stdout (text, or one JSON object with --json).
+ */
+class RunReport {
+  private readonly tally: DiagnosticTally;
+  readonly leftOut: LeftOutPages;
+  private items = 0;
+  private unused: { patterns: string[]; directories: number } = { patterns: [], directories: 0 };
+
+  constructor(
+    private readonly io: Io,
+    private readonly options: { output: OutputOptions; maxPerRule: number; json: boolean; quiet: boolean },
+  ) {
+    this.tally = new DiagnosticTally(options.maxPerRule);
+    this.leftOut = new LeftOutPages(options.maxPerRule);
+  }
+
+  readonly problem = (problem: Diagnostic): void => {
+    if (this.tally.add(problem) && !this.options.json) this.io.stderr.write(`${formatDiagnostic(problem)}\n`);
+  };
+
+  itemRead(): void {
+    this.items++;
+  }
+
+  unusedExcludes(patterns: string[], directories: number): void {
+    this.unused = { patterns, directories };
+  }
+
+  /** The run published its sitemaps: exit 0, or 1 when some entries were skipped for errors. */
+  written(summary: WriteSummary): number {
+    this.printProblemEnd();
+    if (this.options.json) {
+      this.io.stdout.write(`${JSON.stringify({ written: true, ...summary, ...this.json() })}\n`);
     } else {
-      yield* readUrlList(path, {
-        ...(context.inputFormat ? { format: context.inputFormat } : {}),
-        stdin: context.io.stdin,
-      });
+      this.io.stdout.write(this.describe(summary));
     }
-  }
-}
-
-/** Prints problems as `file:line:column: severity CODE message`, counting repetitive warnings. */
-class ProblemPrinter {
-  private readonly shown = new Map<string, number>();
-  private readonly hidden = new Map<string, number>();
-
-  constructor(private readonly io: Io) {}
-
-  print(problem: Diagnostic): void {
-    const count = this.shown.get(problem.code) ?? 0;
-    if (problem.severity !== 'error' && count >= WARNINGS_SHOWN_PER_CODE) {
-      this.hidden.set(problem.code, (this.hidden.get(problem.code) ?? 0) + 1);
-      return;
-    }
-    this.shown.set(problem.code, count + 1);
-    this.io.stderr.write(`${formatDiagnostic(problem)}\n`);
+    return summary.skipped > 0 ? EXIT_FAILED : EXIT_OK;
   }
 
-  finish(): void {
-    for (const [code, count] of this.hidden)
-      this.io.stderr.write(`… and ${count.toLocaleString('en-US')} more ${code} warnings\n`);
-  }
-}
-
-function describe(summary: WriteSummary, output: OutputOptions, quiet: boolean): string {
-  const lines: string[] = [];
-  if (!quiet) {
-    lines.push(
-      `Wrote ${countOf(summary.urls, 'URL')} in ${countOf(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${resolve(output.outDir)}`,
-    );
-    const width = Math.max(...summary.files.map((file) => file.name.length), summary.index?.name.length ?? 0);
-    for (const file of summary.files) {
-      const size =
-        file.gzipBytes === undefined
-          ? formatBytes(file.bytes)
-          : `${formatBytes(file.bytes)} (${formatBytes(file.gzipBytes)} gzipped)`;
-      lines.push(
-        `  ${file.name.padEnd(width)}  ${countOf(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}`,
+  /** Nothing was published: says why, and that the output directory is as it was. */
+  failed(why: string): number {
+    this.printProblemEnd();
+    const { outDir } = this.options.output;
+    if (this.options.json) {
+      const { errors, warnings } = this.tally;
+      this.io.stdout.write(
+        `${JSON.stringify({ written: false, error: why, problems: { errors, warnings }, ...this.json() })}\n`,
       );
     }
-    if (summary.index)
-      lines.push(`  ${summary.index.name.padEnd(width)}  index of ${countOf(summary.files.length, 'file')}`);
-    if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
-    if (summary.skipped > 0)
-      lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
-    if (summary.removed.length > 0) lines.push(`Removed stale files of a previous run: ${summary.removed.join(', ')}`);
-    lines.push('', 'Add to robots.txt:');
+    this.io.stderr.write(`sitemapkit generate: ${why}\nNothing was written; ${outDir} is unchanged.\n`);
+    return EXIT_FAILED;
   }
-  lines.push(...summary.robotsTxt);
-  return `${lines.join('\n')}\n`;
+
+  /** The problems, left-out pages and advice, as --json carries them. */
+  private json() {
+    const cause = this.likelyCause();
+    return {
+      diagnostics: this.tally.examples(),
+      folded: this.tally.folded(),
+      leftOut: this.leftOut.byReason(),
+      unusedExcludes: this.unused.patterns,
+      ...(cause === undefined ? {} : { likelyCause: cause }),
+    };
+  }
+
+  /** On stderr, after the problems: what was not shown, the likely cause, the globs that matched nothing. */
+  private printProblemEnd(): void {
+    if (this.options.json) return;
+    const lines = this.tally
+      .folded()
+      .map(
+        ({ code, severity, count }) =>
+          `… ${formatNumber(count)} more ${code} ${count === 1 ? severity : `${severity}s`} not shown (--max-per-rule 0 shows all)`,
+      );
+    const cause = this.likelyCause();
+    if (cause !== undefined) lines.push(`Likely cause: ${cause}`);
+    for (const pattern of this.unused.patterns) {
+      lines.push(
+        this.unused.directories === 0
+          ? `warning: --exclude ${pattern} was not used: --exclude applies to build directories, and no INPUT is one`
+          : `warning: --exclude ${pattern} matched no page (globs are relative to the build directory, e.g. "drafts/**")`,
+      );
+    }
+    if (lines.length > 0) this.io.stderr.write(`${lines.join('\n')}\n`);
+  }
+
+  /** When most of what was read failed for one reason, that reason's usual cause, said once. */
+  private likelyCause(): string | undefined {
+    const [top] = this.tally.byCode().sort((a, b) => b.count - a.count);
+    if (top === undefined || top.severity !== 'error' || top.count * 2 <= this.items) return undefined;
+    const share = `${formatNumber(top.count)} of ${countOf(this.items, 'entry', 'entries')}`;
+    const { baseUrl } = this.options.output;
+    const example = top.examples[0]?.url;
+    switch (top.code) {
+      case 'URL-004': {
+        const origin = example === undefined ? undefined : new URL(example).origin;
+        return `${share} are on another host than --base-url ${baseUrl}${origin ? ` (the first on ${origin})` : ''}: is --base-url right? (URLs on other hosts need --allow-other-hosts and a robots.txt that lists the sitemap)`;
+      }
+      case 'URL-005': {
+        const root = new URL('/', baseUrl).href;
+        return `${share} are outside the directory of --base-url ${baseUrl}: a sitemap may list only URLs at or below its own directory; is --base-url right? (${root} would admit every URL of the host)`;
+      }
+      case 'INPUT-001':
+        return `${share} could not be read: is the input in the format it was read as? (--input-format txt, jsonl or csv)`;
+      default:
+        return undefined;
+    }
+  }
+
+  private describe(summary: WriteSummary): string {
+    const lines: string[] = [];
+    if (!this.options.quiet) {
+      const { outDir } = this.options.output;
+      if (summary.interrupted !== undefined) {
+        const { pid, started } = summary.interrupted;
+        lines.push(`An earlier run (process ${pid}, started ${started}) was interrupted before it finished.`);
+      }
+      if (summary.leftovers.length > 0)
+        lines.push(`Removed the temporary files of interrupted runs: ${summary.leftovers.join(', ')}`);
+      lines.push(
+        `Wrote ${countOf(summary.urls, 'URL')} in ${countOf(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${resolve(outDir)}`,
+      );
+      const width = Math.max(...summary.files.map((file) => file.name.length), summary.index?.name.length ?? 0);
+      const unchanged = new Set(summary.unchanged);
+      for (const file of summary.files) {
+        const size =
+          file.gzipBytes === undefined
+            ? formatBytes(file.bytes)
+            : `${formatBytes(file.bytes)} (${formatBytes(file.gzipBytes)} gzipped)`;
+        lines.push(
+          `  ${file.name.padEnd(width)}  ${countOf(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}${unchanged.has(file.name) ? '  (unchanged)' : ''}`,
+        );
+      }
+      if (summary.index)
+        lines.push(`  ${summary.index.name.padEnd(width)}  index of ${countOf(summary.files.length, 'file')}`);
+      if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
+      if (summary.skipped > 0)
+        lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
+      lines.push(...this.describeLeftOut());
+      if (summary.removed.length > 0)
+        lines.push(`Removed the files of the previous run that the new set replaces: ${summary.removed.join(', ')}`);
+      lines.push('', 'Add to robots.txt:');
+    }
+    lines.push(...summary.robotsTxt);
+    return `${lines.join('\n')}\n`;
+  }
+
+  private describeLeftOut(): string[] {
+    if (this.leftOut.total === 0) return [];
+    const lines = [`Left out ${countOf(this.leftOut.total, 'page')}:`];
+    for (const group of this.leftOut.byReason()) {
+      lines.push(`  ${formatNumber(group.count).padStart(6)}  ${LEFT_OUT_TITLES[group.reason]}`);
+      for (const { path, detail } of group.examples)
+        lines.push(`          ${path}${DETAILED.has(group.reason) ? `  (${detail})` : ''}`);
+      if (group.count > group.examples.length)
+        lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
+    }
+    return lines;
+  }
 }

@@ -3,7 +3,7 @@ import type { Diagnostic, UrlEntry } from '../core/index.js';
 
 export interface ReadEntry {
   entry: UrlEntry;
-  /** The file path, or "-" / "stdin" for standard input. */
+  /** The file path, or "-" for standard input. */
   source: string;
   /** 1-based line of the entry in the source; absent when the entry is the whole file (a page of a site directory). */
   line?: number;

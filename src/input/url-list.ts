@@ -19,8 +19,8 @@ export interface ReadUrlListOptions {
   stdin?: NodeJS.ReadableStream;
 }
 
-/** Name used in problems for standard input. */
-export const STDIN_SOURCE = 'stdin';
+/** Name used in problems for standard input: "-", as the command line writes it (and as validate names it). */
+export const STDIN_SOURCE = '-';
 
 export async function* readUrlList(path: string, options: ReadUrlListOptions = {}): AsyncGenerator<ReadItem> {
   const fromStdin = path === '-';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { WriteSummary } from '../../src/generate/types.js';
@@ -41,10 +41,17 @@ test('--help explains inputs, every output flag and examples', async () => {
     '--input-format',
     '--exclude',
     '--strict',
+    '--keep-duplicates',
+    '--max-per-rule',
     '--json',
   ]) {
     assert.match(stdout, new RegExp(`\\n  (-\\w, )?${flag}\\b`), flag);
   }
+  assert.match(
+    stdout,
+    /The entry point is always sitemap\.xml \(sitemap\.xml\.gz with --gzip-index\), however many URLs/,
+  );
+  assert.match(stdout, /Exit codes: 0 written; 1 /);
   assert.match(stdout, /Examples:/);
 });
 
@@ -164,8 +171,12 @@ test('--strict stops at the first bad line, exits 1 and leaves the previous outp
     '--strict',
   ]);
   assert.equal(code, 1);
-  assert.match(stderr, new RegExp(`^${bad}:26: error URL-004 https://other\\.example\\.org/x is on another host`));
-  assert.match(stderr, /Nothing was written; .* is unchanged\./);
+  // The problem is printed once; the last lines only say why the run stopped.
+  const lines = stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 3, stderr);
+  assert.match(lines[0]!, new RegExp(`^${bad}:26: error URL-004 https://other\\.example\\.org/x is on another host`));
+  assert.equal(lines[1], 'sitemapkit generate: stopped at the first error (--strict)');
+  assert.match(lines[2]!, /^Nothing was written; .* is unchanged\.$/);
   const after = await Promise.all(
     (await readdir(out)).sort().map(async (name) => [name, await readFile(join(out, name))]),
   );
@@ -179,7 +190,7 @@ test('standard input, sniffed; other hosts refused unless --allow-other-hosts', 
   assert.equal(refused.code, 1);
   assert.match(
     refused.stderr,
-    /^stdin:2: error URL-004 https:\/\/cdn\.example\.net\/b is on another host than the base URL/,
+    /^-:2: error URL-004 https:\/\/cdn\.example\.net\/b is on another host than the base URL/,
   );
   assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['https://www.example.com/a']);
   const allowed = await runCli(
@@ -201,7 +212,7 @@ test('standard input, sniffed; other hosts refused unless --allow-other-hosts', 
   assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
 });
 
-test('--format txt, --gzip and --max-urls together: text shards, gzipped, with an XML index', async () => {
+test('--format txt, --gzip and --max-urls together: text shards, gzipped, with an XML index that stays the entry point', async () => {
   const out = freshDir();
   const list = await fileWith('five.txt', '/1\n/2\n/3\n/4\n/5\n');
   const { code, stdout } = await runCli([
@@ -216,20 +227,19 @@ test('--format txt, --gzip and --max-urls together: text shards, gzipped, with a
     '--gzip',
     '--max-urls',
     '2',
+    '--json',
   ]);
   assert.equal(code, 0);
-  assert.deepEqual((await readdir(out)).sort(), [
-    'sitemap-0.txt.gz',
-    'sitemap-1.txt.gz',
-    'sitemap-2.txt.gz',
-    'sitemap.xml',
-  ]);
+  const summary = JSON.parse(stdout) as WriteSummary;
+  const shards = summary.files.map((file) => file.name);
+  assert.equal(shards.length, 3);
+  for (const [i, name] of shards.entries()) assert.match(name, new RegExp(`^sitemap-${i}-[0-9a-f]{12}\\.txt\\.gz$`));
+  assert.deepEqual((await readdir(out)).sort(), ['.sitemap-manifest.json', ...shards, 'sitemap.xml']);
   assert.equal(
-    gunzipSync(await readFile(join(out, 'sitemap-1.txt.gz'))).toString(),
+    gunzipSync(await readFile(join(out, shards[1]!))).toString(),
     'https://www.example.com/3\nhttps://www.example.com/4\n',
   );
-  assert.match(stdout, /Wrote 5 URLs in 3 files and an index/);
-  assert.match(stdout, /Sitemap: https:\/\/www\.example\.com\/sitemap\.xml\n$/);
+  assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
   const quiet = await runCli([
     'generate',
     list,
@@ -242,40 +252,241 @@ test('--format txt, --gzip and --max-urls together: text shards, gzipped, with a
     '-q',
   ]);
   assert.equal(quiet.code, 0);
-  assert.equal(quiet.stdout, 'Sitemap: https://www.example.com/sitemap.txt\n');
-  assert.deepEqual(
-    (await readdir(out)).sort(),
-    ['sitemap.txt'],
-    'the shards and index of the previous run are removed',
+  assert.equal(
+    quiet.stdout,
+    'Sitemap: https://www.example.com/sitemap.xml\n',
+    'one text file is listed by the index too',
+  );
+  const files = (await readdir(out)).sort();
+  assert.equal(files.length, 3, 'the shards of the previous run are removed');
+  assert.match(files[1]!, /^sitemap-0-[0-9a-f]{12}\.txt$/);
+  assert.equal(
+    await readFile(join(out, files[1]!), 'utf8'),
+    [1, 2, 3, 4, 5].map((n) => `https://www.example.com/${n}\n`).join(''),
   );
 });
 
-test('a build directory: pages become URLs, noindex and --exclude left out, --stylesheet added', async () => {
+test('a build directory: left-out pages are listed with their reason and counted (text and --json); --exclude takes the leading-slash form', async () => {
   const site = join(scratch, 'site');
-  await mkdir(join(site, 'blog', 'drafts'), { recursive: true });
-  await writeFile(join(site, 'index.html'), '<html><head></head><body>home</body></html>');
-  await writeFile(join(site, 'blog', 'index.html'), '<html><head></head></html>');
-  await writeFile(join(site, 'blog', 'drafts', 'next.html'), '<html></html>');
-  await writeFile(join(site, 'thanks.html'), '<html><head><meta name="robots" content="noindex"></head></html>');
+  const head = (tags: string) => `<!doctype html><html><head>${tags}</head><body>page</body></html>`;
+  const pages: Record<string, string> = {
+    'index.html': head(''),
+    'about.html': head('<link rel="canonical" href="https://www.example.com/about">'),
+    'blog/index.html': head('<link rel="canonical" href="/blog/">'),
+    'old.html': head('<link rel="canonical" href="https://www.example.com/new.html">'),
+    'new.html': head(''),
+    '404.html': head('<title>Not found</title>'),
+    '500.html': head(''),
+    'thanks.html': head('<meta name="robots" content="noindex">'),
+    'members.html': head('<meta name="googlebot" content="noindex, nofollow">'),
+    'drafts/idea.html': head(''),
+  };
+  for (const [path, html] of Object.entries(pages)) {
+    await mkdir(dirname(join(site, path)), { recursive: true });
+    await writeFile(join(site, path), html);
+  }
+  const args = ['generate', site, '--base-url', 'https://www.example.com/', '--exclude', '/drafts/**'];
   const out = freshDir();
-  const { code } = await runCli([
-    'generate',
-    site,
-    '--base-url',
-    'https://www.example.com/',
-    '--out',
-    out,
-    '--exclude',
-    'blog/drafts/**',
-    '--stylesheet',
-    '/sitemap.xsl',
-  ]);
-  assert.equal(code, 0);
+  const text = await runCli([...args, '--out', out, '--stylesheet', '/sitemap.xsl', '--exclude', 'typo/**']);
+  assert.equal(text.code, 0, text.stderr);
   const xml = await readFile(join(out, 'sitemap.xml'), 'utf8');
-  assert.deepEqual(locsOf(xml), ['https://www.example.com/blog/', 'https://www.example.com/']);
+  assert.deepEqual(
+    locsOf(xml),
+    ['about', 'blog/', '', 'new.html'].map((path) => `https://www.example.com/${path}`),
+  );
   assert.match(xml, /<lastmod>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z<\/lastmod>/);
   assert.match(xml, /<\?xml-stylesheet type="text\/xsl" href="\/sitemap\.xsl"\?>/);
   assert.equal((await validateAgainstXsd(xml, 'extensions')).valid, true);
+  assert.match(
+    text.stdout,
+    new RegExp(
+      [
+        'Left out 6 pages:',
+        '       2  error pages \\(named after an HTTP error status\\)',
+        `          ${join(site, '404.html')}`,
+        `          ${join(site, '500.html')}`,
+        '       1  matched --exclude',
+        `          ${join(site, 'drafts/idea.html')}  \\(matches --exclude /drafts/\\*\\*\\)`,
+        '       2  noindex \\(robots <meta> tag\\)',
+        `          ${join(site, 'members.html')}`,
+        `          ${join(site, 'thanks.html')}`,
+        '       1  canonical is another page',
+        `          ${join(site, 'old.html')}  \\(canonical is https://www\\.example\\.com/new\\.html\\)`,
+      ].join('\n'),
+    ),
+  );
+  assert.equal(
+    text.stderr,
+    'warning: --exclude typo/** matched no page (globs are relative to the build directory, e.g. "drafts/**")\n',
+  );
+
+  const json = await runCli([...args, '--out', freshDir(), '--json', '--max-per-rule', '1']);
+  assert.equal(json.code, 0);
+  assert.equal(json.stderr, '');
+  const report = JSON.parse(json.stdout) as {
+    urls: number;
+    skipped: number;
+    leftOut: unknown;
+    unusedExcludes: string[];
+  };
+  assert.equal(report.urls, 4);
+  assert.equal(report.skipped, 0);
+  assert.deepEqual(report.unusedExcludes, []);
+  assert.deepEqual(report.leftOut, [
+    {
+      reason: 'error-page',
+      count: 2,
+      examples: [
+        {
+          path: join(site, '404.html'),
+          detail: 'named after an HTTP error status: served for errors, not a page to index',
+        },
+      ],
+    },
+    {
+      reason: 'excluded',
+      count: 1,
+      examples: [{ path: join(site, 'drafts/idea.html'), detail: 'matches --exclude /drafts/**' }],
+    },
+    {
+      reason: 'noindex',
+      count: 2,
+      examples: [{ path: join(site, 'members.html'), detail: 'noindex in a robots <meta> tag' }],
+    },
+    {
+      reason: 'canonicalised',
+      count: 1,
+      examples: [{ path: join(site, 'old.html'), detail: 'canonical is https://www.example.com/new.html' }],
+    },
+  ]);
+});
+
+test('problems are capped per code (--max-per-rule, default 20) and counted; when most lines fail for one reason, the likely cause is said once', async () => {
+  // A list of a site's URLs, published with a --base-url one folder too deep: all but one line are outside it.
+  const lines = [
+    'https://www.example.com/blog/',
+    ...Array.from({ length: 119_999 }, (_, i) => `https://www.example.com/p/${i}`),
+  ];
+  const list = await fileWith('site-urls.txt', `${lines.join('\n')}\n`);
+  const args = ['generate', list, '--base-url', 'https://www.example.com/blog/'];
+  const capped = await runCli([...args, '--out', freshDir()]);
+  assert.equal(capped.code, 1);
+  const printed = capped.stderr.trimEnd().split('\n');
+  assert.equal(printed.length, 22, capped.stderr.slice(0, 2000));
+  for (const [i, line] of printed.slice(0, 20).entries())
+    assert.match(line, new RegExp(`^${list}:${i + 2}: error URL-005 `));
+  assert.equal(printed[20], '… 119,979 more URL-005 errors not shown (--max-per-rule 0 shows all)');
+  assert.match(
+    printed[21]!,
+    /^Likely cause: 119,999 of 120,000 entries are outside the directory of --base-url https:\/\/www\.example\.com\/blog\/: .*https:\/\/www\.example\.com\/ would admit every URL of the host/,
+  );
+  assert.match(capped.stdout, /Wrote 1 URL in 1 file/);
+  assert.match(capped.stdout, /119,999 entries skipped because of errors/);
+
+  const three = await runCli([...args, '--out', freshDir(), '--max-per-rule', '3']);
+  assert.equal(three.stderr.split('\n').filter((line) => line.includes(' error URL-005 ')).length, 3);
+  assert.match(three.stderr, /… 119,996 more URL-005 errors not shown/);
+
+  const few = await fileWith('few.txt', ['/blog/a', '/elsewhere/b', '/blog/c', '/elsewhere/d'].join('\n'));
+  const all = await runCli([
+    'generate',
+    few,
+    '--base-url',
+    'https://www.example.com/blog/',
+    '--out',
+    freshDir(),
+    '--max-per-rule',
+    '0',
+  ]);
+  assert.equal(all.code, 1);
+  assert.deepEqual(
+    all.stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.replace(/ error URL-005 .*/, '')),
+    [`${few}:2:`, `${few}:4:`],
+    'two of four is not most: no likely cause',
+  );
+});
+
+test('--json carries the problems (examples per code, what was not shown, the likely cause), also when nothing could be written', async () => {
+  const list = await fileWith(
+    'two-kinds.jsonl',
+    [
+      '{"loc":"/a","priority":5}',
+      '{"loc":"/b"}',
+      '{"loc":"/c"',
+      '{"loc":"/b"}',
+      '{"loc":"/d","priority":7}',
+      '{"loc":"/e","priority":9}',
+    ].join('\n'),
+  );
+  const written = await runCli([
+    'generate',
+    list,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    freshDir(),
+    '--json',
+    '--max-per-rule',
+    '2',
+  ]);
+  assert.equal(written.code, 1);
+  assert.equal(written.stderr, '', 'with --json the problems are in the JSON, not on stderr');
+  const report = JSON.parse(written.stdout) as WriteSummary & {
+    written: boolean;
+    diagnostics: { code: string; line: number; severity: string }[];
+    folded: unknown;
+    likelyCause?: string;
+  };
+  assert.equal(report.written, true);
+  assert.deepEqual(report.problems, { errors: 4, warnings: 1 });
+  assert.deepEqual(
+    report.diagnostics.map((d) => [d.code, d.severity, d.line]),
+    [
+      ['PRIO-001', 'error', 1],
+      ['PRIO-001', 'error', 5],
+      ['INPUT-001', 'error', 3],
+      ['URL-006', 'warning', 4],
+    ],
+  );
+  assert.deepEqual(report.folded, [{ code: 'PRIO-001', severity: 'error', count: 1 }]);
+  assert.equal(report.likelyCause, undefined);
+
+  const wrongBase = await fileWith(
+    'wrong-host.txt',
+    ['https://example.org/a', 'https://example.org/b', 'https://example.org/c'].join('\n'),
+  );
+  const nothing = await runCli([
+    'generate',
+    wrongBase,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    freshDir(),
+    '--json',
+  ]);
+  assert.equal(nothing.code, 1);
+  const failure = JSON.parse(nothing.stdout) as {
+    written: boolean;
+    error: string;
+    diagnostics: unknown[];
+    likelyCause: string;
+    problems: unknown;
+  };
+  assert.equal(failure.written, false);
+  assert.match(failure.error, /no URL could be written/);
+  assert.equal(failure.diagnostics.length, 3);
+  assert.deepEqual(failure.problems, { errors: 3, warnings: 0 });
+  assert.match(
+    failure.likelyCause,
+    /^3 of 3 entries are on another host than --base-url https:\/\/www\.example\.com\/ \(the first on https:\/\/example\.org\): is --base-url right\?/,
+  );
+  assert.match(
+    nothing.stderr,
+    /sitemapkit generate: no URL could be written .*\nNothing was written; .* is unchanged\.\n$/,
+  );
 });
 
 test('usage errors exit 2 with a message naming the flag', async () => {
@@ -299,7 +510,6 @@ test('usage errors exit 2 with a message naming the flag', async () => {
       [list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--input-format', 'xml'],
       /--input-format must be one of txt, jsonl, csv/,
     ],
-    [[join(scratch, 'missing.txt'), '--out', freshDir(), '--base-url', 'https://www.example.com/'], /input not found/],
     [['--out', freshDir(), '--base-url', 'https://www.example.com/'], /give at least one INPUT/],
   ];
   for (const [args, message] of cases) {
@@ -307,6 +517,28 @@ test('usage errors exit 2 with a message naming the flag', async () => {
     assert.equal(code, 2, args.join(' '));
     assert.match(stderr, message);
   }
+});
+
+test('an input that cannot be read is failed work (exit 1, as in parse and validate): nothing is written', async () => {
+  const out = freshDir();
+  const list = await fileWith('exists.txt', '/a\n');
+  const missing = join(scratch, 'missing.txt');
+  const { code, stdout, stderr } = await runCli([
+    'generate',
+    list,
+    missing,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+  ]);
+  assert.equal(code, 1);
+  assert.equal(stdout, '');
+  assert.equal(
+    stderr,
+    `sitemapkit generate: cannot read ${missing}: no such file or directory\nNothing was written; ${out} is unchanged.\n`,
+  );
+  assert.equal(await stat(out).catch(() => undefined), undefined);
 });
 
 test('sitemap.js goldens: the same <url> elements for its line-separated URL list; its 1000-URL index case', async () => {
@@ -349,38 +581,52 @@ test('sitemap.js goldens: the same <url> elements for its line-separated URL lis
       ]);
       assert.equal(code, 0);
       const index = await readFile(join(out, 'sitemap.xml'), 'utf8');
-      for (const url of golden.expected_contains!) assert.ok(locsOf(index).includes(url), url);
-      for (const url of golden.expected_not_contains!) assert.ok(!index.includes(url), url);
+      // sitemap.js names shards sitemap-N.xml; sitemapkit adds the content's digest: sitemap-N-<digest>.xml.
+      const withDigest = (url: string) =>
+        new RegExp(`^${url.replace(/[.?]/g, '\\$&').replace(/\\\.xml$/, '-[0-9a-f]{12}\\.xml')}$`);
+      for (const url of golden.expected_contains!)
+        assert.ok(
+          locsOf(index).some((loc) => withDigest(url).test(loc)),
+          url,
+        );
+      for (const url of golden.expected_not_contains!)
+        assert.ok(!locsOf(index).some((loc) => withDigest(url).test(loc)), url);
       assert.equal(locsOf(index).length, 4);
       assert.equal((await validateAgainstXsd(index, 'siteindex')).valid, true);
     }
   }
 });
 
-test('an interrupted run (SIGINT while reading standard input) removes its temporary files and leaves the output as it was', async () => {
-  const out = freshDir();
-  const list = await fileWith('before.txt', '/kept\n');
-  assert.equal((await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out])).code, 0);
-  const before = await readFile(join(out, 'sitemap.xml'));
-  const child = spawn(
-    process.execPath,
-    [CLI_PATH, 'generate', '-', '--base-url', 'https://www.example.com/', '--out', out],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  test(`an interrupted run (${signal} while reading standard input) removes its temporary files and leaves the output as it was`, async () => {
+    const out = freshDir();
+    const list = await fileWith('before.txt', '/kept\n');
+    assert.equal((await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', out])).code, 0);
+    const before = await readFile(join(out, 'sitemap.xml'));
+    const child = spawn(
+      process.execPath,
+      [CLI_PATH, 'generate', '-', '--base-url', 'https://www.example.com/', '--out', out],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdin.on('error', () => undefined); // the interrupted child closes its end of the pipe: EPIPE is expected
+    child.stdin.write(Array.from({ length: 70_000 }, (_, i) => `/new/${i}`).join('\n'));
+    // Wait until the run has started writing (its temporary folder exists), then interrupt it.
+    while (!(await readdir(out)).some((name) => name.startsWith('.sitemap-tmp-')))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.kill(signal);
+    const [code] = (await once(child, 'close')) as [number | null];
+    assert.equal(code, 1);
+    assert.match(stderr, new RegExp(`interrupted by ${signal}\nNothing was written; .* is unchanged\\.`));
+    assert.deepEqual(
+      (await readdir(out)).sort(),
+      ['.sitemap-manifest.json', 'sitemap.xml'],
+      'no lock, no temporary folder',
+    );
+    assert.deepEqual(await readFile(join(out, 'sitemap.xml')), before);
   });
-  child.stdin.on('error', () => undefined); // the interrupted child closes its end of the pipe: EPIPE is expected
-  child.stdin.write(Array.from({ length: 70_000 }, (_, i) => `/new/${i}`).join('\n'));
-  // Wait until the run has started writing (its temporary folder exists), then interrupt it.
-  while (!(await readdir(out)).some((name) => name.startsWith('.sitemap-tmp-')))
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  child.kill('SIGINT');
-  const [code] = (await once(child, 'close')) as [number | null];
-  assert.equal(code, 1);
-  assert.match(stderr, /interrupted by SIGINT\nNothing was written; .* is unchanged\./);
-  assert.deepEqual(await readdir(out), ['sitemap.xml']);
-  assert.deepEqual(await readFile(join(out, 'sitemap.xml')), before);
-});
+}

@@ -120,7 +120,7 @@ test('standard input ("-"): the format is sniffed from the first meaningful line
     'an explicit format wins',
   );
   const items = await read('/a\n');
-  assert.equal((items[0] as { source: string }).source, 'stdin');
+  assert.equal((items[0] as { source: string }).source, '-', 'named "-", as on the command line and in validate');
   assert.deepEqual(await read(''), []);
 });
 
