@@ -7,15 +7,9 @@ import { resolve } from 'node:path';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic, type Diagnostic } from '../core/index.js';
 import { GenerateError, writeSitemaps, type GeneratorInput, type WriteSummary } from '../generate/index.js';
-import {
-  LeftOutPages,
-  URL_LIST_FORMATS,
-  readSiteDirectory,
-  readUrlList,
-  type LeftOutPageReason,
-  type UrlListFormat,
-} from '../input/index.js';
-import { countOf, formatBytes, formatNumber } from '../report/format.js';
+import { LeftOutPages, URL_LIST_FORMATS, readSiteDirectory, readUrlList, type UrlListFormat } from '../input/index.js';
+import { countOf, formatNumber } from '../report/format.js';
+import { formatFolded, formatGenerateSummary, likelyCause } from '../report/generate.js';
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -51,8 +45,10 @@ Inputs (any number, read in order):
                          canonical is another page; a canonical naming the page itself in another
                          form (/about for about.html) is the URL listed
 
-Relative URLs resolve against --base-url. Bad lines are reported as file:line and skipped; the
-run still writes everything valid and exits 1. Duplicate URLs are written once.
+Relative URLs resolve against --base-url. Bad lines are reported as file:line (standard input
+is "-") and skipped, --max-per-rule of each code, then a count; when most lines fail for one
+reason, its likely cause is said once. The run still writes everything valid and exits 1.
+Duplicate URLs are written once.
 
 The entry point is always sitemap.xml (sitemap.xml.gz with --gzip-index), however many URLs
 there are, so the robots.txt line never changes: the sitemap itself when one plain XML file holds
@@ -209,16 +205,6 @@ class Inputs {
   }
 }
 
-const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {
-  excluded: 'matched --exclude',
-  'error-page': 'error pages (named after an HTTP error status)',
-  noindex: 'noindex (robots <meta> tag)',
-  canonicalised: 'canonical is another page',
-};
-
-/** Reasons whose detail differs from page to page (which glob, which canonical), so it is printed. */
-const DETAILED = new Set<LeftOutPageReason>(['excluded', 'canonicalised']);
-
 /**
  * What one run tells the user: problems on stderr as they come (the first --max-per-rule of each
  * code, the rest counted), then the summary on stdout (text, or one JSON object with --json).
@@ -255,7 +241,12 @@ class RunReport {
     if (this.options.json) {
       this.io.stdout.write(`${JSON.stringify({ written: true, ...summary, ...this.json() })}\n`);
     } else {
-      this.io.stdout.write(this.describe(summary));
+      const { outDir } = this.options.output;
+      this.io.stdout.write(
+        this.options.quiet
+          ? `${summary.robotsTxt.join('\n')}\n`
+          : formatGenerateSummary(summary, this.leftOut.byReason(), resolve(outDir)),
+      );
     }
     return summary.skipped > 0 ? EXIT_FAILED : EXIT_OK;
   }
@@ -289,12 +280,7 @@ class RunReport {
   /** On stderr, after the problems: what was not shown, the likely cause, the globs that matched nothing. */
   private printProblemEnd(): void {
     if (this.options.json) return;
-    const lines = this.tally
-      .folded()
-      .map(
-        ({ code, severity, count }) =>
-          `… ${formatNumber(count)} more ${code} ${count === 1 ? severity : `${severity}s`} not shown (--max-per-rule 0 shows all)`,
-      );
+    const lines = this.tally.folded().map(formatFolded);
     const cause = this.likelyCause();
     if (cause !== undefined) lines.push(`Likely cause: ${cause}`);
     for (const pattern of this.unused.patterns) {
@@ -307,77 +293,7 @@ class RunReport {
     if (lines.length > 0) this.io.stderr.write(`${lines.join('\n')}\n`);
   }
 
-  /** When most of what was read failed for one reason, that reason's usual cause, said once. */
   private likelyCause(): string | undefined {
-    const [top] = this.tally.byCode().sort((a, b) => b.count - a.count);
-    if (top === undefined || top.severity !== 'error' || top.count * 2 <= this.items) return undefined;
-    const share = `${formatNumber(top.count)} of ${countOf(this.items, 'entry', 'entries')}`;
-    const { baseUrl } = this.options.output;
-    const example = top.examples[0]?.url;
-    switch (top.code) {
-      case 'URL-004': {
-        const origin = example === undefined ? undefined : new URL(example).origin;
-        return `${share} are on another host than --base-url ${baseUrl}${origin ? ` (the first on ${origin})` : ''}: is --base-url right? (URLs on other hosts need --allow-other-hosts and a robots.txt that lists the sitemap)`;
-      }
-      case 'URL-005': {
-        const root = new URL('/', baseUrl).href;
-        return `${share} are outside the directory of --base-url ${baseUrl}: a sitemap may list only URLs at or below its own directory; is --base-url right? (${root} would admit every URL of the host)`;
-      }
-      case 'INPUT-001':
-        return `${share} could not be read: is the input in the format it was read as? (--input-format txt, jsonl or csv)`;
-      default:
-        return undefined;
-    }
-  }
-
-  private describe(summary: WriteSummary): string {
-    const lines: string[] = [];
-    if (!this.options.quiet) {
-      const { outDir } = this.options.output;
-      if (summary.interrupted !== undefined) {
-        const { pid, started } = summary.interrupted;
-        lines.push(`An earlier run (process ${pid}, started ${started}) was interrupted before it finished.`);
-      }
-      if (summary.leftovers.length > 0)
-        lines.push(`Removed the temporary files of interrupted runs: ${summary.leftovers.join(', ')}`);
-      lines.push(
-        `Wrote ${countOf(summary.urls, 'URL')} in ${countOf(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${resolve(outDir)}`,
-      );
-      const width = Math.max(...summary.files.map((file) => file.name.length), summary.index?.name.length ?? 0);
-      const unchanged = new Set(summary.unchanged);
-      for (const file of summary.files) {
-        const size =
-          file.gzipBytes === undefined
-            ? formatBytes(file.bytes)
-            : `${formatBytes(file.bytes)} (${formatBytes(file.gzipBytes)} gzipped)`;
-        lines.push(
-          `  ${file.name.padEnd(width)}  ${countOf(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}${unchanged.has(file.name) ? '  (unchanged)' : ''}`,
-        );
-      }
-      if (summary.index)
-        lines.push(`  ${summary.index.name.padEnd(width)}  index of ${countOf(summary.files.length, 'file')}`);
-      if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
-      if (summary.skipped > 0)
-        lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
-      lines.push(...this.describeLeftOut());
-      if (summary.removed.length > 0)
-        lines.push(`Removed the files of the previous run that the new set replaces: ${summary.removed.join(', ')}`);
-      lines.push('', 'Add to robots.txt:');
-    }
-    lines.push(...summary.robotsTxt);
-    return `${lines.join('\n')}\n`;
-  }
-
-  private describeLeftOut(): string[] {
-    if (this.leftOut.total === 0) return [];
-    const lines = [`Left out ${countOf(this.leftOut.total, 'page')}:`];
-    for (const group of this.leftOut.byReason()) {
-      lines.push(`  ${formatNumber(group.count).padStart(6)}  ${LEFT_OUT_TITLES[group.reason]}`);
-      for (const { path, detail } of group.examples)
-        lines.push(`          ${path}${DETAILED.has(group.reason) ? `  (${detail})` : ''}`);
-      if (group.count > group.examples.length)
-        lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
-    }
-    return lines;
+    return likelyCause(this.tally, this.items, this.options.output.baseUrl);
   }
 }

@@ -218,8 +218,10 @@ function isSyncIterable(input: unknown): input is Iterable<GeneratorInput> {
 }
 
 /**
- * Writes entries as sitemaps into `options.outDir`, sharded, optionally gzipped, with an index
- * when more than one file is needed, and publishes them atomically. Entries with errors are
+ * Writes entries as sitemaps into `options.outDir`, sharded, optionally gzipped, under an entry
+ * point whose name depends on the options alone (an index unless one plain XML file holds every
+ * URL), and publishes them atomically: one rename switches from the old set to the new one, and
+ * only files earlier runs recorded as their own are removed. Entries with errors are
  * reported through `onProblem` and skipped (or, with `strict`, the run stops and nothing is
  * published). Memory does not grow with the number of URLs, except for the duplicate set
  * (8 bytes per distinct URL in a table kept under 3/4 full; `dedupe: false` turns it off).

@@ -1,0 +1,100 @@
+/**
+ * What `generate` prints: the summary of a published set (files, duplicates, skipped entries,
+ * left-out pages, what was cleared up), the count of problems not shown, and the likely cause
+ * when most entries failed for one reason.
+ */
+import type { DiagnosticTally } from '../core/diagnostic-tally.js';
+import type { Severity } from '../core/diagnostics.js';
+import type { WriteSummary } from '../generate/types.js';
+import type { LeftOutGroup, LeftOutPageReason } from '../input/index.js';
+import { countOf, formatBytes, formatNumber } from './format.js';
+
+const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {
+  excluded: 'matched --exclude',
+  'error-page': 'error pages (named after an HTTP error status)',
+  noindex: 'noindex (robots <meta> tag)',
+  canonicalised: 'canonical is another page',
+};
+
+/** Reasons whose detail differs from page to page (which glob, which canonical), so it is printed. */
+const DETAILED = new Set<LeftOutPageReason>(['excluded', 'canonicalised']);
+
+/** The text summary of a run, ending with the robots.txt line(s); `outDir` as it should be shown. */
+export function formatGenerateSummary(summary: WriteSummary, leftOut: LeftOutGroup[], outDir: string): string {
+  const lines: string[] = [];
+  if (summary.interrupted !== undefined) {
+    const { pid, started } = summary.interrupted;
+    lines.push(`An earlier run (process ${pid}, started ${started}) was interrupted before it finished.`);
+  }
+  if (summary.leftovers.length > 0)
+    lines.push(`Removed the temporary files of interrupted runs: ${summary.leftovers.join(', ')}`);
+  lines.push(
+    `Wrote ${countOf(summary.urls, 'URL')} in ${countOf(summary.files.length, 'file')}${summary.index ? ' and an index' : ''} to ${outDir}`,
+  );
+  const width = Math.max(...summary.files.map((file) => file.name.length), summary.index?.name.length ?? 0);
+  const unchanged = new Set(summary.unchanged);
+  for (const file of summary.files) {
+    const size =
+      file.gzipBytes === undefined
+        ? formatBytes(file.bytes)
+        : `${formatBytes(file.bytes)} (${formatBytes(file.gzipBytes)} gzipped)`;
+    lines.push(
+      `  ${file.name.padEnd(width)}  ${countOf(file.urls, 'URL').padStart(11)}  ${size}${file.lastmod ? `  newest ${file.lastmod}` : ''}${unchanged.has(file.name) ? '  (unchanged)' : ''}`,
+    );
+  }
+  if (summary.index)
+    lines.push(`  ${summary.index.name.padEnd(width)}  index of ${countOf(summary.files.length, 'file')}`);
+  if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
+  if (summary.skipped > 0)
+    lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
+  lines.push(...formatLeftOut(leftOut));
+  if (summary.removed.length > 0)
+    lines.push(`Removed the files of the previous run that the new set replaces: ${summary.removed.join(', ')}`);
+  lines.push('', 'Add to robots.txt:', ...summary.robotsTxt);
+  return `${lines.join('\n')}\n`;
+}
+
+function formatLeftOut(groups: LeftOutGroup[]): string[] {
+  const total = groups.reduce((sum, group) => sum + group.count, 0);
+  if (total === 0) return [];
+  const lines = [`Left out ${countOf(total, 'page')}:`];
+  for (const group of groups) {
+    lines.push(`  ${formatNumber(group.count).padStart(6)}  ${LEFT_OUT_TITLES[group.reason]}`);
+    for (const { path, detail } of group.examples)
+      lines.push(`          ${path}${DETAILED.has(group.reason) ? `  (${detail})` : ''}`);
+    if (group.count > group.examples.length)
+      lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
+  }
+  return lines;
+}
+
+/** "… 119,979 more URL-005 errors not shown (--max-per-rule 0 shows all)", as validate says it. */
+export function formatFolded({ code, severity, count }: { code: string; severity: Severity; count: number }): string {
+  return `… ${formatNumber(count)} more ${code} ${count === 1 ? severity : `${severity}s`} not shown (--max-per-rule 0 shows all)`;
+}
+
+/**
+ * When most of what was read (`read` entries and unreadable lines) failed for one reason, that
+ * reason's usual cause, to be said once: a --base-url on the wrong host or one folder too deep,
+ * or an input read in the wrong format. Undefined otherwise.
+ */
+export function likelyCause(tally: DiagnosticTally, read: number, baseUrl: string): string | undefined {
+  const [top] = tally.byCode().sort((a, b) => b.count - a.count);
+  if (top === undefined || top.severity !== 'error' || top.count * 2 <= read) return undefined;
+  const share = `${formatNumber(top.count)} of ${countOf(read, 'entry', 'entries')}`;
+  const example = top.examples[0]?.url;
+  switch (top.code) {
+    case 'URL-004': {
+      const origin = example === undefined ? undefined : new URL(example).origin;
+      return `${share} are on another host than --base-url ${baseUrl}${origin ? ` (the first on ${origin})` : ''}: is --base-url right? (URLs on other hosts need --allow-other-hosts and a robots.txt that lists the sitemap)`;
+    }
+    case 'URL-005': {
+      const root = new URL('/', baseUrl).href;
+      return `${share} are outside the directory of --base-url ${baseUrl}: a sitemap may list only URLs at or below its own directory; is --base-url right? (${root} would admit every URL of the host)`;
+    }
+    case 'INPUT-001':
+      return `${share} could not be read: is the input in the format it was read as? (--input-format txt, jsonl or csv)`;
+    default:
+      return undefined;
+  }
+}
