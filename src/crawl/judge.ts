@@ -149,7 +149,7 @@ function describeCut({ limitBytes, wireBytes }: CutOff): string {
     wireBytes * 100 < limitBytes
       ? `unpacked from ${bytes(wireBytes)} on the wire: a compression bomb?`
       : 'the page is larger, or never ends';
-  return `cut off at ${bytes(limitBytes)} (${why}); links past the cut are not seen`;
+  return `cut off at ${bytes(limitBytes)} (--max-page-bytes): ${why}`;
 }
 
 /** What the page says about itself, from its HTML and its headers alike, URLs normalised. */

@@ -8,6 +8,11 @@ export interface LeftOutSummary {
   count: number;
   /** The first few URLs left out for this reason, in the order the crawl met them. */
   examples: { url: string; detail: string }[];
+  /**
+   * For traps: each URL space stopped (its detail names it), with how many URLs it held and the
+   * first met, so one large trap does not hide the others among the examples.
+   */
+  spaces?: { detail: string; count: number; example: string }[];
 }
 
 export interface StrippedParamsSummary {
@@ -36,16 +41,20 @@ export interface CrawlSummary {
   blockedForEngines?: { count: number; examples: { url: string; detail: string }[] };
 }
 
+/** Trap spaces named in the summary: past this many, the --report file has them all. */
+const TRAP_SPACES = 20;
+
 export function summariseCrawl(
   store: CrawlStore,
   result: Pick<CrawlResult, 'startUrl' | 'finished' | 'startOutcome' | 'startDetail'>,
   { examples = 5 }: { examples?: number } = {},
 ): CrawlSummary {
   const counts = store.outcomeCounts();
-  const leftOut = LEFT_OUT_REASONS.filter((reason) => (counts.get(reason) ?? 0) > 0).map((reason) => ({
+  const leftOut = LEFT_OUT_REASONS.filter((reason) => (counts.get(reason) ?? 0) > 0).map((reason): LeftOutSummary => ({
     reason,
     count: counts.get(reason)!,
     examples: store.examples(reason, examples).map(({ url, detail }) => ({ url, detail: detail ?? '' })),
+    ...(reason === 'trap' ? { spaces: store.detailGroups(reason, TRAP_SPACES) } : {}),
   }));
   const summary: CrawlSummary = {
     startUrl: result.startUrl,

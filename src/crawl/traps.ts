@@ -117,7 +117,7 @@ export class QueryVariants {
     const path = url.slice(0, queryStart);
     const fetched = this.counts.get(path) ?? 0;
     if (fetched >= this.limit)
-      return `more than --max-query-variants ${this.limit} query variants of ${path} (a search or filter space without end)`;
+      return `more than --max-query-variants ${this.limit} query variants of ${path}: a search or filter space without end`;
     this.counts.set(path, fetched + 1);
     return undefined;
   }

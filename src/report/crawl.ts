@@ -73,10 +73,8 @@ export function formatCrawlReportText(report: CrawlReport): string {
   if (report.leftOut.length > 0) lines.push('', 'Left out:');
   for (const group of report.leftOut) {
     lines.push(`  ${formatNumber(group.count).padStart(6)}  ${REASON_TITLES[group.reason]}`);
-    for (const example of group.examples)
-      lines.push(`          ${example.url}${example.detail ? `  (${example.detail})` : ''}`);
-    if (group.count > group.examples.length)
-      lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
+    if (group.spaces !== undefined) lines.push(...formatSpaces(group.spaces, group.count));
+    else lines.push(...formatExamples(group.examples, group.count));
   }
   if (report.blockedForEngines !== undefined) {
     const { count: blocked, examples } = report.blockedForEngines;
@@ -103,6 +101,22 @@ export function formatCrawlReportText(report: CrawlReport): string {
     lines.push('', 'Add to robots.txt:', ...report.sitemaps.robotsTxt.map((line) => `  ${line}`));
   }
   return `${lines.join('\n')}\n`;
+}
+
+function formatExamples(examples: { url: string; detail: string }[], count: number): string[] {
+  const lines = examples.map((example) => `          ${example.url}${example.detail ? `  (${example.detail})` : ''}`);
+  if (count > examples.length) lines.push(`          … and ${formatNumber(count - examples.length)} more`);
+  return lines;
+}
+
+/** One line per trap space: what stopped it, how many URLs it held, and the first met. */
+function formatSpaces(spaces: { detail: string; count: number; example: string }[], count: number): string[] {
+  const lines = spaces.map(
+    (space) => `          ${countOf(space.count, 'URL')}: ${space.detail} (first ${space.example})`,
+  );
+  const shown = spaces.reduce((sum, space) => sum + space.count, 0);
+  if (count > shown) lines.push(`          … and ${countOf(count - shown, 'URL')} in other trap spaces`);
+  return lines;
 }
 
 /** "not HTML (application/xml)": an outcome as the report names it, with its detail. */

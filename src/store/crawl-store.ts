@@ -157,6 +157,11 @@ export class CrawlStore {
       examples: this.db.prepare<[string, number], OutcomeExample>(
         'SELECT url, detail FROM crawl_urls WHERE outcome = ? ORDER BY seq LIMIT ?',
       ),
+      // SQLite takes the bare column `url` from the row of min(seq): the first URL met in each group.
+      detailGroups: this.db.prepare<[string, number], { detail: string; count: number; example: string }>(
+        `SELECT detail, count(*) AS count, url AS example, min(seq) AS first FROM crawl_urls
+         WHERE outcome = ? GROUP BY detail ORDER BY first LIMIT ?`,
+      ),
       notes: this.db.prepare<[string, number], { url: string; detail: string }>(
         'SELECT url, detail FROM crawl_urls WHERE outcome = ? AND detail IS NOT NULL ORDER BY seq LIMIT ?',
       ),
@@ -289,6 +294,16 @@ export class CrawlStore {
 
   examples(outcome: string, limit: number): OutcomeExample[] {
     return this.statements.examples.all(outcome, limit);
+  }
+
+  /**
+   * The URLs with `outcome` grouped by their detail (which names a trap's URL space), in the order
+   * met: how many each, and the first met.
+   */
+  detailGroups(outcome: string, limit: number): { detail: string; count: number; example: string }[] {
+    return this.statements.detailGroups
+      .all(outcome, limit)
+      .map(({ detail, count, example }) => ({ detail, count, example }));
   }
 
   /** URLs with `outcome` that carry a detail all the same (a listed page with a warning), and how many. */

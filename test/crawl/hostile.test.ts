@@ -64,11 +64,11 @@ describe('crawl of hostile pages', () => {
     const detail = (path: string) => lines.find((line) => line.url === site.origin + path)?.detail;
     assert.equal(
       detail('/endless'),
-      'cut off at 10,485,760 bytes (the page is larger, or never ends); links past the cut are not seen',
+      'cut off at 10,485,760 bytes (--max-page-bytes): the page is larger, or never ends',
     );
     assert.match(
       detail('/bomb')!,
-      /^cut off at 10,485,760 bytes \(unpacked from [\d,]+ bytes on the wire: a compression bomb\?\)/,
+      /^cut off at 10,485,760 bytes \(--max-page-bytes\): unpacked from [\d,]+ bytes on the wire: a compression bomb\?$/,
     );
     assert.equal(detail('/gzip-file'), 'served as text/html, but the body is gz data (application/gzip)');
     assert.equal(detail('/double-gzip'), 'served as text/html, but the body is gz data (application/gzip)');

@@ -265,7 +265,7 @@ describe('readAnswer', () => {
     assert.deepEqual(await judgePage(URL_A, page, normalise), {
       verdict: {
         outcome: 'cut-off',
-        detail: 'cut off at 1,024 bytes (the page is larger, or never ends); links past the cut are not seen',
+        detail: 'cut off at 1,024 bytes (--max-page-bytes): the page is larger, or never ends',
       },
       discovered: [
         { url: 'https://example.com/b', via: 'link' },
@@ -280,7 +280,7 @@ describe('readAnswer', () => {
     assert.deepEqual(bomb.verdict, {
       outcome: 'cut-off',
       detail:
-        'cut off at 10,485,760 bytes (unpacked from 10,240 bytes on the wire: a compression bomb?); links past the cut are not seen',
+        'cut off at 10,485,760 bytes (--max-page-bytes): unpacked from 10,240 bytes on the wire: a compression bomb?',
     });
   });
 });

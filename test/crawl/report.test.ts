@@ -107,6 +107,36 @@ describe('crawl report', () => {
     );
   });
 
+  it('names each trap space once, with its size and the first URL met in it', () => {
+    const text = formatCrawlReportText(
+      crawlReport(
+        {
+          ...SUMMARY,
+          leftOut: [
+            {
+              reason: 'trap',
+              count: 2_005,
+              examples: [],
+              spaces: [
+                { detail: 'the path repeats /a/ 3 times in a row', count: 1, example: 'https://example.com/a/a/a/' },
+                {
+                  detail: 'more than --max-query-variants 1000 query variants of https://example.com/shop',
+                  count: 2_000,
+                  example: 'https://example.com/shop?f=1',
+                },
+              ],
+            },
+          ],
+        },
+        1000,
+      ),
+    );
+    assert.match(
+      text,
+      /\n {3}2,005 {2}spider trap: [^\n]*\n {10}1 URL: the path repeats \/a\/ 3 times in a row \(first https:\/\/example\.com\/a\/a\/a\/\)\n {10}2,000 URLs: more than --max-query-variants 1000 query variants of https:\/\/example\.com\/shop \(first https:\/\/example\.com\/shop\?f=1\)\n {10}… and 4 URLs in other trap spaces\n$/,
+    );
+  });
+
   it('formats the progress line with the rate', () => {
     assert.equal(
       formatCrawlProgress({ fetched: 12_345, queued: 678, listed: 12_000, errors: 3 }, 10_000),

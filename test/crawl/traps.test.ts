@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
 import { crawlSite, type CrawlOptions } from '../../src/crawl/crawler.js';
+import { summariseCrawl } from '../../src/crawl/summary.js';
 import { chainOf, DEFAULT_TRAP_LIMITS, pathTrap, QueryVariants, urlPattern } from '../../src/crawl/traps.js';
 import { HttpClient } from '../../src/discover/http.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
@@ -42,7 +43,7 @@ describe('trap rules', () => {
     assert.equal(variants.admit('https://e.com/search?q=a'), undefined);
     assert.equal(
       variants.admit('https://e.com/search?q=b'),
-      'more than --max-query-variants 2 query variants of https://e.com/search (a search or filter space without end)',
+      'more than --max-query-variants 2 query variants of https://e.com/search: a search or filter space without end',
     );
     assert.equal(variants.admit('https://e.com/search'), undefined, 'the path itself is no variant');
     assert.equal(variants.admit('https://e.com/other?q=b'), undefined);
@@ -64,7 +65,8 @@ describe('a crawl of a site full of traps', () => {
         ...options,
       });
       const rows = [...store.outcomes()].map((row) => ({ ...row, path: row.url.slice(site.origin.length) }));
-      return { rows, requests: site.requests.filter((path) => path !== '/robots.txt') };
+      const summary = summariseCrawl(store, { startUrl: `${site.origin}/`, finished: true, startOutcome: 'listed' });
+      return { rows, summary, origin: site.origin, requests: site.requests.filter((path) => path !== '/robots.txt') };
     } finally {
       store.close();
       await http.close();
@@ -73,7 +75,7 @@ describe('a crawl of a site full of traps', () => {
   }
 
   it('ends with the default limits, every trap stopped and left out with its reason', async () => {
-    const { rows, requests } = await crawl();
+    const { rows, requests, summary, origin } = await crawl();
     const trapped = rows.filter((row) => row.outcome === 'trap');
     const calendar = rows.filter((row) => row.path.startsWith('/calendar/'));
     // 2024-01 is found on home; each month after continues the chain, up to the limit.
@@ -109,6 +111,31 @@ describe('a crawl of a site full of traps', () => {
       'no trap URL is fetched',
     );
     assert.ok(!rows.some((row) => row.outcome === null), 'nothing is left queued');
+    // The report names each trap once, however many URLs it held.
+    assert.deepEqual(
+      summary.leftOut
+        .find((group) => group.reason === 'trap')
+        ?.spaces?.map(({ detail, count, example }) => [detail, count, example.slice(origin.length)])
+        .sort(),
+      [
+        [
+          'a path of 21 segments, more than --max-path-segments 20',
+          1,
+          '/deep/1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16/17/18/19/20/',
+        ],
+        [
+          'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before',
+          1,
+          '/calendar/2032-06',
+        ],
+        [
+          `more than --max-query-variants 1000 query variants of ${origin}/shop: a search or filter space without end`,
+          trapped.filter((row) => row.path.startsWith('/shop?')).length,
+          trapped.find((row) => row.path.startsWith('/shop?'))!.path,
+        ],
+        ['the path repeats /nest/ 3 times in a row', 1, '/nest/nest/nest/'],
+      ],
+    );
   });
 
   it('stops each trap where its limit is set', async () => {
