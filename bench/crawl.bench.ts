@@ -1,14 +1,25 @@
 /**
- * `npm run bench:crawl`: sitemapkit's crawler against the `sitemap-generator` npm package on the
- * same generated site (20,000 pages by default), served on 127.0.0.1 from a child process, with
- * the same concurrency, in the same run. Each crawler runs in a child process of its own, so its
- * peak RSS is its own. Prints pages/s, peak RSS, the ratios, and how the listed sets differ.
+ * `npm run bench:crawl`, two parts (`--part peer` or `--part retries` runs one):
  *
- * Size: CRAWL_BENCH_PAGES=2000 or `--pages 2000`; concurrency: CRAWL_BENCH_CONCURRENCY (default 4).
+ * - peer: sitemapkit's crawler against the `sitemap-generator` npm package on the same generated
+ *   site (20,000 pages by default), with the same concurrency. Prints pages/s, CPU per page, peak
+ *   RSS, the ratios, and how the listed sets differ.
+ * - retries (issue 15 §3): a 5,000-page site where 1% of the pages answer 500, crawled with
+ *   concurrency 8 by sitemapkit with its default retries, by sitemapkit with `--retries 0`, and by
+ *   a minimal crawler (fetch and htmlparser2, no politeness, no retries, no state): the practical
+ *   limit. Goal: the default crawl within 1.3× of `--retries 0`, so a URL waiting for its retry
+ *   does not hold a worker.
+ *
+ * Sites are served on 127.0.0.1 from a child process; each crawler runs in a child process of its
+ * own, so its peak RSS is its own.
+ *
+ * Size of the peer site: CRAWL_BENCH_PAGES=2000 or `--pages 2000`; concurrency:
+ * CRAWL_BENCH_CONCURRENCY (default 4).
  *
  * The site: a tree of pages, ten links each plus a cross link and a link home, ~3 KB of HTML,
  * Last-Modified on every page; every 100th page is noindex, every 150th has its canonical on
- * /p/0, every 200th links to a 404, every 250th links through a 301 to an existing page.
+ * /p/0, every 200th links to a 404, every 250th links through a 301 to an existing page; in the
+ * retries part, every page numbered 42 modulo 100 answers 500, every time.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +29,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Parser } from 'htmlparser2';
 import { parseCommandArgs, type Io } from '../src/cli/command.js';
 import { command as crawlCommand } from '../src/cli/crawl.js';
 import { normaliseCrawlUrl } from '../src/crawl/normalise.js';
@@ -60,14 +72,26 @@ function sitePage(n: number, pages: number): { status: number; headers: Record<s
   };
 }
 
-function serveBenchSite(pages: number): void {
+/**
+ * Which pages answer 500: none; the pages numbered 42 modulo 100 on their first request only (a
+ * passing failure); or those pages on every request (a lasting one).
+ */
+type Failing = 'none' | 'once' | 'always';
+
+function serveBenchSite(pages: number, failing: Failing): void {
   let requests = 0;
+  const failed = new Set<string>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== '/robots.txt') requests += 1;
     const page = /^\/p\/(\d+)$/.exec(path);
     const moved = /^\/moved\/(\d+)$/.exec(path);
-    if (path === '/robots.txt') {
+    const fails =
+      failing !== 'none' && page && Number(page[1]) % 100 === 42 && (failing === 'always' || !failed.has(path));
+    if (fails) {
+      failed.add(path);
+      response.writeHead(500, { 'content-type': 'text/html' }).end('<!doctype html><title>Server error</title>');
+    } else if (path === '/robots.txt') {
       response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
     } else if (path === '/') {
       response
@@ -88,17 +112,19 @@ function serveBenchSite(pages: number): void {
       `${JSON.stringify({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`,
     );
   });
-  // The parent asks for the request count between runs, over stdin.
+  // The parent asks for the request count between runs, over stdin: the next run starts afresh.
   process.stdin.setEncoding('utf8').on('data', () => {
     process.stdout.write(`${JSON.stringify({ requests })}\n`);
     requests = 0;
+    failed.clear();
   });
   process.stdin.on('end', () => server.close(() => process.exit(0)));
 }
 
 // ---------------------------------------------------------------- the crawlers (child processes)
 
-async function runSitemapkit(origin: string, concurrency: number, work: string): Promise<CrawlerRun> {
+/** `sitemapkit crawl`; exit 1 is expected when the site has pages that fail for good. */
+async function runSitemapkit(origin: string, concurrency: number, work: string, extra: string[]): Promise<CrawlerRun> {
   const out = join(work, 'sitemapkit-out');
   const argv = [
     '--out',
@@ -108,6 +134,7 @@ async function runSitemapkit(origin: string, concurrency: number, work: string):
     '--concurrency',
     String(concurrency),
     '--json',
+    ...extra,
     `${origin}/`,
   ];
   const chunks: string[] = [];
@@ -117,7 +144,8 @@ async function runSitemapkit(origin: string, concurrency: number, work: string):
   // Exactly what `sitemapkit crawl` runs, in this process so that its peak RSS is measured.
   const code = await crawlCommand.run(parseCommandArgs(crawlCommand.spec, argv), io);
   const ms = performance.now() - started;
-  if (code !== 0) throw new Error(`sitemapkit crawl exited ${code}: ${chunks.join('')}`);
+  const unread = code === 1 && chunks.some((chunk) => /could not be read/.test(chunk));
+  if (code !== 0 && !unread) throw new Error(`sitemapkit crawl exited ${code}: ${chunks.join('')}`);
   const xml = readFileSync(join(out, 'sitemap.xml'), 'utf8');
   const listed = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
   return { tool: 'sitemapkit', ms, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS, listed };
@@ -151,6 +179,58 @@ async function runPeer(origin: string, concurrency: number, work: string): Promi
   });
   return {
     tool: 'sitemap-generator',
+    ms: performance.now() - started,
+    cpuMs: cpuMs(),
+    maxRssKb: process.resourceUsage().maxRSS,
+    listed,
+  };
+}
+
+/**
+ * The practical limit: breadth-first with fetch and htmlparser2, `concurrency` requests at a time,
+ * no robots.txt, no politeness, no retries, no state. Lists every 200 HTML page.
+ */
+async function runMinimal(origin: string, concurrency: number): Promise<CrawlerRun> {
+  const seen = new Set<string>([`${origin}/`]);
+  const queue = [`${origin}/`];
+  const listed: string[] = [];
+  const started = performance.now();
+  const visit = async (url: string) => {
+    const response = await fetch(url);
+    if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) {
+      await response.body?.cancel();
+      return;
+    }
+    listed.push(url);
+    const parser = new Parser({
+      onopentag(name, attributes) {
+        if (name !== 'a' || attributes.href === undefined) return;
+        const link = new URL(attributes.href, url);
+        link.hash = '';
+        if (link.origin === origin && !seen.has(link.href)) {
+          seen.add(link.href);
+          queue.push(link.href);
+        }
+      },
+    });
+    parser.end(await response.text());
+  };
+  let running = 0;
+  await new Promise<void>((resolve, reject) => {
+    const next = () => {
+      while (running < concurrency && queue.length > 0) {
+        running += 1;
+        visit(queue.shift()!).then(() => {
+          running -= 1;
+          if (queue.length === 0 && running === 0) resolve();
+          else next();
+        }, reject);
+      }
+    };
+    next();
+  });
+  return {
+    tool: 'fetch + htmlparser2',
     ms: performance.now() - started,
     cpuMs: cpuMs(),
     maxRssKb: process.resourceUsage().maxRSS,
@@ -208,13 +288,14 @@ function child(mode: string, args: string[]) {
 }
 
 async function measure(
-  tool: 'sitemapkit' | 'peer',
+  tool: 'sitemapkit' | 'peer' | 'minimal',
   origin: string,
   concurrency: number,
   work: string,
   site: ReturnType<typeof child>,
+  extra: string[] = [],
 ): Promise<CrawlerRun> {
-  const runner = child(`--run-${tool}`, [origin, String(concurrency), work]);
+  const runner = child(`--run-${tool}`, [origin, String(concurrency), work, ...extra]);
   const result = JSON.parse(await runner.nextLine()) as CrawlerRun;
   await runner.exited;
   site.proc.stdin.write('count\n');
@@ -227,12 +308,66 @@ function normalisedSet(urls: string[]): Set<string> {
 }
 
 async function main(): Promise<void> {
-  const pages = readArg('pages', 'CRAWL_BENCH_PAGES', 20_000);
-  const concurrency = readArg('concurrency', 'CRAWL_BENCH_CONCURRENCY', 4);
+  const partIndex = process.argv.indexOf('--part');
+  const part = partIndex === -1 ? undefined : process.argv[partIndex + 1];
+  if (part !== undefined && part !== 'peer' && part !== 'retries')
+    throw new Error(`--part must be peer or retries, not "${part}"`);
+  if (part !== 'retries') await againstPeer();
+  if (part !== 'peer') await retriesPart();
+}
+
+/** Runs `measure` against a site served by a child process, in a temporary work directory. */
+async function withSite<T>(
+  pages: number,
+  failing: Failing,
+  run: (origin: string, site: ReturnType<typeof child>, work: string) => Promise<T>,
+): Promise<T> {
   const work = mkdtempSync(join(tmpdir(), 'sitemapkit-crawl-bench-'));
-  const site = child('--serve', [String(pages)]);
+  const site = child('--serve', [String(pages), failing]);
   try {
     const { origin } = JSON.parse(await site.nextLine()) as { origin: string };
+    return await run(origin, site, work);
+  } finally {
+    site.proc.stdin.end();
+    await site.exited;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const RETRIES_PAGES = 5_000;
+const RETRIES_CONCURRENCY = 8;
+
+async function retriesPart(): Promise<void> {
+  for (const failing of ['once', 'always'] as const) {
+    await withSite(RETRIES_PAGES, failing, async (origin, site, work) => {
+      const how = failing === 'once' ? 'on their first request' : 'on every request';
+      console.log('');
+      console.log(
+        `retries: ${RETRIES_PAGES.toLocaleString('en-US')} pages, 1% answer 500 ${how}, on ${origin}, concurrency ${RETRIES_CONCURRENCY}`,
+      );
+      const retrying = await measure('sitemapkit', origin, RETRIES_CONCURRENCY, work, site);
+      const noRetries = await measure('sitemapkit', origin, RETRIES_CONCURRENCY, work, site, ['--retries', '0']);
+      const minimal = await measure('minimal', origin, RETRIES_CONCURRENCY, work, site);
+      noRetries.tool = 'sitemapkit --retries 0';
+      console.log('');
+      console.log('crawler                  requests   seconds   listed');
+      for (const run of [retrying, noRetries, minimal])
+        console.log(
+          `${run.tool.padEnd(23)}  ${String(run.requests).padStart(8)}  ${(run.ms / 1000).toFixed(1).padStart(8)}  ${String(run.listed.length).padStart(7)}`,
+        );
+      console.log('');
+      console.log(
+        `default retries: ${(retrying.ms / noRetries.ms).toFixed(2)}× the time of --retries 0 (goal: at most 1.3×)`,
+      );
+      console.log(`--retries 0: ${(noRetries.ms / minimal.ms).toFixed(2)}× the time of fetch + htmlparser2`);
+    });
+  }
+}
+
+async function againstPeer(): Promise<void> {
+  const pages = readArg('pages', 'CRAWL_BENCH_PAGES', 20_000);
+  const concurrency = readArg('concurrency', 'CRAWL_BENCH_CONCURRENCY', 4);
+  await withSite(pages, 'none', async (origin, site, work) => {
     console.log(
       `crawl benchmark: ${pages.toLocaleString('en-US')} pages on ${origin}, concurrency ${concurrency}, node ${process.version}`,
     );
@@ -282,19 +417,20 @@ async function main(): Promise<void> {
       );
     }
     writeFileSync(join(work, 'listed-diff.json'), JSON.stringify({ onlyMine, onlyTheirs }, null, 2));
-  } finally {
-    site.proc.stdin.end();
-    await site.exited;
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 const [mode, ...args] = process.argv.slice(2);
 if (mode === '--serve') {
-  serveBenchSite(Number(args[0]));
-} else if (mode === '--run-sitemapkit' || mode === '--run-peer') {
-  const run = mode === '--run-sitemapkit' ? runSitemapkit : runPeer;
-  run(args[0]!, Number(args[1]), args[2]!).then(
+  serveBenchSite(Number(args[0]), args[1] as Failing);
+} else if (mode === '--run-sitemapkit' || mode === '--run-peer' || mode === '--run-minimal') {
+  const [origin, concurrency, work, ...extra] = args as [string, string, string, ...string[]];
+  const runs = {
+    '--run-sitemapkit': () => runSitemapkit(origin, Number(concurrency), work, extra),
+    '--run-peer': () => runPeer(origin, Number(concurrency), work),
+    '--run-minimal': () => runMinimal(origin, Number(concurrency)),
+  };
+  runs[mode]().then(
     // Exit only once the answer is through the pipe (the peer leaves sockets open behind it).
     (result) => process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0)),
     (error: unknown) => {

@@ -2,16 +2,20 @@
  * `sitemapkit crawl URL --out DIR`: crawl a site as a search engine would, and publish the
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
  */
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { formatDiagnostic } from '../core/diagnostics.js';
-import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
-import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
+import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
+import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress, type CrawlResult } from '../crawl/crawler.js';
 import { normaliseCrawlUrl } from '../crawl/normalise.js';
-import { summariseCrawl } from '../crawl/summary.js';
+import { summariseCrawl, type CrawlSummary } from '../crawl/summary.js';
+import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
+import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { HttpClient } from '../discover/http.js';
 import { walkSitemapTree } from '../discover/tree.js';
 import { writeSitemaps } from '../generate/index.js';
+import type { WriteSummary } from '../generate/types.js';
 import { crawlReport, formatCrawlProgress, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
+import { writeLeftOutFile } from '../report/crawl-left-out.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
@@ -27,13 +31,18 @@ import {
   type Io,
   type ParsedArgs,
 } from './command.js';
-import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions } from './output-options.js';
+import { listenForInterruption } from './interrupt.js';
+import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
 
 const HELP = `Crawls the site from URL politely (robots.txt and its Crawl-delay, ${DEFAULT_CONCURRENCY} requests at
-a time) and lists the pages that answer 200 with HTML, are not noindex and are their own
-canonical. Writes the sitemaps into DIR as "generate" does, and reports what was fetched,
-listed and left out, by reason, with examples. The crawl state is kept in SQLite under --state,
-so an interrupted crawl continues with --resume.
+a time) and lists the pages that answer 200 with HTML, are read whole, are not noindex and are
+their own canonical. Writes the sitemaps into DIR as "generate" does (for the root of the site
+crawled, unless --base-url says otherwise), and reports what was fetched, listed and left out,
+by reason, with examples. The crawl state is kept in SQLite under --state, so an interrupted
+crawl (Ctrl-C, SIGTERM, even kill -9) continues with --resume.
+
+A page that fails in a way that may pass (no response, 429, 5xx) is set aside, not waited for:
+once the rest of the site is done it is fetched again, with --retries more attempts after that.
 
 Crawl:
   --max-pages N          request at most N pages
@@ -41,31 +50,52 @@ Crawl:
   --include GLOB         crawl only URLs whose path (and query) match; repeatable ("/blog/**");
                          a glob starting with http matches the whole URL
   --exclude GLOB         never crawl URLs that match; repeatable ("/search*", "**/*.pdf")
-  --strip-param GLOB     drop query parameters with these names; repeatable ("utm_*")
+  --keep-param NAME      keep this query parameter although it is a tracking one; repeatable,
+                         globs allowed ("utm_campaign", "*" keeps every one)
+  --strip-param GLOB     also drop these query parameters; repeatable ("sessionid")
+  --max-page-bytes N     read at most N bytes of a page (default ${DEFAULT_MAX_PAGE_BYTES.toLocaleString('en-US')}); a larger
+                         page is left out as cut off
   --delay SECONDS        least time between two requests (robots.txt Crawl-delay may raise it)
   --concurrency N        requests in flight at once (default ${DEFAULT_CONCURRENCY})
-  --retries N            extra attempts after a connection error, 429 or 5xx (default 2)
+  --retries N            attempts after the try at the end, following a connection error,
+                         429 or 5xx, with backoff (default 2)
   --use-sitemaps         also start from the URLs of the site's existing sitemaps
   --user-agent UA        User-Agent sent, and matched in robots.txt
                          (default ${DEFAULT_USER_AGENT})
   --state DIR            where the crawl state lives (default ${DEFAULT_STATE_DIR}/ in the working
                          directory; never inside --out)
   --resume               continue the interrupted crawl of this site instead of starting over
+
+Tracking parameters, removed from every URL unless kept with --keep-param:
+${wrapList(TRACKING_PARAMS, '  ')}
+
+Spider traps (URL spaces without end) are left out past these limits:
+  --max-query-variants N
+                         query variants of one path fetched (/search?q=…; default ${DEFAULT_TRAP_LIMITS.maxQueryVariants})
+  --max-path-segments N  segments in a path (default ${DEFAULT_TRAP_LIMITS.maxPathSegments}); a run of segments repeated
+                         3 times in a row (/a/b/a/b/a/b/) is always a trap
+  --max-chain N          pages of one URL pattern, each found on the one before (next month,
+                         next day: /calendar/2024-05 → /calendar/2024-06 …; default ${DEFAULT_TRAP_LIMITS.maxChain})
+
+Report:
   --json                 print the report as JSON
+  --report FILE          write every URL left out, with its reason and the page it was found
+                         on, to FILE: JSON Lines, or CSV when FILE ends in .csv
 
 ${OUTPUT_OPTIONS_HELP}
-                         (crawl: defaults to the start URL's origin)
 
 Examples:
   sitemapkit crawl https://www.example.com/ --out public --gzip
-  sitemapkit crawl https://www.example.com/ --out public --exclude "/search*" --strip-param "utm_*"
+  sitemapkit crawl https://www.example.com/ --out public --exclude "/search*" --report left-out.csv
   sitemapkit crawl https://www.example.com/ --out public --resume
 
-Exit codes: 0 the crawl finished and the sitemaps were written, 1 the start URL could not be
-fetched (or the crawl was interrupted), 2 bad usage.`;
+Exit codes: 0 the crawl finished, the sitemaps were written and every page was read; 1 the
+crawl was interrupted, the start URL could not be fetched, nothing could be listed, the
+sitemaps could not be written, or some pages could not be read (a server error, no response, a
+page cut off: the sitemaps are written without them); 2 bad usage.`;
 
 /** Outcomes of the start URL that mean there was no site to crawl. */
-const START_FAILURES = new Set(['fetch-error', 'http-error', 'robots-blocked']);
+const START_FAILURES = new Set(['fetch-error', 'http-error', 'server-error', 'robots-blocked']);
 
 export const command: Command = {
   spec: {
@@ -79,7 +109,12 @@ export const command: Command = {
       'max-depth': { type: 'string' },
       include: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
+      'keep-param': { type: 'string', multiple: true },
       'strip-param': { type: 'string', multiple: true },
+      'max-page-bytes': { type: 'string' },
+      'max-query-variants': { type: 'string' },
+      'max-path-segments': { type: 'string' },
+      'max-chain': { type: 'string' },
       delay: { type: 'string' },
       concurrency: { type: 'string' },
       retries: { type: 'string' },
@@ -88,6 +123,7 @@ export const command: Command = {
       state: { type: 'string' },
       resume: { type: 'boolean' },
       json: { type: 'boolean' },
+      report: { type: 'string' },
     },
   },
   run,
@@ -97,12 +133,11 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const startUrl = readStartUrl(args);
   const output = readOutputOptions(args, { baseUrl: new URL('/', startUrl).href });
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
-  if (isInside(stateDir, resolve(output.outDir))) {
-    throw new UsageError(`--state ${stateDir} is inside --out ${output.outDir}: the crawl state must not be published`);
-  }
+  refuseStateInsideOut(stateDir, output.outDir);
   const concurrency = integerFlag(args, 'concurrency', DEFAULT_CONCURRENCY);
   const userAgent = stringFlag(args, 'user-agent') ?? DEFAULT_USER_AGENT;
   const resume = booleanFlag(args, 'resume');
+  const reportFile = stringFlag(args, 'report');
   const databaseFile = siteDatabasePath(stateDir, startUrl);
   const store = new CrawlStore(databaseFile, { fresh: !resume });
   if (resume && store.getMeta('start-url') === undefined)
@@ -113,55 +148,122 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     retries: integerFlag(args, 'retries', 2, { min: 0 }),
     perHostConcurrency: concurrency,
   });
-  const interrupted = new AbortController();
-  const onSignal = () => interrupted.abort();
-  process.once('SIGINT', onSignal);
+  const interruption = listenForInterruption();
   const progress = progressLine(io);
   const started = Date.now();
   try {
     const result = await crawlSite({
       startUrl,
-      fetcher: httpPageFetcher(http),
+      fetcher: httpPageFetcher(http, { maxBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES) }),
       robots: robotsTxtPolicy(http, userAgent),
       store,
       seeds: booleanFlag(args, 'use-sitemaps') ? (site) => sitemapSeeds(site, http) : undefined,
       maxPages: optionalInteger(args, 'max-pages', 1),
       maxDepth: optionalInteger(args, 'max-depth', 0),
+      trapLimits: {
+        maxQueryVariants: optionalInteger(args, 'max-query-variants', 1),
+        maxPathSegments: optionalInteger(args, 'max-path-segments', 1),
+        maxChain: optionalInteger(args, 'max-chain', 1),
+      },
       include: listFlag(args, 'include'),
       exclude: listFlag(args, 'exclude'),
+      keepParams: listFlag(args, 'keep-param'),
       stripParams: listFlag(args, 'strip-param'),
       concurrency,
       delayMs: readDelay(args),
       onProgress: progress.update,
-      signal: interrupted.signal,
+      signal: interruption.signal,
     });
     progress.done();
-    const summary = summariseCrawl(store, { startUrl: result.startUrl, finished: result.finished });
-    const failed = !result.finished || START_FAILURES.has(result.startOutcome ?? '');
+    const summary = summariseCrawl(store, result);
+    const verdict = judgeCrawl(result, summary);
     // Unless told otherwise, the sitemaps are published at the root of the site crawled.
     const baseUrl = stringFlag(args, 'base-url') === undefined ? `${result.site}/` : output.baseUrl;
-    const written = failed
-      ? undefined
-      : await writeSitemaps(store.listedEntries(), {
-          ...output,
-          baseUrl,
-          onProblem: (problem) => io.stderr.write(`${formatDiagnostic(problem)}\n`),
-        });
-    const report = crawlReport(summary, Date.now() - started, written);
+    const published = verdict.publish ? await publish(store, { ...output, baseUrl }, io) : undefined;
+    // The report comes whatever happened: it says why nothing was published.
+    const leftOutFile =
+      reportFile === undefined
+        ? undefined
+        : { path: reportFile, urls: await writeLeftOutFile(store.leftOut(), reportFile) };
+    const report = crawlReport(summary, Date.now() - started, published?.written, leftOutFile);
     io.stdout.write(booleanFlag(args, 'json') ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    if (!result.finished)
-      io.stderr.write(`sitemapkit crawl: interrupted; continue with --resume (state in ${databaseFile})\n`);
-    else if (failed)
-      io.stderr.write(
-        `sitemapkit crawl: the start URL ${result.startUrl} could not be fetched: ${result.startDetail ?? 'no answer'}\n`,
-      );
-    return failed ? EXIT_FAILED : EXIT_OK;
+    const problems = [...verdict.problems, ...(published?.problem === undefined ? [] : [published.problem])];
+    if (!result.finished) problems.push(`interrupted; continue with --resume (state in ${databaseFile})`);
+    for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
+    return problems.length > 0 ? EXIT_FAILED : EXIT_OK;
   } finally {
-    process.removeListener('SIGINT', onSignal);
+    interruption.dispose();
     progress.done();
     store.close();
     await http.close();
   }
+}
+
+/**
+ * Whether the sitemaps are to be written, and what makes the crawl a failure (exit 1): no start
+ * page, nothing to list, pages that could not be read.
+ */
+function judgeCrawl(result: CrawlResult, summary: CrawlSummary): { publish: boolean; problems: string[] } {
+  if (!result.finished) return { publish: false, problems: [] };
+  const start = summary.start;
+  if (start === undefined || START_FAILURES.has(start.outcome))
+    return {
+      publish: false,
+      problems: [`the start URL ${result.startUrl} could not be fetched: ${start?.detail ?? 'no answer'}`],
+    };
+  const problems: string[] = [];
+  if (summary.listed === 0) {
+    const why =
+      start.outcome === 'listed' ? '' : `: the start page was left out as ${start.outcome} (${start.detail ?? ''})`;
+    problems.push(`no page could be listed, so no sitemap was written${why}`);
+  }
+  if (summary.unread > 0)
+    problems.push(
+      `${summary.unread} ${summary.unread === 1 ? 'page' : 'pages'} could not be read (server error, no response or cut off); the report lists them`,
+    );
+  return { publish: summary.listed > 0, problems };
+}
+
+/** Writes the sitemaps of the listed pages; a failure is reported, not thrown, so the report still comes. */
+async function publish(
+  store: CrawlStore,
+  options: OutputOptions,
+  io: Io,
+): Promise<{ written?: WriteSummary; problem?: string }> {
+  try {
+    const written = await writeSitemaps(store.listedEntries(), {
+      ...options,
+      onProblem: (problem) => io.stderr.write(`${formatDiagnostic(problem)}\n`),
+    });
+    return { written };
+  } catch (error) {
+    return { problem: `the sitemaps could not be written: ${(error as Error).message}` };
+  }
+}
+
+/** The crawl state must not be published with the site: say where else to keep it. */
+function refuseStateInsideOut(stateDir: string, outDir: string): void {
+  if (!isInside(stateDir, resolve(outDir))) return;
+  const elsewhere = relative(process.cwd(), join(resolve(outDir), '..', DEFAULT_STATE_DIR)) || DEFAULT_STATE_DIR;
+  throw new UsageError(
+    `--state ${stateDir} is inside --out ${outDir}: the crawl state must not be published with the site. ` +
+      `Keep it elsewhere with --state (e.g. --state ${elsewhere}), or publish into a directory of its own (e.g. --out public)`,
+  );
+}
+
+/** The names, comma-separated, in lines of at most 96 characters after `indent`. */
+function wrapList(names: readonly string[], indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const name of names) {
+    const next = line === '' ? name : `${line}, ${name}`;
+    if (indent.length + next.length > 96 && line !== '') {
+      lines.push(`${indent}${line},`);
+      line = name;
+    } else line = next;
+  }
+  lines.push(`${indent}${line}`);
+  return lines.join('\n');
 }
 
 function readStartUrl(args: ParsedArgs): string {

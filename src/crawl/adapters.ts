@@ -6,7 +6,7 @@ import type { HttpClient } from '../discover/http.js';
 import { fetchRobotsTxt, type RobotsTxt } from '../discover/robots.js';
 import type { PageFetcher, RobotsPolicy } from './types.js';
 
-/** HTML pages larger than this are read only this far (links past it are not seen). */
+/** HTML pages larger than this are read only this far, and left out as cut off (links past it are not seen). */
 export const DEFAULT_MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
 /** The crawler reads HTML pages; other types are judged from their headers and never read. */
@@ -14,8 +14,8 @@ const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
 
 export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_BYTES } = {}): PageFetcher {
   return {
-    async fetch(url) {
-      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT });
+    async fetch(url, { retries } = {}) {
+      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries });
       // The body streams on to the HTML reader; PDFs, images and errors are never read (see readAnswer).
       return {
         url: response.url,
@@ -24,6 +24,8 @@ export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_
         headers: response.headers,
         body: response.body,
         discard: () => response.discard(),
+        cutOff: () =>
+          response.transfer.truncated ? { limitBytes: maxBytes, wireBytes: response.transfer.wireBytes } : undefined,
         fetchedAt: Date.now(),
       };
     },

@@ -2,13 +2,30 @@
  * The crawl: breadth-first over the site from its seeds, `concurrency` requests at a time, spaced
  * by the politeness gap, every URL judged once. The frontier and the outcomes live in the store,
  * so memory stays flat however large the site, and a killed crawl resumes where it stopped.
+ *
+ * A page that fails in a way that may pass (no answer, 429, 5xx) does not hold a worker through
+ * backoff: it is set aside, and once the frontier is done every such URL is fetched once more,
+ * with the fetcher's retries (a pass that may queue new pages, crawled in turn).
+ * Scheduling lives in ./workers.ts, judging in ./judge.ts; this file joins them to the store.
  */
 import { HostLimiter } from '../discover/host-limiter.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
 import { judgeAnswer, readAnswer, type Discovered, type ReadAnswer } from './judge.js';
-import { normaliseCrawlUrl, paramFilter } from './normalise.js';
+import { normaliseCrawlUrl } from './normalise.js';
 import { createScope, type Scope } from './scope.js';
-import type { FetchedPage, Outcome, PageFetcher, RobotsPolicy, RobotsVerdict } from './types.js';
+import { paramFilter } from './tracking-params.js';
+import { chainOf, DEFAULT_TRAP_LIMITS, pathTrap, QueryVariants, urlPattern, type TrapLimits } from './traps.js';
+import {
+  RETRIED_REASONS,
+  type FetchedPage,
+  type FetchOptions,
+  type LeftOutReason,
+  type Outcome,
+  type PageFetcher,
+  type RobotsPolicy,
+  type RobotsVerdict,
+} from './types.js';
+import { runWorkers, StoreCursor } from './workers.js';
 
 export interface CrawlOptions {
   /**
@@ -26,11 +43,19 @@ export interface CrawlOptions {
   maxPages?: number | undefined;
   /** Most link hops from a seed (default: no limit). */
   maxDepth?: number | undefined;
+  /** Where spider traps are cut off (see traps.ts; default DEFAULT_TRAP_LIMITS). */
+  trapLimits?: { [Limit in keyof TrapLimits]?: number | undefined } | undefined;
   include?: readonly string[] | undefined;
   exclude?: readonly string[] | undefined;
-  /** Query parameter name globs to remove from every URL (`utm_*`). */
+  /** Query parameter name globs to remove from every URL besides TRACKING_PARAMS (`session*`). */
   stripParams?: readonly string[] | undefined;
-  /** Requests in flight at once (the crawl stays on one host). Default 4. */
+  /** Query parameter name globs to keep although TRACKING_PARAMS or stripParams name them. */
+  keepParams?: readonly string[] | undefined;
+  /**
+   * Requests in flight at once (the crawl stays on one host). Default 4. In the retry pass at the
+   * end, RETRY_PASS_WORKERS URLs may wait for their retries at once: the fetcher bounds the
+   * requests they make (httpPageFetcher: its HttpClient's per-host concurrency).
+   */
   concurrency?: number | undefined;
   /** Least time between two requests, in ms; robots.txt's Crawl-delay raises it. */
   delayMs?: number | undefined;
@@ -41,6 +66,8 @@ export interface CrawlOptions {
 
 export interface CrawlProgress {
   fetched: number;
+  /** Of `fetched`, those an earlier run of a resumed crawl had fetched: not work of this run. */
+  fetchedEarlier: number;
   queued: number;
   listed: number;
   errors: number;
@@ -61,14 +88,34 @@ export interface CrawlResult {
 
 export const DEFAULT_CONCURRENCY = 4;
 
-const ERROR_OUTCOMES = new Set<string>(['http-error', 'fetch-error']);
+/**
+ * URLs tried at once in the retry pass at the end. They spend their time waiting for the
+ * fetcher's backoff, which holds no connection: with nothing else left to crawl, the waits must
+ * overlap one another, or a site where many pages fail for good would end one backoff at a time.
+ */
+export const RETRY_PASS_WORKERS = 64;
+
+const ERROR_OUTCOMES = new Set<string>(['http-error', 'server-error', 'fetch-error', 'cut-off']);
+
+/**
+ * How a URL is visited: `first` fetches once and sets a failure that may pass aside for the retry
+ * pass; `start` (the start URL, fetched alone) and `retry` use the fetcher's own retries at once.
+ */
+type Visit = 'first' | 'start' | 'retry';
+
+/** The page a URL was found on, as the trap rules and the report need it. */
+interface FoundOn {
+  seq: number;
+  pattern: string;
+  chain: number;
+}
 
 export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const crawl = new Crawl(options);
   return crawl.run();
 }
 
-/** One run of a crawl: its limits, its counters, and its workers. */
+/** One run of a crawl: its limits, its counters, and its passes. */
 class Crawl {
   private readonly store: CrawlStore;
   private scope: Scope;
@@ -76,29 +123,36 @@ class Crawl {
   private readonly startUrl: string;
   private readonly maxPages: number;
   private readonly maxDepth: number;
-  private buffer: QueuedUrl[] = [];
-  private cursor = 0;
+  private readonly traps: TrapLimits;
+  private readonly queryVariants: QueryVariants;
+  private readonly queue: StoreCursor<QueuedUrl>;
+  private readonly retries: StoreCursor<QueuedUrl>;
   private inFlight = 0;
-  private progress: CrawlProgress;
-  private wakeUp: (() => void)[] = [];
+  private progress: Omit<CrawlProgress, 'inFlight'>;
 
   constructor(private readonly options: CrawlOptions) {
     this.store = options.store;
-    const strip = paramFilter(options.stripParams ?? []);
-    this.normalise = (href) => normaliseCrawlUrl(href, undefined, strip);
+    const strip = paramFilter({ strip: options.stripParams, keep: options.keepParams });
+    this.normalise = (href) =>
+      normaliseCrawlUrl(href, undefined, strip, (stripped) => this.store.recordStripped(stripped));
     const start = this.normalise(options.startUrl);
     if (start === undefined) throw new Error(`"${options.startUrl}" is not an http(s) URL to crawl`);
     this.startUrl = start;
     this.scope = this.scopeOf(new URL(start).origin);
     this.maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+    this.traps = { ...DEFAULT_TRAP_LIMITS, ...definedOnly(options.trapLimits ?? {}) };
+    this.queryVariants = new QueryVariants(this.traps.maxQueryVariants, this.store.queryVariantCounts());
+    this.queue = new StoreCursor((after, limit) => this.store.nextQueued(after, limit));
+    this.retries = new StoreCursor((after, limit) => this.store.nextRetry(after, limit));
     const counts = this.store.outcomeCounts();
+    const fetched = this.store.fetchedCount();
     this.progress = {
-      fetched: this.store.fetchedCount(),
+      fetched,
+      fetchedEarlier: fetched,
       queued: this.store.queuedCount(),
       listed: counts.get('listed') ?? 0,
       errors: [...ERROR_OUTCOMES].reduce((sum, outcome) => sum + (counts.get(outcome) ?? 0), 0),
-      inFlight: 0,
     };
   }
 
@@ -111,8 +165,7 @@ class Crawl {
     const site = await this.settleSite(politeness);
     if (site !== startOrigin) politeness = await this.politeness(site, concurrency);
     await this.seed(site);
-    const workers = Array.from({ length: concurrency }, () => this.work(politeness));
-    await Promise.all(workers);
+    await this.passes(concurrency, politeness, site);
     const finished = !this.options.signal?.aborted;
     if (finished) {
       this.store.settleRemaining(
@@ -136,6 +189,38 @@ class Crawl {
     };
   }
 
+  /**
+   * The frontier, then one more try of every failure that may pass; recovered pages may queue
+   * new URLs, so again until a retry pass has nothing to try. Each URL is retried once at most.
+   */
+  private async passes(concurrency: number, politeness: HostLimiter, site: string): Promise<void> {
+    const signal = this.options.signal;
+    const retryWorkers = Math.max(concurrency, RETRY_PASS_WORKERS);
+    const retryPoliteness = await this.politeness(site, retryWorkers);
+    for (;;) {
+      await runWorkers(
+        concurrency,
+        () => this.takeQueued(),
+        (item) => this.visit(item, politeness, 'first'),
+        signal,
+      );
+      this.retries.restart();
+      let retried = 0;
+      const takeRetry = () => {
+        const item = this.retries.take();
+        if (item !== undefined) retried += 1;
+        return item;
+      };
+      await runWorkers(retryWorkers, takeRetry, (item) => this.visit(item, retryPoliteness, 'retry'), signal);
+      if (retried === 0 || signal?.aborted) return;
+    }
+  }
+
+  private takeQueued(): QueuedUrl | undefined {
+    // At the page limit the rest of the frontier is settled in one go at the end.
+    return this.progress.fetched >= this.maxPages ? undefined : this.queue.take();
+  }
+
   /** Spacing of requests to `site`: --delay or robots.txt's Crawl-delay, whichever is longer. */
   private async politeness(site: string, concurrency: number): Promise<HostLimiter> {
     const crawlDelay = await this.options.robots.crawlDelay(site);
@@ -151,8 +236,9 @@ class Crawl {
     let site = remembered ?? new URL(this.startUrl).origin;
     this.useSite(site);
     if (remembered !== undefined) return site;
-    if (this.store.outcomeOf(this.startUrl)?.outcome === null) {
-      await this.visit({ seq: 0, url: this.startUrl, depth: 0 }, politeness, (page) => {
+    const start = this.store.queuedUrl(this.startUrl);
+    if (start !== undefined) {
+      await this.visit(start, politeness, 'start', (page) => {
         const landed = this.normalise(page.url);
         if (landed === undefined) return;
         this.store.setMeta('landed', landed);
@@ -188,112 +274,115 @@ class Crawl {
     this.store.setMeta('seeded', 'true');
   }
 
-  private async work(politeness: HostLimiter): Promise<void> {
-    for (;;) {
-      if (this.options.signal?.aborted) return;
-      const next = this.takeNext();
-      if (next !== undefined) {
-        this.inFlight += 1;
-        try {
-          await this.visit(next, politeness);
-        } finally {
-          this.inFlight -= 1;
-          this.wakeAll();
-        }
-        continue;
-      }
-      if (this.inFlight === 0) {
-        this.wakeAll();
-        return;
-      }
-      // Pages in flight may queue more: wait for one of them to finish.
-      await new Promise<void>((resolve) => this.wakeUp.push(resolve));
+  /** Judges one URL; `onAnswer` sees the answer before it is judged. */
+  private async visit(
+    item: QueuedUrl,
+    politeness: HostLimiter,
+    how: Visit,
+    onAnswer?: (page: FetchedPage) => void,
+  ): Promise<void> {
+    this.inFlight += 1;
+    try {
+      await this.visitNow(item, politeness, how, onAnswer);
+    } finally {
+      this.inFlight -= 1;
     }
   }
 
-  private takeNext(): QueuedUrl | undefined {
-    // At the page limit the rest of the frontier is settled in one go at the end.
-    if (this.progress.fetched >= this.maxPages) return undefined;
-    if (this.buffer.length === 0) {
-      this.buffer = this.store.nextQueued(this.cursor, 256);
-      const last = this.buffer.at(-1);
-      if (last !== undefined) this.cursor = last.seq;
-    }
-    return this.buffer.shift();
-  }
-
-  private wakeAll(): void {
-    for (const resolve of this.wakeUp.splice(0)) resolve();
-  }
-
-  /** Judges one queued URL; `onAnswer` sees the answer before it is judged. */
-  private async visit(item: QueuedUrl, politeness: HostLimiter, onAnswer?: (page: FetchedPage) => void): Promise<void> {
-    const { url, depth } = item;
-    this.progress.queued -= 1;
+  private async visitNow(
+    item: QueuedUrl,
+    politeness: HostLimiter,
+    how: Visit,
+    onAnswer?: (page: FetchedPage) => void,
+  ): Promise<void> {
+    const { url } = item;
+    // A retried URL was counted as fetched, and as an error, on its first visit.
+    if (how === 'retry') this.progress.errors -= 1;
+    else this.progress.queued -= 1;
     const robots = await this.options.robots.check(url);
     if (!robots.allowed) {
       this.finish({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
       return;
     }
-    if (this.progress.fetched >= this.maxPages) {
-      this.finish({
-        url,
-        outcome: 'max-pages',
-        detail: `not fetched: --max-pages ${this.maxPages} reached`,
-        fetched: false,
-      });
-      return;
+    if (how !== 'retry') {
+      const notFetched = this.refuseFetch(url);
+      if (notFetched !== undefined) {
+        this.finish({ url, ...notFetched, fetched: false });
+        return;
+      }
+      this.progress.fetched += 1;
     }
-    this.progress.fetched += 1;
+    const retryLater = how === 'first';
+    const fetchOptions: FetchOptions = retryLater ? { retries: 0 } : {};
     const release = await politeness.acquire(new URL(url).host);
     let answer: ReadAnswer;
     try {
-      const page = await this.options.fetcher.fetch(url);
+      const page = await this.options.fetcher.fetch(url, fetchOptions);
       onAnswer?.(page);
       answer = await readAnswer(page);
     } catch (error) {
-      // No answer, or a body that broke off (timeout, reset, a size cap, bad Content-Encoding).
-      this.finish({ url, outcome: 'fetch-error', detail: (error as Error).message, fetched: true });
+      // No answer, or a body that broke off (timeout, reset, bad Content-Encoding).
+      const detail = (error as Error).message;
+      this.finish({ url, outcome: 'fetch-error', detail, fetched: true, retry: retryLater });
       return;
     } finally {
       release();
     }
-    const judged = this.judge(url, answer, depth, robots.blockedFor);
-    if (judged.finished.outcome === 'redirected') {
-      // The fetcher followed the redirect: the answer is the target's own page, if it is new.
-      const target = judged.found[0]!.url;
-      const targetRobots = await this.robotsForRedirectTarget(target);
-      if (targetRobots?.allowed) {
-        // No await from this check to the store write: no other worker can meet the target between.
-        if (this.store.outcomeOf(target) === undefined) {
-          const landed = this.judge(
-            target,
-            { ...answer, page: { ...answer.page, url: target, redirects: [] } },
-            depth,
-            targetRobots.blockedFor,
-          );
-          this.progress.fetched += 1;
-          judged.found = [{ ...landed.finished, depth }, ...landed.found];
-        }
-      }
-    }
+    const judged = this.judge(item, answer, { blockedFor: robots.blockedFor, retryLater });
+    if (judged.finished.outcome === 'redirected') await this.judgeLanding(judged, item, answer, retryLater);
     this.finish(judged.finished, judged.found);
   }
 
-  /** @param blockedFor search engines robots.txt keeps out of the URL: noted on a listed page */
-  private judge(
-    url: string,
+  /** Why a queued URL is not to be fetched at all: the page limit, or a trap's query space. */
+  private refuseFetch(url: string): { outcome: LeftOutReason; detail: string } | undefined {
+    if (this.progress.fetched >= this.maxPages)
+      return { outcome: 'max-pages', detail: `not fetched: --max-pages ${this.maxPages} reached` };
+    const trap = this.queryVariants.admit(url);
+    return trap === undefined ? undefined : { outcome: 'trap', detail: trap };
+  }
+
+  /**
+   * The fetcher followed the redirect: the answer is the target's own page. When the target is
+   * new and ours to crawl, it is judged from the answer in hand instead of being fetched again.
+   */
+  private async judgeLanding(
+    judged: { finished: FinishedUrl; found: FoundUrl[] },
+    item: QueuedUrl,
     answer: ReadAnswer,
-    depth: number,
-    blockedFor: string[] = [],
+    retryLater: boolean,
+  ): Promise<void> {
+    const target = judged.found[0]!.url;
+    const targetRobots = await this.robotsForRedirectTarget(target);
+    // No await from this check to the store write: no other worker can meet the target between.
+    if (!targetRobots?.allowed || this.store.outcomeOf(target) !== undefined) return;
+    const landed = this.judge(
+      { ...item, url: target },
+      { ...answer, page: { ...answer.page, url: target, redirects: [] } },
+      { blockedFor: targetRobots.blockedFor, retryLater },
+    );
+    this.progress.fetched += 1;
+    judged.found = [{ ...landed.finished, depth: item.depth, chain: item.chain, foundOn: item.seq }, ...landed.found];
+  }
+
+  /**
+   * @param blockedFor search engines robots.txt keeps out of the URL: noted on a listed page
+   * @param retryLater a failure that may pass is marked to be tried again
+   */
+  private judge(
+    item: QueuedUrl,
+    answer: ReadAnswer,
+    { blockedFor = [], retryLater }: { blockedFor?: string[] | undefined; retryLater: boolean },
   ): { finished: FinishedUrl; found: FoundUrl[] } {
+    const { url } = item;
     const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
-    const found = discovered.map((d) => this.place(d.url, depthOf(d, depth)));
+    const page: FoundOn = { seq: item.seq, pattern: urlPattern(url), chain: item.chain };
+    const found = discovered.map((d) => this.place(d.url, depthOf(d, item.depth), page, d));
     const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
+    const retry = retryLater && RETRIED_REASONS.includes(verdict.outcome as LeftOutReason) ? { retry: true } : {};
     const finished: FinishedUrl =
       verdict.outcome === 'listed'
         ? { url, outcome: 'listed', entry: verdict.entry, fetched: true, ...note }
-        : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true };
+        : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true, ...retry };
     return { finished, found };
   }
 
@@ -303,11 +392,27 @@ class Crawl {
     return this.options.robots.check(target);
   }
 
-  /** Where a found URL goes: the queue, straight to an outcome, or aside if too deep. */
-  private place(url: string, depth: number): FoundUrl {
+  /**
+   * Where a found URL goes: the queue, straight to an outcome (out of scope, a trap), or aside if
+   * too deep. `page` is the page it was found on (none for a seed).
+   */
+  private place(url: string, depth: number, page?: FoundOn, found?: Discovered): FoundUrl {
+    const at = page === undefined ? { depth } : { depth, foundOn: page.seq };
     const verdict = this.scope(url);
-    if (!verdict.inScope) return { url, depth, outcome: 'out-of-scope', detail: verdict.why };
-    return depth > this.maxDepth ? { url, depth, beyondDepth: true } : { url, depth };
+    if (!verdict.inScope) return { url, ...at, outcome: 'out-of-scope', detail: verdict.why };
+    const badPath = pathTrap(url, this.traps.maxPathSegments);
+    if (badPath !== undefined) return { url, ...at, outcome: 'trap', detail: badPath };
+    // A redirect or canonical target stands in for the page itself: it continues its chain.
+    const chain =
+      page === undefined
+        ? { chain: 0 }
+        : found !== undefined && isSamePage(found)
+          ? { chain: page.chain }
+          : chainOf(url, page, this.traps.maxChain);
+    if (chain.trap !== undefined) return { url, ...at, chain: chain.chain, outcome: 'trap', detail: chain.trap };
+    return depth > this.maxDepth
+      ? { url, ...at, chain: chain.chain, beyondDepth: true }
+      : { url, ...at, chain: chain.chain };
   }
 
   private finish(finished: FinishedUrl, found: FoundUrl[] = []): void {
@@ -330,5 +435,14 @@ class Crawl {
 
 /** Links lead one hop deeper; a redirect or canonical target stands in for the same page. */
 function depthOf(found: Discovered, depth: number): number {
-  return found.via === 'redirect' || found.via === 'canonical' ? depth : depth + 1;
+  return isSamePage(found) ? depth : depth + 1;
+}
+
+function isSamePage(found: Discovered): boolean {
+  return found.via === 'redirect' || found.via === 'canonical';
+}
+
+/** The limits given a value: a limit set to undefined keeps its default. */
+function definedOnly(limits: NonNullable<CrawlOptions['trapLimits']>): Partial<TrapLimits> {
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
 }

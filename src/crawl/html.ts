@@ -211,39 +211,3 @@ function resolve(href: string, base: string): string | undefined {
     return undefined;
   }
 }
-
-/** Reads a page held in memory. */
-export function readHtml(pageUrl: string, body: Uint8Array | string, charset?: string): PageFacts {
-  const reader = createHtmlReader(pageUrl, charset);
-  reader.write(body);
-  return reader.end();
-}
-
-/**
- * Reads a page as its chunks arrive: only what the page says is kept, never the page. When the
- * server named no type, the first chunk must look like HTML (as browsers sniff), or reading stops
- * and the answer is undefined.
- */
-export async function readHtmlStream(
-  pageUrl: string,
-  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  { charset, sniff = false }: { charset?: string | undefined; sniff?: boolean | undefined } = {},
-): Promise<PageFacts | undefined> {
-  const reader = createHtmlReader(pageUrl, charset);
-  let first = true;
-  for await (const chunk of chunks) {
-    if (first && sniff && !looksLikeHtml(chunk)) return undefined;
-    first = false;
-    reader.write(chunk);
-  }
-  return reader.end();
-}
-
-function looksLikeHtml(start: Uint8Array): boolean {
-  const text = Buffer.from(start.subarray(0, 512))
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .trimStart()
-    .toLowerCase();
-  return text.startsWith('<!doctype html') || text.startsWith('<html');
-}

@@ -1,8 +1,9 @@
 /**
  * The listing decision for one fetched URL (issue 6, RULES.md CR-02…CR-08): listed only when it
- * answered 200 with HTML, does not send the browser on (meta refresh, script), is not noindex and
- * is its own canonical (or has none). Every other
- * outcome has a reason. Also returns the URLs the page leads to, each with how it was found.
+ * answered 200 with HTML (by its bytes, not only its Content-Type), was read whole (no size limit
+ * cut it), does not send the browser on (meta refresh, script), is not noindex and is its own
+ * canonical (or has none). Every other outcome has a reason. Also returns the URLs the page leads
+ * to, each with how it was found.
  *
  * In two steps: readAnswer streams the body through the HTML reader (I/O, async), judgeAnswer
  * decides from what was read (pure, synchronous).
@@ -12,10 +13,11 @@ import { isHtmlContentType } from '../discover/http.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
 import type { ClientRedirect } from './client-redirect.js';
-import { readHtmlStream, type PageFacts } from './html.js';
+import { createHtmlReader, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
 import { parseLinkHeader } from './link-header.js';
-import { headerValues, type FetchedPage, type LeftOutReason } from './types.js';
+import { SNIFF_BYTES, whyNotHtml } from './sniff.js';
+import { headerValues, type CutOff, type FetchedPage, type LeftOutReason } from './types.js';
 
 /**
  * How a URL was found: links lead one level deeper; a redirect or canonical is the same page. A
@@ -39,44 +41,77 @@ export interface Judgement {
 /** Normalises a found URL (see normalise.ts); undefined drops it. */
 export type Normaliser = (href: string) => string | undefined;
 
-/** An answer with its body read: `facts` is what the page says, undefined when it is not HTML. */
+/**
+ * An answer with its body read: `facts` is what the page says; `notHtml` why it is no HTML page,
+ * when its bytes say so; `cut` the size limit that stopped the reading, when one did.
+ */
 export interface ReadAnswer {
   page: FetchedPage;
   facts?: PageFacts;
+  notHtml?: string;
+  cut?: CutOff;
 }
 
-/** Reads the body of a 200 HTML answer (or one with no type that looks like HTML); lets go of any other. */
+/**
+ * Reads the body of a 200 answer declared HTML (or of no type): its first bytes decide whether it
+ * is HTML at all, then the HTML reader takes it chunk by chunk. Lets go of any other body unread.
+ */
 export async function readAnswer(page: FetchedPage): Promise<ReadAnswer> {
   const contentType = headerValues(page.headers, 'content-type')[0];
   if (page.status !== 200 || (contentType !== undefined && !isHtmlContentType(contentType))) {
     page.discard?.();
     return { page };
   }
-  // Relative URLs resolve against the URL that answered, at the end of any redirects.
-  const facts = await readHtmlStream(page.url, page.body instanceof Uint8Array ? [page.body] : page.body, {
-    charset: /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1],
-    sniff: contentType === undefined,
-  });
-  page.discard?.();
-  return facts === undefined ? { page } : { page, facts };
+  const body = chunksOf(page.body)[Symbol.asyncIterator]();
+  try {
+    const head = await readHead(body, SNIFF_BYTES);
+    const notHtml = await whyNotHtml(Buffer.concat(head.chunks), contentType);
+    if (notHtml !== undefined) return { page, notHtml };
+    // Relative URLs resolve against the URL that answered, at the end of any redirects.
+    const reader = createHtmlReader(page.url, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
+    for (const chunk of head.chunks) reader.write(chunk);
+    if (!head.done)
+      for (let next = await body.next(); next.done !== true; next = await body.next()) reader.write(next.value);
+    const facts = reader.end();
+    const cut = page.cutOff?.();
+    return cut === undefined ? { page, facts } : { page, facts, cut };
+  } finally {
+    await body.return?.();
+    page.discard?.();
+  }
 }
 
-/** Reads and judges in one step. */
-export async function judgePage(url: string, page: FetchedPage, normalise: Normaliser): Promise<Judgement> {
-  return judgeAnswer(url, await readAnswer(page), normalise);
+async function* chunksOf(body: FetchedPage['body']): AsyncIterable<Uint8Array> {
+  if (body instanceof Uint8Array) yield body;
+  else yield* body;
 }
 
-export function judgeAnswer(url: string, { page, facts }: ReadAnswer, normalise: Normaliser): Judgement {
+/** The first chunks of a body, until they hold `bytes` bytes or the body ends. */
+async function readHead(
+  body: AsyncIterator<Uint8Array>,
+  bytes: number,
+): Promise<{ chunks: Uint8Array[]; done: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const next = await body.next();
+    if (next.done === true) return { chunks, done: true };
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  return { chunks, done: false };
+}
+
+export function judgeAnswer(url: string, { page, facts, notHtml, cut }: ReadAnswer, normalise: Normaliser): Judgement {
   const redirect = judgeRedirect(url, page, normalise);
   if (redirect !== undefined) return redirect;
   if (page.status !== 200) {
-    return { verdict: { outcome: 'http-error', detail: `HTTP ${page.status}` }, discovered: [] };
+    const outcome = isServerError(page.status) ? 'server-error' : 'http-error';
+    return { verdict: { outcome, detail: `HTTP ${page.status}` }, discovered: [] };
   }
   if (facts === undefined) {
-    return {
-      verdict: { outcome: 'non-html', detail: headerValues(page.headers, 'content-type')[0] ?? 'no Content-Type' },
-      discovered: [],
-    };
+    const detail = notHtml ?? headerValues(page.headers, 'content-type')[0] ?? 'no Content-Type';
+    return { verdict: { outcome: 'non-html', detail }, discovered: [] };
   }
 
   const signals = readSignals(page, facts, normalise);
@@ -84,6 +119,8 @@ export function judgeAnswer(url: string, { page, facts }: ReadAnswer, normalise:
     ...(signals.directives.nofollow ? [] : signals.links.map((link): Discovered => ({ url: link, via: 'link' }))),
     ...signals.alternates.map((alternate): Discovered => ({ url: alternate.href, via: 'alternate' })),
   ];
+  // What was read before the cut is followed; the page is not listed: the rest of it went unseen.
+  if (cut !== undefined) return { verdict: { outcome: 'cut-off', detail: describeCut(cut) }, discovered };
   const clientRedirect = judgeClientRedirect(url, facts.clientRedirect, normalise);
   if (clientRedirect !== undefined) {
     return { verdict: clientRedirect.verdict, discovered: [...clientRedirect.discovered, ...discovered] };
@@ -98,6 +135,21 @@ export function judgeAnswer(url: string, { page, facts }: ReadAnswer, normalise:
     return { verdict: { outcome: 'canonicalised', detail: `canonical is ${canonical}` }, discovered };
   }
   return { verdict: { outcome: 'listed', entry: listedEntry(url, page, signals) }, discovered };
+}
+
+/** 429 and 5xx: the server failed, the page may well exist (501 Not Implemented is an answer). */
+function isServerError(status: number): boolean {
+  return status === 429 || (status >= 500 && status !== 501);
+}
+
+function describeCut({ limitBytes, wireBytes }: CutOff): string {
+  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+  // Compression beyond 100:1 is no ordinary page: say what it looks like.
+  const why =
+    wireBytes * 100 < limitBytes
+      ? `unpacked from ${bytes(wireBytes)} on the wire: a compression bomb?`
+      : 'the page is larger, or never ends';
+  return `cut off at ${bytes(limitBytes)} (--max-page-bytes): ${why}`;
 }
 
 /** What the page says about itself, from its HTML and its headers alike, URLs normalised. */

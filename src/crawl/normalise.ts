@@ -1,17 +1,16 @@
 /**
  * One page, one URL (RULES.md CR-08, RFC 3986 §6): before a URL is queued or listed it is
  * resolved, its fragment dropped, scheme and host lower-cased, default port removed,
- * percent-encoding normalised, and the query parameters the user named removed.
+ * percent-encoding normalised, and its tracking parameters removed (see tracking-params.ts).
  */
-import picomatch from 'picomatch';
 import { normaliseUrl } from '../core/url.js';
+import type { ParamFilter } from './tracking-params.js';
 
-/** Decides whether a query parameter should be removed, from name globs such as `utm_*`. */
-export type ParamFilter = (name: string) => boolean;
-
-export function paramFilter(globs: readonly string[]): ParamFilter {
-  if (globs.length === 0) return () => false;
-  return picomatch([...globs], { nocase: true, dot: true });
+/** A URL that lost query parameters to normalisation: as met (resolved), as kept, and the names removed. */
+export interface StrippedUrl {
+  from: string;
+  to: string;
+  names: string[];
 }
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -24,9 +23,10 @@ export function normalisePercentEncoding(text: string): string {
   });
 }
 
-/** The query without the parameters `strip` names; '' when nothing is left. */
-function stripParams(search: string, strip: ParamFilter): string {
-  if (search === '' || search === '?') return '';
+/** The query without the parameters `strip` names ('' when nothing is left), and the names removed. */
+function stripParams(search: string, strip: ParamFilter): { search: string; removed: string[] } {
+  const removed: string[] = [];
+  if (search === '' || search === '?') return { search: '', removed };
   const kept = search
     .slice(1)
     .split('&')
@@ -39,24 +39,40 @@ function stripParams(search: string, strip: ParamFilter): string {
       } catch {
         // a malformed escape: match the name as written
       }
-      return !strip(name);
+      if (!strip(name)) return true;
+      removed.push(name);
+      return false;
     });
-  return kept.length === 0 ? '' : `?${kept.join('&')}`;
+  return { search: kept.length === 0 ? '' : `?${kept.join('&')}`, removed };
 }
 
 /**
  * The canonical form of `input` (resolved against `base`), or undefined when it is not an
  * http(s) URL worth crawling (mailto:, javascript:, malformed, too long).
+ * @param strip which query parameters to remove (none by default)
+ * @param onStripped told of every URL that lost parameters
  */
-export function normaliseCrawlUrl(input: string, base?: string, strip: ParamFilter = () => false): string | undefined {
+export function normaliseCrawlUrl(
+  input: string,
+  base?: string,
+  strip: ParamFilter = () => false,
+  onStripped?: (stripped: StrippedUrl) => void,
+): string | undefined {
   const resolved = normaliseUrl(input, base);
   if (!resolved.ok) return undefined;
   // WHATWG URL already lower-cases scheme and host, drops default ports and encodes non-ASCII.
   const url = new URL(resolved.value);
   url.hash = '';
   url.pathname = normalisePercentEncoding(url.pathname);
-  url.search = normalisePercentEncoding(stripParams(url.search, strip));
-  const href = url.href;
-  // `url.search = ''` leaves no "?", but an empty query given as "?" would survive: drop it.
+  const query = stripParams(url.search, strip);
+  const from = query.removed.length > 0 ? withoutEmptyQuery(url.href) : undefined;
+  url.search = normalisePercentEncoding(query.search);
+  const href = withoutEmptyQuery(url.href);
+  if (from !== undefined) onStripped?.({ from, to: href, names: query.removed });
+  return href;
+}
+
+/** `url.search = ''` leaves no "?", but an empty query given as "?" would survive: drop it. */
+function withoutEmptyQuery(href: string): string {
   return href.endsWith('?') ? href.slice(0, -1) : href;
 }

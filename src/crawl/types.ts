@@ -26,13 +26,31 @@ export interface FetchedPage {
   body: AsyncIterable<Uint8Array> | Uint8Array;
   /** Lets go of a body left unread (and of what it holds); harmless once it has been read. */
   discard?: () => void;
+  /** Once the body has been read: the size limit that cut it short, when one did. */
+  cutOff?: () => CutOff | undefined;
   /** Our clock (epoch ms) when the response arrived. */
   fetchedAt: number;
 }
 
+/** A body the fetcher stopped reading at its byte limit: the rest of the page was never seen. */
+export interface CutOff {
+  /** The limit, in decoded bytes. */
+  limitBytes: number;
+  /** Bytes that came over the wire for them (far fewer than the limit: a compression bomb). */
+  wireBytes: number;
+}
+
+export interface FetchOptions {
+  /**
+   * Extra attempts after a failure that may pass (connection, 429, 5xx); the fetcher's default
+   * when absent. The crawler asks for none on a first visit: it tries failed URLs again at the end.
+   */
+  retries?: number;
+}
+
 export interface PageFetcher {
-  /** Fetches one URL; rejects when no response came (DNS, connection, timeout, size cap). */
-  fetch(url: string): Promise<FetchedPage>;
+  /** Fetches one URL; rejects when no response came (DNS, connection, timeout). */
+  fetch(url: string, options?: FetchOptions): Promise<FetchedPage>;
 }
 
 /**
@@ -54,18 +72,31 @@ export const LEFT_OUT_REASONS = [
   'meta-refresh',
   'js-redirect',
   'http-error',
+  'server-error',
   'fetch-error',
+  'cut-off',
   'non-html',
   'noindex',
   'canonicalised',
   'robots-blocked',
   'out-of-scope',
+  'trap',
   'max-pages',
   'max-depth',
 ] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 
 export type Outcome = 'listed' | LeftOutReason;
+
+/**
+ * Pages the crawl could not read, so the sitemaps may lack them and the pages they link to: a
+ * server error or no answer (after one more try at the end of the crawl), or a body cut off at the
+ * size limit. Any of them makes `crawl` exit 1.
+ */
+export const UNREAD_REASONS: readonly LeftOutReason[] = ['server-error', 'fetch-error', 'cut-off'];
+
+/** Failures that may pass: their URLs are tried once more at the end of the crawl. */
+export const RETRIED_REASONS: readonly LeftOutReason[] = ['server-error', 'fetch-error'];
 
 /** All values of one header, whether the fetcher gave a string or a list. */
 export function headerValues(headers: FetchedPage['headers'], name: string): string[] {

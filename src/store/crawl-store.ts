@@ -16,6 +16,8 @@ export interface QueuedUrl {
   seq: number;
   url: string;
   depth: number;
+  /** How many pages of the same URL pattern led here one after another (see crawl/traps.ts). */
+  chain: number;
 }
 
 export interface FinishedUrl {
@@ -26,6 +28,15 @@ export interface FinishedUrl {
   /** True when the URL was requested (whatever the answer); default false. */
   fetched?: boolean;
   entry?: UrlEntry;
+  /** True when the failure may pass: the URL is handed out again by nextRetry(). */
+  retry?: boolean;
+}
+
+/** Where a found URL was met: its depth, its chain, and the seq of the page that led to it (none for seeds). */
+interface FoundAt {
+  depth: number;
+  chain?: number;
+  foundOn?: number;
 }
 
 /**
@@ -33,8 +44,23 @@ export interface FinishedUrl {
  * it is new); or, `beyondDepth`, set aside and settled at the end only if no shallower path
  * queued it meanwhile.
  */
-export type FoundUrl =
-  { url: string; depth: number; outcome?: undefined; beyondDepth?: boolean } | (FinishedUrl & { depth: number });
+export type FoundUrl = ({ url: string; outcome?: undefined; beyondDepth?: boolean } | FinishedUrl) & FoundAt;
+
+/** A URL left out, with the page that first led to it (none for a seed or the start URL). */
+export interface LeftOutUrl {
+  url: string;
+  outcome: string;
+  detail: string | null;
+  foundOn: string | null;
+}
+
+/** Query parameters normalisation removed from one URL met. */
+export interface StrippedParams {
+  /** The URL as met, and as kept. */
+  from: string;
+  to: string;
+  names: readonly string[];
+}
 
 export interface OutcomeExample {
   url: string;
@@ -44,7 +70,8 @@ export interface OutcomeExample {
 /**
  * No index beyond the URL's: every index costs a page write per finished page. The queue is read
  * by seq (the rowid) from a cursor, and rows past the cursor are mostly queued ones; counts and
- * examples by outcome are read once, at the end, by a scan.
+ * examples by outcome are read once, at the end, by a scan. `found_on` is the seq of the page
+ * that led to a URL (a rowid lookup for the report); `retry` marks a failure to try again.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS crawl_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,13 +79,20 @@ CREATE TABLE IF NOT EXISTS crawl_urls (
   seq INTEGER PRIMARY KEY,
   url TEXT NOT NULL UNIQUE,
   depth INTEGER NOT NULL,
+  chain INTEGER NOT NULL DEFAULT 0,
+  found_on INTEGER,
   outcome TEXT,
   detail TEXT,
   fetched INTEGER NOT NULL DEFAULT 0,
+  retry INTEGER NOT NULL DEFAULT 0,
   entry TEXT
 );
-CREATE TABLE IF NOT EXISTS crawl_beyond_depth (url TEXT PRIMARY KEY, depth INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS crawl_beyond_depth (url TEXT PRIMARY KEY, depth INTEGER NOT NULL, found_on INTEGER);
+CREATE TABLE IF NOT EXISTS crawl_stripped (url TEXT NOT NULL, name TEXT NOT NULL, kept TEXT NOT NULL, UNIQUE (url, name));
 `;
+
+/** The layout above; a state file of another layout is not read (PRAGMA user_version). */
+const SCHEMA_VERSION = 2;
 
 export class CrawlStore {
   readonly file: string;
@@ -69,9 +103,12 @@ export class CrawlStore {
    * are known ones, and skipping their INSERT OR IGNORE spares most of the per-page writes.
    */
   private readonly known = new FingerprintSet();
+  /** URLs whose stripped parameters are recorded already: links repeat on every page. */
+  private readonly strippedKnown = new FingerprintSet();
   private readonly enqueueTransaction;
   private readonly finishTransaction;
   private readonly settleTransaction;
+  private readonly stripTransaction;
 
   /**
    * Opens (creating) the database at `file`. `fresh` discards an earlier crawl's state there;
@@ -89,20 +126,28 @@ export class CrawlStore {
     // process (kill -9) whatever this says. OFF spares the fsyncs (a third of the cost of a page
     // here) at the price of a power cut possibly spoiling the state, which a fresh crawl rebuilds.
     this.db.pragma('synchronous = OFF');
-    this.db.exec(SCHEMA);
+    this.useSchema();
     this.statements = {
       getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM crawl_meta WHERE key = ?'),
       setMeta: this.db.prepare(
         'INSERT INTO crawl_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
-      queue: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth) VALUES (?, ?)'),
+      queue: this.db.prepare('INSERT OR IGNORE INTO crawl_urls (url, depth, chain, found_on) VALUES (?, ?, ?, ?)'),
       settle: this.db.prepare(
-        'INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail, fetched, entry) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT OR IGNORE INTO crawl_urls (url, depth, chain, found_on, outcome, detail, fetched, retry, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      beyondDepth: this.db.prepare('INSERT OR IGNORE INTO crawl_beyond_depth (url, depth) VALUES (?, ?)'),
-      finish: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ?, fetched = ?, entry = ? WHERE url = ?'),
+      beyondDepth: this.db.prepare('INSERT OR IGNORE INTO crawl_beyond_depth (url, depth, found_on) VALUES (?, ?, ?)'),
+      finish: this.db.prepare(
+        'UPDATE crawl_urls SET outcome = ?, detail = ?, fetched = ?, retry = ?, entry = ? WHERE url = ?',
+      ),
       nextQueued: this.db.prepare<[number, number], QueuedUrl>(
-        'SELECT seq, url, depth FROM crawl_urls WHERE outcome IS NULL AND seq > ? ORDER BY seq LIMIT ?',
+        'SELECT seq, url, depth, chain FROM crawl_urls WHERE outcome IS NULL AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      nextRetry: this.db.prepare<[number, number], QueuedUrl>(
+        'SELECT seq, url, depth, chain FROM crawl_urls WHERE retry = 1 AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      queuedUrl: this.db.prepare<[string], QueuedUrl>(
+        'SELECT seq, url, depth, chain FROM crawl_urls WHERE url = ? AND outcome IS NULL',
       ),
       queuedCount: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE outcome IS NULL'),
       fetchedCount: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM crawl_urls WHERE fetched = 1'),
@@ -111,6 +156,11 @@ export class CrawlStore {
       ),
       examples: this.db.prepare<[string, number], OutcomeExample>(
         'SELECT url, detail FROM crawl_urls WHERE outcome = ? ORDER BY seq LIMIT ?',
+      ),
+      // SQLite takes the bare column `url` from the row of min(seq): the first URL met in each group.
+      detailGroups: this.db.prepare<[string, number], { detail: string; count: number; example: string }>(
+        `SELECT detail, count(*) AS count, url AS example, min(seq) AS first FROM crawl_urls
+         WHERE outcome = ? GROUP BY detail ORDER BY first LIMIT ?`,
       ),
       notes: this.db.prepare<[string, number], { url: string; detail: string }>(
         'SELECT url, detail FROM crawl_urls WHERE outcome = ? AND detail IS NOT NULL ORDER BY seq LIMIT ?',
@@ -127,9 +177,25 @@ export class CrawlStore {
       listed: this.db.prepare<[], { entry: string }>(
         "SELECT entry FROM crawl_urls WHERE outcome = 'listed' ORDER BY url",
       ),
+      leftOut: this.db.prepare<[], LeftOutUrl>(
+        `SELECT u.url, u.outcome, u.detail, p.url AS foundOn FROM crawl_urls u LEFT JOIN crawl_urls p ON p.seq = u.found_on
+         WHERE u.outcome IS NOT NULL AND u.outcome != 'listed' ORDER BY u.seq`,
+      ),
+      queryVariants: this.db.prepare<[], { path: string; n: number }>(
+        `SELECT substr(url, 1, instr(url, '?') - 1) AS path, count(*) AS n FROM crawl_urls
+         WHERE fetched = 1 AND instr(url, '?') > 0 GROUP BY path`,
+      ),
       settleQueued: this.db.prepare('UPDATE crawl_urls SET outcome = ?, detail = ? WHERE outcome IS NULL'),
       settleBeyondDepth: this.db.prepare(
-        'INSERT OR IGNORE INTO crawl_urls (url, depth, outcome, detail) SELECT url, depth, ?, ? FROM crawl_beyond_depth ORDER BY rowid',
+        'INSERT OR IGNORE INTO crawl_urls (url, depth, found_on, outcome, detail) SELECT url, depth, found_on, ?, ? FROM crawl_beyond_depth ORDER BY rowid',
+      ),
+      strip: this.db.prepare('INSERT OR IGNORE INTO crawl_stripped (url, name, kept) VALUES (?, ?, ?)'),
+      strippedUrls: this.db.prepare<[], { n: number }>('SELECT count(DISTINCT url) AS n FROM crawl_stripped'),
+      strippedNames: this.db.prepare<[], { name: string; n: number }>(
+        'SELECT name, count(*) AS n FROM crawl_stripped GROUP BY name ORDER BY n DESC, name',
+      ),
+      strippedExamples: this.db.prepare<[string, number], { from: string; to: string }>(
+        'SELECT url AS "from", kept AS "to" FROM crawl_stripped WHERE name = ? ORDER BY rowid LIMIT ?',
       ),
     };
     this.enqueueTransaction = this.db.transaction((urls: readonly FoundUrl[]) => this.addFound(urls));
@@ -137,12 +203,29 @@ export class CrawlStore {
       this.statements.finish.run(...columns(finished), finished.url);
       return this.addFound(found);
     });
+    this.stripTransaction = this.db.transaction((stripped: StrippedParams) => {
+      for (const name of stripped.names) this.statements.strip.run(stripped.from, name, stripped.to);
+    });
     this.settleTransaction = this.db.transaction(
       (queued: { outcome: string; detail: string }, tooDeep: { outcome: string; detail: string }) => {
         this.statements.settleQueued.run(queued.outcome, queued.detail);
         this.statements.settleBeyondDepth.run(tooDeep.outcome, tooDeep.detail);
       },
     );
+  }
+
+  /** Creates the tables in a new file; refuses a file written in another layout. */
+  private useSchema(): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    const tables = this.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'");
+    if (version !== SCHEMA_VERSION && tables.get()!.n > 0) {
+      this.db.close();
+      throw new Error(
+        `the crawl state in ${this.file} was written by another version of sitemapkit: crawl again without --resume`,
+      );
+    }
+    this.db.exec(SCHEMA);
+    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
   getMeta(key: string): string | undefined {
@@ -170,10 +253,13 @@ export class CrawlStore {
     let queued = 0;
     for (const found of urls) {
       // Too-deep URLs stay out of `known`: a shallower path may still queue them.
-      if (found.outcome === undefined && found.beyondDepth) this.statements.beyondDepth.run(found.url, found.depth);
+      const foundOn = found.foundOn ?? null;
+      if (found.outcome === undefined && found.beyondDepth)
+        this.statements.beyondDepth.run(found.url, found.depth, foundOn);
       else if (!this.known.add(found.url)) continue;
-      else if (found.outcome !== undefined) this.statements.settle.run(found.url, found.depth, ...columns(found));
-      else queued += this.statements.queue.run(found.url, found.depth).changes;
+      else if (found.outcome !== undefined)
+        this.statements.settle.run(found.url, found.depth, found.chain ?? 0, foundOn, ...columns(found));
+      else queued += this.statements.queue.run(found.url, found.depth, found.chain ?? 0, foundOn).changes;
     }
     return queued;
   }
@@ -181,6 +267,16 @@ export class CrawlStore {
   /** Up to `limit` queued URLs after `afterSeq`, oldest first (breadth-first order). */
   nextQueued(afterSeq: number, limit: number): QueuedUrl[] {
     return this.statements.nextQueued.all(afterSeq, limit);
+  }
+
+  /** Up to `limit` URLs marked to try again (FinishedUrl.retry) after `afterSeq`, oldest first. */
+  nextRetry(afterSeq: number, limit: number): QueuedUrl[] {
+    return this.statements.nextRetry.all(afterSeq, limit);
+  }
+
+  /** A URL while it is queued, undefined once settled (or never met). */
+  queuedUrl(url: string): QueuedUrl | undefined {
+    return this.statements.queuedUrl.get(url);
   }
 
   queuedCount(): number {
@@ -198,6 +294,16 @@ export class CrawlStore {
 
   examples(outcome: string, limit: number): OutcomeExample[] {
     return this.statements.examples.all(outcome, limit);
+  }
+
+  /**
+   * The URLs with `outcome` grouped by their detail (which names a trap's URL space), in the order
+   * met: how many each, and the first met.
+   */
+  detailGroups(outcome: string, limit: number): { detail: string; count: number; example: string }[] {
+    return this.statements.detailGroups
+      .all(outcome, limit)
+      .map(({ detail, count, example }) => ({ detail, count, example }));
   }
 
   /** URLs with `outcome` that carry a detail all the same (a listed page with a warning), and how many. */
@@ -223,6 +329,36 @@ export class CrawlStore {
     yield* this.statements.all.iterate();
   }
 
+  /** Every URL left out, in the order met, read lazily (constant memory). */
+  leftOut(): IterableIterator<LeftOutUrl> {
+    return this.statements.leftOut.iterate();
+  }
+
+  /** How many URLs with a query were fetched, by the URL before its "?": what a resumed crawl has done. */
+  queryVariantCounts(): Map<string, number> {
+    return new Map(this.statements.queryVariants.all().map((row) => [row.path, row.n]));
+  }
+
+  /** Records the parameters removed from a URL met, once per URL. */
+  recordStripped(stripped: StrippedParams): void {
+    if (this.strippedKnown.add(stripped.from)) this.stripTransaction(stripped);
+  }
+
+  /** How many URLs lost parameters, and for each name (most frequent first) how many, with examples. */
+  strippedParams(examples: number): {
+    urls: number;
+    names: { name: string; urls: number; examples: { from: string; to: string }[] }[];
+  } {
+    return {
+      urls: this.statements.strippedUrls.get()!.n,
+      names: this.statements.strippedNames.all().map(({ name, n }) => ({
+        name,
+        urls: n,
+        examples: this.statements.strippedExamples.all(name, examples),
+      })),
+    };
+  }
+
   /** The listed entries in URL order, read lazily (constant memory). */
   *listedEntries(): IterableIterator<UrlEntry> {
     for (const row of this.statements.listed.iterate()) yield JSON.parse(row.entry) as UrlEntry;
@@ -233,12 +369,13 @@ export class CrawlStore {
   }
 }
 
-/** outcome, detail, fetched, entry: the columns a finished URL fills. */
-function columns(finished: FinishedUrl): [string, string | null, number, string | null] {
+/** outcome, detail, fetched, retry, entry: the columns a finished URL fills. */
+function columns(finished: FinishedUrl): [string, string | null, number, number, string | null] {
   return [
     finished.outcome,
     finished.detail ?? null,
     finished.fetched ? 1 : 0,
+    finished.retry ? 1 : 0,
     finished.entry === undefined ? null : JSON.stringify(finished.entry),
   ];
 }

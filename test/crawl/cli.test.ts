@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlReport } from '../../src/report/crawl.js';
-import { runCli } from '../helpers/cli.js';
+import { parse } from 'csv-parse/sync';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { everyCaseSite } from './fixtures/every-case-site.js';
 import { serveSite, type RunningSite } from './fixtures/server.js';
@@ -39,6 +40,18 @@ const LISTED_PATHS = [
   '/js-window-target',
 ];
 
+/**
+ * /broken answers 500 (after one more try at the end): the sitemaps are written without it, and the
+ * crawl exits 1 for the page it could not read.
+ */
+function assertPublishedWithoutBroken(result: CliResult): void {
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(
+    result.stderr,
+    /sitemapkit crawl: 1 page could not be read \(server error, no response or cut off\); the report lists them\n/,
+  );
+}
+
 function locsOf(xml: string): string[] {
   return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
 }
@@ -64,8 +77,6 @@ describe('sitemapkit crawl', () => {
     join(dir, name, 'state'),
     '--max-depth',
     '4',
-    '--strip-param',
-    'utm_*',
     '--retries',
     '0',
     '--use-sitemaps',
@@ -73,15 +84,18 @@ describe('sitemapkit crawl', () => {
 
   it('writes schema-valid sitemaps of exactly the listable pages, and reports the rest by reason', async () => {
     const result = await runCli([...crawlArgs('json'), '--json']);
-    assert.equal(result.code, 0, result.stderr);
+    assertPublishedWithoutBroken(result);
     const report = JSON.parse(result.stdout) as CrawlReport;
     assert.equal(report.listed, LISTED_PATHS.length);
     assert.equal(report.finished, true);
+    assert.deepEqual(report.start, { outcome: 'listed' });
+    assert.equal(report.unread, 1);
     assert.deepEqual(Object.fromEntries(report.leftOut.map((group) => [group.reason, group.count])), {
       redirected: 1,
       'meta-refresh': 3,
       'js-redirect': 3,
-      'http-error': 2,
+      'http-error': 1,
+      'server-error': 1,
       'non-html': 1,
       noindex: 3,
       canonicalised: 1,
@@ -96,6 +110,15 @@ describe('sitemapkit crawl', () => {
       ['/hidden-meta', '/hidden-header', '/googlebot-none'].map((p) => site.origin + p),
     );
     assert.deepEqual(report.sitemaps?.robotsTxt, [`Sitemap: ${site.origin}/sitemap.xml`]);
+    // Tracking parameters go by default, and the report says which, where.
+    const tracked = { from: `${site.origin}/about?utm_source=news&utm_medium=mail`, to: `${site.origin}/about` };
+    assert.deepEqual(report.strippedParams, {
+      urls: 1,
+      names: [
+        { name: 'utm_medium', urls: 1, examples: [tracked] },
+        { name: 'utm_source', urls: 1, examples: [tracked] },
+      ],
+    });
     assert.deepEqual(report.blockedForEngines, {
       count: 1,
       examples: [{ url: `${site.origin}/gallery-2`, detail: 'robots.txt blocks Googlebot' }],
@@ -113,7 +136,7 @@ describe('sitemapkit crawl', () => {
 
   it('prints a text report with examples and the robots.txt line, and progress on stderr', async () => {
     const result = await runCli(crawlArgs('text'));
-    assert.equal(result.code, 0, result.stderr);
+    assertPublishedWithoutBroken(result);
     assert.match(result.stdout, /40 fetched, 26 listed, 18 left out/);
     assert.match(
       result.stdout,
@@ -128,13 +151,20 @@ describe('sitemapkit crawl', () => {
       /blocked by robots\.txt\n {10}http:\/\/127\.0\.0\.1:\d+\/private\/secret {2}\(disallowed by http:\/\/127\.0\.0\.1:\d+\/robots\.txt\)/,
     );
     assert.match(result.stdout, new RegExp(`Add to robots\\.txt:\\n  Sitemap: ${site.origin}/sitemap\\.xml\\n$`));
-    // The final state of the progress line ends stderr (earlier lines only come every 10 s).
-    assert.match(result.stderr, /(^|\n)40 fetched · 0 queued · 26 listed · [\d.]+ pages\/s · 2 errors\n$/);
+    assert.match(
+      result.stdout,
+      /\n {2}1 page could not be read \(server error, no response, cut off\): the sitemaps may lack it and the pages only they link to\n/,
+    );
+    // The final state of the progress line comes last but for the verdict (earlier lines only come every 10 s).
+    assert.match(
+      result.stderr,
+      /(^|\n)40 fetched · 0 queued · 26 listed · [\d.]+ pages\/s · 2 errors\nsitemapkit crawl: 1 page could not be read [^\n]*\n$/,
+    );
   });
 
   it('shards and gzips exactly as generate does', async () => {
     const result = await runCli([...crawlArgs('shards'), '--max-urls', '5', '--gzip', '--json']);
-    assert.equal(result.code, 0, result.stderr);
+    assertPublishedWithoutBroken(result);
     const out = join(dir, 'shards', 'out');
     // Shards are named after their position and content (sitemap-N-<digest>.xml.gz), as generate names them.
     assert.deepEqual(
@@ -167,7 +197,7 @@ describe('sitemapkit crawl', () => {
       ['crawl', `${site.origin}/`, '--out', 'public', '--exclude', '/calendar/**', '--exclude', '**/*.pdf', '--json'],
       { cwd },
     );
-    assert.equal(result.code, 0, result.stderr);
+    assertPublishedWithoutBroken(result);
     const port = new URL(site.origin).port;
     assert.ok(existsSync(join(cwd, '.sitemapkit', `crawl-http-127.0.0.1-${port}.sqlite`)));
     const report = JSON.parse(result.stdout) as CrawlReport;
@@ -211,6 +241,115 @@ describe('sitemapkit crawl', () => {
     assert.match(
       closed.stderr,
       /could not be fetched: http:\/\/127\.0\.0\.1:9\/robots\.txt is unreachable \(could not connect/,
+    );
+  });
+
+  it('keeps a tracking parameter named by --keep-param', async () => {
+    const result = await runCli([...crawlArgs('keep'), '--keep-param', 'utm_source', '--json']);
+    assertPublishedWithoutBroken(result);
+    const report = JSON.parse(result.stdout) as CrawlReport;
+    const kept = `${site.origin}/about?utm_source=news`;
+    assert.deepEqual(report.strippedParams?.names, [
+      { name: 'utm_medium', urls: 1, examples: [{ from: `${kept}&utm_medium=mail`, to: kept }] },
+    ]);
+    // Kept, it is a URL of its own, whose canonical (/about) is listed instead.
+    assert.deepEqual(
+      report.leftOut.find((group) => group.reason === 'canonicalised')?.examples.find((e) => e.url === kept),
+      { url: kept, detail: `canonical is ${site.origin}/about` },
+    );
+  });
+
+  it('writes every left-out URL with its reason and the page it was found on, as CSV or JSON Lines', async () => {
+    const csvFile = join(dir, 'report', 'left-out.csv');
+    const result = await runCli([...crawlArgs('report'), '--json', '--report', csvFile]);
+    assertPublishedWithoutBroken(result);
+    const report = JSON.parse(result.stdout) as CrawlReport;
+    const rows = parse<Record<string, string>>(readFileSync(csvFile), { columns: true });
+    assert.equal(
+      rows.length,
+      report.leftOut.reduce((sum, group) => sum + group.count, 0),
+    );
+    assert.deepEqual(report.leftOutFile, { path: csvFile, urls: rows.length });
+    // Five examples per reason in the report; the file has them all, each with where it was found.
+    for (const group of report.leftOut)
+      assert.equal(rows.filter((row) => row.reason === group.reason).length, group.count, group.reason);
+    const row = (path: string) => rows.find((r) => r.url === site.origin + path);
+    assert.deepEqual(row('/missing'), {
+      url: `${site.origin}/missing`,
+      reason: 'http-error',
+      detail: 'HTTP 404',
+      found_on: `${site.origin}/`,
+    });
+    assert.equal(row('/never-followed-2'), undefined, 'a nofollow page is never met');
+    assert.equal(row('/from-noindex'), undefined, 'a listed page is not in the file');
+    assert.equal(row('/calendar/2024-05')?.found_on, `${site.origin}/calendar/2024-04`);
+    assert.equal(row('/private/secret')?.reason, 'robots-blocked');
+    assert.equal(
+      rows.find((r) => r.url === 'https://elsewhere.example/landing')?.found_on,
+      `${site.origin}/refresh-away`,
+    );
+
+    const jsonl = join(dir, 'report', 'left-out.jsonl');
+    assertPublishedWithoutBroken(await runCli([...crawlArgs('report-jsonl'), '--report', jsonl]));
+    const lines = readFileSync(jsonl, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string | null>);
+    assert.deepEqual(
+      lines,
+      rows.map((r) => ({ ...r, found_on: r.found_on === '' ? null : r.found_on })),
+    );
+  });
+
+  it('prints the report and names the start page when nothing can be listed', async () => {
+    const xmlSite = await serveSite((origin) => ({
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url></urlset>`,
+    }));
+    try {
+      const out = join(dir, 'xml-start', 'out');
+      const result = await runCli([
+        'crawl',
+        `${xmlSite.origin}/`,
+        '--out',
+        out,
+        '--state',
+        join(dir, 'xml-start', 'state'),
+      ]);
+      assert.equal(result.code, 1);
+      assert.match(
+        result.stdout,
+        /^Crawled http:\/\/127\.0\.0\.1:\d+\/ in [\d.]+ s\n {2}1 fetched, 0 listed, 1 left out\n {2}The start page was not listed: not HTML \(application\/xml\)\n/,
+      );
+      assert.match(
+        result.stderr,
+        /sitemapkit crawl: no page could be listed, so no sitemap was written: the start page was left out as non-html \(application\/xml\)\n$/,
+      );
+      assert.equal(existsSync(join(out, 'sitemap.xml')), false);
+    } finally {
+      await xmlSite.close();
+    }
+  });
+
+  it('explains in --help what --base-url defaults to, where it belongs', async () => {
+    const help = await runCli(['crawl', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /for the root of the site\ncrawled, unless --base-url says otherwise/);
+    // The output flags end the list, with nothing stray under the last of them.
+    assert.match(
+      help.stdout,
+      /--allow-other-hosts {4}[^\n]*\n {25}valid when each host's robots\.txt lists the sitemap\)\n\nExamples:/,
+    );
+  });
+
+  it('says how to keep the state out of --out when publishing into the working directory', async () => {
+    const cwd = join(dir, 'publish-here');
+    mkdirSync(cwd, { recursive: true });
+    const result = await runCli(['crawl', `${site.origin}/`, '--out', '.'], { cwd });
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /--state .*\.sitemapkit is inside --out \.: the crawl state must not be published with the site\. Keep it elsewhere with --state \(e\.g\. --state \.\.\/\.sitemapkit\), or publish into a directory of its own \(e\.g\. --out public\)/,
     );
   });
 

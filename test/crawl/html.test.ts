@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createHtmlReader, readHtml, srcsetUrls } from '../../src/crawl/html.js';
+import { createHtmlReader, srcsetUrls, type PageFacts } from '../../src/crawl/html.js';
 
 const PAGE = 'https://example.com/dir/page.html';
+
+/** Reads a page held in memory. */
+function readHtml(pageUrl: string, body: Uint8Array | string, charset?: string): PageFacts {
+  const reader = createHtmlReader(pageUrl, charset);
+  reader.write(body);
+  return reader.end();
+}
 
 describe('readHtml', () => {
   it('collects followable links, skipping rel=nofollow, resolved against the page', () => {

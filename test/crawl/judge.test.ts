@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { judgePage, readAnswer } from '../../src/crawl/judge.js';
-import { normaliseCrawlUrl, paramFilter } from '../../src/crawl/normalise.js';
+import { gzipSync } from 'node:zlib';
+import { judgeAnswer, readAnswer, type Judgement, type Normaliser } from '../../src/crawl/judge.js';
+import { normaliseCrawlUrl } from '../../src/crawl/normalise.js';
+import { paramFilter } from '../../src/crawl/tracking-params.js';
 import type { FetchedPage } from '../../src/crawl/types.js';
 
 const URL_A = 'https://example.com/a';
-const strip = paramFilter(['utm_*']);
+const strip = paramFilter();
 const normalise = (href: string) => normaliseCrawlUrl(href, undefined, strip);
+
+/** Reads and judges in one step, as the crawler does. */
+async function judgePage(url: string, page: FetchedPage, normaliser: Normaliser): Promise<Judgement> {
+  return judgeAnswer(url, await readAnswer(page), normaliser);
+}
 
 function answer(fields: Partial<FetchedPage> & { html?: string }): FetchedPage {
   const { html, ...rest } = fields;
@@ -43,10 +50,16 @@ describe('judgePage', () => {
     assert.equal((await judgePage(URL_A, page, normalise)).verdict.outcome, 'listed');
   });
 
-  it('leaves out other statuses, with the status as the detail', async () => {
-    for (const status of [204, 304, 404, 410, 503]) {
+  it('leaves out other statuses, with the status as the detail; server errors apart', async () => {
+    for (const status of [204, 304, 404, 410, 501]) {
       assert.deepEqual((await judgePage(URL_A, answer({ status }), normalise)).verdict, {
         outcome: 'http-error',
+        detail: `HTTP ${status}`,
+      });
+    }
+    for (const status of [429, 500, 503]) {
+      assert.deepEqual((await judgePage(URL_A, answer({ status }), normalise)).verdict, {
+        outcome: 'server-error',
         detail: `HTTP ${status}`,
       });
     }
@@ -59,7 +72,7 @@ describe('judgePage', () => {
     );
     assert.deepEqual(
       (await judgePage(URL_A, answer({ headers: {}, body: new Uint8Array([0x25, 0x50]) }), normalise)).verdict,
-      { outcome: 'non-html', detail: 'no Content-Type' },
+      { outcome: 'non-html', detail: 'no Content-Type, and the body does not start like HTML' },
     );
     assert.deepEqual(
       (await judgePage(URL_A, answer({ headers: { 'content-type': 'image/png' } }), normalise)).verdict,
@@ -215,16 +228,59 @@ describe('readAnswer', () => {
     assert.equal(read, false);
   });
 
-  it('stops at the first chunk of an untyped body that does not look like HTML', async () => {
+  it('stops after the first bytes of an untyped body that does not look like HTML', async () => {
     let chunksRead = 0;
     // eslint-disable-next-line @typescript-eslint/require-await -- an async body, as a response has
     async function* body(): AsyncIterable<Uint8Array> {
-      for (const part of ['%PDF-1.7', '<html>']) {
+      for (const part of ['%PDF-1.7\n', 'x'.repeat(2000), '<html>']) {
         chunksRead++;
         yield new TextEncoder().encode(part);
       }
     }
     assert.equal((await readAnswer(answer({ headers: {}, body: body() }))).facts, undefined);
-    assert.equal(chunksRead, 1);
+    assert.equal(chunksRead, 2);
+  });
+
+  it('leaves out a body declared HTML whose bytes are binary, naming what they are', async () => {
+    const gzipped = gzipSync('<!doctype html><a href="/b">b</a>');
+    assert.deepEqual((await judgePage(URL_A, answer({ body: gzipped }), normalise)).verdict, {
+      outcome: 'non-html',
+      detail: 'served as text/html, but the body is gz data (application/gzip)',
+    });
+    const binary = new Uint8Array([0x3c, 0x70, 0x3e, 0x00, 0x01, 0x02, 0x10]);
+    assert.deepEqual((await judgePage(URL_A, answer({ body: binary }), normalise)).verdict, {
+      outcome: 'non-html',
+      detail: 'served as text/html, but the body is binary data',
+    });
+    // UTF-16 text has zero bytes too: its BOM (or charset) says it is text.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<a href="/b">b</a>', 'utf16le')]);
+    assert.equal((await judgePage(URL_A, answer({ body: utf16 }), normalise)).verdict.outcome, 'listed');
+  });
+
+  it('does not list a page cut off by the size limit, but follows the links read before the cut', async () => {
+    const page = answer({
+      html: '<a href="/b">b</a><a href="/c">c</a>',
+      cutOff: () => ({ limitBytes: 1024, wireBytes: 1024 }),
+    });
+    assert.deepEqual(await judgePage(URL_A, page, normalise), {
+      verdict: {
+        outcome: 'cut-off',
+        detail: 'cut off at 1,024 bytes (--max-page-bytes): the page is larger, or never ends',
+      },
+      discovered: [
+        { url: 'https://example.com/b', via: 'link' },
+        { url: 'https://example.com/c', via: 'link' },
+      ],
+    });
+    const bomb = await judgePage(
+      URL_A,
+      answer({ cutOff: () => ({ limitBytes: 10_485_760, wireBytes: 10_240 }) }),
+      normalise,
+    );
+    assert.deepEqual(bomb.verdict, {
+      outcome: 'cut-off',
+      detail:
+        'cut off at 10,485,760 bytes (--max-page-bytes): unpacked from 10,240 bytes on the wire: a compression bomb?',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normaliseCrawlUrl, normalisePercentEncoding, paramFilter } from '../../src/crawl/normalise.js';
+import { normaliseCrawlUrl, normalisePercentEncoding, type StrippedUrl } from '../../src/crawl/normalise.js';
+import { paramFilter } from '../../src/crawl/tracking-params.js';
 
 describe('normaliseCrawlUrl', () => {
   const cases: [string, string | undefined, string][] = [
@@ -33,7 +34,7 @@ describe('normaliseCrawlUrl', () => {
   });
 
   it('removes the query parameters named by --strip-param globs, keeping the rest as written', () => {
-    const strip = paramFilter(['utm_*', 'sessionid', 'FBCLID']);
+    const strip = paramFilter({ strip: ['sessionid'] });
     assert.equal(
       normaliseCrawlUrl('https://e.com/a?utm_source=x&id=7&utm_medium=y', undefined, strip),
       'https://e.com/a?id=7',
@@ -47,6 +48,30 @@ describe('normaliseCrawlUrl', () => {
       'https://e.com/a?q=a+b&empty=',
     );
     assert.equal(normaliseCrawlUrl('https://e.com/a?utm=1', undefined, strip), 'https://e.com/a?utm=1');
+  });
+
+  it('removes the well-known tracking parameters by default, and keeps those named by --keep-param', () => {
+    const url = 'https://e.com/shop/?utm_source=nl&gclid=1&FBCLID=2&msclkid=3&_ga=4&mc_eid=5&colour=red';
+    assert.equal(normaliseCrawlUrl(url, undefined, paramFilter()), 'https://e.com/shop/?colour=red');
+    assert.equal(
+      normaliseCrawlUrl(url, undefined, paramFilter({ keep: ['utm_source', 'GCLID'] })),
+      'https://e.com/shop/?utm_source=nl&gclid=1&colour=red',
+    );
+    assert.equal(normaliseCrawlUrl(url, undefined, paramFilter({ keep: ['*'] })), url);
+  });
+
+  it('tells which parameters it removed from which URL', () => {
+    const told: StrippedUrl[] = [];
+    const normalise = (href: string) => normaliseCrawlUrl(href, 'https://e.com/', paramFilter(), (s) => told.push(s));
+    assert.equal(normalise('/shop/?utm_source=nl&utm_medium=mail#top'), 'https://e.com/shop/');
+    assert.equal(normalise('/shop/?page=2'), 'https://e.com/shop/?page=2');
+    assert.deepEqual(told, [
+      {
+        from: 'https://e.com/shop/?utm_source=nl&utm_medium=mail',
+        to: 'https://e.com/shop/',
+        names: ['utm_source', 'utm_medium'],
+      },
+    ]);
   });
 
   it('is idempotent', () => {

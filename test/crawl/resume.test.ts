@@ -90,52 +90,66 @@ describe('crawl --resume after SIGKILL', () => {
     assert.deepEqual(locs.sort(), treeSiteUrls(site.origin, PAGES).sort());
     assert.equal((JSON.parse(resumed.stdout) as CrawlReport).listed, PAGES + 1);
   });
-});
 
-describe('crawl interrupted with Ctrl-C', () => {
-  let site: RunningSite;
-  let dir: string;
-  before(async () => {
-    site = await serveSite(treeSite(60), { delayMs: DELAY_MS });
-    dir = mkdtempSync(join(tmpdir(), 'sitemapkit-sigint-'));
-  });
-  after(async () => {
-    await site.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('finishes the pages in flight, publishes nothing, exits 1 and says how to resume', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        CLI_PATH,
-        'crawl',
-        `${site.origin}/`,
-        '--out',
-        join(dir, 'out'),
-        '--state',
-        join(dir, 'state'),
-        '--concurrency',
-        '2',
-      ],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
+  it('counts in the rate only the work of this run when resuming a finished crawl', async () => {
+    const before = site.requests.length;
+    const again = await runCli([...args('again'), '--resume']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(pageRequests(before), [], 'a finished crawl fetches no page again');
+    assert.match(
+      again.stderr,
+      new RegExp(`^${PAGES + 1} fetched · 0 queued · ${PAGES + 1} listed · 0\\.0 pages/s · 0 errors\\n$`),
     );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    while (site.requests.filter((path) => path !== '/robots.txt').length < 10) await sleep(5);
-    child.kill('SIGINT');
-    assert.equal(await exited, 1);
-    assert.match(stderr, /interrupted; continue with --resume \(state in .*crawl-http-127\.0\.0\.1-\d+\.sqlite\)/);
-    assert.equal(existsSync(join(dir, 'out', 'sitemap.xml')), false);
-
-    const store = new CrawlStore(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
-    const rows = [...store.outcomes()];
-    store.close();
-    const requested = new Set(site.requests.filter((path) => path !== '/robots.txt'));
-    const finished = rows.filter((row) => row.outcome !== null);
-    assert.equal(finished.length, requested.size, 'every page requested was finished and recorded');
   });
 });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  describe(`crawl interrupted with ${signal} (${signal === 'SIGINT' ? 'Ctrl-C' : 'timeout, systemd, CI'})`, () => {
+    let site: RunningSite;
+    let dir: string;
+    before(async () => {
+      site = await serveSite(treeSite(60), { delayMs: DELAY_MS });
+      dir = mkdtempSync(join(tmpdir(), 'sitemapkit-signal-'));
+    });
+    after(async () => {
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('finishes the pages in flight, reports, publishes nothing, exits 1 and says how to resume', async () => {
+      const child = spawn(
+        process.execPath,
+        [
+          CLI_PATH,
+          'crawl',
+          `${site.origin}/`,
+          '--out',
+          join(dir, 'out'),
+          '--state',
+          join(dir, 'state'),
+          '--concurrency',
+          '2',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      while (site.requests.filter((path) => path !== '/robots.txt').length < 10) await sleep(5);
+      child.kill(signal);
+      assert.equal(await exited, 1);
+      assert.match(stderr, /interrupted; continue with --resume \(state in .*crawl-http-127\.0\.0\.1-\d+\.sqlite\)/);
+      assert.match(stdout, /^Crawled http:\/\/127\.0\.0\.1:\d+\/ \(stopped before the end\) in /);
+      assert.equal(existsSync(join(dir, 'out', 'sitemap.xml')), false);
+
+      const store = new CrawlStore(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
+      const rows = [...store.outcomes()];
+      store.close();
+      const requested = new Set(site.requests.filter((path) => path !== '/robots.txt'));
+      const finished = rows.filter((row) => row.outcome !== null);
+      assert.equal(finished.length, requested.size, 'every page requested was finished and recorded');
+    });
+  });
+}

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { siteDatabasePath } from '../../src/store/site-database.js';
@@ -121,6 +122,104 @@ describe('CrawlStore', () => {
 
     const fresh = new CrawlStore(file, { fresh: true });
     assert.equal(fresh.getMeta('start-url'), undefined);
+    assert.equal(fresh.queuedCount(), 0);
+    fresh.close();
+  });
+
+  it('reads every left-out URL back with the page it was found on, in the order met', () => {
+    const store = new CrawlStore(':memory:');
+    store.enqueue([{ url: 'https://e.com/', depth: 0 }]);
+    const home = store.nextQueued(0, 1)[0]!;
+    store.finish({ url: home.url, outcome: 'listed', fetched: true, entry: { kind: 'url', loc: home.url } }, [
+      { url: 'https://e.com/gone', depth: 1, chain: 0, foundOn: home.seq },
+      { url: 'https://x.com/', depth: 1, foundOn: home.seq, outcome: 'out-of-scope', detail: 'not on https://e.com' },
+      { url: 'https://e.com/deep', depth: 9, foundOn: home.seq, beyondDepth: true },
+    ]);
+    store.finish({ url: 'https://e.com/gone', outcome: 'http-error', detail: 'HTTP 404', fetched: true });
+    store.settleRemaining(
+      { outcome: 'max-pages', detail: 'not fetched' },
+      { outcome: 'max-depth', detail: 'too deep' },
+    );
+    assert.deepEqual(
+      [...store.leftOut()],
+      [
+        { url: 'https://e.com/gone', outcome: 'http-error', detail: 'HTTP 404', foundOn: 'https://e.com/' },
+        { url: 'https://x.com/', outcome: 'out-of-scope', detail: 'not on https://e.com', foundOn: 'https://e.com/' },
+        { url: 'https://e.com/deep', outcome: 'max-depth', detail: 'too deep', foundOn: 'https://e.com/' },
+      ],
+    );
+    store.close();
+  });
+
+  it('hands out the failures marked to be tried again, and forgets the mark once they are', () => {
+    const store = new CrawlStore(':memory:');
+    store.enqueue(['/a', '/b', '/c'].map((path) => ({ url: `https://e.com${path}`, depth: 1, chain: 2 })));
+    store.finish({ url: 'https://e.com/a', outcome: 'server-error', detail: 'HTTP 503', fetched: true, retry: true });
+    store.finish({ url: 'https://e.com/b', outcome: 'http-error', detail: 'HTTP 404', fetched: true });
+    store.finish({ url: 'https://e.com/c', outcome: 'fetch-error', detail: 'reset', fetched: true, retry: true });
+    assert.deepEqual(
+      store.nextRetry(0, 10).map(({ url, depth, chain }) => [url, depth, chain]),
+      [
+        ['https://e.com/a', 1, 2],
+        ['https://e.com/c', 1, 2],
+      ],
+    );
+    store.finish({
+      url: 'https://e.com/a',
+      outcome: 'listed',
+      fetched: true,
+      entry: { kind: 'url', loc: 'https://e.com/a' },
+    });
+    assert.deepEqual(
+      store.nextRetry(0, 10).map((row) => row.url),
+      ['https://e.com/c'],
+    );
+    store.close();
+  });
+
+  it('records the parameters stripped from each URL once, and counts them by name', () => {
+    const store = new CrawlStore(':memory:');
+    const shop = {
+      from: 'https://e.com/shop?utm_source=nl&gclid=1',
+      to: 'https://e.com/shop',
+      names: ['utm_source', 'gclid'],
+    };
+    store.recordStripped(shop);
+    store.recordStripped(shop);
+    store.recordStripped({ from: 'https://e.com/?utm_source=x', to: 'https://e.com/', names: ['utm_source'] });
+    assert.deepEqual(store.strippedParams(1), {
+      urls: 2,
+      names: [
+        { name: 'utm_source', urls: 2, examples: [{ from: shop.from, to: shop.to }] },
+        { name: 'gclid', urls: 1, examples: [{ from: shop.from, to: shop.to }] },
+      ],
+    });
+    store.close();
+  });
+
+  it('counts the query variants fetched by path, for a resumed crawl', () => {
+    const store = new CrawlStore(':memory:');
+    store.enqueue(['/s?q=1', '/s?q=2', '/t?x', '/s'].map((path) => ({ url: `https://e.com${path}`, depth: 1 })));
+    for (const path of ['/s?q=1', '/s?q=2', '/t?x', '/s'])
+      store.finish({ url: `https://e.com${path}`, outcome: 'listed', fetched: true });
+    assert.deepEqual(
+      store.queryVariantCounts(),
+      new Map([
+        ['https://e.com/s', 2],
+        ['https://e.com/t', 1],
+      ]),
+    );
+    store.close();
+  });
+
+  it('refuses to resume from a state file of another layout, and starts afresh when told to', () => {
+    const file = join(dir, 'old', 'site.sqlite');
+    mkdirSync(dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.exec('CREATE TABLE crawl_urls (seq INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, depth INTEGER NOT NULL)');
+    old.close();
+    assert.throws(() => new CrawlStore(file), /written by another version of sitemapkit: crawl again without --resume/);
+    const fresh = new CrawlStore(file, { fresh: true });
     assert.equal(fresh.queuedCount(), 0);
     fresh.close();
   });

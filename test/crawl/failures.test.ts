@@ -1,0 +1,157 @@
+/**
+ * Failures that may pass (issue 10 §7, issue 15 §3): a page that answers 5xx or not at all is set
+ * aside instead of holding a worker through backoff, fetched once more when the rest of the site
+ * is done, and a failure that lasts makes `crawl` exit 1.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
+import { crawlSite } from '../../src/crawl/crawler.js';
+import { HttpClient } from '../../src/discover/http.js';
+import type { CrawlReport } from '../../src/report/crawl.js';
+import { CrawlStore } from '../../src/store/crawl-store.js';
+import { runCli } from '../helpers/cli.js';
+import { html, serveSite, type Route } from './fixtures/server.js';
+
+/** Home links to `paths`; each page answers 200 with HTML linking to `links[path]`, unless `fail` says otherwise. */
+function siteOf(
+  paths: string[],
+  fail: (path: string, attempt: number) => number | undefined,
+  links: Record<string, string[]> = {},
+): Route {
+  const attempts = new Map<string, number>();
+  return (_origin, url) => {
+    if (url.pathname === '/robots.txt')
+      return { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow:\n' };
+    const attempt = (attempts.get(url.pathname) ?? 0) + 1;
+    attempts.set(url.pathname, attempt);
+    const status = fail(url.pathname, attempt);
+    if (status !== undefined) return { status, body: 'unavailable' };
+    const targets = url.pathname === '/' ? paths : (links[url.pathname] ?? []);
+    return { body: html('<title>page</title>', targets.map((path) => `<a href="${path}">${path}</a>`).join('')) };
+  };
+}
+
+describe('failures that may pass', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sitemapkit-failures-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function crawl(origin: string, http: HttpClient, concurrency: number) {
+    const store = new CrawlStore(':memory:');
+    try {
+      await crawlSite({
+        startUrl: `${origin}/`,
+        fetcher: httpPageFetcher(http),
+        robots: robotsTxtPolicy(http, 'sitemapkit-test'),
+        store,
+        concurrency,
+      });
+      return new Map([...store.outcomes()].map((row) => [new URL(row.url).pathname, row.outcome]));
+    } finally {
+      store.close();
+    }
+  }
+
+  it('sets a failed page aside instead of waiting for its retry, and tries it again when the rest is done', async () => {
+    const site = await serveSite(
+      siteOf(['/a', '/b', '/c', '/d'], (path, attempt) => (path === '/a' && attempt === 1 ? 500 : undefined), {
+        '/a': ['/e'],
+      }),
+    );
+    const http = new HttpClient({ retries: 2, backoffMs: 1 });
+    try {
+      const outcomes = await crawl(site.origin, http, 1);
+      // One worker: the retry of /a waits for no backoff in the middle of the crawl, and the page
+      // it leads to once it answers (/e) is crawled in turn.
+      assert.deepEqual(
+        site.requests.filter((path) => path !== '/robots.txt'),
+        ['/', '/a', '/b', '/c', '/d', '/a', '/e'],
+      );
+      assert.deepEqual([...outcomes.values()], Array(6).fill('listed'));
+    } finally {
+      await http.close();
+      await site.close();
+    }
+  });
+
+  it('lets the pages tried again at the end wait for their backoff together, not one after another', async () => {
+    const down = Array.from({ length: 10 }, (_, n) => `/down/${n}`);
+    const site = await serveSite(siteOf(down, (path) => (path.startsWith('/down/') ? 503 : undefined)));
+    // One retry after a backoff of exactly one second (no jitter).
+    const http = new HttpClient({ retries: 1, backoffMs: 1000, random: () => 1 });
+    try {
+      const outcomes = await crawl(site.origin, http, 1);
+      assert.deepEqual(
+        down.map((path) => outcomes.get(path)),
+        Array(10).fill('server-error'),
+      );
+      // The crawl, then the pass at the end: every first try, then every retry once its wait is over.
+      const requests = site.requests.filter((path) => path !== '/robots.txt');
+      assert.deepEqual(requests.slice(0, 11), ['/', ...down]);
+      assert.deepEqual(requests.slice(11, 21).sort(), down, 'every first try of the pass comes before any retry');
+      assert.deepEqual(requests.slice(21).sort(), down);
+    } finally {
+      await http.close();
+      await site.close();
+    }
+  });
+
+  it('recovers every page when half of them fail on their first request (a balancer with a broken backend)', async () => {
+    const pages = Array.from({ length: 100 }, (_, n) => `/p/${n}`);
+    const site = await serveSite(
+      siteOf(pages, (path, attempt) => (attempt === 1 && /[13579]$/.test(path) ? 503 : undefined)),
+    );
+    // No retries at all: only the pass at the end tries the failed pages again.
+    const http = new HttpClient({ retries: 0 });
+    try {
+      const outcomes = await crawl(site.origin, http, 4);
+      assert.equal(outcomes.size, 101);
+      assert.deepEqual(
+        [...outcomes].filter(([, outcome]) => outcome !== 'listed'),
+        [],
+      );
+      assert.equal(site.requests.filter((path) => path !== '/robots.txt').length, 151);
+    } finally {
+      await http.close();
+      await site.close();
+    }
+  });
+
+  it('exits 1 when a failure lasts through the retries, naming the page, and still publishes the rest', async () => {
+    const site = await serveSite(siteOf(['/a', '/down'], (path) => (path === '/down' ? 503 : undefined)));
+    try {
+      const result = await runCli([
+        'crawl',
+        `${site.origin}/`,
+        '--out',
+        join(dir, 'out'),
+        '--state',
+        join(dir, 'state'),
+        '--retries',
+        '1',
+        '--json',
+      ]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stderr,
+        /sitemapkit crawl: 1 page could not be read \(server error, no response or cut off\)/,
+      );
+      const report = JSON.parse(result.stdout) as CrawlReport;
+      assert.equal(report.listed, 2);
+      assert.deepEqual(report.leftOut, [
+        { reason: 'server-error', count: 1, examples: [{ url: `${site.origin}/down`, detail: 'HTTP 503' }] },
+      ]);
+      assert.ok(report.sitemaps, 'the pages read are published');
+      // Once in the crawl, then at the end with --retries 1: twice more.
+      assert.equal(site.requests.filter((path) => path === '/down').length, 3);
+    } finally {
+      await site.close();
+    }
+  });
+});
