@@ -52,14 +52,17 @@ export class DocumentValidator {
     this.refs = new SitemapRefRules(settings.scope, settings.location);
   }
 
-  entry(located: LocatedEntry): void {
+  /** Checks one entry; for an index child, true when it is to be followed (not a repeat, not the index itself). */
+  entry(located: LocatedEntry): boolean {
     checkUrlLength(located, this.report);
-    if (located.entry.kind === 'url') this.page(located as LocatedUrl);
-    else {
-      this.sitemaps++;
-      this.refs.check(located, this.report);
-      this.lastmod(located);
+    if (located.entry.kind === 'url') {
+      this.page(located as LocatedUrl);
+      return false;
     }
+    this.sitemaps++;
+    const follow = this.refs.check(located, this.report);
+    this.lastmod(located);
+    return follow;
   }
 
   /**

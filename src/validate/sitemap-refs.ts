@@ -18,7 +18,11 @@ export class SitemapRefRules {
     private readonly location: string | undefined,
   ) {}
 
-  check(located: LocatedEntry, report: Reporter): void {
+  /**
+   * Checks one child; true when a recursive run is to read it: not a repeat of an earlier child
+   * and not the index itself, which are reported here once (IDX-005) and not read again.
+   */
+  check(located: LocatedEntry, report: Reporter): boolean {
     const loc = located.entry.loc;
     if (!looksAbsoluteHttp(loc)) {
       report.field(
@@ -27,9 +31,10 @@ export class SitemapRefRules {
         located,
         'loc',
       );
-      return;
+      return false;
     }
-    if (this.location !== undefined && loc === this.location) {
+    const itself = this.location !== undefined && loc === this.location;
+    if (itself) {
       report.field('IDX-005', 'the index lists itself as a child; remove this entry (it makes a loop)', located, 'loc');
     }
     const repeat = this.children.add(loc, report.source, located.location.fields.loc ?? located.location);
@@ -58,5 +63,6 @@ export class SitemapRefRules {
         );
       }
     }
+    return !itself && repeat === undefined;
   }
 }

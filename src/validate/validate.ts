@@ -156,8 +156,8 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   });
   try {
     for await (const located of parsed.located()) {
-      validator.entry(located);
-      if (located.entry.kind === 'sitemap' && options.recursive) {
+      const follow = validator.entry(located);
+      if (follow && options.recursive) {
         const { line, column } = located.location.fields.loc ?? located.location;
         children.push({ url: detach(located.entry.loc), position: { line, column } });
       }
