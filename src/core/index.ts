@@ -7,3 +7,4 @@ export * from './xml.js';
 export * from './diagnostics.js';
 export * from './detach.js';
 export * from './diagnostic-tally.js';
+export * from './rules/index.js';

@@ -14,7 +14,7 @@ import { PriorityUniformity } from './priority.js';
 import { DOCUMENT_START, quote, type Reporter } from './reporter.js';
 import type { Scope } from './scope.js';
 import { SitemapRefRules } from './sitemap-refs.js';
-import { checkFragment, checkPageScope, checkSessionId, checkUrlLength } from './urls.js';
+import { checkChildUrl, checkPageScope, checkPageUrl } from './urls.js';
 import { checkVideos } from './video.js';
 
 /** What the rules of a whole run remember across documents. */
@@ -54,12 +54,12 @@ export class DocumentValidator {
 
   /** Checks one entry; for an index child, true when it is to be followed (not a repeat, not the index itself). */
   entry(located: LocatedEntry): boolean {
-    checkUrlLength(located, this.report);
     if (located.entry.kind === 'url') {
       this.page(located as LocatedUrl);
       return false;
     }
     this.sitemaps++;
+    checkChildUrl(located, this.report);
     const follow = this.refs.check(located, this.report);
     this.lastmod(located);
     return follow;
@@ -93,9 +93,8 @@ export class DocumentValidator {
   private page(located: LocatedUrl): void {
     const { entry, location } = located;
     this.urls++;
+    checkPageUrl(located, this.report);
     if (this.settings.scope) checkPageScope(located, this.settings.scope, this.report);
-    checkSessionId(located, this.report);
-    checkFragment(located, this.report);
     const repeat = this.run.urls.add(entry.loc, this.report.source, location.fields.loc ?? location);
     if (repeat) {
       const message =

@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { parseSitemap } from '../parse/index.js';
 import { ParseError, type Position, type SitemapSource } from '../parse/types.js';
 import { resolveChild } from './children.js';
-import { safeDayFor } from './dates.js';
+import { firstPossibleFutureDay } from '../core/rules/dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
 import { fetchSitemap, TransferError } from './fetch.js';
@@ -142,7 +142,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
       scope: scopeFor(location, options.strictScope ?? false),
       sourceIndex: context.sourceIndex,
       now: context.now,
-      safeDay: safeDayFor(context.now),
+      safeDay: firstPossibleFutureDay(context.now),
     },
     context.run,
     reporter,

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { validateSitemap } from '../../src/validate/index.js';
-import { hreflangProblem } from '../../src/validate/hreflang.js';
 import { twinKey, UrlRegistry } from '../../src/validate/duplicates.js';
 import { describe, positionOf } from './expect.js';
 
@@ -83,22 +82,6 @@ test('DATE-006 needs at least 20 dated URLs and a 90% share of one day', async (
   assert.deepEqual(await codes(build(19, 0)), [], 'too few to judge');
   assert.deepEqual(await codes(build(18, 2)), ['DATE-006'], '90% of 20');
   assert.deepEqual(await codes(build(17, 3)), [], '85% is not build-time stamping');
-});
-
-test('hreflang values: ISO 639-1 language, optional script and ISO 3166-1 region, or x-default', () => {
-  for (const good of ['en', 'de-DE', 'en-gb', 'zh-Hant', 'zh-Hant-TW', 'x-default', 'X-Default']) {
-    assert.equal(hreflangProblem(good), undefined, good);
-  }
-  const bad: [string, RegExp][] = [
-    ['en-UK', /GB/],
-    ['GB', /region without a language/],
-    ['english', /not a language code/],
-    ['xx', /not an ISO 639-1/],
-    ['en-XY', /not an ISO 3166-1/],
-    ['es-419', /not an ISO 3166-1/], // Google reads alpha-2 regions only, not UN M.49 numbers
-    ['en_US', /not a language code/],
-  ];
-  for (const [value, why] of bad) assert.match(hreflangProblem(value) ?? '', why, value);
 });
 
 test('the URL set tells duplicates from http/https and www twins, across sources', () => {
