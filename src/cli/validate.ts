@@ -24,7 +24,7 @@ export const command: Command = {
     usage: 'sitemapkit validate SOURCE… [options]',
     help: `
 SOURCE is a file (XML, text or feed, gzip or not), - for stdin, or an http(s) URL.
-Each problem is printed as source:line:column, severity, rule code (see RULES.md) and what to do.
+Each problem is printed as source:line:column, severity, rule code and what to do ("sitemapkit rules CODE" explains a code).
 Exit code: 0 no errors, 1 any error (or warning with --fail-on warning), 2 bad usage.
 
 Options:

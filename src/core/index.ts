@@ -8,3 +8,4 @@ export * from './diagnostics.js';
 export * from './detach.js';
 export * from './diagnostic-tally.js';
 export * from './rules/index.js';
+export * from './catalog.js';
