@@ -9,3 +9,4 @@ export * from './detach.js';
 export * from './diagnostic-tally.js';
 export * from './rules/index.js';
 export * from './catalog.js';
+export * from './fingerprint.js';

@@ -6,8 +6,8 @@
 import type { DocumentKind, UrlEntry } from '../core/entry.js';
 import type { LocatedEntry } from '../parse/types.js';
 import { checkLastmod, StampingDetector, type DateSettings } from './dates.js';
-import { UrlRegistry } from './duplicates.js';
-import { HreflangGraph, HreflangRules } from './hreflang.js';
+import { BUDGET_SPENT, MAX_REMEMBERED_URLS, UrlRegistry } from './duplicates.js';
+import { HREFLANG_BUDGET_MIB, HreflangGraph, HreflangRules } from './hreflang.js';
 import { ImageRules } from './images.js';
 import { NewsRules } from './news.js';
 import { PriorityUniformity } from './priority.js';
@@ -96,7 +96,14 @@ export class DocumentValidator {
     checkPageUrl(located, this.report);
     if (this.settings.scope) checkPageScope(located, this.settings.scope, this.report);
     const repeat = this.run.urls.add(entry.loc, this.report.source, location.fields.loc ?? location);
-    if (repeat) {
+    if (repeat === BUDGET_SPENT) {
+      this.report.field(
+        'LIMIT-004',
+        `this run has met ${MAX_REMEMBERED_URLS.toLocaleString('en-US')} URLs, all its memory budget lets it remember: URLs from here on are not checked for duplicates (URL-006); validate fewer sitemaps at once to check them all`,
+        located,
+        'loc',
+      );
+    } else if (repeat) {
       const message =
         repeat.kind === 'duplicate'
           ? `the URL is listed again (first at ${repeat.where}); list each page once`
@@ -110,7 +117,14 @@ export class DocumentValidator {
     checkVideos(located, this.report);
     this.news.check(located, this.report);
     this.hreflang.check(located, this.report);
-    this.run.hreflang.add(located, this.settings.sourceIndex);
+    if (this.run.hreflang.add(located, this.settings.sourceIndex) === BUDGET_SPENT) {
+      this.report.field(
+        'LIMIT-004',
+        `this run's hreflang clusters have filled their memory budget (${HREFLANG_BUDGET_MIB} MiB): clusters from here on are not checked for return links (HREF-004, HREF-005); validate fewer sitemaps at once to check them all`,
+        located,
+        ['alternates.0', 'loc'],
+      );
+    }
   }
 
   private lastmod(located: LocatedEntry): void {

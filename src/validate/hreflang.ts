@@ -10,6 +10,7 @@ import { alternatesProblems, hreflangProblem } from '../core/rules/hreflang.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { LocatedEntry, Position } from '../parse/types.js';
 import { detach } from '../core/detach.js';
+import { BUDGET_SPENT } from './duplicates.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';
 
 export { hreflangProblem };
@@ -49,16 +50,40 @@ interface Cluster {
   hrefs: string[];
 }
 
+/** The memory the clusters of one run may take, in MiB (about 400,000 clusters of five alternates). */
+export const HREFLANG_BUDGET_MIB = 64;
+/** What a cluster costs beyond its strings' characters: the map entry, its object and arrays, the loc's header. */
+const CLUSTER_OVERHEAD_BYTES = 160;
+/** And each alternate: its href's string header, its array slot, its two position numbers. */
+const ALTERNATE_OVERHEAD_BYTES = 48;
+
 /**
  * Every hreflang cluster of the run, by the URL that declares it, checked when all sources have
  * been read: does each alternate name the declaring page back, and do both name the same cluster?
+ * The clusters are kept within HREFLANG_BUDGET_MIB; past it new ones are not remembered.
  */
 export class HreflangGraph {
   private readonly clusters = new Map<string, Cluster>();
+  private bytes = 0;
+  private spent = false;
 
-  add(located: LocatedUrl, sourceIndex: number): void {
+  /** `budgetBytes`: the memory the clusters may take (tests give less). */
+  constructor(private readonly budgetBytes = HREFLANG_BUDGET_MIB * 1_048_576) {}
+
+  /** Remembers the entry's cluster; BUDGET_SPENT the first time one does not fit in the budget. */
+  add(located: LocatedUrl, sourceIndex: number): typeof BUDGET_SPENT | undefined {
     const alternates = located.entry.alternates;
-    if (!alternates || alternates.length === 0 || this.clusters.has(located.entry.loc)) return;
+    if (!alternates || alternates.length === 0 || this.clusters.has(located.entry.loc)) return undefined;
+    const cost =
+      CLUSTER_OVERHEAD_BYTES +
+      located.entry.loc.length +
+      alternates.reduce((sum, alternate) => sum + alternate.href.length + ALTERNATE_OVERHEAD_BYTES, 0);
+    if (this.spent || this.bytes + cost > this.budgetBytes) {
+      if (this.spent) return undefined;
+      this.spent = true;
+      return BUDGET_SPENT;
+    }
+    this.bytes += cost;
     const positions: number[] = [];
     alternates.forEach((_, i) => {
       const position: Position = fieldPosition(located.location, `alternates.${i}`);
@@ -66,6 +91,7 @@ export class HreflangGraph {
     });
     const hrefs = alternates.map((alternate: Alternate) => detach(alternate.href));
     this.clusters.set(detach(located.entry.loc), { sourceIndex, positions, hrefs });
+    return undefined;
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { LocatedEntry } from '../parse/types.js';
-import { UrlRegistry } from './duplicates.js';
+import { BUDGET_SPENT, MAX_REMEMBERED_URLS, UrlRegistry } from './duplicates.js';
 import { quote, type Reporter } from './reporter.js';
 import type { Scope } from './scope.js';
 
@@ -38,7 +38,14 @@ export class SitemapRefRules {
       report.field('IDX-005', 'the index lists itself as a child; remove this entry (it makes a loop)', located, 'loc');
     }
     const repeat = this.children.add(loc, report.source, located.location.fields.loc ?? located.location);
-    if (repeat) {
+    if (repeat === BUDGET_SPENT) {
+      report.field(
+        'LIMIT-004',
+        `this index has listed ${MAX_REMEMBERED_URLS.toLocaleString('en-US')} children, all the memory budget lets it remember: children from here on are not checked for repeats (IDX-005)`,
+        located,
+        'loc',
+      );
+    } else if (repeat) {
       const what =
         repeat.kind === 'duplicate'
           ? 'listed again'
@@ -63,6 +70,6 @@ export class SitemapRefRules {
         );
       }
     }
-    return !itself && repeat === undefined;
+    return !itself && (repeat === undefined || repeat === BUDGET_SPENT);
   }
 }
