@@ -148,6 +148,19 @@ test('--recursive validates an index and its children, one summary line each', a
   }
 });
 
+test('--json keeps --max-per-rule diagnostics of each rule and counts the rest, so a flood stays small', async () => {
+  const urls = Array.from({ length: 30 }, () => '<url><loc>https://www.example.com/same</loc></url>').join('\n');
+  const input = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+  const parsed = async (...flags: string[]) => {
+    const { stdout } = await runCli(['validate', '-', '--json', ...flags, ...NOW], { input });
+    return JSON.parse(stdout) as { warnings: number; diagnostics: { code: string }[]; omitted?: number };
+  };
+  const capped = await parsed();
+  assert.deepEqual([capped.warnings, capped.diagnostics.length, capped.omitted], [29, 20, 9]);
+  const all = await parsed('--max-per-rule', '0');
+  assert.deepEqual([all.warnings, all.diagnostics.length, all.omitted], [29, 29, undefined]);
+});
+
 test('-r prints one IDX-005 for a child listed twice, and one for an index that lists itself', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cli-'));
   try {
