@@ -40,6 +40,7 @@ import {
   readPriority,
   readRelationship,
   readUrl,
+  readVideoNumber,
   readW3cDate,
   readYesNo,
   toEpochMillis,
@@ -324,10 +325,10 @@ function prepareVideo(
     assign('description', required('description', nonEmptyText(raw.description, 'VID-001')));
     assign('contentLoc', required('contentLoc', extensionUrl(raw.contentLoc, context, 'URL-001')));
     assign('playerLoc', required('playerLoc', extensionUrl(raw.playerLoc, context, 'URL-001')));
-    assign('duration', optional('duration', numberIn(raw.duration, 'VID-005')));
+    assign('duration', optional('duration', videoNumber(raw.duration)));
     assign('expirationDate', optional('expirationDate', completeDate(raw.expirationDate, 'expiration_date')));
-    assign('rating', optional('rating', numberIn(raw.rating, 'VID-005')));
-    assign('viewCount', optional('viewCount', numberIn(raw.viewCount, 'VID-005')));
+    assign('rating', optional('rating', videoNumber(raw.rating)));
+    assign('viewCount', optional('viewCount', videoNumber(raw.viewCount)));
     assign('publicationDate', optional('publicationDate', completeDate(raw.publicationDate, 'publication_date')));
     for (const key of ['familyFriendly', 'requiresSubscription', 'live'] as const) {
       assign(key, optional(key, yesNo(raw[key])));
@@ -542,17 +543,18 @@ function listOf(value: unknown, path: string, code: string, fields: Fields): unk
   return fields.keep(path, notA(code, 'a list', value));
 }
 
+/** A list of non-empty strings; an empty list is no value (nothing to write, nothing wrong). */
 function textList(value: unknown, code: string): Checked<string[]> {
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === ''))
     return notA(code, 'a list of non-empty strings', value);
-  return { value: value as string[], problems: [] };
+  return { value: value.length === 0 ? undefined : (value as string[]), problems: [] };
 }
 
-/** A number, given as one or as numeric text ("120"). */
-function numberIn(value: unknown, code: string): Checked<number> {
-  const number =
-    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(number) ? { value: number, problems: [] } : notA(code, 'a number', value);
+/** A video number, given as one or as numeric text ("120"). */
+function videoNumber(value: unknown): Checked<number> {
+  return typeof value === 'number' || typeof value === 'string'
+    ? readVideoNumber(value)
+    : notA('VID-005', 'a number', value);
 }
 
 function completeDate(value: unknown, tag: string): Checked<string> {

@@ -18,9 +18,13 @@ export function readChangefreq(text: string): Checked<Changefreq> {
 /** A decimal written without exponent or sign other than "+" ("0.5", ".5", "1.", "+0.3"). */
 const PRIORITY_TEXT = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/** A decimal from 0.0 to 1.0, given as text ("0.8"; "0,8", "80%" and "10" are refused) or as a number. */
+/**
+ * A decimal from 0.0 to 1.0, given as text ("0.8"; "0,8", "80%" and "10" are refused) or as a
+ * number whose decimal form needs no exponent (5e-324 cannot be written as the schema's decimal).
+ */
 export function readPriority(value: string | number): Checked<number> {
-  const number = typeof value === 'number' ? value : PRIORITY_TEXT.test(value.trim()) ? Number(value) : NaN;
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const number = PRIORITY_TEXT.test(text) ? Number(text) : NaN;
   if (number >= 0 && number <= 1) return accepted(number);
   const given = typeof value === 'number' ? String(value) : shown(value);
   return refused(problem('PRIO-001', `priority must be a decimal from 0.0 to 1.0, not ${given}`));

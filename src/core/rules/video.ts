@@ -28,6 +28,16 @@ export function missingVideoProblem(video: Video): RuleProblem | undefined {
 
 export const VIDEO_PLATFORMS: readonly VideoPlatform[] = ['web', 'mobile', 'tv'];
 
+/** A decimal as the video schema writes numbers: no exponent ("1e3" and "3.8e-222" are refused). */
+const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A video number (duration, rating, view count), given as text or as a number (VID-005). */
+export function readVideoNumber(value: string | number): Checked<number> {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  if (PLAIN_DECIMAL.test(text)) return accepted(Number(text));
+  return refused(problem('VID-005', `${shown(text)} is not a number written as a decimal`));
+}
+
 /** yes/no (VID-006): any case reads, lower case is what to write. */
 export function readYesNo(text: string): Checked<boolean> {
   const value = text.trim();
@@ -53,8 +63,9 @@ export function readRelationship(text: string | undefined, code: string): Checke
   );
 }
 
-/** Platform names (VID-008): web, mobile, tv. */
+/** Platform names (VID-008): at least one of web, mobile, tv. */
 export function readPlatforms(names: readonly string[]): Checked<VideoPlatform[]> {
+  if (names.length === 0) return refused(problem('VID-008', 'lists no platform; name web, mobile or tv'));
   const unknown = names.filter((name) => !(VIDEO_PLATFORMS as readonly string[]).includes(name));
   if (unknown.length > 0)
     return refused(problem('VID-008', `allows only web, mobile and tv, not ${shown(unknown.join(' '))}`));
@@ -62,11 +73,13 @@ export function readPlatforms(names: readonly string[]): Checked<VideoPlatform[]
 }
 
 /**
- * Countries of a restriction (VID-007): ISO 3166-1 alpha-2 codes, written in upper case as the
- * schema requires. An unknown code refuses the whole restriction: dropping one code of a "deny"
- * list would show the video where its owner said not to.
+ * Countries of a restriction (VID-007): at least one ISO 3166-1 alpha-2 code, written in upper
+ * case as the schema requires. An unknown code refuses the whole restriction: dropping one code
+ * of a "deny" list would show the video where its owner said not to.
  */
 export function readCountries(codes: readonly string[]): Checked<string[]> {
+  if (codes.length === 0)
+    return refused(problem('VID-007', '<video:restriction> lists no country; name two-letter codes such as "GB"'));
   const unknown = codes.filter((code) => !/^[A-Za-z]{2}$/.test(code) || !isCountryCode(code));
   if (unknown.length > 0) {
     return refused(

@@ -20,7 +20,7 @@ import {
 } from '../../core/rules/index.js';
 import type { Position } from '../types.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
-import { readList, readNumber, readText, readUrl, readYesNo, abbreviate, type ValueContext } from './values.js';
+import { readList, readText, readUrl, readVideoNumber, readYesNo, abbreviate, type ValueContext } from './values.js';
 
 export interface BlockContext extends ValueContext {
   /** The page URL the block belongs to (named in diagnostics). */
@@ -156,10 +156,10 @@ const VIDEO_SCALARS: readonly [VideoScalar, string, (node: XmlNode, ctx: BlockCo
   ['description', 'description', (n, c) => readText(n, c, c.url)],
   ['contentLoc', 'content_loc', (n, c) => readExtensionUrl(n, c)],
   ['playerLoc', 'player_loc', (n, c) => readExtensionUrl(n, c)],
-  ['duration', 'duration', (n, c) => readNumber(n, c, 'VID-005', c.url)],
+  ['duration', 'duration', (n, c) => readVideoNumber(n, c, c.url)],
   ['expirationDate', 'expiration_date', (n, c) => readText(n, c, c.url)],
-  ['rating', 'rating', (n, c) => readNumber(n, c, 'VID-005', c.url)],
-  ['viewCount', 'view_count', (n, c) => readNumber(n, c, 'VID-005', c.url)],
+  ['rating', 'rating', (n, c) => readVideoNumber(n, c, c.url)],
+  ['viewCount', 'view_count', (n, c) => readVideoNumber(n, c, c.url)],
   ['publicationDate', 'publication_date', (n, c) => readText(n, c, c.url)],
   ['familyFriendly', 'family_friendly', (n, c) => readYesNo(n, c, c.url)],
   ['requiresSubscription', 'requires_subscription', (n, c) => readYesNo(n, c, c.url)],
@@ -205,7 +205,8 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
   if (restriction) {
     const relationship = readRelationship(restriction, 'VID-007', ctx);
     const countries = (readText(restriction, ctx, ctx.url) ?? '').split(/\s+/).filter((c) => c !== '');
-    if (relationship !== undefined) {
+    // An empty one is reported by readText (XML-010) and restricts nothing: it is left out.
+    if (relationship !== undefined && countries.length > 0) {
       video.restriction = { relationship, countries };
       fields['restriction'] = restriction.valueAt;
     }
@@ -214,7 +215,7 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
   if (platform) {
     const relationship = readRelationship(platform, 'VID-008', ctx);
     const names = (readText(platform, ctx, ctx.url) ?? '').split(/\s+/).filter((p) => p !== '');
-    const platforms = reportAt(readPlatforms(names), platform, ctx, platform.valueAt);
+    const platforms = names.length === 0 ? undefined : reportAt(readPlatforms(names), platform, ctx, platform.valueAt);
     if (relationship !== undefined && platforms !== undefined) {
       video.platform = { relationship, platforms };
       fields['platform'] = platform.valueAt;

@@ -10,6 +10,7 @@ import {
   readChangefreq as readChangefreqRule,
   readPriority as readPriorityRule,
   readUrl as readRules,
+  readVideoNumber as readVideoNumberRule,
   readW3cDate as readDateRule,
   readYesNo as readYesNoRule,
   type Checked,
@@ -129,15 +130,10 @@ function report<T>(checked: Checked<T>, node: XmlNode, ctx: ValueContext, url?: 
   return checked.value;
 }
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/** A decimal number, or undefined (with `code`) when the text is not one. */
-export function readNumber(node: XmlNode, ctx: ValueContext, code: string, url?: string): number | undefined {
+/** A video number (duration, rating, view count): a decimal without exponent, or undefined with VID-005. */
+export function readVideoNumber(node: XmlNode, ctx: ValueContext, url?: string): number | undefined {
   const value = readText(node, ctx, url);
-  if (value === undefined) return undefined;
-  if (DECIMAL.test(value)) return Number(value);
-  ctx.report(code, `<${node.qname}>: "${abbreviate(value)}" is not a number; left out`, node.valueAt, url);
-  return undefined;
+  return value === undefined ? undefined : report(readVideoNumberRule(value), node, ctx, url);
 }
 
 /** yes/no as a boolean (VID-006 when the case is off, or when it is neither). */
