@@ -639,7 +639,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   'LIMIT-004': {
     severity: W,
     title: 'cross-file checks stopped at the memory budget',
-    why: 'Duplicate URLs (URL-006) and hreflang return links (HREF-004/005) need every URL of a run remembered; past the memory budget new URLs are no longer remembered, so repeats after that point are not found.',
+    why: 'Finding repeated URLs (URL-006, IDX-005) and checking hreflang return links (HREF-004/005) means remembering every URL of a run. So that no input can exhaust memory, a run remembers at most 3,145,728 URLs and 64 MiB of hreflang clusters; past that, repeats of URLs met later are not found.',
     fix: 'Validate fewer files per run (an index and its children are the usual unit), or split the sitemaps.',
   },
   'INPUT-001': {

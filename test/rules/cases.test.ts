@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Diagnostic, Entry } from '../../src/core/index.js';
 import { prepareEntry } from '../../src/generate/index.js';
-import { parseSitemap } from '../../src/parse/index.js';
+import { ParseError, parseSitemap } from '../../src/parse/index.js';
 import { validateSitemap } from '../../src/validate/index.js';
 import { CASES, LOC, LOCATION, NOW, type Outcome, type RuleCase } from './cases.js';
 import { SITE, urlsetOf } from './document.js';
@@ -66,6 +66,14 @@ for (const c of CASES) {
       `parse:\n${describe(parsed.diagnostics)}`,
     );
     assertKept(entries[0], parse, 'parse');
+    // --strict stops at the first error the lenient read reported (kept values included).
+    const firstError = parsed.diagnostics.find((d) => d.severity === 'error');
+    const strict = (async () => {
+      for await (const _ of parseSitemap({ text: document }, { baseUrl: LOCATION, strict: true }));
+    })();
+    if (firstError === undefined) await strict;
+    else
+      await assert.rejects(strict, (error) => error instanceof ParseError && error.diagnostic.code === firstError.code);
 
     // validate
     const result = await validateSitemap(

@@ -3,7 +3,7 @@
  * what breaks them), the parser (which reads what it can and reports the rest) and the validator
  * (which judges what the parser kept). See docs/rules.md for the catalog of codes.
  */
-export * from './problem.js';
+export type { Checked, RuleProblem } from './problem.js';
 export * from './iso-codes.js';
 export * from './url.js';
 export * from './dates.js';
