@@ -1,5 +1,5 @@
 /**
- * URL rules of the protocol (RULES.md §3): `loc` is an absolute http(s) URL, percent-encoded
+ * URL rules of the protocol (docs/rules.md): `loc` is an absolute http(s) URL, percent-encoded
  * (RFC 3986; IRIs become URIs per RFC 3987: non-ASCII as UTF-8 %HH, IDN hosts as punycode),
  * fewer than 2,048 characters. The field rules built on these are in rules/url.ts.
  */
@@ -147,7 +147,7 @@ export function fragmentProblem(url: string): RuleProblem | undefined {
 export type ScopeResult = 'in-scope' | 'other-host' | 'outside-directory';
 
 /**
- * Whether `url` may be listed by the sitemap at `sitemapUrl` (RULES.md URL-004, URL-005): same
+ * Whether `url` may be listed by the sitemap at `sitemapUrl` (docs/rules.md URL-004, URL-005): same
  * scheme, host and port, and a path at or below the sitemap's directory.
  */
 export function checkScope(url: string, sitemapUrl: string): ScopeResult {

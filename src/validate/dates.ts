@@ -1,5 +1,5 @@
 /**
- * Rules on `lastmod` values the parser kept (RULES.md §4; syntax DATE-001..003 is the parser's),
+ * Rules on `lastmod` values the parser kept (docs/rules.md; syntax DATE-001..003 is the parser's),
  * by the date rules of core: forms the XSD rejects (DATE-004), dates in the future (DATE-005),
  * values over Yandex's 100 bytes (XML-013); and build-time stamping across the whole file
  * (DATE-006), which needs every entry.

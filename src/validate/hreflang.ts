@@ -1,5 +1,5 @@
 /**
- * hreflang rules (RULES.md §9). On each entry, by the rules of core: valid language codes
+ * hreflang rules (docs/rules.md). On each entry, by the rules of core: valid language codes
  * (HREF-002), the entry lists itself (HREF-003), one language per URL (HREF-005). Across all
  * entries of all sources: return links (HREF-004) and clusters that agree (HREF-005), which
  * needs every cluster remembered until the end, within a memory budget. Missing attributes and

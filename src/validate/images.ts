@@ -1,5 +1,5 @@
 /**
- * Image extension rules on kept values (RULES.md §6), by the image rules of core: how many
+ * Image extension rules on kept values (docs/rules.md), by the image rules of core: how many
  * (IMG-002), deprecated tags (IMG-003); and, once per document, images on another host (IMG-004).
  * A missing or unreadable image:loc (IMG-001) is the parser's.
  */

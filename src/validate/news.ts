@@ -1,5 +1,5 @@
 /**
- * News extension rules on kept values (RULES.md §8), by the news rules of core: language
+ * News extension rules on kept values (docs/rules.md), by the news rules of core: language
  * (NEWS-005), date and age (NEWS-004, NEWS-003), title (NEWS-006), legacy tags (NEWS-007); and
  * how many news entries one sitemap holds (NEWS-002). Required tags (NEWS-001) and `news:access`
  * (NEWS-007, not in the entry model) are the parser's.

@@ -1,5 +1,5 @@
 /**
- * Rules on the children of a sitemap index (RULES.md §5): complete URLs (IDX-003), the index's
+ * Rules on the children of a sitemap index (docs/rules.md): complete URLs (IDX-003), the index's
  * host and directory (IDX-004), no duplicates or self-references (IDX-005). Nesting (IDX-002)
  * needs the child itself and is checked by the recursive run.
  */

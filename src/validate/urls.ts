@@ -1,5 +1,5 @@
 /**
- * Rules on one `loc` as the parser kept it (RULES.md §3): length (URL-002), session IDs (URL-007)
+ * Rules on one `loc` as the parser kept it (docs/rules.md): length (URL-002), session IDs (URL-007)
  * and fragments (URL-008) by the URL rules of core, and scope (URL-004/005), which needs the
  * sitemap's location. Syntax (URL-001/003) is the parser's.
  */

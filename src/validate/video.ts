@@ -1,5 +1,5 @@
 /**
- * Video extension rules on kept values (RULES.md §7), by the video rules of core: lengths
+ * Video extension rules on kept values (docs/rules.md), by the video rules of core: lengths
  * (VID-002), locations (VID-003, VID-004), numbers (VID-005), the countries of a restriction
  * (VID-007), tags and uploader (VID-009), dates (VID-010). Required tags (VID-001), yes/no values,
  * restriction and platform attributes (VID-006..008) and deprecated tags (VID-011) are the

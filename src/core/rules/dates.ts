@@ -1,12 +1,12 @@
 /**
- * Date fields: `lastmod` (RULES.md §4), a news article's publication date (NEWS-003, NEWS-004)
+ * Date fields: `lastmod` (docs/rules.md), a news article's publication date (NEWS-003, NEWS-004)
  * and a video's publication and expiration dates (VID-010). All are W3C datetimes (DATE-001..003);
  * each field adds its own rules on top. Rules that compare with the present take `now` (epoch
  * milliseconds): the rule layer has no clock of its own.
  */
 import { parseW3cDate, toEpochMillis, type DateGranularity, type W3cDate } from '../datetime.js';
 import { LIMITS } from '../limits.js';
-import { accepted, NO_PROBLEMS, problem, refused, shown, type Checked, type RuleProblem } from './problem.js';
+import { accepted, problem, refused, shown, type Checked, type RuleProblem } from './problem.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -59,15 +59,6 @@ export function yandexValueProblem(field: string, text: string): RuleProblem | u
     'XML-013',
     `${field} is ${text.length} bytes long; Yandex rejects values over ${LIMITS.yandexMaxValueBytes} bytes: drop the extra fraction digits`,
   );
-}
-
-/** Every judgement on a valid lastmod: its form (DATE-004), the future (DATE-005, with `now`), its size (XML-013). */
-export function lastmodProblems(text: string, date: W3cDate, now?: number): readonly RuleProblem[] {
-  const form = dateFormProblem(text, date.granularity);
-  const future = now === undefined ? undefined : futureDateProblem(text, toEpochMillis(date), now);
-  const size = yandexValueProblem('lastmod', text);
-  if (!form && !future && !size) return NO_PROBLEMS;
-  return [form, future, size].filter((found): found is RuleProblem => found !== undefined);
 }
 
 // ── dates of the extensions ──────────────────────────────────────────────────────────────────────

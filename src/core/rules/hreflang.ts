@@ -1,5 +1,5 @@
 /**
- * hreflang alternates (RULES.md §9): the value of `hreflang` (HREF-002) and the alternates of one
+ * hreflang alternates (docs/rules.md): the value of `hreflang` (HREF-002) and the alternates of one
  * URL taken together (HREF-003: the URL lists itself; HREF-005: one language, one URL). Return
  * links across URLs (HREF-004) need every URL of the run and are the validator's.
  */

@@ -1,4 +1,4 @@
-/** The image extension (RULES.md §6): the image's location (IMG-001), how many (IMG-002), deprecated tags (IMG-003). */
+/** The image extension (docs/rules.md): the image's location (IMG-001), how many (IMG-002), deprecated tags (IMG-003). */
 import type { Image } from '../entry.js';
 import { LIMITS } from '../limits.js';
 import { at, problem, type RuleProblem } from './problem.js';
@@ -16,7 +16,7 @@ export function imageCountProblem(count: number): RuleProblem | undefined {
 }
 
 /** Image fields Google deprecated in August 2022, with their tags. */
-export const DEPRECATED_IMAGE_FIELDS: readonly (readonly [keyof Image, string])[] = [
+const DEPRECATED_IMAGE_FIELDS: readonly (readonly [keyof Image, string])[] = [
   ['caption', 'image:caption'],
   ['geoLocation', 'image:geo_location'],
   ['title', 'image:title'],

@@ -1,5 +1,5 @@
 /**
- * The news extension (RULES.md §8). A news block needs the publication's name and language, the
+ * The news extension (docs/rules.md). A news block needs the publication's name and language, the
  * publication date and the title (NEWS-001); each has its rule. Problems carry the path of their
  * field relative to the news block ('publication.language', 'publicationDate').
  */
@@ -54,7 +54,7 @@ export function readNewsDate(text: string): Checked<W3cDate> {
 }
 
 /** Genres Google News defined (all legacy now, NEWS-007). */
-export const NEWS_GENRES = ['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'] as const;
+const NEWS_GENRES = ['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'] as const;
 const STOCK_TICKER = /^\w+:\w+$/;
 
 /** Legacy list fields, their tags, and what a value must look like for the schema. */

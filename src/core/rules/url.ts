@@ -1,5 +1,5 @@
 /**
- * URL fields (RULES.md §3): `loc`, an index child's `loc`, and the URL-typed fields of the
+ * URL fields (docs/rules.md): `loc`, an index child's `loc`, and the URL-typed fields of the
  * extensions. Reading a field decides whether its text is an absolute http(s) URL, either as
  * written (a sitemap reader keeps the text and reports what is wrong with it) or normalised (a
  * writer percent-encodes and punycodes it into the form a sitemap must hold). Judging a page URL

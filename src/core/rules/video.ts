@@ -1,5 +1,5 @@
 /**
- * The video extension (RULES.md §7). A video needs a thumbnail, a title, a description and a
+ * The video extension (docs/rules.md). A video needs a thumbnail, a title, a description and a
  * content or player location (VID-001); each other field has its own rule. Problems carry the
  * path of their field relative to the video ('duration', 'uploader.info').
  */
@@ -26,7 +26,7 @@ export function missingVideoProblem(video: Video): RuleProblem | undefined {
   return problem('VID-001', `the video lacks ${missing.join(', ')}, which Google requires`);
 }
 
-export const VIDEO_PLATFORMS: readonly VideoPlatform[] = ['web', 'mobile', 'tv'];
+const VIDEO_PLATFORMS: readonly VideoPlatform[] = ['web', 'mobile', 'tv'];
 
 /** A decimal as the video schema writes numbers: no exponent ("1e3" and "3.8e-222" are refused). */
 const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
@@ -167,7 +167,7 @@ function textLengthProblem(text: string | undefined, tag: string, max: number, c
 }
 
 /** VID-005: a whole number of seconds from 1 to 28,800. */
-export function durationProblem(duration: number | undefined): RuleProblem | undefined {
+function durationProblem(duration: number | undefined): RuleProblem | undefined {
   if (
     duration === undefined ||
     (Number.isInteger(duration) && duration >= LIMITS.videoMinDuration && duration <= LIMITS.videoMaxDuration)
@@ -180,7 +180,7 @@ export function durationProblem(duration: number | undefined): RuleProblem | und
 }
 
 /** VID-005: a rating from 0.0 to 5.0. */
-export function ratingProblem(rating: number | undefined): RuleProblem | undefined {
+function ratingProblem(rating: number | undefined): RuleProblem | undefined {
   if (rating === undefined || (rating >= 0 && rating <= LIMITS.videoMaxRating)) return undefined;
   return problem(
     'VID-005',
@@ -189,7 +189,7 @@ export function ratingProblem(rating: number | undefined): RuleProblem | undefin
 }
 
 /** VID-005 (a warning): a view count is a whole number of at least 0. */
-export function viewCountProblem(viewCount: number | undefined): RuleProblem | undefined {
+function viewCountProblem(viewCount: number | undefined): RuleProblem | undefined {
   if (viewCount === undefined || (Number.isInteger(viewCount) && viewCount >= 0)) return undefined;
   return problem('VID-005', `<video:view_count> ${viewCount} is not a whole number of views of at least 0`, 'warning');
 }
