@@ -117,7 +117,7 @@ Examples:
     problems.finish();
     if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify(summary)}\n`);
     else io.stdout.write(describe(summary, output, booleanFlag(args, 'quiet')));
-    return summary.skipped > 0 ? EXIT_FAILED : EXIT_OK;
+    return summary.problems.errors > 0 ? EXIT_FAILED : EXIT_OK;
   },
 };
 
@@ -190,6 +190,9 @@ function describe(summary: WriteSummary, output: OutputOptions, quiet: boolean):
     if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
     if (summary.skipped > 0)
       lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
+    // The other errors left out a field of an entry that was written.
+    const fieldErrors = summary.problems.errors - summary.skipped;
+    if (fieldErrors > 0) lines.push(`${countOf(fieldErrors, 'field')} left out because of errors (listed above)`);
     if (summary.removed.length > 0) lines.push(`Removed stale files of a previous run: ${summary.removed.join(', ')}`);
     lines.push('', 'Add to robots.txt:');
   }

@@ -116,6 +116,24 @@ test('bad lines are reported as file:line (and column) and skipped, bad fields l
   assert.match(xml, /<url><loc>https:\/\/www\.example\.com\/bad-date<\/loc><\/url>/);
 });
 
+test('a bad field alone: the URL is written without it, the error is listed and the run exits 1', async () => {
+  const list = await fileWith('fields.jsonl', ['{"loc":"/a","lastmod":"21/05/2024"}', '{"loc":"/b"}'].join('\n'));
+  const out = freshDir();
+  const { code, stdout, stderr } = await runCli([
+    'generate',
+    list,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+  ]);
+  assert.match(stderr, new RegExp(`^${list}:1: error DATE-001 lastmod: .*; lastmod is left out`));
+  assert.match(stdout, /Wrote 2 URLs in 1 file/);
+  assert.match(stdout, /\n1 field left out because of errors \(listed above\)\n/);
+  assert.doesNotMatch(stdout, /skipped/);
+  assert.equal(code, 1);
+});
+
 test('--keep-duplicates turns duplicate detection off: every line is written as given', async () => {
   const list = await fileWith('twice.txt', ['/a', '/b', '/a'].join('\n'));
   const out = freshDir();
