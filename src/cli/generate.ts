@@ -235,7 +235,7 @@ class RunReport {
     this.unused = { patterns, directories };
   }
 
-  /** The run published its sitemaps: exit 0, or 1 when some entries were skipped for errors. */
+  /** The run published its sitemaps: exit 0, or 1 when an error skipped an entry or left out a field. */
   written(summary: WriteSummary): number {
     this.printProblemEnd();
     if (this.options.json) {
@@ -248,7 +248,7 @@ class RunReport {
           : formatGenerateSummary(summary, this.leftOut.byReason(), resolve(outDir)),
       );
     }
-    return summary.skipped > 0 ? EXIT_FAILED : EXIT_OK;
+    return summary.problems.errors > 0 ? EXIT_FAILED : EXIT_OK;
   }
 
   /** Nothing was published: says why, and that the output directory is as it was. */

@@ -24,11 +24,12 @@ export const command: Command = {
     usage: 'sitemapkit validate SOURCE… [options]',
     help: `
 SOURCE is a file (XML, text or feed, gzip or not), - for stdin, or an http(s) URL.
-Each problem is printed as source:line:column, severity, rule code (see RULES.md) and what to do.
+Each problem is printed as source:line:column, severity, rule code and what to do ("sitemapkit rules CODE" explains a code).
 Exit code: 0 no errors, 1 any error (or warning with --fail-on warning), 2 bad usage.
 
 Options:
-  --json               one JSON object per source per line: {source, kind, valid, urls, errors, warnings, diagnostics}
+  --json               one JSON object per source per line: {source, kind, valid, urls, errors, warnings,
+                       diagnostics, omitted}, --max-per-rule diagnostics of each rule at most
   --max-per-rule N     show at most N problems of each rule per source, and count the rest (default ${DEFAULT_MAX_PER_RULE}; 0 shows all)
   -q, --quiet          show errors only
   --fail-on LEVEL      error (default) or warning: warnings fail the run too, for CI
@@ -64,8 +65,9 @@ Examples:
     const now = readNow(args);
     const json = booleanFlag(args, 'json');
     const quiet = booleanFlag(args, 'quiet');
+    const maxPerRule = integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 });
     const report = new ValidationReport({
-      maxPerRule: integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }),
+      maxPerRule,
       quiet,
       color: io.isTerminal && !process.env.NO_COLOR,
     });
@@ -88,7 +90,9 @@ Examples:
         ...(now === undefined ? {} : { now }),
         strictScope: booleanFlag(args, 'strict-scope'),
         recursive: booleanFlag(args, 'recursive'),
-        ...(json ? { maxDiagnostics: Number.POSITIVE_INFINITY } : { onDiagnostic: report.add, maxDiagnostics: 0 }),
+        ...(json
+          ? { maxDiagnostics: Number.POSITIVE_INFINITY, maxPerRule }
+          : { onDiagnostic: report.add, maxDiagnostics: 0 }),
       });
     } finally {
       await http.close();

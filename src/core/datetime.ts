@@ -22,7 +22,7 @@ export interface W3cDate {
   offsetMinutes: number;
 }
 
-/** Why a value is not a W3C datetime; the codes are RULES.md's. */
+/** Why a value is not a W3C datetime; the codes are the catalog's (docs/rules.md). */
 export type DateProblem =
   { code: 'DATE-001'; message: string } | { code: 'DATE-002'; message: string } | { code: 'DATE-003'; message: string };
 
@@ -123,9 +123,9 @@ function pad4(n: number): string {
 }
 
 /**
- * The form generators write (RULES.md §11.6): `YYYY-MM-DD` for date-only values (a year or a
- * month alone becomes its first day), otherwise `YYYY-MM-DDThh:mm:ss` with the zone as given.
- * Fractions of a second are dropped.
+ * The form generators write, which every reader and the schema take: `YYYY-MM-DD` for date-only
+ * values (a year or a month alone becomes its first day), otherwise `YYYY-MM-DDThh:mm:ss` with the
+ * zone as given. Fractions of a second are dropped.
  */
 export function formatSitemapDate(v: W3cDate): string {
   const date = `${pad4(v.year)}-${pad2(v.month)}-${pad2(v.day)}`;

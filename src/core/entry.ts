@@ -2,6 +2,9 @@
  * The entry model of DESIGN.md: the one shape that flows from every source, through every
  * transform, to every sink. Field names are Google's tag names in camelCase. Absent fields are
  * left out, never null.
+ *
+ * A video's and a news block's required fields are optional here: a reader keeps an incomplete
+ * block with what it has (and reports VID-001 or NEWS-001), while the writer refuses to write one.
  */
 
 export const CHANGEFREQS = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'] as const;
@@ -19,9 +22,10 @@ export type Relationship = 'allow' | 'deny';
 export type VideoPlatform = 'web' | 'mobile' | 'tv';
 
 export interface Video {
-  thumbnailLoc: string;
-  title: string;
-  description: string;
+  /** Required by Google, as are title, description, and contentLoc or playerLoc (VID-001). */
+  thumbnailLoc?: string;
+  title?: string;
+  description?: string;
   contentLoc?: string;
   playerLoc?: string;
   duration?: number;
@@ -39,9 +43,10 @@ export interface Video {
 }
 
 export interface News {
-  publication: { name: string; language: string };
-  publicationDate: string;
-  title: string;
+  /** Required by Google, with both its fields, as are publicationDate and title (NEWS-001). */
+  publication?: { name?: string; language?: string };
+  publicationDate?: string;
+  title?: string;
   keywords?: string[];
   genres?: string[];
   stockTickers?: string[];

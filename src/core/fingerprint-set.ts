@@ -1,6 +1,8 @@
+import { fingerprint } from './fingerprint.js';
+
 /**
  * Remembers which URLs were already written, in 8 bytes per URL instead of a whole string:
- * a 64-bit fingerprint (two independent 32-bit string hashes) in an open-addressing table.
+ * a 64-bit fingerprint (core/fingerprint.ts) in an open-addressing table.
  * Both halves of a fingerprint sit side by side in one typed array, so a lookup touches one
  * cache line. Two different URLs share a fingerprint with a probability of about n²/2⁶⁵
  * (3 in a million at 10 million URLs).
@@ -10,6 +12,8 @@ export class FingerprintSet {
   private table: Uint32Array;
   private mask: number;
   private count = 0;
+  /** The fingerprint of the text being added (one array, reused). */
+  private readonly scratch = new Uint32Array(2);
 
   constructor(initialCapacity = 1 << 16) {
     const capacity = 1 << Math.ceil(Math.log2(Math.max(initialCapacity, 16)));
@@ -23,24 +27,8 @@ export class FingerprintSet {
 
   /** Adds the text; false when it was there already. */
   add(text: string): boolean {
-    let h1 = 0x811c9dc5 ^ text.length;
-    let h2 = 0x9747b28c;
-    // Two UTF-16 units per step: half the multiplications of a unit-by-unit loop.
-    const end = text.length - 1;
-    let i = 0;
-    for (; i < end; i += 2) {
-      const pair = (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
-      h1 = Math.imul(h1 ^ pair, 0x01000193);
-      h2 = (Math.imul(h2, 31) + pair) | 0;
-    }
-    if (i === end) {
-      const last = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ last, 0x01000193);
-      h2 = (Math.imul(h2, 31) + last) | 0;
-    }
-    h1 = finalise(h1);
-    h2 = finalise(h2) | 1; // never 0: an empty slot
-    if (!this.insert(h1 >>> 0, h2 >>> 0)) return false;
+    fingerprint(text, this.scratch);
+    if (!this.insert(this.scratch[0]! >>> 0, this.scratch[1]! >>> 0)) return false;
     if (++this.count * 4 > (this.mask + 1) * 3) this.grow();
     return true;
   }
@@ -69,13 +57,4 @@ export class FingerprintSet {
       if (old[at + 1] !== 0) this.insert(old[at]!, old[at + 1]!);
     }
   }
-}
-
-/** Murmur3's final mix: spreads every input bit over the whole word. */
-function finalise(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
 }

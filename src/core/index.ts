@@ -7,3 +7,6 @@ export * from './xml.js';
 export * from './diagnostics.js';
 export * from './detach.js';
 export * from './diagnostic-tally.js';
+export * from './rules/index.js';
+export * from './catalog.js';
+export * from './fingerprint.js';

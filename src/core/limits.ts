@@ -1,4 +1,4 @@
-/** Numbers of the protocol and of the search engines (RULES.md §0). */
+/** Numbers of the protocol and of the search engines (docs/rules.md). */
 export const LIMITS = {
   /** URLs per urlset or text file, and children per index. */
   maxUrlsPerSitemap: 50_000,

@@ -1,9 +1,10 @@
 /**
- * URL rules of the protocol (RULES.md §3): `loc` is an absolute http(s) URL, percent-encoded
+ * URL rules of the protocol (docs/rules.md): `loc` is an absolute http(s) URL, percent-encoded
  * (RFC 3986; IRIs become URIs per RFC 3987: non-ASCII as UTF-8 %HH, IDN hosts as punycode),
- * fewer than 2,048 characters.
+ * fewer than 2,048 characters. The field rules built on these are in rules/url.ts.
  */
 import { LIMITS } from './limits.js';
+import { problem, type RuleProblem } from './rules/problem.js';
 
 export type UrlProblem = { code: 'URL-001' | 'URL-002' | 'URL-003'; message: string };
 export type UrlResult = { ok: true; value: string } | { ok: false; problem: UrlProblem };
@@ -18,7 +19,8 @@ export function looksAbsoluteHttp(text: string): boolean {
 /**
  * Turns a URL as a person or a file gives it into the URI a sitemap must hold: resolved against
  * `base` when relative, spaces and non-ASCII characters percent-encoded, the host in punycode.
- * Refuses anything that is not http(s) or that is too long once encoded.
+ * Refuses anything that is not http(s) or that is too long once encoded (URL-002: over 2,048
+ * characters is an error; a URL of exactly 2,048 is only a warning, judged by urlLengthProblem).
  */
 export function normaliseUrl(input: string, base?: string): UrlResult {
   const text = input.trim();
@@ -51,15 +53,9 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
     return { ok: false, problem: { code: 'URL-001', message: `"${text}" has no host` } };
   }
   const value = parsed.href;
-  if (value.length >= LIMITS.maxUrlLength) {
-    return {
-      ok: false,
-      problem: {
-        code: 'URL-002',
-        message: `the URL is ${value.length} characters long; the protocol allows fewer than ${LIMITS.maxUrlLength}`,
-      },
-    };
-  }
+  const length = urlLengthProblem(value);
+  if (length !== undefined && length.severity === undefined)
+    return { ok: false, problem: { code: 'URL-002', message: length.message } };
   return { ok: true, value };
 }
 
@@ -85,10 +81,73 @@ export function findUrlSyntaxProblem(text: string): UrlProblem | undefined {
   return undefined;
 }
 
+/** URL-002: the protocol's limit (fewer than 2,048 characters), the schema's minimum, Yandex's limit. */
+export function urlLengthProblem(url: string): RuleProblem | undefined {
+  const length = url.length;
+  if (length > LIMITS.maxUrlLength) {
+    return problem(
+      'URL-002',
+      `the URL is ${length} characters long; the protocol allows at most ${LIMITS.maxUrlLength}: shorten it (fewer query parameters, shorter slugs)`,
+    );
+  }
+  if (length === LIMITS.maxUrlLength) {
+    return problem(
+      'URL-002',
+      `the URL is exactly ${LIMITS.maxUrlLength} characters long; the protocol asks for fewer than ${LIMITS.maxUrlLength}: shorten it`,
+      'warning',
+    );
+  }
+  if (length < LIMITS.minUrlLength) {
+    return problem(
+      'URL-002',
+      `the URL is only ${length} characters long, below the schema's minimum of ${LIMITS.minUrlLength}: check that it is complete`,
+      'warning',
+    );
+  }
+  if (length > LIMITS.yandexMaxUrlLength) {
+    return problem(
+      'URL-002',
+      `the URL is ${length} characters long; Yandex ignores URLs over ${LIMITS.yandexMaxUrlLength} characters: shorten it if Yandex matters to you`,
+      'warning',
+    );
+  }
+  return undefined;
+}
+
+/** Query or path parameters that carry a session, so each visit gets a new URL. */
+const SESSION_PARAMETER =
+  /[?&;](?:sid|s_id|sessid|sessionid|session_id|session|jsessionid|phpsessid|aspsessionid[a-z]*|cfid|cftoken|zenid|oscsid)=/i;
+
+/** URL-007: a session ID in the URL. */
+export function sessionIdProblem(url: string): RuleProblem | undefined {
+  const match = SESSION_PARAMETER.exec(url);
+  if (!match) return undefined;
+  return problem(
+    'URL-007',
+    `the URL carries a session ID (${match[0].slice(1, -1)}); list the URL without it, so every crawl sees one address per page`,
+  );
+}
+
+/** Where a URL's fragment starts, or -1 when it has none (a lone "#" is no fragment). */
+export function fragmentStart(url: string): number {
+  const hash = url.indexOf('#');
+  return hash >= 0 && hash < url.length - 1 ? hash : -1;
+}
+
+/** URL-008: a fragment, which is never sent to the server. */
+export function fragmentProblem(url: string): RuleProblem | undefined {
+  const hash = fragmentStart(url);
+  if (hash < 0) return undefined;
+  return problem(
+    'URL-008',
+    `the fragment "${url.slice(hash)}" is never sent to the server, so crawlers ignore it; list the URL without it`,
+  );
+}
+
 export type ScopeResult = 'in-scope' | 'other-host' | 'outside-directory';
 
 /**
- * Whether `url` may be listed by the sitemap at `sitemapUrl` (RULES.md URL-004, URL-005): same
+ * Whether `url` may be listed by the sitemap at `sitemapUrl` (docs/rules.md URL-004, URL-005): same
  * scheme, host and port, and a path at or below the sitemap's directory.
  */
 export function checkScope(url: string, sitemapUrl: string): ScopeResult {

@@ -22,7 +22,7 @@ export function stripForbiddenXmlChars(text: string): string {
   return text.replace(FORBIDDEN, '');
 }
 
-/** True when the text holds a character XML 1.0 forbids (RULES.md XML-006). */
+/** True when the text holds a character XML 1.0 forbids (docs/rules.md XML-006). */
 export function hasForbiddenXmlChar(text: string): boolean {
   FORBIDDEN.lastIndex = 0;
   const found = FORBIDDEN.test(text);

@@ -1,427 +1,570 @@
 /**
- * Checks one entry against the protocol and its extensions and puts it in the form the writer
+ * Checks one entry against the protocol's rules (core/rules) and puts it in the form the writer
  * serialises: URLs absolute and percent-encoded, dates in `YYYY-MM-DD` or full date-time form,
- * numbers in range. Entries come from files and programs alike, so nothing about their types
- * is assumed. Problems are returned, not thrown: the caller decides to skip or to stop.
+ * codes in the case the schemas want. Entries come from files and programs alike, so nothing
+ * about their types is assumed. Problems are returned, not thrown: the caller decides to skip or
+ * to stop.
+ *
+ * What is written always passes `validate` without errors, so a field that breaks a rule is left
+ * out (the URL is still written) and only a bad `loc` drops the whole entry:
+ * - an error leaves the field out; for a video or news block, a bad required field (or a bad
+ *   restriction, whose loss would widen where a video is shown) leaves out the whole block;
+ * - a warning is reported and the field written (NEWS-003 an old article, URL-007 a session ID …),
+ *   except where the value is wrong on its face: a lastmod in the future (DATE-005) and a view
+ *   count that is no whole number are left out, and a fragment (URL-008) is cut from the URL;
+ * - what the input may write loosely (relative URLs, `Daily`, a date without seconds) is
+ *   repaired without a word: the input is not a sitemap, the output is.
  */
 import {
-  CHANGEFREQS,
   LIMITS,
+  RULES,
+  alternatesProblems,
   checkScope,
-  findUrlSyntaxProblem,
+  deprecatedImageProblems,
   formatSitemapDate,
-  normaliseUrl,
-  parseW3cDate,
+  fragmentStart,
+  futureDateProblem,
+  imageCountProblem,
+  missingNewsProblem,
+  missingVideoProblem,
+  newsProblems,
+  pageUrlProblems,
+  readChangefreq,
+  readCompleteDate,
+  readCountries,
+  readHreflang,
+  readLegacyNewsList,
+  readNewsDate,
+  readNewsLanguage,
+  readPlatforms,
+  readPriority,
+  readRelationship,
+  readUrl,
+  readVideoNumber,
+  readW3cDate,
+  readYesNo,
   toEpochMillis,
+  videoProblems,
+  IMAGE_LOC_CODE,
   type Alternate,
-  type Changefreq,
+  type Checked,
   type Image,
   type News,
+  type RuleProblem,
+  type Severity,
   type UrlEntry,
   type Video,
+  type W3cDate,
 } from '../core/index.js';
 
 export interface EntryProblem {
   code: string;
   message: string;
+  /** Set when it is not the catalog's severity for the code. */
+  severity?: Severity;
 }
 
 export type PreparedEntry =
-  | { ok: true; entry: UrlEntry; /** the instant of lastmod, to find a file's newest */ lastmodMillis?: number }
+  | {
+      ok: true;
+      entry: UrlEntry;
+      /** Fields left out and warnings, each with its rule (empty for a clean entry). */
+      problems: readonly EntryProblem[];
+      /** The instant of lastmod, to find a file's newest. */
+      lastmodMillis?: number;
+    }
   | { ok: false; problem: EntryProblem };
 
 export interface PrepareContext {
   /** Directory URL the sitemaps are published at, ending in '/'. */
   baseUrl: string;
   allowOtherHosts: boolean;
+  /**
+   * The present, in epoch milliseconds, for the rules that compare with it: a lastmod in the
+   * future (DATE-005) and a news article older than two days (NEWS-003). Left out, they are not
+   * checked (writeSitemaps always gives it).
+   */
+  now?: number;
 }
 
-/** Thrown inside the checks and caught once in prepareEntry: the first problem ends the check. */
-class Invalid extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+const NONE: readonly EntryProblem[] = Object.freeze([]);
 
 export function prepareEntry(raw: unknown, context: PrepareContext): PreparedEntry {
-  try {
-    return prepareOrThrow(raw, context);
-  } catch (error) {
-    if (error instanceof Invalid) return { ok: false, problem: { code: error.code, message: error.message } };
-    throw error;
+  if (!isObject(raw)) return refusedEntry('INPUT-001', 'an entry must be an object with at least "loc"');
+  if (raw.kind !== undefined && raw.kind !== 'url') {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any JSON value; an object kind reads [object Object], still refused
+    return refusedEntry('INPUT-001', `only url entries can be written to a urlset, not kind "${String(raw.kind)}"`);
+  }
+  const fields = new Fields();
+  const loc = pageLoc(raw.loc, context, fields);
+  if (typeof loc !== 'string') return { ok: false, problem: loc };
+  const entry: UrlEntry = { kind: 'url', loc };
+  const lastmod = present(raw.lastmod) ? prepareLastmod(raw.lastmod, context, fields) : undefined;
+  if (lastmod !== undefined) entry.lastmod = lastmod.text;
+  if (present(raw.changefreq)) {
+    const changefreq = fields.keep('changefreq', textOf(raw.changefreq, 'FREQ-001', readChangefreq));
+    if (changefreq !== undefined) entry.changefreq = changefreq;
+  }
+  if (present(raw.priority)) {
+    const priority = fields.keep(
+      'priority',
+      typeof raw.priority === 'number' || typeof raw.priority === 'string'
+        ? readPriority(raw.priority)
+        : notA<number>('PRIO-001', 'a decimal from 0.0 to 1.0', raw.priority),
+    );
+    if (priority !== undefined) entry.priority = priority;
+  }
+  const images = raw.images === undefined ? undefined : prepareImages(raw.images, context, fields);
+  if (images !== undefined) entry.images = images;
+  const videos = raw.videos === undefined ? undefined : prepareVideos(raw.videos, loc, context, fields);
+  if (videos !== undefined) entry.videos = videos;
+  const news = raw.news === undefined ? undefined : prepareNews(raw.news, context, fields);
+  if (news !== undefined) entry.news = news;
+  const alternates = raw.alternates === undefined ? undefined : prepareAlternates(raw.alternates, loc, context, fields);
+  if (alternates !== undefined) entry.alternates = alternates;
+  const problems = fields.problems ?? NONE;
+  return lastmod === undefined
+    ? { ok: true, entry, problems }
+    : { ok: true, entry, problems, lastmodMillis: lastmod.millis };
+}
+
+function refusedEntry(code: string, message: string): PreparedEntry {
+  return { ok: false, problem: { code, message } };
+}
+
+/** The problems of one entry's fields, each named by its field path and what was left out. */
+class Fields {
+  problems: EntryProblem[] | undefined;
+
+  /** Reports a problem of the field at `path`; `leftOut` names what is not written because of it. */
+  report(path: string, found: RuleProblem, leftOut?: string): void {
+    const message = `${path}: ${found.message}${leftOut === undefined ? '' : `; ${leftOut} is left out`}`;
+    (this.problems ??= []).push(
+      found.severity === undefined
+        ? { code: found.code, message }
+        : { code: found.code, message, severity: found.severity },
+    );
+  }
+
+  /** The checked value, or undefined with its problem reported (problems that come with a value were repaired). */
+  keep<T>(path: string, checked: Checked<T>): T | undefined {
+    if (checked.value === undefined) checked.problems.forEach((found) => this.report(path, found, path));
+    return checked.value;
+  }
+
+  /** Reports judgements on a written field: errors leave out what they are about (true), the rest are only reported. */
+  judge(prefix: string, problems: readonly RuleProblem[]): boolean {
+    let leftOut = false;
+    for (const found of problems) {
+      const path = found.path === undefined ? prefix : prefix === '' ? found.path : `${prefix}.${found.path}`;
+      const error = isError(found);
+      this.report(path, found, error ? path : undefined);
+      leftOut ||= error;
+    }
+    return leftOut;
   }
 }
 
-function prepareOrThrow(raw: unknown, context: PrepareContext): PreparedEntry {
-  if (!isObject(raw)) throw new Invalid('INPUT-001', 'an entry must be an object with at least "loc"');
-  if (raw.kind !== undefined && raw.kind !== 'url') {
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any JSON value; an object kind reads [object Object], still refused
-    throw new Invalid('INPUT-001', `only url entries can be written to a urlset, not kind "${String(raw.kind)}"`);
-  }
-  const entry: UrlEntry = { kind: 'url', loc: pageLoc(raw.loc, context) };
-  let lastmodMillis: number | undefined;
-  if (raw.lastmod !== undefined && raw.lastmod !== '') {
-    const date = parseDate(raw.lastmod, 'lastmod');
-    entry.lastmod = date.text;
-    lastmodMillis = date.millis;
-  }
-  if (raw.changefreq !== undefined && raw.changefreq !== '') entry.changefreq = changefreq(raw.changefreq);
-  if (raw.priority !== undefined && raw.priority !== '') entry.priority = priority(raw.priority);
-  if (raw.images !== undefined)
-    entry.images = list(raw.images, 'images', LIMITS.maxImagesPerUrl, 'IMG-002').map((image) =>
-      prepareImage(image, context),
-    );
-  if (raw.videos !== undefined)
-    entry.videos = list(raw.videos, 'videos', Infinity, 'VID-001').map((video) =>
-      prepareVideo(video, entry.loc, context),
-    );
-  if (raw.news !== undefined) entry.news = prepareNews(raw.news);
-  if (raw.alternates !== undefined)
-    entry.alternates = list(raw.alternates, 'alternates', Infinity, 'HREF-001').map((alternate) =>
-      prepareAlternate(alternate, context),
-    );
-  return lastmodMillis === undefined ? { ok: true, entry } : { ok: true, entry, lastmodMillis };
+function isError(found: RuleProblem): boolean {
+  return (found.severity ?? RULES[found.code]?.severity) === 'error';
 }
 
 // ---- loc ----------------------------------------------------------------------------------
 
-/**
- * An http(s) URL that URL parsing would give back unchanged: a lower-case host name whose last
- * label starts with a letter (so no IPv4 shorthand), no port, and a path and query made only of
- * characters that serialisation keeps as they are.
- */
-const CANONICAL_URL =
-  /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\/(?:[A-Za-z0-9\-._~!$&()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
-/** Dot segments (`/./`, `/../`, also written `%2e`) that URL parsing would remove. */
-const DOT_SEGMENT = /\/\.|%2e/i;
-/** Characters RFC 3986 forbids that WHATWG URL serialisation leaves raw. */
-const LEFTOVER = /[|^`{}"<>\\ ]/g;
-
-function pageLoc(value: unknown, context: PrepareContext): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new Invalid('URL-001', 'the entry has no "loc"');
-  const loc = absoluteUrl(value, context.baseUrl, 'URL');
+/** The page URL, or the problem that keeps the entry from being written. */
+function pageLoc(value: unknown, context: PrepareContext, fields: Fields): string | EntryProblem {
+  if (typeof value !== 'string' || value.trim() === '') return { code: 'URL-001', message: 'the entry has no "loc"' };
+  const read = readUrl(value, { mode: 'normalise', field: 'page', base: context.baseUrl });
+  if (read.value === undefined) return read.problems[0]!;
+  let loc = read.value;
+  const hash = fragmentStart(loc);
+  if (hash >= 0) {
+    fields.report('loc', {
+      code: 'URL-008',
+      message: `the fragment "${loc.slice(hash)}" is never sent to the server, so it was cut from the URL`,
+    });
+    loc = loc.slice(0, hash);
+  }
   // A canonical URL that starts with the base URL (which ends in '/') is in scope.
-  if (context.allowOtherHosts || loc.startsWith(context.baseUrl)) return loc;
-  const scope = checkScope(loc, context.baseUrl);
-  if (scope === 'other-host') {
-    throw new Invalid(
-      'URL-004',
-      `${loc} is on another host than the base URL ${context.baseUrl}; a sitemap may only list its own host's URLs (use --allow-other-hosts when the other host's robots.txt lists this sitemap)`,
-    );
+  if (!context.allowOtherHosts && !loc.startsWith(context.baseUrl)) {
+    const scope = checkScope(loc, context.baseUrl);
+    if (scope === 'other-host') {
+      return {
+        code: 'URL-004',
+        message: `${loc} is on another host than the base URL ${context.baseUrl}; a sitemap may only list its own host's URLs (use --allow-other-hosts when the other host's robots.txt lists this sitemap)`,
+      };
+    }
+    if (scope === 'outside-directory') {
+      return {
+        code: 'URL-005',
+        message: `${loc} is outside the base URL's directory ${context.baseUrl}; a sitemap may only list URLs at or below its own directory`,
+      };
+    }
   }
-  if (scope === 'outside-directory') {
-    throw new Invalid(
-      'URL-005',
-      `${loc} is outside the base URL's directory ${context.baseUrl}; a sitemap may only list URLs at or below its own directory`,
-    );
-  }
+  const judged = pageUrlProblems(loc);
+  const refusal = judged.find(isError);
+  if (refusal) return { code: refusal.code, message: refusal.message };
+  for (const found of judged) fields.report('loc', found);
   return loc;
 }
 
-function checkLength(loc: string): string {
-  if (loc.length >= LIMITS.maxUrlLength) {
-    throw new Invalid(
-      'URL-002',
-      `the URL is ${loc.length} characters long; the protocol allows fewer than ${LIMITS.maxUrlLength}`,
-    );
-  }
-  return loc;
-}
+// ---- lastmod ------------------------------------------------------------------------------
 
-/** An absolute, percent-encoded URL (resolved against the base when relative), or Invalid. */
-function absoluteUrl(value: unknown, base: string, what: string): string {
-  if (typeof value !== 'string') throw new Invalid('URL-001', `${what} must be a string, not ${describe(value)}`);
-  // Fast path: most URLs in a sitemap are canonical already, and parsing them again (the
-  // costliest step per entry) would give the same text back.
-  if (CANONICAL_URL.test(value) && !DOT_SEGMENT.test(value)) return checkLength(value);
-  const result = normaliseUrl(value, base);
-  if (!result.ok) throw new Invalid(result.problem.code, result.problem.message);
-  const encoded = result.value.replace(LEFTOVER, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
-  const syntax = findUrlSyntaxProblem(encoded);
-  if (syntax) throw new Invalid(syntax.code, `${value}: ${syntax.message}`);
-  return checkLength(encoded);
+interface ReadDate {
+  text: string;
+  millis: number;
+  date: W3cDate;
 }
-
-// ---- core fields --------------------------------------------------------------------------
 
 /**
- * Dates repeat a lot in real sitemaps (whole sections share a day), so parsed dates are kept
- * in a small memo; it is emptied when full, which bounds its memory.
+ * Dates repeat a lot in real sitemaps (whole sections share a day), so read dates are kept in a
+ * small memo; it is emptied when full, which bounds its memory.
  */
-const DATE_MEMO = new Map<string, { text: string; millis: number }>();
+const DATE_MEMO = new Map<string, ReadDate | RuleProblem>();
 const DATE_MEMO_SIZE = 4096;
 
-function parseDate(value: unknown, field: string): { text: string; millis: number } {
-  if (typeof value === 'string') {
-    const known = DATE_MEMO.get(value);
-    if (known !== undefined) return known;
+function prepareLastmod(value: unknown, context: PrepareContext, fields: Fields): ReadDate | undefined {
+  if (typeof value !== 'string') return fields.keep('lastmod', notA('DATE-001', 'a W3C datetime string', value));
+  let read = DATE_MEMO.get(value);
+  if (read === undefined) {
+    const checked = readW3cDate(value);
+    read =
+      checked.value === undefined
+        ? checked.problems[0]!
+        : { text: formatSitemapDate(checked.value), millis: toEpochMillis(checked.value), date: checked.value };
+    if (DATE_MEMO.size >= DATE_MEMO_SIZE) DATE_MEMO.clear();
+    DATE_MEMO.set(value, read);
   }
-  const date = parseDateUncached(value, field);
-  if (DATE_MEMO.size >= DATE_MEMO_SIZE) DATE_MEMO.clear();
-  DATE_MEMO.set(value as string, date);
-  return date;
+  if ('code' in read) return fields.keep('lastmod', { value: undefined, problems: [read] });
+  // The written form is never one the schema rejects (DATE-004) nor over Yandex's size (XML-013):
+  // only the future is left to judge, and a date in the future is wrong on its face.
+  const future = context.now === undefined ? undefined : futureDateProblem(value, read.millis, context.now);
+  return future ? fields.keep('lastmod', { value: undefined, problems: [future] }) : read;
 }
 
-function parseDateUncached(value: unknown, field: string): { text: string; millis: number } {
-  if (typeof value !== 'string')
-    throw new Invalid('DATE-001', `${field} must be a W3C datetime string, not ${describe(value)}`);
-  const parsed = parseW3cDate(value.trim());
-  if (!parsed.ok) throw new Invalid(parsed.problem.code, `${field}: ${parsed.problem.message}`);
-  return { text: formatSitemapDate(parsed.value), millis: toEpochMillis(parsed.value) };
+// ---- images -------------------------------------------------------------------------------
+
+function prepareImages(raw: unknown, context: PrepareContext, fields: Fields): Image[] | undefined {
+  const list = listOf(raw, 'images', 'IMG-001', fields);
+  if (list === undefined) return undefined;
+  const count = imageCountProblem(list.length);
+  if (count) fields.report('images', count, `every image past the first ${LIMITS.maxImagesPerUrl}`);
+  const images: Image[] = [];
+  list.slice(0, LIMITS.maxImagesPerUrl).forEach((item, i) => {
+    const path = `images.${i}`;
+    if (!isObject(item)) {
+      fields.report(path, { code: IMAGE_LOC_CODE, message: 'each image must be an object with "loc"' }, path);
+      return;
+    }
+    const loc = fields.keep(`${path}.loc`, extensionUrl(item.loc, context, IMAGE_LOC_CODE));
+    if (loc === undefined) return;
+    const image: Image = { loc };
+    for (const key of ['caption', 'geoLocation', 'title'] as const) {
+      if (item[key] === undefined) continue;
+      const text = fields.keep(`${path}.${key}`, nonEmptyText(item[key], 'IMG-001'));
+      if (text !== undefined) image[key] = text;
+    }
+    if (item.license !== undefined) {
+      const license = fields.keep(`${path}.license`, extensionUrl(item.license, context, 'URL-001'));
+      if (license !== undefined) image.license = license;
+    }
+    fields.judge(path, deprecatedImageProblems(image));
+    images.push(image);
+  });
+  return images.length > 0 ? images : undefined;
 }
 
-function changefreq(value: unknown): Changefreq {
-  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  const found = CHANGEFREQS.find((name) => name === text);
-  if (found === undefined)
-    throw new Invalid('FREQ-001', `changefreq ${JSON.stringify(value)} is not one of ${CHANGEFREQS.join(', ')}`);
-  return found;
+// ---- videos -------------------------------------------------------------------------------
+
+function prepareVideos(
+  raw: unknown,
+  pageLocation: string,
+  context: PrepareContext,
+  fields: Fields,
+): Video[] | undefined {
+  const list = listOf(raw, 'videos', 'VID-001', fields);
+  if (list === undefined) return undefined;
+  const videos = list
+    .map((item, i) => prepareVideo(item, `videos.${i}`, pageLocation, context, fields))
+    .filter((video): video is Video => video !== undefined);
+  return videos.length > 0 ? videos : undefined;
 }
 
-function priority(value: unknown): number {
-  const number =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^\s*\d*\.?\d+\s*$/.test(value)
-        ? Number(value)
-        : NaN;
-  if (!(number >= 0 && number <= 1))
-    throw new Invalid('PRIO-001', `priority ${JSON.stringify(value)} is not a decimal between 0.0 and 1.0`);
-  return number;
-}
+/** Thrown inside prepareVideo and prepareNews when a block cannot be written: the problem is reported already. */
+class BlockLeftOut extends Error {}
 
-// ---- extensions ---------------------------------------------------------------------------
-
-function prepareImage(raw: unknown, context: PrepareContext): Image {
-  if (!isObject(raw)) throw new Invalid('IMG-001', 'each image must be an object with "loc"');
-  const image: Image = { loc: absoluteUrl(raw.loc ?? '', context.baseUrl, 'image loc') };
-  copyText(raw, image, 'caption', 'IMG-001');
-  copyText(raw, image, 'title', 'IMG-001');
-  copyText(raw, image, 'geoLocation', 'IMG-001');
-  if (raw.license !== undefined) image.license = absoluteUrl(raw.license, context.baseUrl, 'image license');
-  return image;
-}
-
-function prepareVideo(raw: unknown, pageLocation: string, context: PrepareContext): Video {
-  if (!isObject(raw)) throw new Invalid('VID-001', 'each video must be an object');
-  const video: Video = {
-    thumbnailLoc: absoluteUrl(required(raw, 'thumbnailLoc', 'VID-001'), context.baseUrl, 'video thumbnailLoc'),
-    title: limitedText(required(raw, 'title', 'VID-001'), 'video title', LIMITS.videoMaxTitle, 'VID-001'),
-    description: limitedText(
-      required(raw, 'description', 'VID-001'),
-      'video description',
-      LIMITS.videoMaxDescription,
-      'VID-002',
-    ),
+function prepareVideo(
+  raw: unknown,
+  path: string,
+  pageLocation: string,
+  context: PrepareContext,
+  fields: Fields,
+): Video | undefined {
+  if (!isObject(raw)) {
+    fields.report(path, { code: 'VID-001', message: 'each video must be an object' }, path);
+    return undefined;
+  }
+  // A bad required value leaves the whole video out, reported at that value.
+  const required = <T>(key: string, checked: Checked<T>): T | undefined => {
+    if (raw[key] === undefined) return undefined;
+    if (checked.value === undefined) {
+      fields.report(`${path}.${key}`, checked.problems[0]!, path);
+      throw new BlockLeftOut();
+    }
+    return checked.value;
   };
-  if (raw.contentLoc === undefined && raw.playerLoc === undefined) {
-    throw new Invalid('VID-001', 'a video needs "contentLoc" or "playerLoc" (or both)');
+  const optional = <T>(key: string, checked: Checked<T>): T | undefined =>
+    raw[key] === undefined ? undefined : fields.keep(`${path}.${key}`, checked);
+  try {
+    const video: Video = {};
+    const assign = <K extends keyof Video>(key: K, value: Video[K] | undefined) => {
+      if (value !== undefined) video[key] = value;
+    };
+    assign('thumbnailLoc', required('thumbnailLoc', extensionUrl(raw.thumbnailLoc, context, 'URL-001')));
+    assign('title', required('title', nonEmptyText(raw.title, 'VID-001')));
+    assign('description', required('description', nonEmptyText(raw.description, 'VID-001')));
+    assign('contentLoc', required('contentLoc', extensionUrl(raw.contentLoc, context, 'URL-001')));
+    assign('playerLoc', required('playerLoc', extensionUrl(raw.playerLoc, context, 'URL-001')));
+    assign('duration', optional('duration', videoNumber(raw.duration)));
+    assign('expirationDate', optional('expirationDate', completeDate(raw.expirationDate, 'expiration_date')));
+    assign('rating', optional('rating', videoNumber(raw.rating)));
+    assign('viewCount', optional('viewCount', videoNumber(raw.viewCount)));
+    assign('publicationDate', optional('publicationDate', completeDate(raw.publicationDate, 'publication_date')));
+    for (const key of ['familyFriendly', 'requiresSubscription', 'live'] as const) {
+      assign(key, optional(key, yesNo(raw[key])));
+    }
+    // A restriction or platform that cannot be written leaves out the video: without it, the
+    // video would be offered where its owner said not to.
+    if (raw.restriction !== undefined) {
+      const relationship = required('restriction', relationshipOf(raw.restriction, 'VID-007'));
+      const countries = required('restriction', readCountries(wordsOf(raw.restriction, 'countries')));
+      video.restriction = { relationship: relationship!, countries: countries! };
+    }
+    if (raw.platform !== undefined) {
+      const relationship = required('platform', relationshipOf(raw.platform, 'VID-008'));
+      const platforms = required('platform', readPlatforms(wordsOf(raw.platform, 'platforms')));
+      video.platform = { relationship: relationship!, platforms: platforms! };
+    }
+    assign('uploader', optional('uploader', uploaderOf(raw.uploader, context)));
+    assign('tags', optional('tags', textList(raw.tags, 'VID-009')));
+    const missing = missingVideoProblem(video);
+    if (missing) {
+      fields.report(path, missing, path);
+      return undefined;
+    }
+    for (const found of videoProblems(video, pageLocation)) dropVideoField(video, found, path, fields);
+    return orderVideo(video);
+  } catch (error) {
+    if (error instanceof BlockLeftOut) return undefined;
+    throw error;
   }
-  for (const key of ['contentLoc', 'playerLoc'] as const) {
-    if (raw[key] === undefined) continue;
-    const loc = absoluteUrl(raw[key], context.baseUrl, `video ${key}`);
-    if (loc === pageLocation)
-      throw new Invalid('VID-003', `video ${key} must differ from the page URL ${pageLocation}`);
-    video[key] = loc;
-  }
-  if (raw.duration !== undefined)
-    video.duration = integer(
-      raw.duration,
-      'video duration',
-      LIMITS.videoMinDuration,
-      LIMITS.videoMaxDuration,
-      'VID-005',
-    );
-  if (raw.expirationDate !== undefined)
-    video.expirationDate = fullDate(raw.expirationDate, 'video expirationDate', 'VID-010');
-  if (raw.rating !== undefined) video.rating = decimal(raw.rating, 'video rating', 0, LIMITS.videoMaxRating, 'VID-005');
-  if (raw.viewCount !== undefined)
-    video.viewCount = integer(raw.viewCount, 'video viewCount', 0, Number.MAX_SAFE_INTEGER, 'VID-005');
-  if (raw.publicationDate !== undefined)
-    video.publicationDate = fullDate(raw.publicationDate, 'video publicationDate', 'VID-010');
-  for (const key of ['familyFriendly', 'requiresSubscription', 'live'] as const) {
-    if (raw[key] !== undefined) video[key] = boolean(raw[key], `video ${key}`, 'VID-006');
-  }
-  if (raw.restriction !== undefined) {
-    const { relationship, values } = relationshipList(raw.restriction, 'countries', 'VID-007');
-    const countries = values.map((code) => code.toUpperCase());
-    const bad = countries.find((code) => !/^[A-Z]{2}$/.test(code));
-    if (bad !== undefined)
-      throw new Invalid('VID-007', `video restriction country "${bad}" is not an ISO 3166-1 alpha-2 code`);
-    video.restriction = { relationship, countries };
-  }
-  if (raw.platform !== undefined) {
-    const { relationship, values } = relationshipList(raw.platform, 'platforms', 'VID-008');
-    const bad = values.find((name) => name !== 'web' && name !== 'mobile' && name !== 'tv');
-    if (bad !== undefined) throw new Invalid('VID-008', `video platform "${bad}" is not one of web, mobile, tv`);
-    video.platform = { relationship, platforms: values as ('web' | 'mobile' | 'tv')[] };
-  }
-  if (raw.uploader !== undefined) {
-    if (!isObject(raw.uploader)) throw new Invalid('VID-009', 'video uploader must be an object with "name"');
-    const name = limitedText(raw.uploader.name, 'video uploader name', LIMITS.videoMaxUploader, 'VID-009');
-    video.uploader =
-      raw.uploader.info === undefined
-        ? { name }
-        : { name, info: absoluteUrl(raw.uploader.info, context.baseUrl, 'video uploader info') };
-  }
-  if (raw.tags !== undefined)
-    video.tags = list(raw.tags, 'video tags', LIMITS.videoMaxTags, 'VID-009').map((tag) =>
-      limitedText(tag, 'video tag', Infinity, 'VID-009'),
-    );
-  return video;
 }
 
-const NEWS_LANGUAGE = /^(?:zh-cn|zh-tw|[a-z]{2,3})$/;
-const NEWS_GENRES = ['PressRelease', 'Satire', 'Blog', 'OpEd', 'Opinion', 'UserGenerated'];
-const STOCK_TICKER = /^\w+:\w+$/;
-
-function prepareNews(raw: unknown): News {
-  if (!isObject(raw) || !isObject(raw.publication))
-    throw new Invalid('NEWS-001', 'news needs "publication" with "name" and "language"');
-  const language = typeof raw.publication.language === 'string' ? raw.publication.language.trim().toLowerCase() : '';
-  if (!NEWS_LANGUAGE.test(language)) {
-    throw new Invalid(
-      'NEWS-005',
-      `news language ${JSON.stringify(raw.publication.language)} is not an ISO 639 code (2 or 3 letters, or zh-cn / zh-tw)`,
-    );
+/** Applies one judgement to a video: a warning is reported; an error leaves out its field, or the video when the field is required. */
+function dropVideoField(video: Video, found: RuleProblem, path: string, fields: Fields): void {
+  const fieldPath = `${path}.${found.path}`;
+  const field = (found.path ?? '').split('.')[0] as keyof Video;
+  const required = field === 'title' || field === 'description' || field === 'contentLoc' || field === 'playerLoc';
+  // A view count is a whole number in the schema: any other is left out, whatever its severity.
+  if (!isError(found) && field !== 'viewCount') return fields.report(fieldPath, found);
+  if (required) {
+    fields.report(fieldPath, found, path);
+    throw new BlockLeftOut();
   }
-  const news: News = {
-    publication: { name: limitedText(raw.publication.name, 'news publication name', Infinity, 'NEWS-001'), language },
-    publicationDate: fullDate(required(raw, 'publicationDate', 'NEWS-001'), 'news publicationDate', 'NEWS-004'),
-    title: limitedText(required(raw, 'title', 'NEWS-001'), 'news title', Infinity, 'NEWS-001'),
+  if (found.path === 'uploader.info') {
+    fields.report(fieldPath, found, fieldPath);
+    delete video.uploader!.info;
+  } else {
+    fields.report(fieldPath, found, `${path}.${field}`);
+    delete video[field];
+  }
+}
+
+/** The entry model's key order, so that output reads the same whatever the input's order. */
+function orderVideo(video: Video): Video {
+  const { thumbnailLoc, title, description, ...rest } = video;
+  return { thumbnailLoc, title, description, ...rest } as Video;
+}
+
+function relationshipOf(raw: unknown, code: string): Checked<'allow' | 'deny'> {
+  return readRelationship(isObject(raw) && typeof raw.relationship === 'string' ? raw.relationship : undefined, code);
+}
+
+/** A list given as an array of strings or as one space-separated string. */
+function wordsOf(raw: unknown, key: string): string[] {
+  const value = isObject(raw) ? raw[key] : undefined;
+  if (typeof value === 'string') return value.split(/\s+/).filter(Boolean);
+  return Array.isArray(value) ? (value as unknown[]).map(String) : [];
+}
+
+function uploaderOf(raw: unknown, context: PrepareContext): Checked<NonNullable<Video['uploader']>> {
+  if (!isObject(raw)) return notA('VID-009', 'an object with "name"', raw);
+  const name = nonEmptyText(raw.name, 'VID-009');
+  if (name.value === undefined) return { value: undefined, problems: name.problems };
+  if (raw.info === undefined) return { value: { name: name.value }, problems: [] };
+  const info = extensionUrl(raw.info, context, 'VID-009');
+  return info.value === undefined
+    ? { value: undefined, problems: info.problems }
+    : { value: { name: name.value, info: info.value }, problems: [] };
+}
+
+// ---- news ---------------------------------------------------------------------------------
+
+function prepareNews(raw: unknown, context: PrepareContext, fields: Fields): News | undefined {
+  const path = 'news';
+  if (!isObject(raw)) {
+    fields.report(path, { code: 'NEWS-001', message: 'news must be an object' }, path);
+    return undefined;
+  }
+  const publication = isObject(raw.publication) ? raw.publication : {};
+  const required = <T>(key: string, value: unknown, read: (value: unknown) => Checked<T>): T | undefined => {
+    if (value === undefined || value === '') return undefined;
+    const checked = read(value);
+    if (checked.value === undefined) {
+      fields.report(`${path}.${key}`, checked.problems[0]!, path);
+      throw new BlockLeftOut();
+    }
+    return checked.value;
   };
-  if (raw.keywords !== undefined)
-    news.keywords = list(raw.keywords, 'news keywords', Infinity, 'NEWS-001').map((k) =>
-      limitedText(k, 'news keyword', Infinity, 'NEWS-001'),
+  try {
+    const name = required('publication.name', publication.name, (value) => nonEmptyText(value, 'NEWS-001'));
+    const language = required('publication.language', publication.language, (value) =>
+      textOf(value, 'NEWS-005', readNewsLanguage),
     );
-  if (raw.genres !== undefined) {
-    news.genres = list(raw.genres, 'news genres', Infinity, 'NEWS-001').map((genre) => {
-      if (typeof genre !== 'string' || !NEWS_GENRES.includes(genre))
-        throw new Invalid('NEWS-001', `news genre ${JSON.stringify(genre)} is not one of ${NEWS_GENRES.join(', ')}`);
-      return genre;
-    });
+    const date = required('publicationDate', raw.publicationDate, (value) => textOf(value, 'NEWS-004', readNewsDate));
+    const title = required('title', raw.title, (value) => nonEmptyText(value, 'NEWS-001'));
+    const news: News = {};
+    if (name !== undefined || language !== undefined) {
+      news.publication = {};
+      if (name !== undefined) news.publication.name = name;
+      if (language !== undefined) news.publication.language = language;
+    }
+    if (date !== undefined) news.publicationDate = formatSitemapDate(date);
+    if (title !== undefined) news.title = title;
+    const missing = missingNewsProblem(news);
+    if (missing) {
+      fields.report(path, missing, path);
+      return undefined;
+    }
+    for (const key of ['keywords', 'genres', 'stockTickers'] as const) {
+      if (raw[key] === undefined) continue;
+      const list = textList(raw[key], 'NEWS-007');
+      const items = fields.keep(
+        `${path}.${key}`,
+        list.value === undefined ? list : readLegacyNewsList(key, list.value),
+      );
+      if (items !== undefined) news[key] = items;
+    }
+    // What is left to judge are warnings: an old article, a title with a date or the name, legacy tags.
+    fields.judge(path, newsProblems(news, context.now));
+    return news;
+  } catch (error) {
+    if (error instanceof BlockLeftOut) return undefined;
+    throw error;
   }
-  if (raw.stockTickers !== undefined) {
-    news.stockTickers = list(raw.stockTickers, 'news stockTickers', 5, 'NEWS-001').map((ticker) => {
-      if (typeof ticker !== 'string' || !STOCK_TICKER.test(ticker))
-        throw new Invalid('NEWS-001', `news stock ticker ${JSON.stringify(ticker)} is not EXCHANGE:SYMBOL`);
-      return ticker;
-    });
-  }
-  return news;
 }
 
-/** x-default, or a language with optional script and region (case-insensitive), e.g. en, en-GB, zh-Hant-TW. */
-const HREFLANG = /^(?:x-default|[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?)$/i;
+// ---- alternates ---------------------------------------------------------------------------
 
-function prepareAlternate(raw: unknown, context: PrepareContext): Alternate {
-  if (!isObject(raw)) throw new Invalid('HREF-001', 'each alternate must be an object with "hreflang" and "href"');
-  const hreflang = typeof raw.hreflang === 'string' ? raw.hreflang.trim() : '';
-  if (!HREFLANG.test(hreflang)) {
-    throw new Invalid(
-      'HREF-002',
-      `hreflang ${JSON.stringify(raw.hreflang)} is not x-default or a language code with optional script and region (en, en-GB, zh-Hant)`,
-    );
-  }
-  return { hreflang, href: absoluteUrl(raw.href ?? '', context.baseUrl, 'alternate href') };
+function prepareAlternates(
+  raw: unknown,
+  pageLocation: string,
+  context: PrepareContext,
+  fields: Fields,
+): Alternate[] | undefined {
+  const list = listOf(raw, 'alternates', 'HREF-001', fields);
+  if (list === undefined) return undefined;
+  const alternates: Alternate[] = [];
+  list.forEach((item, i) => {
+    const path = `alternates.${i}`;
+    if (!isObject(item)) {
+      fields.report(
+        path,
+        { code: 'HREF-001', message: 'each alternate must be an object with "hreflang" and "href"' },
+        path,
+      );
+      return;
+    }
+    const hreflang = fields.keep(`${path}.hreflang`, textOf(item.hreflang, 'HREF-001', readHreflang));
+    const href = fields.keep(`${path}.href`, extensionUrl(item.href, context, 'HREF-001'));
+    if (hreflang !== undefined && href !== undefined) alternates.push({ hreflang, href });
+  });
+  if (alternates.length === 0) return undefined;
+  // Without the URL itself among them (HREF-003) the cluster is refused; two URLs for one
+  // language (HREF-005) are only ignored by Google.
+  return fields.judge('', alternatesProblems(pageLocation, alternates)) ? undefined : alternates;
 }
 
-// ---- small readers ------------------------------------------------------------------------
+// ---- readers of loosely typed input ---------------------------------------------------------
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function present(value: unknown): boolean {
+  return value !== undefined && value !== '';
+}
+
 function describe(value: unknown): string {
-  return value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'a list'
-      : typeof value === 'object'
-        ? 'an object'
-        : JSON.stringify(value);
+  return value === undefined
+    ? 'nothing'
+    : value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : typeof value === 'object'
+          ? 'an object'
+          : JSON.stringify(value);
 }
 
-function required(raw: Record<string, unknown>, key: string, code: string): unknown {
-  if (raw[key] === undefined || raw[key] === '') throw new Invalid(code, `"${key}" is required`);
-  return raw[key];
+function notA<T>(code: string, what: string, value: unknown): Checked<T> {
+  return { value: undefined, problems: [{ code, message: `must be ${what}, not ${describe(value)}` }] };
 }
 
-function list(value: unknown, what: string, max: number, code: string): unknown[] {
-  if (!Array.isArray(value)) throw new Invalid(code, `${what} must be a list, not ${describe(value)}`);
-  if (value.length > max) throw new Invalid(code, `${what}: ${value.length} given, at most ${max} allowed`);
-  return value;
+/** A string field read by a core checker; any other type is refused with `code`. */
+function textOf<T>(value: unknown, code: string, read: (text: string) => Checked<T>): Checked<T> {
+  return typeof value === 'string' ? read(value) : notA(code, 'a string', value);
 }
 
-function limitedText(value: unknown, what: string, max: number, code: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new Invalid(code, `${what} must be a non-empty string`);
-  if (value.length > max) throw new Invalid(code, `${what} is ${value.length} characters long; at most ${max} allowed`);
-  return value;
+function nonEmptyText(value: unknown, code: string): Checked<string> {
+  if (typeof value !== 'string' || value.trim() === '') return notA(code, 'a non-empty string', value);
+  return { value, problems: [] };
 }
 
-function copyText<T extends object>(
-  raw: Record<string, unknown>,
-  target: T,
-  key: keyof T & string,
-  code: string,
-): void {
-  if (raw[key] === undefined) return;
-  (target as Record<string, unknown>)[key] = limitedText(raw[key], key, Infinity, code);
+/** A URL inside an extension: absolute, or a path from the base URL; free text is refused. */
+function extensionUrl(value: unknown, context: PrepareContext, code: string): Checked<string> {
+  return textOf(value, code, (text) =>
+    readUrl(text, { mode: 'normalise', field: 'extension', base: context.baseUrl, code }),
+  );
 }
 
-/** A date for news and video tags: YYYY-MM-DD or a full date-time (a year or month alone is refused). */
-function fullDate(value: unknown, what: string, code: string): string {
-  const { text } = parseDate(value, what);
-  if (!/^\s*\d{4}-\d{2}-\d{2}/.test(value as string)) {
-    throw new Invalid(
-      code,
-      `${what} must be a full date (YYYY-MM-DD) or date-time with a time zone, not ${JSON.stringify(value)}`,
-    );
-  }
-  return text;
+function listOf(value: unknown, path: string, code: string, fields: Fields): unknown[] | undefined {
+  if (Array.isArray(value)) return value as unknown[];
+  return fields.keep(path, notA(code, 'a list', value));
 }
 
-function numberOf(value: unknown): number {
-  return typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+/** A list of non-empty strings; an empty list is no value (nothing to write, nothing wrong). */
+function textList(value: unknown, code: string): Checked<string[]> {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === ''))
+    return notA(code, 'a list of non-empty strings', value);
+  return { value: value.length === 0 ? undefined : (value as string[]), problems: [] };
 }
 
-function integer(value: unknown, what: string, min: number, max: number, code: string): number {
-  const number = numberOf(value);
-  if (!Number.isInteger(number) || number < min || number > max)
-    throw new Invalid(code, `${what} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
-  return number;
+/** A video number, given as one or as numeric text ("120"). */
+function videoNumber(value: unknown): Checked<number> {
+  return typeof value === 'number' || typeof value === 'string'
+    ? readVideoNumber(value)
+    : notA('VID-005', 'a number', value);
 }
 
-function decimal(value: unknown, what: string, min: number, max: number, code: string): number {
-  const number = numberOf(value);
-  if (!(number >= min && number <= max))
-    throw new Invalid(code, `${what} must be a number from ${min} to ${max}, not ${JSON.stringify(value)}`);
-  return number;
+function completeDate(value: unknown, tag: string): Checked<string> {
+  const date = textOf(value, 'VID-010', (text) => readCompleteDate(text, `<video:${tag}>`, 'VID-010'));
+  return date.value === undefined
+    ? { value: undefined, problems: date.problems }
+    : { value: formatSitemapDate(date.value), problems: [] };
 }
 
-function boolean(value: unknown, what: string, code: string): boolean {
-  if (typeof value === 'boolean') return value;
-  if (value === 'yes' || value === 'no') return value === 'yes';
-  throw new Invalid(code, `${what} must be true or false, not ${JSON.stringify(value)}`);
-}
-
-function relationshipList(
-  raw: unknown,
-  key: string,
-  code: string,
-): { relationship: 'allow' | 'deny'; values: string[] } {
-  if (!isObject(raw) || (raw.relationship !== 'allow' && raw.relationship !== 'deny')) {
-    throw new Invalid(
-      code,
-      `${key === 'countries' ? 'restriction' : 'platform'} needs "relationship": "allow" or "deny"`,
-    );
-  }
-  const values =
-    typeof raw[key] === 'string'
-      ? raw[key].split(/\s+/).filter(Boolean)
-      : list(raw[key], key, Infinity, code).map(String);
-  return { relationship: raw.relationship, values };
+function yesNo(value: unknown): Checked<boolean> {
+  if (typeof value === 'boolean') return { value, problems: [] };
+  return textOf(value, 'VID-006', readYesNo);
 }

@@ -140,9 +140,10 @@ function serializeImage(image: Image): string {
 
 function serializeVideo(video: Video): string {
   let xml =
-    `<video:video><video:thumbnail_loc>${escapeXml(video.thumbnailLoc)}</video:thumbnail_loc>` +
-    `<video:title>${escapeXml(video.title)}</video:title>` +
-    `<video:description>${escapeXml(video.description)}</video:description>` +
+    '<video:video>' +
+    element('video:thumbnail_loc', video.thumbnailLoc) +
+    element('video:title', video.title) +
+    element('video:description', video.description) +
     element('video:content_loc', video.contentLoc) +
     element('video:player_loc', video.playerLoc) +
     element('video:duration', video.duration?.toString()) +
@@ -168,11 +169,11 @@ function serializeVideo(video: Video): string {
 
 function serializeNews(news: News): string {
   return (
-    `<news:news><news:publication><news:name>${escapeXml(news.publication.name)}</news:name>` +
-    `<news:language>${escapeXml(news.publication.language)}</news:language></news:publication>` +
+    `<news:news><news:publication>${element('news:name', news.publication?.name)}` +
+    `${element('news:language', news.publication?.language)}</news:publication>` +
     element('news:genres', news.genres?.join(', ')) +
-    `<news:publication_date>${escapeXml(news.publicationDate)}</news:publication_date>` +
-    `<news:title>${escapeXml(news.title)}</news:title>` +
+    element('news:publication_date', news.publicationDate) +
+    element('news:title', news.title) +
     element('news:keywords', news.keywords?.join(', ')) +
     element('news:stock_tickers', news.stockTickers?.join(', ')) +
     '</news:news>'

@@ -43,6 +43,8 @@ export interface WriteSitemapsOptions {
   stylesheet?: string;
   /** Accept URLs on another host or outside baseUrl's directory (cross-submission through robots.txt). */
   allowOtherHosts?: boolean;
+  /** The present, for the rules that compare with it (a lastmod in the future, a news article's age); default: the clock. */
+  now?: Date;
   /** Stop at the first problem: nothing is published and the previous output stays as it was. */
   strict?: boolean;
   /** Skip repeated URLs (first wins); default true. Costs 8 bytes of memory per distinct URL. */
@@ -59,7 +61,7 @@ export interface WriteSitemapsOptions {
    * run killed outright leaves the published set as it was too; the next run clears up after it.)
    */
   signal?: AbortSignal;
-  /** Called for each problem: entries with errors are skipped, warnings are only reported. */
+  /** Called for each problem: an error in `loc` skips the entry, in another field leaves that field out; warnings are only reported. */
   onProblem?: (problem: Diagnostic) => void;
   /** Called after each finished file. */
   onProgress?: (progress: WriteProgress) => void;

@@ -90,7 +90,11 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
     declared: extensionBits(namespaces),
     header: text ? '' : urlsetOpen({ namespaces, ...(stylesheet === undefined ? {} : { stylesheet }) }),
     footer: text ? '' : URLSET_CLOSE,
-    context: { baseUrl, allowOtherHosts: options.allowOtherHosts ?? false },
+    context: {
+      baseUrl,
+      allowOtherHosts: options.allowOtherHosts ?? false,
+      now: options.now?.getTime() ?? Date.now(),
+    },
   };
 }
 
@@ -237,10 +241,11 @@ export async function writeSitemaps(
   let skipped = 0;
   let duplicates = 0;
 
-  const report = (problem: Diagnostic): void => {
+  /** `dropsEntry`: the entry is not written (else only a field of it is left out, or nothing). */
+  const report = (problem: Diagnostic, dropsEntry = true): void => {
     if (problem.severity === 'error') {
       problems.errors++;
-      skipped++;
+      if (dropsEntry) skipped++;
       if (settings.strict)
         throw new GenerateError(`stopped at the first problem (strict): ${problem.message}`, problem);
     } else {
@@ -270,6 +275,14 @@ export async function writeSitemaps(
       return report(diagnostic(prepared.problem.code, prepared.problem.message, placeOf(item, sourced, loc)));
     }
     const { entry } = prepared;
+    for (const found of prepared.problems)
+      report(
+        diagnostic(found.code, found.message, {
+          ...placeOf(item, sourced, entry.loc),
+          ...(found.severity === undefined ? {} : { severity: found.severity }),
+        }),
+        false,
+      );
     if (seen !== undefined && !seen.add(entry.loc)) {
       duplicates++;
       return report(

@@ -47,6 +47,9 @@ export function formatGenerateSummary(summary: WriteSummary, leftOut: LeftOutGro
   if (summary.duplicates > 0) lines.push(`${countOf(summary.duplicates, 'duplicate URL')} written once`);
   if (summary.skipped > 0)
     lines.push(`${countOf(summary.skipped, 'entry', 'entries')} skipped because of errors (listed above)`);
+  // The other errors left out a field of an entry that was still written.
+  const fieldErrors = summary.problems.errors - summary.skipped;
+  if (fieldErrors > 0) lines.push(`${countOf(fieldErrors, 'field')} left out because of errors (listed above)`);
   lines.push(...formatLeftOut(leftOut));
   if (summary.removed.length > 0)
     lines.push(`Removed the files of the previous run that the new set replaces: ${summary.removed.join(', ')}`);

@@ -1,26 +1,21 @@
 /**
- * Rules on `lastmod` values the parser kept (RULES.md §4; syntax DATE-001..003 is the parser's):
- * forms the XSD rejects (DATE-004), dates in the future (DATE-005), values over Yandex's 100 bytes
- * (XML-013), and build-time stamping across the whole file (DATE-006).
+ * Rules on `lastmod` values the parser kept (docs/rules.md; syntax DATE-001..003 is the parser's),
+ * by the date rules of core: forms the XSD rejects (DATE-004), dates in the future (DATE-005),
+ * values over Yandex's 100 bytes (XML-013); and build-time stamping across the whole file
+ * (DATE-006), which needs every entry.
  */
-import { parseW3cDate, toEpochMillis, type DateGranularity } from '../core/datetime.js';
-import { LIMITS } from '../core/limits.js';
+import type { DateGranularity } from '../core/datetime.js';
+import { parseW3cDate, toEpochMillis } from '../core/datetime.js';
+import { dateFormProblem, futureDateProblem, yandexValueProblem } from '../core/rules/dates.js';
+import type { RuleProblem } from '../core/rules/problem.js';
 import type { Position } from '../parse/types.js';
 import { detach } from '../core/detach.js';
-import { quote, type Reporter } from './reporter.js';
-
-const DAY_MS = 86_400_000;
-
-const XSD_REJECTED_FORMS: Partial<Record<DateGranularity, string>> = {
-  year: 'a year alone',
-  month: 'a year and month alone',
-  minute: 'a time without seconds',
-};
+import type { Reporter } from './reporter.js';
 
 export interface DateSettings {
   /** Epoch milliseconds of "now". */
   now: number;
-  /** safeDayFor(now). */
+  /** firstPossibleFutureDay(now): lastmods before it skip the exact future check. */
   safeDay: string;
 }
 
@@ -36,35 +31,15 @@ export function checkLastmod(
   settings: DateSettings,
   report: Reporter,
 ): void {
-  const form = XSD_REJECTED_FORMS[granularityOf(value)];
-  if (form) {
-    report.at(
-      'DATE-004',
-      `lastmod ${quote(value)} is ${form}: valid W3C, but the sitemap schema and Search Console expect YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm`,
-      position,
-      url,
-    );
-  }
+  const say = (found: RuleProblem | undefined) => {
+    if (found) report.at(found.code, found.message, position, url, found.severity);
+  };
+  say(dateFormProblem(value, granularityOf(value)));
   if (value.slice(0, 10) >= settings.safeDay) {
     const parsed = parseW3cDate(value);
-    if (parsed.ok && toEpochMillis(parsed.value) > settings.now + DAY_MS) {
-      report.at(
-        'DATE-005',
-        `lastmod ${quote(value)} is in the future; write the date the page last changed (Bing may reject future dates)`,
-        position,
-        url,
-      );
-    }
+    if (parsed.ok) say(futureDateProblem(value, toEpochMillis(parsed.value), settings.now));
   }
-  // A valid W3C datetime is ASCII: its length is its size in bytes.
-  if (value.length > LIMITS.yandexMaxValueBytes) {
-    report.at(
-      'XML-013',
-      `lastmod is ${value.length} bytes long; Yandex rejects values over ${LIMITS.yandexMaxValueBytes} bytes: drop the extra fraction digits`,
-      position,
-      url,
-    );
-  }
+  say(yandexValueProblem('lastmod', value));
 }
 
 /** The form of a valid W3C datetime: YYYY, YYYY-MM, YYYY-MM-DD, or a time with(out) seconds. */
@@ -78,21 +53,18 @@ function granularityOf(value: string): DateGranularity {
   return parsed.ok ? parsed.value.granularity : 'second';
 }
 
-/**
- * The day (YYYY-MM-DD, UTC) before which no lastmod can be more than a day ahead of `now`, even
- * with the largest time zone offset: dates before it skip the exact comparison.
- */
-export function safeDayFor(now: number): string {
-  return new Date(now - DAY_MS).toISOString().slice(0, 10);
-}
-
 /** The least number of dated entries before a shared day means anything. */
 const STAMPING_MIN_ENTRIES = 20;
 const STAMPING_SHARE = 0.9;
 
+/** Distinct days counted per document (27 years of days), which bounds the detector's memory. */
+const STAMPING_MAX_DAYS = 10_000;
+
 /**
  * DATE-006: when nearly every lastmod falls on one day, the dates were most likely written when
- * the sitemap was built rather than when each page changed. Memory: one counter per distinct day.
+ * the sitemap was built rather than when each page changed. Memory: one counter per distinct day,
+ * for the first 10,000 days met (a day first met after them is not counted: DATE-006 may then be
+ * missed, but never reported wrongly).
  */
 export class StampingDetector {
   /** By day as the number YYYYMMDD (no string per entry): how many, and the first one. */
@@ -106,7 +78,8 @@ export class StampingDetector {
     const day = digitsOf(lastmod, 0, 4) * 10_000 + digitsOf(lastmod, 5, 7) * 100 + digitsOf(lastmod, 8, 10);
     const seen = this.days.get(day);
     if (seen) seen.count++;
-    else this.days.set(day, { count: 1, first: { line: position.line, column: position.column }, url: detach(url) });
+    else if (this.days.size < STAMPING_MAX_DAYS)
+      this.days.set(day, { count: 1, first: { line: position.line, column: position.column }, url: detach(url) });
   }
 
   finish(report: Reporter): void {

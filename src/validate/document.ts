@@ -6,15 +6,15 @@
 import type { DocumentKind, UrlEntry } from '../core/entry.js';
 import type { LocatedEntry } from '../parse/types.js';
 import { checkLastmod, StampingDetector, type DateSettings } from './dates.js';
-import { UrlRegistry } from './duplicates.js';
-import { HreflangGraph, HreflangRules } from './hreflang.js';
+import { BUDGET_SPENT, MAX_REMEMBERED_URLS, UrlRegistry } from './duplicates.js';
+import { HREFLANG_BUDGET_MIB, HreflangGraph, HreflangRules } from './hreflang.js';
 import { ImageRules } from './images.js';
 import { NewsRules } from './news.js';
 import { PriorityUniformity } from './priority.js';
 import { DOCUMENT_START, quote, type Reporter } from './reporter.js';
 import type { Scope } from './scope.js';
 import { SitemapRefRules } from './sitemap-refs.js';
-import { checkFragment, checkPageScope, checkSessionId, checkUrlLength } from './urls.js';
+import { checkChildUrl, checkPageScope, checkPageUrl } from './urls.js';
 import { checkVideos } from './video.js';
 
 /** What the rules of a whole run remember across documents. */
@@ -52,14 +52,17 @@ export class DocumentValidator {
     this.refs = new SitemapRefRules(settings.scope, settings.location);
   }
 
-  entry(located: LocatedEntry): void {
-    checkUrlLength(located, this.report);
-    if (located.entry.kind === 'url') this.page(located as LocatedUrl);
-    else {
-      this.sitemaps++;
-      this.refs.check(located, this.report);
-      this.lastmod(located);
+  /** Checks one entry; for an index child, true when it is to be followed (not a repeat, not the index itself). */
+  entry(located: LocatedEntry): boolean {
+    if (located.entry.kind === 'url') {
+      this.page(located as LocatedUrl);
+      return false;
     }
+    this.sitemaps++;
+    checkChildUrl(located, this.report);
+    const follow = this.refs.check(located, this.report);
+    this.lastmod(located);
+    return follow;
   }
 
   /**
@@ -90,11 +93,17 @@ export class DocumentValidator {
   private page(located: LocatedUrl): void {
     const { entry, location } = located;
     this.urls++;
+    checkPageUrl(located, this.report);
     if (this.settings.scope) checkPageScope(located, this.settings.scope, this.report);
-    checkSessionId(located, this.report);
-    checkFragment(located, this.report);
     const repeat = this.run.urls.add(entry.loc, this.report.source, location.fields.loc ?? location);
-    if (repeat) {
+    if (repeat === BUDGET_SPENT) {
+      this.report.field(
+        'LIMIT-004',
+        `this run has met ${MAX_REMEMBERED_URLS.toLocaleString('en-US')} URLs, all its memory budget lets it remember: URLs from here on are not checked for duplicates (URL-006); validate fewer sitemaps at once to check them all`,
+        located,
+        'loc',
+      );
+    } else if (repeat) {
       const message =
         repeat.kind === 'duplicate'
           ? `the URL is listed again (first at ${repeat.where}); list each page once`
@@ -108,7 +117,14 @@ export class DocumentValidator {
     checkVideos(located, this.report);
     this.news.check(located, this.report);
     this.hreflang.check(located, this.report);
-    this.run.hreflang.add(located, this.settings.sourceIndex);
+    if (this.run.hreflang.add(located, this.settings.sourceIndex) === BUDGET_SPENT) {
+      this.report.field(
+        'LIMIT-004',
+        `this run's hreflang clusters have filled their memory budget (${HREFLANG_BUDGET_MIB} MiB): clusters from here on are not checked for return links (HREF-004, HREF-005); validate fewer sitemaps at once to check them all`,
+        located,
+        ['alternates.0', 'loc'],
+      );
+    }
   }
 
   private lastmod(located: LocatedEntry): void {

@@ -2,13 +2,20 @@
  * The URL set behind URL-006 and IDX-005: every loc seen, by a key under which http/https and
  * www/non-www twins of one page collide. It is the one structure that grows with the number of
  * URLs, and it is shared by all the sources of one run so duplicates across sitemaps are found.
+ *
+ * Memory budget: a URL costs 24 bytes in one typed array (its key's 64-bit fingerprint, where it
+ * was first met, and how it was spelt), never its text. The table holds at most 3,145,728 URLs in
+ * 96 MiB (144 MiB for a moment while it doubles the last time); past that the set stops
+ * remembering new URLs (LIMIT-004), so that a never-ending stream cannot exhaust memory. A URL's
+ * text is rebuilt for messages from the URL that repeats it: its shared prefix ("https://www.")
+ * and the key are all it takes.
  */
+import { fingerprint } from '../core/fingerprint.js';
 import type { Position } from '../parse/types.js';
-import { detach } from '../core/detach.js';
 
-/** The first occurrence of a page, kept compactly: the URL set is the run's largest structure. */
+/** The first occurrence of a page. */
 export interface FirstSeen {
-  /** The loc as first listed. */
+  /** The loc as first listed (its host in lower case when it was written with capitals). */
   loc: string;
   /** Index into the registry's source names. */
   sourceIndex: number;
@@ -46,82 +53,170 @@ function splitTwin(loc: string): { key: string; prefixEnd: number; lowered: bool
 
 const HAS_UPPER_CASE = /[A-Z]/;
 
-/**
- * The set itself: a Map from twin key to an index into parallel arrays of small numbers and
- * shared prefix strings, so a URL costs its key and a few array slots, not an object.
- */
+/** 32-bit words per slot: key fingerprint (2), spelling, prefix and source, line, column. */
+const WORDS = 6;
+const KEY_HIGH = 0;
+const KEY_LOW = 1;
+/** 0 when the loc is its prefix plus its key; else a hash of the whole loc (a host with capitals). */
+const SPELLING = 2;
+/** The prefix's index in the low 8 bits, the source's above them. */
+const ORIGIN = 3;
+const LINE = 4;
+const COLUMN = 5;
+
+/** Slots of the largest table (24 bytes each: 96 MiB), filled at most to three quarters. */
+const MAX_SLOTS = 1 << 22;
+export const MAX_REMEMBERED_URLS = (MAX_SLOTS / 4) * 3;
+/** Distinct prefixes ("https://www.", "http://") kept by index; a rarer one is not rebuilt in messages. */
+const MAX_PREFIXES = 0xff;
+
+/** What `add` answers the first time a URL cannot be remembered: the budget is spent. */
+export const BUDGET_SPENT = 'budget-spent';
+
 export class UrlRegistry {
-  private readonly seen = new Map<string, number>();
-  /** What precedes the key in the loc ("https://www."), or the whole loc when the host had capitals. */
+  private table = new Uint32Array(1024 * WORDS);
+  private mask = 1023;
+  private count = 0;
+  private stopped = false;
   private readonly prefixes: string[] = [];
-  private readonly wholes: boolean[] = [];
-  private readonly sourceOf: number[] = [];
-  private readonly lines: number[] = [];
-  private readonly columns: number[] = [];
+  private readonly prefixIndexes = new Map<string, number>();
   private readonly sources: string[] = [];
   private readonly sourceIndexes = new Map<string, number>();
-  /** The few distinct prefixes ("https://www.", "http://"), shared by all stored URLs. */
-  private readonly sharedPrefixes = new Map<string, string>();
-  private lastPrefix = '';
+  /** Scratch space for fingerprints: no allocation per URL. */
+  private readonly hash = new Uint32Array(2);
+  private readonly spellingHash = new Uint32Array(2);
+  private readonly maxUrls: number;
+
+  /** `maxUrls`: how many URLs to remember at most (MAX_REMEMBERED_URLS, or fewer). */
+  constructor(maxUrls = MAX_REMEMBERED_URLS) {
+    this.maxUrls = Math.min(maxUrls, MAX_REMEMBERED_URLS);
+  }
 
   get size(): number {
-    return this.seen.size;
+    return this.count;
   }
 
   /** True when exactly this loc was recorded. */
   has(loc: string): boolean {
-    const { key } = splitTwin(loc);
-    const slot = this.seen.get(key);
-    return slot !== undefined && this.locOf(slot, key) === loc;
+    const split = splitTwin(loc);
+    const slot = this.find(split.key);
+    return slot >= 0 && this.sameSpelling(slot, loc, split);
   }
 
-  /** Records a loc; returns what it repeats, or undefined the first time a page is met. */
-  add(loc: string, source: string, position: Position): Repeat | undefined {
+  /**
+   * Records a loc; returns what it repeats, or undefined the first time a page is met. Once the
+   * budget is spent, new URLs are not remembered: BUDGET_SPENT is answered for the first of them,
+   * undefined for the rest (repeats of remembered URLs are still found).
+   */
+  add(loc: string, source: string, position: Position): Repeat | typeof BUDGET_SPENT | undefined {
     const split = splitTwin(loc);
-    // Detached first: the copy is hashed once, for the lookup and the insertion alike.
-    const key = detach(split.key);
-    const slot = this.seen.get(key);
-    if (slot === undefined) {
-      this.seen.set(key, this.prefixes.length);
-      this.prefixes.push(split.lowered ? detach(loc) : this.share(loc, split.prefixEnd));
-      this.wholes.push(split.lowered);
-      this.sourceOf.push(this.indexOf(source));
-      this.lines.push(position.line);
-      this.columns.push(position.column);
-      return undefined;
-    }
+    const slot = this.find(split.key);
+    if (slot < 0) return this.insert(~slot, loc, split, source, position);
+    const at = slot * WORDS;
+    const prefix = this.prefixes[(this.table[at + ORIGIN]! & 0xff) - 1];
     const first: FirstSeen = {
-      loc: this.locOf(slot, key),
-      sourceIndex: this.sourceOf[slot]!,
-      line: this.lines[slot]!,
-      column: this.columns[slot]!,
+      loc: prefix === undefined ? split.key : prefix + split.key,
+      sourceIndex: this.table[at + ORIGIN]! >>> 8,
+      line: this.table[at + LINE]!,
+      column: this.table[at + COLUMN]!,
     };
+    const duplicate = this.sameSpelling(slot, loc, split);
+    if (duplicate) first.loc = loc;
     const firstSource = this.sources[first.sourceIndex]!;
     const where = firstSource === source ? `line ${first.line}` : `${firstSource}:${first.line}`;
-    return { kind: first.loc === loc ? 'duplicate' : 'twin', first, where };
+    return { kind: duplicate ? 'duplicate' : 'twin', first, where };
   }
 
-  private locOf(slot: number, key: string): string {
-    return this.wholes[slot] ? this.prefixes[slot]! : this.prefixes[slot]! + key;
+  /** The slot holding `key`, or the one's complement of the empty slot where it would go. */
+  private find(key: string): number {
+    fingerprint(key, this.hash);
+    const [high, low] = this.hash as unknown as [number, number];
+    const table = this.table;
+    for (let slot = (high ^ low) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const at = slot * WORDS;
+      const storedLow = table[at + KEY_LOW]!;
+      if (storedLow === 0) return ~slot;
+      if (storedLow === low && table[at + KEY_HIGH] === high) return slot;
+    }
   }
 
-  /** The shared copy of `loc`'s first `end` characters (most URLs repeat the previous prefix). */
-  private share(loc: string, end: number): string {
-    const last = this.lastPrefix;
-    if (last.length === end && loc.startsWith(last)) return last;
-    const prefix = loc.slice(0, end);
-    let shared = this.sharedPrefixes.get(prefix);
-    if (shared === undefined) this.sharedPrefixes.set(prefix, (shared = detach(prefix)));
-    this.lastPrefix = shared;
-    return shared;
+  private insert(
+    slot: number,
+    loc: string,
+    split: ReturnType<typeof splitTwin>,
+    source: string,
+    position: Position,
+  ): typeof BUDGET_SPENT | undefined {
+    if (this.count >= this.maxUrls) {
+      if (this.stopped) return undefined;
+      this.stopped = true;
+      return BUDGET_SPENT;
+    }
+    const at = slot * WORDS;
+    const table = this.table;
+    table[at + KEY_HIGH] = this.hash[0]!;
+    table[at + KEY_LOW] = this.hash[1]!;
+    table[at + SPELLING] = this.spelling(loc, split);
+    table[at + ORIGIN] = this.prefixIndex(loc.slice(0, split.prefixEnd)) | (this.sourceIndex(source) << 8);
+    table[at + LINE] = position.line;
+    table[at + COLUMN] = position.column;
+    if (++this.count * 4 > (this.mask + 1) * 3) this.grow();
+    return undefined;
   }
 
-  private indexOf(source: string): number {
+  /** Whether the loc in `slot` was spelt exactly as `loc` (both its prefix and its host's case). */
+  private sameSpelling(slot: number, loc: string, split: ReturnType<typeof splitTwin>): boolean {
+    const at = slot * WORDS;
+    const prefix = this.prefixes[(this.table[at + ORIGIN]! & 0xff) - 1];
+    return (
+      prefix !== undefined &&
+      loc.startsWith(prefix) &&
+      prefix.length === split.prefixEnd &&
+      this.table[at + SPELLING] === this.spelling(loc, split)
+    );
+  }
+
+  private spelling(loc: string, split: ReturnType<typeof splitTwin>): number {
+    if (!split.lowered) return 0;
+    fingerprint(loc, this.spellingHash);
+    return this.spellingHash[1]!;
+  }
+
+  /** 1-based index of a shared prefix; 0 for a rare one not kept. */
+  private prefixIndex(prefix: string): number {
+    let index = this.prefixIndexes.get(prefix);
+    if (index === undefined) {
+      if (this.prefixes.length >= MAX_PREFIXES) return 0;
+      index = this.prefixes.push(prefix);
+      this.prefixIndexes.set(prefix, index);
+    }
+    return index;
+  }
+
+  /** The source's index (sources beyond 2²⁴ share the last one: a run reads far fewer documents). */
+  private sourceIndex(source: string): number {
     let index = this.sourceIndexes.get(source);
+    if (index === undefined && this.sources.length >= 0xffffff) return this.sources.length - 1;
     if (index === undefined) {
       index = this.sources.push(source) - 1;
       this.sourceIndexes.set(source, index);
     }
     return index;
+  }
+
+  private grow(): void {
+    const slots = (this.mask + 1) * 2;
+    if (slots > MAX_SLOTS) return;
+    const old = this.table;
+    this.table = new Uint32Array(slots * WORDS);
+    this.mask = slots - 1;
+    for (let at = 0; at < old.length; at += WORDS) {
+      const low = old[at + KEY_LOW]!;
+      if (low === 0) continue;
+      const high = old[at + KEY_HIGH]!;
+      let slot = (high ^ low) & this.mask;
+      while (this.table[slot * WORDS + KEY_LOW] !== 0) slot = (slot + 1) & this.mask;
+      this.table.set(old.subarray(at, at + WORDS), slot * WORDS);
+    }
   }
 }

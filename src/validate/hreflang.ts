@@ -1,40 +1,21 @@
 /**
- * hreflang rules (RULES.md §9). On each entry: valid language codes (HREF-002), the entry lists
- * itself (HREF-003), one language per URL (HREF-005). Across all entries of all sources: return
- * links (HREF-004) and clusters that agree (HREF-005), which needs every cluster remembered until
- * the end. Missing attributes (HREF-001) are the parser's.
+ * hreflang rules (docs/rules.md). On each entry, by the rules of core: valid language codes
+ * (HREF-002), the entry lists itself (HREF-003), one language per URL (HREF-005). Across all
+ * entries of all sources: return links (HREF-004) and clusters that agree (HREF-005), which
+ * needs every cluster remembered until the end, within a memory budget. Missing attributes and
+ * hrefs that are no URL (HREF-001) are the parser's.
  */
 import type { Alternate, UrlEntry } from '../core/entry.js';
+import { alternatesProblems, hreflangProblem } from '../core/rules/hreflang.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 import type { LocatedEntry, Position } from '../parse/types.js';
-import { COUNTRY_CODES, LANGUAGE_CODES } from './codes.js';
 import { detach } from '../core/detach.js';
+import { BUDGET_SPENT } from './duplicates.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';
 
+export { hreflangProblem };
+
 type LocatedUrl = LocatedEntry & { entry: UrlEntry };
-
-const HREFLANG_SHAPE = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?$/i;
-
-/** Why an hreflang value is not accepted, or undefined when it is. */
-export function hreflangProblem(value: string): string | undefined {
-  if (value.toLowerCase() === 'x-default') return undefined;
-  const match = HREFLANG_SHAPE.exec(value);
-  const language = match?.[1]?.toLowerCase();
-  if (!match || language === undefined) {
-    return `"${value}" is not a language code; write an ISO 639-1 language, optionally with a script and a region ("de", "zh-Hant", "en-GB"), or x-default`;
-  }
-  if (!LANGUAGE_CODES.has(language)) {
-    return COUNTRY_CODES.has(language) && match[2] === undefined && match[3] === undefined
-      ? `"${value}" is a region without a language; write the language first, e.g. "en-${value.toUpperCase()}"`
-      : `"${language}" is not an ISO 639-1 language code`;
-  }
-  const region = match[3];
-  if (region !== undefined && !COUNTRY_CODES.has(region.toLowerCase())) {
-    return region.toUpperCase() === 'UK'
-      ? `"${value}" uses UK, which is not a country code; the United Kingdom is GB ("${language}-GB")`
-      : `"${region}" in "${value}" is not an ISO 3166-1 alpha-2 country code`;
-  }
-  return undefined;
-}
 
 export class HreflangRules {
   /** HREF-006 is advice: once per document. */
@@ -43,35 +24,12 @@ export class HreflangRules {
   check(located: LocatedUrl, report: Reporter): void {
     const alternates = located.entry.alternates;
     if (!alternates || alternates.length === 0) return;
-    const byLanguage = new Map<string, string>();
-    let listsItself = false;
-    let hasDefault = false;
     alternates.forEach((alternate, i) => {
-      const language = alternate.hreflang.toLowerCase();
       const problem = hreflangProblem(alternate.hreflang);
       if (problem) report.field('HREF-002', `hreflang ${problem}`, located, `alternates.${i}`);
-      if (alternate.href === located.entry.loc) listsItself = true;
-      if (language === 'x-default') hasDefault = true;
-      const other = byLanguage.get(language);
-      if (other !== undefined && other !== alternate.href) {
-        report.field(
-          'HREF-005',
-          `hreflang "${alternate.hreflang}" points to both ${quote(other)} and ${quote(alternate.href)}; each language must map to one URL`,
-          located,
-          `alternates.${i}`,
-        );
-      }
-      byLanguage.set(language, alternate.href);
     });
-    if (!listsItself) {
-      report.field(
-        'HREF-003',
-        `the URL's hreflang links do not include the URL itself; add <xhtml:link rel="alternate" hreflang="…" href="${located.entry.loc}"/> with its own language`,
-        located,
-        ['alternates.0', 'loc'],
-      );
-    }
-    if (!hasDefault && !this.xDefaultAdvised) {
+    report.rules(alternatesProblems(located.entry.loc, alternates), located, '', ['loc']);
+    if (!this.xDefaultAdvised && !alternates.some((alternate) => alternate.hreflang.toLowerCase() === 'x-default')) {
       this.xDefaultAdvised = true;
       report.field(
         'HREF-006',
@@ -92,16 +50,40 @@ interface Cluster {
   hrefs: string[];
 }
 
+/** The memory the clusters of one run may take, in MiB (about 400,000 clusters of five alternates). */
+export const HREFLANG_BUDGET_MIB = 64;
+/** What a cluster costs beyond its strings' characters: the map entry, its object and arrays, the loc's header. */
+const CLUSTER_OVERHEAD_BYTES = 160;
+/** And each alternate: its href's string header, its array slot, its two position numbers. */
+const ALTERNATE_OVERHEAD_BYTES = 48;
+
 /**
  * Every hreflang cluster of the run, by the URL that declares it, checked when all sources have
  * been read: does each alternate name the declaring page back, and do both name the same cluster?
+ * The clusters are kept within HREFLANG_BUDGET_MIB; past it new ones are not remembered.
  */
 export class HreflangGraph {
   private readonly clusters = new Map<string, Cluster>();
+  private bytes = 0;
+  private spent = false;
 
-  add(located: LocatedUrl, sourceIndex: number): void {
+  /** `budgetBytes`: the memory the clusters may take (tests give less). */
+  constructor(private readonly budgetBytes = HREFLANG_BUDGET_MIB * 1_048_576) {}
+
+  /** Remembers the entry's cluster; BUDGET_SPENT the first time one does not fit in the budget. */
+  add(located: LocatedUrl, sourceIndex: number): typeof BUDGET_SPENT | undefined {
     const alternates = located.entry.alternates;
-    if (!alternates || alternates.length === 0 || this.clusters.has(located.entry.loc)) return;
+    if (!alternates || alternates.length === 0 || this.clusters.has(located.entry.loc)) return undefined;
+    const cost =
+      CLUSTER_OVERHEAD_BYTES +
+      located.entry.loc.length +
+      alternates.reduce((sum, alternate) => sum + alternate.href.length + ALTERNATE_OVERHEAD_BYTES, 0);
+    if (this.spent || this.bytes + cost > this.budgetBytes) {
+      if (this.spent) return undefined;
+      this.spent = true;
+      return BUDGET_SPENT;
+    }
+    this.bytes += cost;
     const positions: number[] = [];
     alternates.forEach((_, i) => {
       const position: Position = fieldPosition(located.location, `alternates.${i}`);
@@ -109,6 +91,7 @@ export class HreflangGraph {
     });
     const hrefs = alternates.map((alternate: Alternate) => detach(alternate.href));
     this.clusters.set(detach(located.entry.loc), { sourceIndex, positions, hrefs });
+    return undefined;
   }
 
   /**
@@ -121,7 +104,8 @@ export class HreflangGraph {
       let returnReported = false;
       let agreementReported = false;
       cluster.hrefs.forEach((href, i) => {
-        if (href === loc) return;
+        // An href that is no URL was flagged by the parser (HREF-001): there is no page to check.
+        if (href === loc || !looksAbsoluteHttp(href)) return;
         const at: Position = { line: cluster.positions[2 * i]!, column: cluster.positions[2 * i + 1]! };
         const other = this.clusters.get(href);
         if (other === undefined) {

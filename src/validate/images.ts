@@ -1,15 +1,14 @@
-/** Image extension rules on kept values (RULES.md §6); IMG-001 (missing image:loc) is the parser's. */
-import type { Image, UrlEntry } from '../core/entry.js';
+/**
+ * Image extension rules on kept values (docs/rules.md), by the image rules of core: how many
+ * (IMG-002), deprecated tags (IMG-003); and, once per document, images on another host (IMG-004).
+ * A missing or unreadable image:loc (IMG-001) is the parser's.
+ */
+import type { UrlEntry } from '../core/entry.js';
 import { LIMITS } from '../core/limits.js';
+import { deprecatedImageProblems, imageCountProblem } from '../core/rules/image.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 import type { LocatedEntry } from '../parse/types.js';
 import type { Reporter } from './reporter.js';
-
-const DEPRECATED_IMAGE_TAGS: readonly [keyof Image, string][] = [
-  ['caption', 'image:caption'],
-  ['title', 'image:title'],
-  ['geoLocation', 'image:geo_location'],
-  ['license', 'image:license'],
-];
 
 export class ImageRules {
   /** IMG-004 is advice: say it once per document, at the first image on another host. */
@@ -18,26 +17,13 @@ export class ImageRules {
   check(located: LocatedEntry & { entry: UrlEntry }, report: Reporter): void {
     const images = located.entry.images;
     if (!images) return;
-    if (images.length > LIMITS.maxImagesPerUrl) {
-      report.field(
-        'IMG-002',
-        `the URL lists ${images.length} images; Google reads at most ${LIMITS.maxImagesPerUrl} per page: keep the ${LIMITS.maxImagesPerUrl} that matter most`,
-        located,
-        [`images.${LIMITS.maxImagesPerUrl}`, `images.${LIMITS.maxImagesPerUrl}.loc`],
-      );
+    const count = imageCountProblem(images.length);
+    if (count) {
+      report.rules([count], located, `images.${LIMITS.maxImagesPerUrl}`, [`images.${LIMITS.maxImagesPerUrl}.loc`]);
     }
     images.forEach((image, i) => {
-      for (const [field, tag] of DEPRECATED_IMAGE_TAGS) {
-        if (image[field] !== undefined) {
-          report.field(
-            'IMG-003',
-            `<${tag}> was deprecated by Google in August 2022 and is ignored: remove it`,
-            located,
-            [`images.${i}.${field}`, `images.${i}`, `images.${i}.loc`],
-          );
-        }
-      }
-      if (!this.crossHostNoted && hostOf(image.loc) !== hostOf(located.entry.loc)) {
+      report.rules(deprecatedImageProblems(image), located, `images.${i}`, [`images.${i}`, `images.${i}.loc`]);
+      if (!this.crossHostNoted && looksAbsoluteHttp(image.loc) && hostOf(image.loc) !== hostOf(located.entry.loc)) {
         this.crossHostNoted = true;
         report.field(
           'IMG-004',

@@ -3,6 +3,7 @@
  * and where. The reporter adds the source, the entry's url and the position, so rules stay short.
  */
 import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import type { RuleProblem } from '../core/rules/problem.js';
 import type { EntryLocation, LocatedEntry, Position } from '../parse/types.js';
 
 export type { Position };
@@ -38,6 +39,24 @@ export class Reporter {
     severity?: Severity,
   ): void {
     this.at(code, message, fieldPosition(located.location, paths), located.entry.loc, severity);
+  }
+
+  /**
+   * Problems a rule checker found in one entry: each at its field (`prefix` + the problem's
+   * path) or the nearest field holding it that the parser located ('videos.0.uploader' for
+   * 'videos.0.uploader.info'), else at the first of `fallbacks`, else at the entry.
+   */
+  rules(
+    problems: readonly RuleProblem[],
+    located: LocatedEntry,
+    prefix: string,
+    fallbacks: readonly string[] = [],
+  ): void {
+    for (const found of problems) {
+      const path = found.path === undefined ? prefix : prefix === '' ? found.path : `${prefix}.${found.path}`;
+      const holders = path.split('.').map((_, i, parts) => parts.slice(0, parts.length - i).join('.'));
+      this.field(found.code, found.message, located, [...holders, ...fallbacks], found.severity);
+    }
   }
 }
 

@@ -11,11 +11,15 @@ export class ResultBuilder {
   sitemaps = 0;
   private readonly counts = { error: 0, warning: 0, info: 0 };
   private readonly kept: Diagnostic[] = [];
+  /** Diagnostics kept per code, when maxPerRule bounds them. */
+  private readonly keptPerCode = new Map<string, number>();
 
   constructor(
     readonly source: string,
     private readonly maxDiagnostics: number,
     private readonly onDiagnostic?: (diagnostic: Diagnostic) => void,
+    /** Diagnostics kept per code (0: no limit), so that a flood of one problem cannot fill memory. */
+    private readonly maxPerRule = 0,
   ) {}
 
   get errors(): number {
@@ -25,9 +29,17 @@ export class ResultBuilder {
   readonly add = (diagnostic: Diagnostic): void => {
     const sourced = diagnostic.source === this.source ? diagnostic : { ...diagnostic, source: this.source };
     // Each severity has its own quota, so a flood of warnings never hides an error.
-    if (this.counts[sourced.severity]++ < this.maxDiagnostics) this.kept.push(sourced);
+    if (this.counts[sourced.severity]++ < this.maxDiagnostics && this.roomFor(sourced.code)) this.kept.push(sourced);
     this.onDiagnostic?.(sourced);
   };
+
+  private roomFor(code: string): boolean {
+    if (this.maxPerRule === 0) return true;
+    const kept = this.keptPerCode.get(code) ?? 0;
+    if (kept >= this.maxPerRule) return false;
+    this.keptPerCode.set(code, kept + 1);
+    return true;
+  }
 
   result(): ValidationResult {
     const total = this.counts.error + this.counts.warning + this.counts.info;

@@ -1,5 +1,5 @@
 /**
- * The location rule (RULES.md URL-004/005, IDX-004 and SCOPE-EX): a sitemap may list only URLs on
+ * The location rule (docs/rules.md URL-004/005, IDX-004 and SCOPE-EX): a sitemap may list only URLs on
  * its own scheme, host and port, at or below its own directory. Whether a violation is an error
  * depends on what is known about how the sitemap was submitted.
  */

@@ -1,11 +1,11 @@
 /**
- * Rules on the children of a sitemap index (RULES.md §5): complete URLs (IDX-003), the index's
+ * Rules on the children of a sitemap index (docs/rules.md): complete URLs (IDX-003), the index's
  * host and directory (IDX-004), no duplicates or self-references (IDX-005). Nesting (IDX-002)
  * needs the child itself and is checked by the recursive run.
  */
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { LocatedEntry } from '../parse/types.js';
-import { UrlRegistry } from './duplicates.js';
+import { BUDGET_SPENT, MAX_REMEMBERED_URLS, UrlRegistry } from './duplicates.js';
 import { quote, type Reporter } from './reporter.js';
 import type { Scope } from './scope.js';
 
@@ -18,7 +18,11 @@ export class SitemapRefRules {
     private readonly location: string | undefined,
   ) {}
 
-  check(located: LocatedEntry, report: Reporter): void {
+  /**
+   * Checks one child; true when a recursive run is to read it: not a repeat of an earlier child
+   * and not the index itself, which are reported here once (IDX-005) and not read again.
+   */
+  check(located: LocatedEntry, report: Reporter): boolean {
     const loc = located.entry.loc;
     if (!looksAbsoluteHttp(loc)) {
       report.field(
@@ -27,13 +31,21 @@ export class SitemapRefRules {
         located,
         'loc',
       );
-      return;
+      return false;
     }
-    if (this.location !== undefined && loc === this.location) {
+    const itself = this.location !== undefined && loc === this.location;
+    if (itself) {
       report.field('IDX-005', 'the index lists itself as a child; remove this entry (it makes a loop)', located, 'loc');
     }
     const repeat = this.children.add(loc, report.source, located.location.fields.loc ?? located.location);
-    if (repeat) {
+    if (repeat === BUDGET_SPENT) {
+      report.field(
+        'LIMIT-004',
+        `this index has listed ${MAX_REMEMBERED_URLS.toLocaleString('en-US')} children, all the memory budget lets it remember: children from here on are not checked for repeats (IDX-005)`,
+        located,
+        'loc',
+      );
+    } else if (repeat) {
       const what =
         repeat.kind === 'duplicate'
           ? 'listed again'
@@ -58,5 +70,6 @@ export class SitemapRefRules {
         );
       }
     }
+    return !itself && (repeat === undefined || repeat === BUDGET_SPENT);
   }
 }

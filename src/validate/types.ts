@@ -15,7 +15,7 @@ export interface ValidateOptions {
    * warnings, because robots.txt or Search Console may legitimately widen the scope (SCOPE-EX).
    */
   strictScope?: boolean;
-  /** Validate the children of a sitemap index too (and report nested indexes, IDX-002). */
+  /** Validate the children of a sitemap index too, the first 50,000 of each (and report nested indexes, IDX-002). */
   recursive?: boolean;
   /** The clock for DATE-005 and NEWS-003 (default: the real clock). */
   now?: Date;
@@ -25,6 +25,8 @@ export interface ValidateOptions {
   onDocument?: (source: string, number: number) => void;
   /** Diagnostics kept per result and severity (default 10,000 each); the counts cover all of them. */
   maxDiagnostics?: number;
+  /** Diagnostics kept per result and code (default 0: no limit beyond maxDiagnostics); the counts cover all. */
+  maxPerRule?: number;
   /**
    * The HTTP layer URL sources are fetched with; validate/ has none of its own. The public API
    * (src/index.ts) uses a shared HttpClient when it is left out; the CLI passes its own.
@@ -50,6 +52,6 @@ export interface ValidationResult {
   warnings: number;
   infos: number;
   diagnostics: Diagnostic[];
-  /** Diagnostics counted but not kept (past maxDiagnostics); absent when none were left out. */
+  /** Diagnostics counted but not kept (past maxDiagnostics or maxPerRule); absent when none were left out. */
   omitted?: number;
 }

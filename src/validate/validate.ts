@@ -5,10 +5,11 @@
  * documents.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { LIMITS } from '../core/limits.js';
 import { parseSitemap } from '../parse/index.js';
 import { ParseError, type Position, type SitemapSource } from '../parse/types.js';
 import { resolveChild } from './children.js';
-import { safeDayFor } from './dates.js';
+import { firstPossibleFutureDay } from '../core/rules/dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
 import { fetchSitemap, TransferError } from './fetch.js';
@@ -75,6 +76,7 @@ export async function validateSources(
       pending.name,
       options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS,
       options.onDiagnostic,
+      options.maxPerRule,
     );
     const reporter = new Reporter(pending.name, builder.add);
     const sourceIndex = builders.push(builder) - 1;
@@ -142,7 +144,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
       scope: scopeFor(location, options.strictScope ?? false),
       sourceIndex: context.sourceIndex,
       now: context.now,
-      safeDay: safeDayFor(context.now),
+      safeDay: firstPossibleFutureDay(context.now),
     },
     context.run,
     reporter,
@@ -156,8 +158,10 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   });
   try {
     for await (const located of parsed.located()) {
-      validator.entry(located);
-      if (located.entry.kind === 'sitemap' && options.recursive) {
+      const follow = validator.entry(located);
+      // An index lists at most 50,000 children (IDX-001 past that): more are not read, which
+      // also bounds the queue an endless index could fill.
+      if (follow && options.recursive && children.length < LIMITS.maxSitemapsPerIndex) {
         const { line, column } = located.location.fields.loc ?? located.location;
         children.push({ url: detach(located.entry.loc), position: { line, column } });
       }

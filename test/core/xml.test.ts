@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { escapeXml, hasForbiddenXmlChar, stripForbiddenXmlChars } from '../../src/core/xml.js';
-import { diagnostic, formatDiagnostic, RULES } from '../../src/core/diagnostics.js';
+import { RULES } from '../../src/core/catalog.js';
+import { diagnostic, formatDiagnostic } from '../../src/core/diagnostics.js';
 
 test('the five XML entities are escaped', () => {
   assert.equal(escapeXml(`a&b<c>d"e'f`), 'a&amp;b&lt;c&gt;d&quot;e&apos;f');

@@ -61,7 +61,14 @@ test('the bundled example (npm start) writes a valid sitemap with every extensio
     ['generate', 'examples/urls.jsonl', '--base-url', 'https://www.example.com', '--out', out],
     { cwd: PROJECT_DIR },
   );
-  assert.equal(stderr, '');
+  // The example's news articles were published in 2024: past two days old, they are written with NEWS-003.
+  assert.deepEqual(
+    stderr
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ').slice(0, 3).join(' ')),
+    ['examples/urls.jsonl:24: warning NEWS-003', 'examples/urls.jsonl:25: warning NEWS-003'],
+  );
   assert.equal(code, 0);
   assert.match(stdout, new RegExp(`Wrote 29 URLs in 1 file to ${out}`));
   assert.match(stdout, /Add to robots.txt:\nSitemap: https:\/\/www\.example\.com\/sitemap\.xml\n$/);
@@ -71,7 +78,7 @@ test('the bundled example (npm start) writes a valid sitemap with every extensio
   assert.deepEqual((await validateAgainstXsd(xml, 'extensions')).errors, []);
 });
 
-test('bad lines are reported as file:line (and column), skipped, and the run exits 1 after writing the rest', async () => {
+test('bad lines are reported as file:line (and column) and skipped, bad fields left out, and the run exits 1 after writing the rest', async () => {
   const list = await fileWith(
     'mixed.jsonl',
     [
@@ -99,18 +106,39 @@ test('bad lines are reported as file:line (and column), skipped, and the run exi
   const lines = stderr.trim().split('\n');
   assert.match(lines[0]!, new RegExp(`^${list}:3:\\d+: error INPUT-001 not valid JSON`));
   assert.match(lines[1]!, new RegExp(`^${list}:4: warning URL-006 duplicate URL https://www\\.example\\.com/ok-1`));
-  assert.match(lines[2]!, new RegExp(`^${list}:5: error DATE-003 `));
-  assert.match(lines[3]!, new RegExp(`^${list}:6: error PRIO-001 `));
-  assert.match(lines[4]!, new RegExp(`^${list}:7: error FREQ-001 `));
+  assert.match(lines[2]!, new RegExp(`^${list}:5: error DATE-003 lastmod: .*; lastmod is left out`));
+  assert.match(lines[3]!, new RegExp(`^${list}:6: error PRIO-001 priority: .*; priority is left out`));
+  assert.match(lines[4]!, new RegExp(`^${list}:7: error FREQ-001 changefreq: .*; changefreq is left out`));
   assert.match(lines[5]!, new RegExp(`^${list}:8: error URL-001 `));
   assert.equal(lines.length, 6);
-  assert.match(stdout, /Wrote 3 URLs in 1 file/);
+  assert.match(stdout, /Wrote 6 URLs in 1 file/);
   assert.match(stdout, /1 duplicate URL written once/);
-  assert.match(stdout, /5 entries skipped because of errors/);
+  assert.match(stdout, /2 entries skipped because of errors/);
+  const xml = await readFile(join(out, 'sitemap.xml'), 'utf8');
   assert.deepEqual(
-    locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')),
-    ['ok-1', 'ok-2', 'ok-3'].map((p) => `https://www.example.com/${p}`),
+    locsOf(xml),
+    ['ok-1', 'ok-2', 'bad-date', 'bad-priority', 'bad-freq', 'ok-3'].map((p) => `https://www.example.com/${p}`),
+    'a bad field is left out, not the URL',
   );
+  assert.match(xml, /<url><loc>https:\/\/www\.example\.com\/bad-date<\/loc><\/url>/);
+});
+
+test('a bad field alone: the URL is written without it, the error is listed and the run exits 1', async () => {
+  const list = await fileWith('fields.jsonl', ['{"loc":"/a","lastmod":"21/05/2024"}', '{"loc":"/b"}'].join('\n'));
+  const out = freshDir();
+  const { code, stdout, stderr } = await runCli([
+    'generate',
+    list,
+    '--base-url',
+    'https://www.example.com/',
+    '--out',
+    out,
+  ]);
+  assert.match(stderr, new RegExp(`^${list}:1: error DATE-001 lastmod: .*; lastmod is left out`));
+  assert.match(stdout, /Wrote 2 URLs in 1 file/);
+  assert.match(stdout, /\n1 field left out because of errors \(listed above\)\n/);
+  assert.doesNotMatch(stdout, /skipped/);
+  assert.equal(code, 1);
 });
 
 test('--keep-duplicates turns duplicate detection off: every line is written as given', async () => {

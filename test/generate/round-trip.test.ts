@@ -76,6 +76,8 @@ const entry: fc.Arbitrary<UrlEntry> = fc
     },
     { requiredKeys: ['kind', 'loc'] },
   )
+  // hreflang links name the URL itself too (HREF-003: the generator refuses a cluster without it).
+  .map((e) => (e.alternates ? { ...e, alternates: [{ hreflang: 'fr', href: e.loc }, ...e.alternates] } : e))
   .map((e) => JSON.parse(JSON.stringify(e)) as UrlEntry); // plain objects, as from JSON
 
 async function generate(entries: UrlEntry[]): Promise<Uint8Array> {

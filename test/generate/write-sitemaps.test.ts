@@ -315,7 +315,7 @@ test('an unchanged shard is left as it is (same bytes, same modification time); 
   );
 });
 
-test('duplicate URLs are written once (first wins) and counted; bad entries are reported with their place and skipped', async () => {
+test('duplicate URLs are written once (first wins) and counted; bad entries are reported with their place and skipped, bad fields left out', async () => {
   const input: GeneratorInput[] = [
     { entry: { kind: 'url', loc: '/a', lastmod: '2024-01-01' }, source: 'list.jsonl', line: 1 },
     { entry: { kind: 'url', loc: `${BASE_URL}a`, lastmod: '2025-01-01' }, source: 'list.jsonl', line: 2 },
@@ -325,9 +325,9 @@ test('duplicate URLs are written once (first wins) and counted; bad entries are 
     { kind: 'url', loc: 'https://elsewhere.example/c' },
   ];
   const { outDir, summary, problems } = await write(input);
-  assert.equal(summary.urls, 2);
+  assert.equal(summary.urls, 3);
   assert.equal(summary.duplicates, 1);
-  assert.equal(summary.skipped, 3);
+  assert.equal(summary.skipped, 2, 'the bad priority leaves out the field, not the URL');
   assert.deepEqual(summary.problems, { errors: 3, warnings: 1 });
   assert.deepEqual(
     problems.map((p) => [p.code, p.severity, p.source, p.line]),
@@ -340,7 +340,8 @@ test('duplicate URLs are written once (first wins) and counted; bad entries are 
   );
   assert.equal(problems[3]!.url, 'https://elsewhere.example/c');
   const xml = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
-  assert.deepEqual(locsOf(xml), [`${BASE_URL}a`, `${BASE_URL}c`]);
+  assert.deepEqual(locsOf(xml), [`${BASE_URL}a`, `${BASE_URL}b`, `${BASE_URL}c`]);
+  assert.match(xml, /<url><loc>https:\/\/www\.example\.com\/b<\/loc><\/url>/, 'written without its priority');
   assert.match(
     xml,
     /<loc>https:\/\/www\.example\.com\/a<\/loc><lastmod>2024-01-01<\/lastmod>/,

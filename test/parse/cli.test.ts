@@ -47,7 +47,7 @@ test('stdin with --base-url: relative locs resolve, diagnostics are source:line:
   });
   assert.equal(code, 0);
   assert.deepEqual(JSON.parse(stdout), { kind: 'url', loc: 'https://example.com/a' });
-  assert.match(stderr, /^<stdin>:3:11: error URL-001 "\/a" in <loc> is relative; read as https:\/\/example\.com\/a/);
+  assert.match(stderr, /^<stdin>:3:11: error URL-001 <loc>: "\/a" is relative; read as https:\/\/example\.com\/a/);
 });
 
 test('--strict exits 1 at the first error; lenient reading exits 0 with the same diagnostic', async () => {

@@ -150,7 +150,7 @@ test('a url without loc is dropped with XML-009; empty values with XML-010; orde
   assert.deepEqual(codes, ['XML-009', 'XML-010', 'XML-008', 'XML-011']);
 });
 
-test('every video tag and attribute, news, images and alternates map to the entry model', async () => {
+test('every video tag and attribute, news, images and alternates map to the entry model; an incomplete video keeps what it has', async () => {
   const xml = urlset(`<url><loc>https://example.com/v</loc>
   <image:image><image:loc>https://example.com/i.jpg</image:loc><image:caption>Cap</image:caption><image:title>T</image:title><image:geo_location>Limerick</image:geo_location><image:license>https://example.com/lic</image:license></image:image>
   <image:image><image:caption>no loc</image:caption></image:image>
@@ -215,6 +215,7 @@ test('every video tag and attribute, news, images and alternates map to the entr
           uploader: { name: 'Grilly', info: 'https://example.com/u' },
           tags: ['steak', 'summer'],
         },
+        { title: 'no thumbnail' },
       ],
       news: {
         publication: { name: 'The Times', language: 'en' },

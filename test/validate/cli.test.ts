@@ -148,6 +148,53 @@ test('--recursive validates an index and its children, one summary line each', a
   }
 });
 
+test('--json keeps --max-per-rule diagnostics of each rule and counts the rest, so a flood stays small', async () => {
+  const urls = Array.from({ length: 30 }, () => '<url><loc>https://www.example.com/same</loc></url>').join('\n');
+  const input = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+  const parsed = async (...flags: string[]) => {
+    const { stdout } = await runCli(['validate', '-', '--json', ...flags, ...NOW], { input });
+    return JSON.parse(stdout) as { warnings: number; diagnostics: { code: string }[]; omitted?: number };
+  };
+  const capped = await parsed();
+  assert.deepEqual([capped.warnings, capped.diagnostics.length, capped.omitted], [29, 20, 9]);
+  const all = await parsed('--max-per-rule', '0');
+  assert.deepEqual([all.warnings, all.diagnostics.length, all.omitted], [29, 29, undefined]);
+});
+
+test('-r prints one IDX-005 for a child listed twice, and one for an index that lists itself', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cli-'));
+  try {
+    const children = ['a.xml', 'a.xml', 'index.xml'].map(
+      (name) => `  <sitemap><loc>https://www.example.com/${name}</loc></sitemap>`,
+    );
+    writeFileSync(
+      join(dir, 'index.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.join('\n')}\n</sitemapindex>\n`,
+    );
+    writeFileSync(join(dir, 'a.xml'), readFileSync(`${RULES}clean.xml`));
+    const { code, stdout } = await runCli([
+      'validate',
+      '-r',
+      join(dir, 'index.xml'),
+      '--location',
+      'https://www.example.com/index.xml',
+      ...NOW,
+    ]);
+    const lines = stdout.split('\n').filter((line) => line.includes('IDX-005'));
+    assert.deepEqual(
+      lines.map((line) => line.split(/ +/).slice(0, 3)),
+      [
+        [`${join(dir, 'index.xml')}:4:17`, 'warning', 'IDX-005'],
+        [`${join(dir, 'index.xml')}:5:17`, 'warning', 'IDX-005'],
+      ],
+      stdout,
+    );
+    assert.equal(code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a URL source comes through the shared HTTP client: a 503 with Retry-After is retried', async () => {
   let asked = 0;
   const server = createServer((_request, response) => {

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { validateSitemap } from '../../src/validate/index.js';
-import { hreflangProblem } from '../../src/validate/hreflang.js';
-import { twinKey, UrlRegistry } from '../../src/validate/duplicates.js';
+import { BUDGET_SPENT, twinKey, UrlRegistry, type Repeat } from '../../src/validate/duplicates.js';
+import { HreflangGraph } from '../../src/validate/hreflang.js';
 import { describe, positionOf } from './expect.js';
 
 const NOW = new Date('2024-05-02T12:00:00Z');
@@ -85,32 +85,60 @@ test('DATE-006 needs at least 20 dated URLs and a 90% share of one day', async (
   assert.deepEqual(await codes(build(17, 3)), [], '85% is not build-time stamping');
 });
 
-test('hreflang values: ISO 639-1 language, optional script and ISO 3166-1 region, or x-default', () => {
-  for (const good of ['en', 'de-DE', 'en-gb', 'zh-Hant', 'zh-Hant-TW', 'x-default', 'X-Default']) {
-    assert.equal(hreflangProblem(good), undefined, good);
-  }
-  const bad: [string, RegExp][] = [
-    ['en-UK', /GB/],
-    ['GB', /region without a language/],
-    ['english', /not a language code/],
-    ['xx', /not an ISO 639-1/],
-    ['en-XY', /not an ISO 3166-1/],
-    ['es-419', /not an ISO 3166-1/], // Google reads alpha-2 regions only, not UN M.49 numbers
-    ['en_US', /not a language code/],
-  ];
-  for (const [value, why] of bad) assert.match(hreflangProblem(value) ?? '', why, value);
-});
-
 test('the URL set tells duplicates from http/https and www twins, across sources', () => {
   assert.equal(twinKey('https://www.Example.com/a?b=1'), 'example.com/a?b=1');
   assert.equal(twinKey('http://example.com/a?b=1'), 'example.com/a?b=1');
   assert.notEqual(twinKey('https://example.com/A'), twinKey('https://example.com/a'), 'paths keep their case');
   const registry = new UrlRegistry();
+  const repeatOf = (loc: string, source: string, line: number): Repeat => {
+    const repeat = registry.add(loc, source, { line, column: 5 });
+    assert.ok(repeat !== undefined && repeat !== BUDGET_SPENT, loc);
+    return repeat;
+  };
   assert.equal(registry.add('https://www.example.com/a', 'one.xml', { line: 3, column: 5 }), undefined);
-  assert.deepEqual(registry.add('https://www.example.com/a', 'one.xml', { line: 9, column: 5 })?.where, 'line 3');
-  const twin = registry.add('http://example.com/a', 'two.xml', { line: 4, column: 5 });
-  assert.equal(twin?.kind, 'twin');
-  assert.equal(twin?.where, 'one.xml:3');
+  assert.equal(repeatOf('https://www.example.com/a', 'one.xml', 9).where, 'line 3');
+  const twin = repeatOf('http://example.com/a', 'two.xml', 4);
+  assert.deepEqual(
+    [twin.kind, twin.where, twin.first.loc],
+    ['twin', 'one.xml:3', 'https://www.example.com/a'],
+    'the first URL is rebuilt from its prefix and the key',
+  );
+  assert.equal(registry.add('https://www.EXAMPLE.com/b', 'one.xml', { line: 5, column: 5 }), undefined);
+  assert.equal(repeatOf('https://www.EXAMPLE.com/b', 'one.xml', 6).kind, 'duplicate');
+  assert.equal(repeatOf('https://www.example.com/b', 'one.xml', 7).kind, 'twin', 'the host spelt otherwise');
   assert.equal(registry.has('https://www.example.com/a'), true);
   assert.equal(registry.has('http://example.com/a'), false, 'a twin is not the same URL');
+  assert.equal(registry.has('https://www.example.com/c'), false);
+});
+
+test('the URL set remembers up to its budget, says so once, and still finds repeats of what it holds', () => {
+  const registry = new UrlRegistry(1000);
+  for (let i = 0; i < 1000; i++)
+    assert.equal(registry.add(`https://www.example.com/${i}`, 'a.xml', { line: i + 1, column: 1 }), undefined);
+  assert.equal(registry.add('https://www.example.com/new', 'a.xml', { line: 1001, column: 1 }), BUDGET_SPENT);
+  assert.equal(registry.add('https://www.example.com/newer', 'a.xml', { line: 1002, column: 1 }), undefined);
+  assert.equal(registry.size, 1000);
+  const repeat = registry.add('https://www.example.com/999', 'a.xml', { line: 1003, column: 1 });
+  assert.ok(repeat !== undefined && repeat !== BUDGET_SPENT);
+  assert.equal(repeat.where, 'line 1000');
+  assert.equal(
+    new UrlRegistry(Number.MAX_SAFE_INTEGER).add('https://a.example/', 'a', { line: 1, column: 1 }),
+    undefined,
+  );
+});
+
+test('the hreflang clusters stay within their budget and say so once (LIMIT-004)', () => {
+  const graph = new HreflangGraph(2000);
+  const located = (i: number) => ({
+    entry: {
+      kind: 'url' as const,
+      loc: `https://www.example.com/${i}`,
+      alternates: [{ hreflang: 'en', href: `https://www.example.com/${i}` }],
+    },
+    location: { line: i, column: 1, fields: {} },
+  });
+  const answers = Array.from({ length: 20 }, (_, i) => graph.add(located(i), 0));
+  const spent = answers.indexOf(BUDGET_SPENT);
+  assert.ok(spent > 5, `${spent} clusters fit in 2,000 bytes`);
+  assert.deepEqual(answers.slice(spent + 1), Array(20 - spent - 1).fill(undefined), 'said once');
 });

@@ -1,5 +1,5 @@
 /**
- * The rules the parser reports (RULES.md: the raw document), checked end to end through
+ * The rules the parser reports (docs/rules.md: the raw document), checked end to end through
  * `validate`: one invalid fixture per rule asserting code, severity, line and column, and valid
  * documents of every kind that yield no errors.
  */

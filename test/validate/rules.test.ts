@@ -1,5 +1,5 @@
 /**
- * One fixture per rule the validator owns (RULES.md), read through the real parser: each case
+ * One fixture per rule the validator owns (docs/rules.md), read through the real parser: each case
  * asserts code, severity and the exact line and column, and that the fixture has no errors
  * beyond the expected ones. The clean fixtures exercise every element and must yield nothing.
  */

@@ -1,13 +1,26 @@
 /**
  * Google's extensions inside a `<url>`: image 1.1, video 1.1 (every tag and attribute), news 0.9
- * and `xhtml:link` alternates, mapped to the entry model. A block that lacks a required child is
- * dropped with its rule (IMG-001, VID-001, NEWS-001, HREF-001); the URL itself is always kept.
+ * and `xhtml:link` alternates, mapped to the entry model, their values read by the rules of
+ * core/rules. Whatever can be read is kept: a video or news block that lacks a required child
+ * keeps what it has (VID-001, NEWS-001), and text that is no URL in a URL field is kept as
+ * written and flagged. Only an image without a location, an alternate without its attributes
+ * and a block with nothing readable in it are left out (IMG-001, HREF-001, VID-001, NEWS-001).
+ * The URL itself is always kept.
  */
-import type { Alternate, Image, News, Relationship, Video, VideoPlatform } from '../../core/entry.js';
+import type { Alternate, Image, News, Relationship, Video } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
+import {
+  IMAGE_LOC_CODE,
+  missingNewsProblem,
+  missingVideoProblem,
+  readPlatforms,
+  readRelationship as readRelationshipRule,
+  readUrl as readUrlRule,
+  type Checked,
+} from '../../core/rules/index.js';
 import type { Position } from '../types.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
-import { readList, readNumber, readText, readUrl, readYesNo, abbreviate, type ValueContext } from './values.js';
+import { readList, readText, readUrl, readVideoNumber, readYesNo, abbreviate, type ValueContext } from './values.js';
 
 export interface BlockContext extends ValueContext {
   /** The page URL the block belongs to (named in diagnostics). */
@@ -62,7 +75,7 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
   const byName = childrenByName(node, NS.image, ctx);
   reportUnknown(byName, IMAGE_TAGS, ctx);
   const locNode = single(byName, 'loc', ctx);
-  const loc = locNode && readUrl(locNode, ctx, ctx.url);
+  const loc = locNode && readUrl(locNode, ctx, ctx.url, { field: 'extension', code: IMAGE_LOC_CODE });
   if (locNode === undefined || loc === undefined) {
     ctx.report('IMG-001', `<${node.qname}> has no valid <image:loc>; the image is left out`, node.at, ctx.url);
     return undefined;
@@ -80,7 +93,7 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
   ];
   for (const [field, local] of optional) {
     const child = single(byName, local, ctx);
-    const value = child && (field === 'license' ? readUrl(child, ctx, ctx.url) : readText(child, ctx, ctx.url));
+    const value = child && (field === 'license' ? readExtensionUrl(child, ctx) : readText(child, ctx, ctx.url));
     if (value !== undefined) {
       image[field] = value;
       ctx.fields[`${path}.${field}`] = child!.valueAt;
@@ -115,9 +128,16 @@ const VIDEO_TAGS = new Set([
   'tvshow',
 ]);
 const DEPRECATED_VIDEO_TAGS = ['category', 'gallery_loc', 'price', 'tvshow'];
-const PLATFORMS: readonly VideoPlatform[] = ['web', 'mobile', 'tv'];
+
+/** A URL inside an extension block: text that is no URL is kept as written and flagged, never resolved. */
+function readExtensionUrl(node: XmlNode, ctx: BlockContext, code = 'URL-001'): string | undefined {
+  return readUrl(node, ctx, ctx.url, { field: 'extension', code });
+}
 
 type VideoScalar =
+  | 'thumbnailLoc'
+  | 'title'
+  | 'description'
   | 'contentLoc'
   | 'playerLoc'
   | 'duration'
@@ -129,14 +149,17 @@ type VideoScalar =
   | 'requiresSubscription'
   | 'live';
 
-/** Optional single-valued tags: the field, the tag, and how the value is read. */
+/** Single-valued tags, in the schema's order: the field, the tag, and how the value is read. */
 const VIDEO_SCALARS: readonly [VideoScalar, string, (node: XmlNode, ctx: BlockContext) => Video[VideoScalar]][] = [
-  ['contentLoc', 'content_loc', (n, c) => readUrl(n, c, c.url)],
-  ['playerLoc', 'player_loc', (n, c) => readUrl(n, c, c.url)],
-  ['duration', 'duration', (n, c) => readNumber(n, c, 'VID-005', c.url)],
+  ['thumbnailLoc', 'thumbnail_loc', (n, c) => readExtensionUrl(n, c)],
+  ['title', 'title', (n, c) => readText(n, c, c.url)],
+  ['description', 'description', (n, c) => readText(n, c, c.url)],
+  ['contentLoc', 'content_loc', (n, c) => readExtensionUrl(n, c)],
+  ['playerLoc', 'player_loc', (n, c) => readExtensionUrl(n, c)],
+  ['duration', 'duration', (n, c) => readVideoNumber(n, c, c.url)],
   ['expirationDate', 'expiration_date', (n, c) => readText(n, c, c.url)],
-  ['rating', 'rating', (n, c) => readNumber(n, c, 'VID-005', c.url)],
-  ['viewCount', 'view_count', (n, c) => readNumber(n, c, 'VID-005', c.url)],
+  ['rating', 'rating', (n, c) => readVideoNumber(n, c, c.url)],
+  ['viewCount', 'view_count', (n, c) => readVideoNumber(n, c, c.url)],
   ['publicationDate', 'publication_date', (n, c) => readText(n, c, c.url)],
   ['familyFriendly', 'family_friendly', (n, c) => readYesNo(n, c, c.url)],
   ['requiresSubscription', 'requires_subscription', (n, c) => readYesNo(n, c, c.url)],
@@ -158,16 +181,7 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
   }
   const path = `videos.${index}`;
   const fields: Record<string, Position> = {};
-  const required = (local: string, read: (n: XmlNode) => string | undefined): string | undefined => {
-    const child = single(byName, local, ctx);
-    const value = child && read(child);
-    if (child && value !== undefined) fields[local] = child.valueAt;
-    return value;
-  };
-  const thumbnailLoc = required('thumbnail_loc', (n) => readUrl(n, ctx, ctx.url));
-  const title = required('title', (n) => readText(n, ctx, ctx.url));
-  const description = required('description', (n) => readText(n, ctx, ctx.url));
-  const video: Partial<Video> = {};
+  const video: Video = {};
   for (const [field, local, read] of VIDEO_SCALARS) {
     const child = single(byName, local, ctx);
     const value = child && read(child, ctx);
@@ -187,29 +201,12 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
       }
     }
   }
-  const missing = [
-    thumbnailLoc === undefined && 'thumbnail_loc',
-    title === undefined && 'title',
-    description === undefined && 'description',
-  ].filter((name): name is string => name !== false);
-  if (missing.length > 0) {
-    ctx.report(
-      'VID-001',
-      `<${node.qname}> lacks a valid ${missing.join(', ')}; the video is left out`,
-      node.at,
-      ctx.url,
-    );
-    return undefined;
-  }
-  if (video.contentLoc === undefined && video.playerLoc === undefined) {
-    // The entry model can hold such a video; it is kept so that its other values can be checked.
-    ctx.report('VID-001', `<${node.qname}> needs <video:content_loc> or <video:player_loc>`, node.at, ctx.url);
-  }
   const restriction = single(byName, 'restriction', ctx);
   if (restriction) {
     const relationship = readRelationship(restriction, 'VID-007', ctx);
     const countries = (readText(restriction, ctx, ctx.url) ?? '').split(/\s+/).filter((c) => c !== '');
-    if (relationship !== undefined) {
+    // An empty one is reported by readText (XML-010) and restricts nothing: it is left out.
+    if (relationship !== undefined && countries.length > 0) {
       video.restriction = { relationship, countries };
       fields['restriction'] = restriction.valueAt;
     }
@@ -218,16 +215,9 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
   if (platform) {
     const relationship = readRelationship(platform, 'VID-008', ctx);
     const names = (readText(platform, ctx, ctx.url) ?? '').split(/\s+/).filter((p) => p !== '');
-    const unknown = names.filter((name) => !(PLATFORMS as readonly string[]).includes(name));
-    if (unknown.length > 0) {
-      ctx.report(
-        'VID-008',
-        `<${platform.qname}> allows only web, mobile and tv, not "${abbreviate(unknown.join(' '))}"; left out`,
-        platform.valueAt,
-        ctx.url,
-      );
-    } else if (relationship !== undefined) {
-      video.platform = { relationship, platforms: names as VideoPlatform[] };
+    const platforms = names.length === 0 ? undefined : reportAt(readPlatforms(names), platform, ctx, platform.valueAt);
+    if (relationship !== undefined && platforms !== undefined) {
+      video.platform = { relationship, platforms };
       fields['platform'] = platform.valueAt;
     }
   }
@@ -235,7 +225,8 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
   const uploaderName = uploader && readText(uploader, ctx, ctx.url);
   if (uploader && uploaderName !== undefined) {
     const info = attribute(uploader, 'info');
-    video.uploader = info === undefined ? { name: uploaderName } : { name: uploaderName, info: info.trim() };
+    const infoUrl = info === undefined ? undefined : reportAt(readAttributeUrl(info, ctx), uploader, ctx);
+    video.uploader = infoUrl === undefined ? { name: uploaderName } : { name: uploaderName, info: infoUrl };
     fields['uploader'] = uploader.valueAt;
   }
   const tags: string[] = [];
@@ -249,30 +240,43 @@ export function readVideo(node: XmlNode, index: number, ctx: BlockContext): Vide
     video.tags = tags;
     fields['tags'] = byName.get('tag')![0]!.at;
   }
+  // An incomplete video keeps what it has: a crawler may still want its thumbnail or its player.
+  const missing = missingVideoProblem(video);
+  const empty = Object.keys(video).length === 0;
+  if (missing)
+    ctx.report(missing.code, `<${node.qname}>: ${missing.message}${empty ? '; left out' : ''}`, node.at, ctx.url);
+  if (empty) return undefined;
   ctx.fields[path] = node.at;
-  for (const [field, at] of Object.entries(fields))
-    ctx.fields[`${path}.${field === 'thumbnail_loc' ? 'thumbnailLoc' : field}`] = at;
-  return orderVideo({ thumbnailLoc: thumbnailLoc!, title: title!, description: description!, ...video });
+  for (const [field, at] of Object.entries(fields)) ctx.fields[`${path}.${field}`] = at;
+  return orderVideo(video);
 }
 
 /** The entry model's key order, so that JSON output reads the same whatever the document's order. */
 function orderVideo(video: Video): Video {
   const { thumbnailLoc, title, description, ...rest } = video;
-  return { thumbnailLoc, title, description, ...rest };
+  const ordered: Video = {};
+  if (thumbnailLoc !== undefined) ordered.thumbnailLoc = thumbnailLoc;
+  if (title !== undefined) ordered.title = title;
+  if (description !== undefined) ordered.description = description;
+  return Object.assign(ordered, rest);
+}
+
+/** Reports a checker's problems at `at` in the element; the value, or undefined when it is left out. */
+function reportAt<T>(checked: Checked<T>, node: XmlNode, ctx: BlockContext, at = node.at): T | undefined {
+  for (const found of checked.problems) {
+    const message = `<${node.qname}>: ${found.message}${checked.value === undefined ? '; left out' : ''}`;
+    ctx.report(found.code, message, at, ctx.url, found.severity);
+  }
+  return checked.value;
+}
+
+/** A URL in an attribute (uploader info, alternate href), read as an extension's URL. */
+function readAttributeUrl(value: string, ctx: BlockContext, code = 'URL-001'): Checked<string> {
+  return readUrlRule(value, { mode: 'as-written', field: 'extension', base: ctx.baseUrl, code });
 }
 
 function readRelationship(node: XmlNode, code: string, ctx: BlockContext): Relationship | undefined {
-  const value = attribute(node, 'relationship')?.trim();
-  if (value === 'allow' || value === 'deny') return value;
-  ctx.report(
-    code,
-    value === undefined
-      ? `<${node.qname}> needs relationship="allow" or "deny"; left out`
-      : `<${node.qname}> relationship must be allow or deny, not "${abbreviate(value)}"; left out`,
-    node.at,
-    ctx.url,
-  );
-  return undefined;
+  return reportAt(readRelationshipRule(attribute(node, 'relationship'), code), node, ctx);
 }
 
 // ── news ──────────────────────────────────────────────────────────────────────────────────────
@@ -314,31 +318,25 @@ export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
   const language = languageNode && readText(languageNode, ctx, ctx.url);
   const publicationDate = dateNode && readText(dateNode, ctx, ctx.url);
   const title = titleNode && readText(titleNode, ctx, ctx.url);
-  const missing = [
-    name === undefined && 'publication/name',
-    language === undefined && 'publication/language',
-    publicationDate === undefined && 'publication_date',
-    title === undefined && 'title',
-  ].filter((tag): tag is string => tag !== false);
-  if (missing.length > 0) {
-    ctx.report(
-      'NEWS-001',
-      `<${node.qname}> lacks ${missing.map((tag) => `news:${tag}`).join(', ')}; the news block is left out`,
-      node.at,
-      ctx.url,
-    );
-    return undefined;
+  // An incomplete news block keeps what it has, in the entry model's order.
+  const news: News = {};
+  if (name !== undefined || language !== undefined) {
+    news.publication = {};
+    if (name !== undefined) news.publication.name = name;
+    if (language !== undefined) news.publication.language = language;
   }
-  const news: News = {
-    publication: { name: name!, language: language! },
-    publicationDate: publicationDate!,
-    title: title!,
-  };
+  if (publicationDate !== undefined) news.publicationDate = publicationDate;
+  if (title !== undefined) news.title = title;
+  const missing = missingNewsProblem(news);
+  const empty = Object.keys(news).length === 0;
+  if (missing)
+    ctx.report(missing.code, `<${node.qname}>: ${missing.message}${empty ? '; left out' : ''}`, node.at, ctx.url);
+  if (empty) return undefined;
   ctx.fields['news'] = node.at;
-  ctx.fields['news.publication.name'] = nameNode!.valueAt;
-  ctx.fields['news.publication.language'] = languageNode!.valueAt;
-  ctx.fields['news.publicationDate'] = dateNode!.valueAt;
-  ctx.fields['news.title'] = titleNode!.valueAt;
+  if (name !== undefined) ctx.fields['news.publication.name'] = nameNode!.valueAt;
+  if (language !== undefined) ctx.fields['news.publication.language'] = languageNode!.valueAt;
+  if (publicationDate !== undefined) ctx.fields['news.publicationDate'] = dateNode!.valueAt;
+  if (title !== undefined) ctx.fields['news.title'] = titleNode!.valueAt;
   const lists: [keyof Pick<News, 'keywords' | 'genres' | 'stockTickers'>, string][] = [
     ['keywords', 'keywords'],
     ['genres', 'genres'],
@@ -357,19 +355,25 @@ export function readNews(node: XmlNode, ctx: BlockContext): News | undefined {
 
 // ── xhtml:link ────────────────────────────────────────────────────────────────────────────────
 
-/** An hreflang alternate; links with another rel (amphtml …) are not alternates and are skipped. */
+/**
+ * An hreflang alternate; links with another rel (amphtml …) are not alternates and are skipped.
+ * The value of hreflang is the validator's to judge (HREF-002); an href that is no absolute URL
+ * is flagged (HREF-001) and kept as written, or resolved when it is a path.
+ */
 export function readAlternate(node: XmlNode, index: number, ctx: BlockContext): Alternate | undefined {
   const rel = attribute(node, 'rel')?.trim().toLowerCase();
   if (rel !== undefined && rel !== 'alternate') return undefined;
   const hreflang = attribute(node, 'hreflang')?.trim();
-  const href = attribute(node, 'href')?.trim();
-  const missing = [rel === undefined && 'rel', !hreflang && 'hreflang', !href && 'href'].filter(
+  const rawHref = attribute(node, 'href');
+  const missing = [rel === undefined && 'rel', !hreflang && 'hreflang', !rawHref?.trim() && 'href'].filter(
     (name): name is string => name !== false,
   );
   if (missing.length > 0) {
     ctx.report('HREF-001', `<${node.qname}> lacks ${missing.join(', ')}; the alternate is left out`, node.at, ctx.url);
     return undefined;
   }
+  const href = reportAt(readAttributeUrl(rawHref!, ctx, 'HREF-001'), node, ctx);
+  if (href === undefined) return undefined;
   ctx.fields[`alternates.${index}`] = node.at;
-  return { hreflang: hreflang!, href: href! };
+  return { hreflang: hreflang!, href };
 }

@@ -4,12 +4,20 @@
  * by the document reader) and the empty namespace both count as core. Upper-case core names are
  * read with XML-007.
  */
-import { isChangefreq, type Changefreq, type SitemapRef, type UrlEntry } from '../../core/entry.js';
+import type { SitemapRef, UrlEntry } from '../../core/entry.js';
 import { NS } from '../../core/namespaces.js';
 import type { LocatedEntry, Position } from '../types.js';
 import type { XmlNode } from '../xml/block.js';
 import { readAlternate, readImage, readNews, readVideo, type BlockContext } from './extensions.js';
-import { checkUrl, readText, readUrl, readW3cDate, abbreviate, type ValueContext } from './values.js';
+import {
+  checkUrl,
+  readChangefreq,
+  readPriority,
+  readUrl,
+  readW3cDate,
+  abbreviate,
+  type ValueContext,
+} from './values.js';
 
 const URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
 const SITEMAP_CHILDREN = ['loc', 'lastmod'] as const;
@@ -187,36 +195,4 @@ function bareTextUrl(block: XmlNode, ctx: ValueContext): string | undefined {
     block.at,
   );
   return checkUrl(text, block.text, { qname: block.qname, valueAt: block.valueAt }, ctx);
-}
-
-function readChangefreq(node: XmlNode, ctx: ValueContext, url: string): Changefreq | undefined {
-  const value = readText(node, ctx, url);
-  if (value === undefined) return undefined;
-  if (isChangefreq(value)) return value;
-  const lower = value.toLowerCase();
-  if (isChangefreq(lower)) {
-    ctx.report('FREQ-001', `changefreq is case-sensitive: "${value}" should be "${lower}"`, node.valueAt, url);
-    return lower;
-  }
-  ctx.report(
-    'FREQ-001',
-    `"${abbreviate(value)}" is not a changefreq (always, hourly, daily, weekly, monthly, yearly, never); left out`,
-    node.valueAt,
-    url,
-  );
-  return undefined;
-}
-
-function readPriority(node: XmlNode, ctx: ValueContext, url: string): number | undefined {
-  const value = readText(node, ctx, url);
-  if (value === undefined) return undefined;
-  const number = /^[+]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
-  if (number >= 0 && number <= 1) return number;
-  ctx.report(
-    'PRIO-001',
-    `priority must be a decimal from 0.0 to 1.0, not "${abbreviate(value)}"; left out`,
-    node.valueAt,
-    url,
-  );
-  return undefined;
 }

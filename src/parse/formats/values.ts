@@ -1,10 +1,21 @@
 /**
  * Reading one value out of an element, the lenient way: text is trimmed (and trimming reported
  * where it matters), child elements inside a text element are reported and their text used, and
- * a value that cannot be represented is dropped with the rule that says why.
+ * a value that cannot be represented is dropped with the rule that says why. Values are checked
+ * by the rules of core/rules, which the generator and the validator share.
  */
 import { parseW3cDate } from '../../core/datetime.js';
-import { findUrlSyntaxProblem } from '../../core/url.js';
+import type { Changefreq } from '../../core/entry.js';
+import {
+  readChangefreq as readChangefreqRule,
+  readPriority as readPriorityRule,
+  readUrl as readRules,
+  readVideoNumber as readVideoNumberRule,
+  readW3cDate as readDateRule,
+  readYesNo as readYesNoRule,
+  type Checked,
+  type UrlReading,
+} from '../../core/rules/index.js';
 import type { Report } from '../diagnostics.js';
 import { textContent, type XmlNode } from '../xml/block.js';
 
@@ -41,63 +52,41 @@ export function readText(node: XmlNode, ctx: ValueContext, url?: string): string
 }
 
 /**
- * An absolute http(s) URL from a `loc`-like element. Relative URLs resolve against the base URL
- * (URL-001, kept) or are dropped without one; other schemes are dropped (URL-001); whitespace
- * around the value and characters that must be percent-encoded are reported (URL-003).
+ * An http(s) URL from a URL-typed element, read by the URL rule (core/rules/url.ts) as written:
+ * whitespace around it and characters that must be percent-encoded are reported (URL-003) and
+ * kept; a relative `loc` resolves against the base URL (URL-001, kept) or is dropped without one;
+ * other schemes are dropped (URL-001). In an extension (`reading.field: 'extension'`), text that
+ * is no URL ("Free License") is kept as written and flagged with the field's code, never resolved.
  */
-export function readUrl(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
-  const raw = readText(node, ctx, url);
-  return raw === undefined ? undefined : checkUrl(raw, textContent(node), node, ctx, url);
+export function readUrl(
+  node: XmlNode,
+  ctx: ValueContext,
+  url?: string,
+  reading: Pick<UrlReading, 'field' | 'code'> = { field: 'page' },
+): string | undefined {
+  const value = readText(node, ctx, url);
+  return value === undefined ? undefined : checkUrl(value, textContent(node), node, ctx, url, reading);
 }
 
+/** readUrl for a value already read: `raw` is the text before trimming. */
 export function checkUrl(
   value: string,
   raw: string,
   node: Pick<XmlNode, 'qname' | 'valueAt'>,
   ctx: ValueContext,
   url?: string,
+  reading: Pick<UrlReading, 'field' | 'code'> = { field: 'page' },
 ): string | undefined {
-  const at = node.valueAt;
-  if (raw.length !== value.length && raw.trim() === value) {
-    ctx.report('URL-003', `whitespace around the URL in <${node.qname}> was removed`, at, value, 'warning');
+  // The raw text, when it differs from the value by whitespace alone (not by removed characters).
+  const text = raw.length !== value.length && raw.trim() === value ? raw : value;
+  const checked = readRules(text, { mode: 'as-written', base: ctx.baseUrl, ...reading });
+  // A page URL's problems name the URL itself; an extension's name the page it belongs to.
+  const named = reading.field === 'page' ? (checked.value ?? url) : url;
+  for (const found of checked.problems) {
+    const message = `<${node.qname}>: ${found.message}${checked.value === undefined ? '; left out' : ''}`;
+    ctx.report(found.code, message, node.valueAt, named, found.severity);
   }
-  const scheme = value.startsWith('https://')
-    ? 'https'
-    : value.startsWith('http://')
-      ? 'http'
-      : /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
-  if (scheme === undefined) {
-    if (ctx.baseUrl === undefined) {
-      ctx.report(
-        'URL-001',
-        `"${value}" in <${node.qname}> is a relative URL and no base URL is known; left out`,
-        at,
-        url,
-      );
-      return undefined;
-    }
-    let resolved: string;
-    try {
-      resolved = new URL(value, ctx.baseUrl).href;
-    } catch {
-      ctx.report('URL-001', `"${value}" in <${node.qname}> is not a valid URL; left out`, at, url);
-      return undefined;
-    }
-    ctx.report(
-      'URL-001',
-      `"${value}" in <${node.qname}> is relative; read as ${resolved} (write absolute URLs)`,
-      at,
-      resolved,
-    );
-    return resolved;
-  }
-  if (scheme !== 'http' && scheme !== 'https') {
-    ctx.report('URL-001', `"${abbreviate(value)}" in <${node.qname}> is not an http(s) URL; left out`, at, url);
-    return undefined;
-  }
-  const problem = findUrlSyntaxProblem(value);
-  if (problem) ctx.report('URL-003', `<${node.qname}>: ${problem.message}`, at, value);
-  return value;
+  return checked.value;
 }
 
 /** Valid dates seen lately: sitemaps repeat a few lastmod values thousands of times. */
@@ -115,37 +104,42 @@ export function isValidW3cDate(value: string): boolean {
 /** A W3C datetime kept as written (trimmed), or undefined with DATE-001..003. */
 export function readW3cDate(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
   const value = readText(node, ctx, url);
-  if (value === undefined) return undefined;
-  if (isValidW3cDate(value)) return value;
-  const parsed = parseW3cDate(value);
-  if (parsed.ok) return value;
-  ctx.report(parsed.problem.code, `<${node.qname}>: ${parsed.problem.message}; left out`, node.valueAt, url);
+  if (value === undefined || isValidW3cDate(value)) return value;
+  report(readDateRule(value), node, ctx, url);
   return undefined;
 }
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/** A decimal number, or undefined (with `code`) when the text is not one. */
-export function readNumber(node: XmlNode, ctx: ValueContext, code: string, url?: string): number | undefined {
+/** changefreq, lower case (FREQ-001 for any other case, or for a word that is none). */
+export function readChangefreq(node: XmlNode, ctx: ValueContext, url: string): Changefreq | undefined {
   const value = readText(node, ctx, url);
-  if (value === undefined) return undefined;
-  if (DECIMAL.test(value)) return Number(value);
-  ctx.report(code, `<${node.qname}>: "${abbreviate(value)}" is not a number; left out`, node.valueAt, url);
-  return undefined;
+  return value === undefined ? undefined : report(readChangefreqRule(value), node, ctx, url);
+}
+
+/** priority, a decimal from 0.0 to 1.0 (PRIO-001). */
+export function readPriority(node: XmlNode, ctx: ValueContext, url: string): number | undefined {
+  const value = readText(node, ctx, url);
+  return value === undefined ? undefined : report(readPriorityRule(value), node, ctx, url);
+}
+
+/** Reports a checker's problems at the element's value; the value, or undefined when it is left out. */
+function report<T>(checked: Checked<T>, node: XmlNode, ctx: ValueContext, url?: string): T | undefined {
+  for (const found of checked.problems) {
+    const message = `<${node.qname}>: ${found.message}${checked.value === undefined ? '; left out' : ''}`;
+    ctx.report(found.code, message, node.valueAt, url, found.severity);
+  }
+  return checked.value;
+}
+
+/** A video number (duration, rating, view count): a decimal without exponent, or undefined with VID-005. */
+export function readVideoNumber(node: XmlNode, ctx: ValueContext, url?: string): number | undefined {
+  const value = readText(node, ctx, url);
+  return value === undefined ? undefined : report(readVideoNumberRule(value), node, ctx, url);
 }
 
 /** yes/no as a boolean (VID-006 when the case is off, or when it is neither). */
 export function readYesNo(node: XmlNode, ctx: ValueContext, url?: string): boolean | undefined {
   const value = readText(node, ctx, url);
-  if (value === undefined) return undefined;
-  const lower = value.toLowerCase();
-  if (lower !== 'yes' && lower !== 'no') {
-    ctx.report('VID-006', `<${node.qname}> must be yes or no, not "${abbreviate(value)}"; left out`, node.valueAt, url);
-    return undefined;
-  }
-  if (lower !== value)
-    ctx.report('VID-006', `<${node.qname}> must be lower-case "${lower}"`, node.valueAt, url, 'warning');
-  return lower === 'yes';
+  return value === undefined ? undefined : report(readYesNoRule(value), node, ctx, url);
 }
 
 /** A comma-separated list (news keywords, genres, tickers), items trimmed, empty items left out. */

@@ -1,6 +1,6 @@
 /**
- * ISO code lists the hreflang and news rules check against (RULES.md HREF-002, NEWS-005):
- * ISO 639-1 language codes and ISO 3166-1 alpha-2 country codes, lower case.
+ * The ISO code lists the hreflang, news and video rules check against (HREF-002, NEWS-005,
+ * VID-007): ISO 639-1 language codes and ISO 3166-1 alpha-2 country codes, lower case.
  */
 
 const ISO_639_1 = `
@@ -25,5 +25,15 @@ function codeSet(list: string): ReadonlySet<string> {
   return new Set(list.split(/\s+/).filter(Boolean));
 }
 
-export const LANGUAGE_CODES = codeSet(ISO_639_1);
-export const COUNTRY_CODES = codeSet(ISO_3166_1_ALPHA_2);
+const LANGUAGE_CODES = codeSet(ISO_639_1);
+const COUNTRY_CODES = codeSet(ISO_3166_1_ALPHA_2);
+
+/** An ISO 639-1 language code, in any case ("en", "DE"). */
+export function isLanguageCode(code: string): boolean {
+  return LANGUAGE_CODES.has(code.toLowerCase());
+}
+
+/** An ISO 3166-1 alpha-2 country code, in any case ("GB", "us"). */
+export function isCountryCode(code: string): boolean {
+  return COUNTRY_CODES.has(code.toLowerCase());
+}

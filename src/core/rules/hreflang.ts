@@ -1,0 +1,83 @@
+/**
+ * hreflang alternates (docs/rules.md): the value of `hreflang` (HREF-002) and the alternates of one
+ * URL taken together (HREF-003: the URL lists itself; HREF-005: one language, one URL). Return
+ * links across URLs (HREF-004) need every URL of the run and are the validator's.
+ */
+import type { Alternate } from '../entry.js';
+import { isCountryCode, isLanguageCode } from './iso-codes.js';
+import { accepted, at, problem, refused, shown, type Checked, type RuleProblem } from './problem.js';
+
+/** A language, an optional ISO 15924 script, an optional region (two letters, or three digits to be refused by name). */
+const HREFLANG_SHAPE = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?$/i;
+
+/**
+ * Why an hreflang value is not what Google reads, or undefined when it is: x-default, or an ISO
+ * 639-1 language, optionally with a script ("zh-Hant") and an ISO 3166-1 alpha-2 region ("en-GB",
+ * "zh-Hant-TW"), in any case. A region alone, "en-UK" and UN M.49 regions ("es-419") are refused.
+ */
+export function hreflangProblem(value: string): string | undefined {
+  if (value.toLowerCase() === 'x-default') return undefined;
+  const match = HREFLANG_SHAPE.exec(value);
+  const language = match?.[1];
+  if (!match || language === undefined) {
+    return `${shown(value)} is not a language code; write an ISO 639-1 language, optionally with a script and a region ("de", "zh-Hant", "en-GB"), or x-default`;
+  }
+  if (!isLanguageCode(language)) {
+    return isCountryCode(language) && match[2] === undefined && match[3] === undefined
+      ? `${shown(value)} is a region without a language; write the language first, e.g. "en-${value.toUpperCase()}"`
+      : `"${language.toLowerCase()}" is not an ISO 639-1 language code`;
+  }
+  const region = match[3];
+  if (region !== undefined && !isCountryCode(region)) {
+    return region.toUpperCase() === 'UK'
+      ? `${shown(value)} uses UK, which is not a country code; the United Kingdom is GB ("${language}-GB")`
+      : `"${region}" in ${shown(value)} is not an ISO 3166-1 alpha-2 country code`;
+  }
+  return undefined;
+}
+
+/** HREF-002: the hreflang value, trimmed. */
+export function readHreflang(text: string): Checked<string> {
+  const value = text.trim();
+  const why = hreflangProblem(value);
+  return why === undefined ? accepted(value) : refused(problem('HREF-002', `hreflang ${why}`));
+}
+
+/**
+ * The alternates of one URL together: the URL must be among them (HREF-003), and one language
+ * must not name two URLs (HREF-005). Problems carry the path of the alternate they are about.
+ */
+export function alternatesProblems(loc: string, alternates: readonly Alternate[]): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  const byLanguage = new Map<string, string>();
+  let listsItself = false;
+  alternates.forEach((alternate, i) => {
+    if (alternate.href === loc) listsItself = true;
+    const language = alternate.hreflang.toLowerCase();
+    const other = byLanguage.get(language);
+    if (other !== undefined && other !== alternate.href) {
+      problems.push(
+        at(
+          `alternates.${i}`,
+          problem(
+            'HREF-005',
+            `hreflang "${alternate.hreflang}" points to both ${shown(other, 120)} and ${shown(alternate.href, 120)}; each language must map to one URL`,
+          ),
+        ),
+      );
+    }
+    byLanguage.set(language, alternate.href);
+  });
+  if (!listsItself && alternates.length > 0) {
+    problems.unshift(
+      at(
+        'alternates.0',
+        problem(
+          'HREF-003',
+          `the URL's hreflang links do not include the URL itself; add <xhtml:link rel="alternate" hreflang="…" href="${loc}"/> with its own language`,
+        ),
+      ),
+    );
+  }
+  return problems;
+}
