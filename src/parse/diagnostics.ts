@@ -3,7 +3,8 @@
  * caller's `onDiagnostic`, and in strict mode turns the first error into a thrown ParseError.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import { ParseError, type Position } from './types.js';
+import type { Position } from '../core/position.js';
+import { ParseError } from './types.js';
 
 import type { Severity } from '../core/diagnostics.js';
 

@@ -4,6 +4,10 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry } from '../core/entry.js';
+import type { Position } from '../core/position.js';
+
+// Part of the parser's contract (EntryLocation extends it); it lives in core/, beside the diagnostics that name it.
+export type { Position };
 
 /** Anything parseSitemap reads: bytes in memory, a Node or Web byte stream, or a file path. */
 export type SitemapSource =
@@ -39,12 +43,7 @@ export interface ParseOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Where an entry and its fields were in the document (1-based). */
-export interface Position {
-  line: number;
-  column: number;
-}
-
+/** Where an entry starts in the document, and where the value of each of its fields is. */
 export interface EntryLocation extends Position {
   /**
    * Positions of the value of each field, by path: 'loc', 'lastmod', 'changefreq', 'priority',

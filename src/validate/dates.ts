@@ -5,7 +5,7 @@
  */
 import { parseW3cDate, toEpochMillis, type DateGranularity } from '../core/datetime.js';
 import { LIMITS } from '../core/limits.js';
-import type { Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
 import { detach } from '../core/detach.js';
 import { quote, type Reporter } from './reporter.js';
 

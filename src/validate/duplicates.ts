@@ -3,7 +3,7 @@
  * www/non-www twins of one page collide. It is the one structure that grows with the number of
  * URLs, and it is shared by all the sources of one run so duplicates across sitemaps are found.
  */
-import type { Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
 import { detach } from '../core/detach.js';
 
 /** The first occurrence of a page, kept compactly: the URL set is the run's largest structure. */

@@ -5,7 +5,8 @@
  * the end. Missing attributes (HREF-001) are the parser's.
  */
 import type { Alternate, UrlEntry } from '../core/entry.js';
-import type { LocatedEntry, Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
+import type { LocatedEntry } from '../parse/types.js';
 import { COUNTRY_CODES, LANGUAGE_CODES } from './codes.js';
 import { detach } from '../core/detach.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';

@@ -3,7 +3,8 @@
  * and where. The reporter adds the source, the entry's url and the position, so rules stay short.
  */
 import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
-import type { EntryLocation, LocatedEntry, Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
+import type { EntryLocation, LocatedEntry } from '../parse/types.js';
 
 export type { Position };
 

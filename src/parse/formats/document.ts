@@ -5,9 +5,10 @@
  */
 import type { DocumentKind } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
+import type { Position } from '../../core/position.js';
 import type { Report } from '../diagnostics.js';
 import type { EntryQueue } from '../emitted.js';
-import type { LocatedEntry, Position } from '../types.js';
+import type { LocatedEntry } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
 import type { TextPositions, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';

@@ -5,7 +5,7 @@
  */
 import type { Alternate, Image, News, Relationship, Video, VideoPlatform } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
-import type { Position } from '../types.js';
+import type { Position } from '../../core/position.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
 import { readList, readNumber, readText, readUrl, readYesNo, abbreviate, type ValueContext } from './values.js';
 

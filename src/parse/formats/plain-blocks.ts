@@ -25,7 +25,7 @@
 import { W3C_DATE_IN_RANGE } from '../../core/datetime.js';
 import { CHANGEFREQS, type Changefreq, type Image, type SitemapRef, type UrlEntry } from '../../core/entry.js';
 import type { EmittedEntry, EntryQueue } from '../emitted.js';
-import type { Position } from '../types.js';
+import type { Position } from '../../core/position.js';
 import { ELEMENT_CUT, type TextPositions } from '../xml/tokenizer.js';
 import { isValidW3cDate } from './values.js';
 

@@ -6,7 +6,8 @@
  */
 import { isChangefreq, type Changefreq, type SitemapRef, type UrlEntry } from '../../core/entry.js';
 import { NS } from '../../core/namespaces.js';
-import type { LocatedEntry, Position } from '../types.js';
+import type { Position } from '../../core/position.js';
+import type { LocatedEntry } from '../types.js';
 import type { XmlNode } from '../xml/block.js';
 import { readAlternate, readImage, readNews, readVideo, type BlockContext } from './extensions.js';
 import { checkUrl, readText, readUrl, readW3cDate, abbreviate, type ValueContext } from './values.js';

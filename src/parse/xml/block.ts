@@ -3,7 +3,7 @@
  * streamed block by block, and each block, being small, is mapped to an entry as a whole. This
  * keeps the mapping code plain while memory stays bounded by the largest block.
  */
-import type { Position } from '../types.js';
+import type { Position } from '../../core/position.js';
 import type { XmlAttribute } from './tokenizer.js';
 
 export interface XmlNode {

@@ -9,7 +9,7 @@
  * read the way a browser-like reader would, so a broken document loses as little as possible.
  * Its equivalence with saxes on well-formed documents is proven by test/parse/tokenizer-differential.
  */
-import type { Position } from '../types.js';
+import type { Position } from '../../core/position.js';
 import { decodeReferences, type EntityProblem } from './entities.js';
 import { CONVENTIONAL_PREFIXES, NamespaceScopes } from './namespaces.js';
 
