@@ -7,6 +7,7 @@ import type { Alternate, Image, News, Relationship, Video, VideoPlatform } from 
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
 import type { Position } from '../../core/position.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
+import { IMAGE_FIELDS, setField } from './fields.js';
 import { readList, readNumber, readText, readUrl, readYesNo, abbreviate, type ValueContext } from './values.js';
 
 export interface BlockContext extends ValueContext {
@@ -56,7 +57,9 @@ function reportUnknown(byName: Map<string, XmlNode[]>, known: ReadonlySet<string
 
 // ── image ─────────────────────────────────────────────────────────────────────────────────────
 
-const IMAGE_TAGS = new Set(['loc', 'caption', 'title', 'geo_location', 'license']);
+const IMAGE_TAGS = new Set<string>(IMAGE_FIELDS.map((field) => field.tag));
+/** How each kind of an image's values is read. */
+const IMAGE_VALUES = { url: readUrl, text: readText } as const;
 
 export function readImage(node: XmlNode, index: number, ctx: BlockContext): Image | undefined {
   const byName = childrenByName(node, NS.image, ctx);
@@ -71,19 +74,13 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
   ctx.fields[path] = node.at;
   ctx.fields[`${path}.loc`] = locNode.valueAt;
   const image: Image = { loc };
-  // In the schema's order, which is also the order of the entry's fields.
-  const optional: [keyof Image, string][] = [
-    ['caption', 'caption'],
-    ['geoLocation', 'geo_location'],
-    ['title', 'title'],
-    ['license', 'license'],
-  ];
-  for (const [field, local] of optional) {
-    const child = single(byName, local, ctx);
-    const value = child && (field === 'license' ? readUrl(child, ctx, ctx.url) : readText(child, ctx, ctx.url));
+  // In the schema's order (fields.ts), which is also the order of the entry's fields.
+  for (const { tag, property, kind } of IMAGE_FIELDS.slice(1)) {
+    const child = single(byName, tag, ctx);
+    const value = child && IMAGE_VALUES[kind](child, ctx, ctx.url);
     if (value !== undefined) {
-      image[field] = value;
-      ctx.fields[`${path}.${field}`] = child!.valueAt;
+      setField(image, property, value);
+      ctx.fields[`${path}.${property}`] = child!.valueAt;
     }
   }
   return image;
