@@ -60,6 +60,8 @@ class SitemapParser implements ParsedSitemap {
   private readonly sink: DiagnosticSink;
   private reader: DocumentReader | undefined;
   private started = false;
+  /** Places where the document's structure was repaired (see ParsedSitemap.repairs). */
+  private readonly repaired = { repairs: 0 };
 
   constructor(
     private readonly source: SitemapSource,
@@ -84,6 +86,10 @@ class SitemapParser implements ParsedSitemap {
 
   get diagnosticCount(): number {
     return this.sink.count;
+  }
+
+  get repairs(): number {
+    return this.repaired.repairs;
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
@@ -164,6 +170,7 @@ class SitemapParser implements ParsedSitemap {
         report,
         { maxValueLength: this.limits.maxValueLength, positions, baseUrl: this.options.baseUrl },
         out,
+        this.repaired,
       );
     }
     return textDocument(report, this.limits.maxValueLength, out);

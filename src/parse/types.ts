@@ -76,6 +76,11 @@ export interface ParsedSitemap extends AsyncIterable<Entry> {
   readonly diagnostics: readonly Diagnostic[];
   readonly diagnosticCount: number;
   readonly stats: ParseStats;
+  /**
+   * Places where the document's structure was repaired: end tags missing (supplied where the
+   * next element shows them missing) or the document cut off. Entries there may be incomplete.
+   */
+  readonly repairs: number;
   /** The same entries with their positions (iterate one or the other, once). */
   located(): AsyncIterable<LocatedEntry>;
 }

@@ -14,10 +14,14 @@ import { BlockBuilder, type XmlNode } from '../xml/block.js';
 import type { XmlAttribute, XmlHandler } from '../xml/elements.js';
 import type { Flow } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
+import { SITEMAP_FIELDS, URL_FIELDS } from './fields.js';
 import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
 import type { ValueContext } from './values.js';
 
 type Layout = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'ignore';
+
+const URL_TAGS: ReadonlySet<string> = new Set(URL_FIELDS.map((field) => field.tag));
+const SITEMAP_TAGS: ReadonlySet<string> = new Set(SITEMAP_FIELDS.map((field) => field.tag));
 
 export interface DocumentReaderOptions {
   maxValueLength: number;
@@ -35,6 +39,8 @@ export class XmlDocumentReader implements XmlHandler {
   private inBlock = false;
   /** The depth the open block started at. */
   private blockDepth = 0;
+  /** The depth of the open field of a sitemap's block (0 when none is open). */
+  private fieldDepth = 0;
   private readonly builder: BlockBuilder;
 
   constructor(
@@ -56,6 +62,7 @@ export class XmlDocumentReader implements XmlHandler {
     const depth = this.depth++;
     if (depth === 0) return this.openRoot(uri, local, qname, at);
     if (this.inBlock) {
+      if (depth === this.blockDepth + 1 && this.isField(uri, local)) this.fieldDepth = depth;
       this.builder.start(uri, local, qname, attributes, at);
     } else if (this.startsBlock(uri, local, depth)) {
       this.inBlock = true;
@@ -70,7 +77,7 @@ export class XmlDocumentReader implements XmlHandler {
 
   /** Between the blocks of a sitemap (back in its root), the fast path may read on. */
   closeElement(): Flow {
-    this.depth--;
+    if (--this.depth === this.fieldDepth) this.fieldDepth = 0;
     if (this.inBlock) {
       const block = this.builder.end();
       if (block !== undefined) {
@@ -88,6 +95,19 @@ export class XmlDocumentReader implements XmlHandler {
   /** Whitespace alone between the fields of a sitemap's block is indentation; elsewhere in a block, it is text. */
   whitespace(value: string, at: Position): void {
     if (this.inBlock && !(this.isSitemap && this.depth === this.blockDepth + 1)) this.builder.text(value, at);
+  }
+
+  /**
+   * A block belongs directly in the root of a sitemap, and never inside another block of a feed;
+   * a field of a sitemap's block holds text, never another field. Met deeper, the elements open
+   * down there have lost their end tags (see XmlHandler).
+   */
+  depthFor(uri: string, local: string): number | undefined {
+    if (this.isBlock(uri, local)) {
+      if (this.isSitemap) return 1;
+      return this.inBlock ? this.blockDepth : undefined;
+    }
+    return this.fieldDepth !== 0 && this.isField(uri, local) ? this.fieldDepth : undefined;
   }
 
   /** The document ended: the problems of a block left open go out without a URL. */
@@ -160,6 +180,12 @@ export class XmlDocumentReader implements XmlHandler {
       default:
         return false;
     }
+  }
+
+  /** Whether an element of this name is a field of a sitemap's block (fields.ts). */
+  private isField(uri: string, local: string): boolean {
+    const tags = this.layout === 'urlset' ? URL_TAGS : this.layout === 'sitemapindex' ? SITEMAP_TAGS : undefined;
+    return tags !== undefined && this.names.isCore(uri) && (tags.has(local) || tags.has(local.toLowerCase()));
   }
 
   /** A child of the root that is not a block: foreign elements are ignored, core ones reported. */

@@ -13,7 +13,7 @@ import { NS } from '../../core/namespaces.js';
 import type { Position } from '../../core/position.js';
 import { EntryProblems, type Report } from '../diagnostics.js';
 import type { EntryQueue } from '../emitted.js';
-import { XmlElements } from '../xml/elements.js';
+import { XmlElements, type RepairCount } from '../xml/elements.js';
 import { LineIndex } from '../xml/line-index.js';
 import { XmlTokenizer } from '../xml/tokenizer.js';
 import { XmlDocumentReader } from './document.js';
@@ -41,6 +41,7 @@ export class XmlDocument {
     report: Report,
     private readonly options: XmlDocumentOptions,
     private readonly out: EntryQueue,
+    count: RepairCount,
   ) {
     this.problems = new EntryProblems(report);
     const problem = this.problems.report;
@@ -48,7 +49,7 @@ export class XmlDocument {
       { report: problem, baseUrl: options.baseUrl },
       { maxValueLength: options.maxValueLength, problems: this.problems, out },
     );
-    this.elements = new XmlElements(this.reader, this.lines, problem);
+    this.elements = new XmlElements(this.reader, this.lines, problem, count);
     this.lexer = new XmlTokenizer(this.elements, this.lines, problem);
   }
 

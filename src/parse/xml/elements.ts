@@ -31,6 +31,17 @@ export interface XmlHandler {
    * document's structure gives it no meaning (SAX's ignorable whitespace).
    */
   whitespace(value: string, at: Position): void;
+  /**
+   * The depth an element of this name belongs at, when the document's structure says (the root's
+   * children are at depth 1), or undefined. Met deeper, the elements open down to that depth
+   * have lost their end tags: they are closed there, and the repair is reported.
+   */
+  depthFor?(uri: string, local: string): number | undefined;
+}
+
+/** Counts what was repaired: each place where end tags were missing. */
+export interface RepairCount {
+  repairs: number;
 }
 
 interface OpenElement {
@@ -53,6 +64,7 @@ export class XmlElements implements TokenHandler {
     private readonly handler: XmlHandler,
     private readonly lines: LineIndex,
     private readonly report: XmlProblemReporter,
+    private readonly count: RepairCount,
   ) {}
 
   /** The namespace URI `prefix` is bound to where the reading stands ('' for the default namespace). */
@@ -90,6 +102,13 @@ export class XmlElements implements TokenHandler {
     const colon = qname.indexOf(':');
     const local = colon === -1 ? qname : qname.slice(colon + 1);
     const uri = this.resolve(colon === -1 ? '' : qname.slice(0, colon), qname, at);
+    const belongsAt = depth > 1 ? this.handler.depthFor?.(uri, local) : undefined;
+    if (belongsAt !== undefined && belongsAt < depth) {
+      // Its own declarations go with it, to where it belongs.
+      if (declarations !== undefined) this.scopes.close(depth);
+      this.closeUnclosed(belongsAt, qname, at);
+      if (declarations !== undefined) this.scopes.declare(belongsAt, declarations);
+    }
     this.stack.push({ qname, uri, local });
     const flow = this.handler.openElement(uri, local, attributes, qname, this.lines.positionOf(at));
     return selfClosing && flow !== 'stop' ? this.popElement() : flow;
@@ -100,6 +119,7 @@ export class XmlElements implements TokenHandler {
     const top = stack[stack.length - 1];
     if (top !== undefined && top.qname === qname) return this.popElement();
     if (stack.some((element) => element.qname === qname)) {
+      this.count.repairs++;
       while (stack[stack.length - 1]!.qname !== qname) {
         this.problem('XML-001', `</${qname}> closes <${stack[stack.length - 1]!.qname}>, which was never closed`, at);
         this.popElement();
@@ -148,6 +168,7 @@ export class XmlElements implements TokenHandler {
 
   end(at: number): void {
     if (this.stack.length > 0) {
+      this.count.repairs++;
       const open = this.stack[this.stack.length - 1]!.qname;
       this.problem('XML-001', `the document ends before </${open}> (cut off?); the unfinished entry is left out`, at);
     } else if (!this.rootSeen) {
@@ -156,6 +177,22 @@ export class XmlElements implements TokenHandler {
   }
 
   // ── elements ────────────────────────────────────────────────────────────────────────────────
+
+  /** Closes the open elements down to `depth`: a start tag met at `at` shows their end tags are missing. */
+  private closeUnclosed(depth: number, qname: string, at: number): void {
+    this.count.repairs++;
+    const stack = this.stack;
+    while (stack.length > depth) {
+      const open = stack[stack.length - 1]!.qname;
+      // Reported while the element is open, so that it names the entry the element belongs to.
+      this.problem(
+        'XML-001',
+        `<${qname}> starts inside <${open}>, which was never closed: it is closed here (add its </${open}>)`,
+        at,
+      );
+      this.popElement();
+    }
+  }
 
   private popElement(): Flow {
     this.stack.pop();
