@@ -8,7 +8,7 @@
  */
 import type { Changefreq, Image, SitemapRef, UrlEntry } from '../../core/entry.js';
 
-/** How a value is read: each path handles every kind (see PLAIN_VALUES and readField). */
+/** How a value is read: each path handles every kind (PLAIN_VALUES in plain-patterns.ts, readField in sitemap.ts). */
 export type ValueKind = 'url' | 'date' | 'changefreq' | 'priority' | 'text';
 
 export interface Field<Property extends string> {

@@ -182,7 +182,7 @@ function readFields(
   }
 }
 
-/** How the general path reads each kind of value (the fast path's counterpart is PLAIN_VALUES in plain-blocks.ts). */
+/** How the general path reads each kind of value (the fast path's counterpart is PLAIN_VALUES in plain-patterns.ts). */
 export function readField(
   kind: ValueKind,
   node: XmlNode,
