@@ -37,7 +37,8 @@ Options:
   -h, --help         this help
 
 Exit status: 0 when the documents were read, 1 when one could not be read at all (missing file,
-HTTP error, HTML page, corrupt gzip, not a sitemap) or, with --strict, on any error; 2 on bad usage.
+HTTP error, HTML page, corrupt gzip, not a sitemap) or only around damage (end tags missing, cut
+off: entries there may be incomplete) or, with --strict, on any error; 2 on bad usage.
 
 Examples:
   sitemapkit parse sitemap.xml.gz
@@ -132,7 +133,8 @@ async function parseOne(
       parsed.kind === 'html' ||
       parsed.kind === 'unknown' ||
       (parsed.stats.entries === 0 && parsed.diagnostics.some((d) => d.code === 'FETCH-005'));
-    return unreadable ? EXIT_FAILED : EXIT_OK;
+    // A repaired document was read around the damage, but entries at the damage may be incomplete.
+    return unreadable || parsed.repairs > 0 ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // Strict mode: the diagnostic was already printed by onDiagnostic; a source that could not be opened was not.

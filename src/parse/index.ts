@@ -10,8 +10,8 @@ import type { DocumentKind, Entry } from '../core/entry.js';
 import { LIMITS } from '../core/limits.js';
 import { DiagnosticSink, type Report } from './diagnostics.js';
 import { EntryQueue, type EmittedEntry } from './emitted.js';
-import { XmlDocumentReader } from './formats/document.js';
 import { TextSitemapReader } from './formats/text.js';
+import { XmlDocument } from './formats/xml-document.js';
 import { decodeText } from './input/decode.js';
 import { documentBytes } from './input/decompress.js';
 import { openSource } from './input/source.js';
@@ -26,7 +26,6 @@ import {
   type Position,
   type SitemapSource,
 } from './types.js';
-import { XmlTokenizer } from './xml/tokenizer.js';
 import { Flatten, type FlattenHandler } from './flatten.js';
 
 export * from './types.js';
@@ -38,9 +37,6 @@ export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
   maxValueLength: 65_536,
   maxDiagnostics: 1_000,
 };
-
-/** Characters looked at to tell XML, HTML and text apart. */
-const SNIFF_CHARS = 512;
 
 /** Reads a sitemap lazily: nothing is read until the result is iterated (once, as entries or located()). */
 export function parseSitemap(source: SitemapSource, options: ParseOptions = {}): ParsedSitemap {
@@ -64,6 +60,8 @@ class SitemapParser implements ParsedSitemap {
   private readonly sink: DiagnosticSink;
   private reader: DocumentReader | undefined;
   private started = false;
+  /** Places where the document's structure was repaired (see ParsedSitemap.repairs). */
+  private readonly repaired = { repairs: 0 };
 
   constructor(
     private readonly source: SitemapSource,
@@ -88,6 +86,10 @@ class SitemapParser implements ParsedSitemap {
 
   get diagnosticCount(): number {
     return this.sink.count;
+  }
+
+  get repairs(): number {
+    return this.repaired.repairs;
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<Entry> {
@@ -128,48 +130,35 @@ class SitemapParser implements ParsedSitemap {
       },
     );
     const queue = new EntryQueue();
-    let head = '';
-    for await (const text of decodeText(bytes, report)) {
+    for await (const text of withWholeHead(decodeText(bytes, report))) {
       signal?.throwIfAborted();
-      let chunk = text;
-      if (this.reader === undefined) {
-        head += text;
-        if (head.length < SNIFF_CHARS) continue;
-        this.reader = this.chooseReader(head, positions, queue);
-        chunk = head;
-      }
-      const failure = this.guard(() => this.reader!.write(chunk));
-      if (queue.size > 0) yield queue.take();
-      if (failure) throw failure.error;
-      if (this.reader.finished) return;
+      const reader = (this.reader ??= this.chooseReader(text, positions, queue));
+      yield* this.step(queue, () => reader.write(text));
+      if (reader.finished) return;
     }
     if (stopped === 'limit') return;
     if (this.reader === undefined) {
-      if (head.trim() === '') {
-        this.reader = stopped === 'refused' ? unreadableDocument() : emptyDocument(report);
-        return;
-      }
-      this.reader = this.chooseReader(head, positions, queue);
-      const failure = this.guard(() => this.reader!.write(head));
-      if (failure) {
-        if (queue.size > 0) yield queue.take();
-        throw failure.error;
-      }
+      this.reader = stopped === 'refused' ? unreadableDocument() : emptyDocument(report);
+      return;
     }
-    const failure = this.guard(() => this.reader!.end());
-    if (queue.size > 0) yield queue.take();
-    if (failure) throw failure.error;
+    const reader = this.reader;
+    yield* this.step(queue, () => reader.end());
   }
 
-  /** Runs a reading step; a strict-mode stop is returned so that the entries before it still go out first. */
-  private guard(step: () => void): { error: ParseError } | undefined {
+  /**
+   * One reading step, then the entries it read. A strict-mode stop is thrown after them, so that
+   * the entries before the first error still go out.
+   */
+  private *step(queue: EntryQueue, read: () => void): Generator<EmittedEntry[]> {
+    let stop: ParseError | undefined;
     try {
-      step();
-      return undefined;
+      read();
     } catch (error) {
-      if (error instanceof ParseError) return { error };
-      throw error;
+      if (!(error instanceof ParseError)) throw error;
+      stop = error;
     }
+    if (queue.size > 0) yield queue.take();
+    if (stop) throw stop;
   }
 
   private chooseReader(head: string, positions: boolean, out: EntryQueue): DocumentReader {
@@ -177,11 +166,11 @@ class SitemapParser implements ParsedSitemap {
     const start = head.trimStart().slice(0, 64).toLowerCase();
     if (start.startsWith('<!doctype html') || start.startsWith('<html')) return htmlDocument(report);
     if (start.startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
-      return xmlDocument(
+      return new XmlDocument(
         report,
-        this.options.baseUrl,
-        { maxValueLength: this.limits.maxValueLength, positions, strict: this.options.strict ?? false },
+        { maxValueLength: this.limits.maxValueLength, positions, baseUrl: this.options.baseUrl },
         out,
+        this.repaired,
       );
     }
     return textDocument(report, this.limits.maxValueLength, out);
@@ -234,39 +223,23 @@ class OutgoingEntries implements FlattenHandler<EmittedEntry, Entry | LocatedEnt
   }
 }
 
-function xmlDocument(
-  report: Report,
-  baseUrl: string | undefined,
-  reading: { maxValueLength: number; positions: boolean; strict: boolean },
-  out: EntryQueue,
-): DocumentReader {
-  const reader = new XmlDocumentReader(
-    { report, baseUrl },
-    {
-      ...reading,
-      position: () => tokenizer.position(),
-      namespaceOf: (prefix) => tokenizer.namespaceOf(prefix),
-      stop: () => tokenizer.stop(),
-      out,
-    },
-  );
-  const tokenizer: XmlTokenizer = new XmlTokenizer(reader, (code, message, at) =>
-    reader.markupProblem(code, message, at),
-  );
-  return {
-    get kind() {
-      return reader.kind;
-    },
-    get finished() {
-      return reader.kind === 'html' || reader.kind === 'unknown';
-    },
-    write: (text) => tokenizer.write(text),
-    end: () => {
-      tokenizer.end();
-      reader.releaseProblems();
-    },
-    locate: (offset) => tokenizer.positionOf(offset),
-  };
+/** Characters looked at to tell XML, HTML and text apart. */
+const SNIFF_CHARS = 512;
+
+/**
+ * The text as it comes, but its head (the first SNIFF_CHARS characters, or all of a shorter text)
+ * in one piece, for choosing the reader; a short text of whitespace alone is no document at all.
+ */
+async function* withWholeHead(texts: AsyncIterable<string>): AsyncGenerator<string> {
+  let head: string | undefined = '';
+  for await (const text of texts) {
+    if (head === undefined) yield text;
+    else if ((head += text).length >= SNIFF_CHARS) {
+      yield head;
+      head = undefined;
+    }
+  }
+  if (head !== undefined && head.trim() !== '') yield head;
 }
 
 function textDocument(report: Report, maxLineLength: number, out: EntryQueue): DocumentReader {

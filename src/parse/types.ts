@@ -4,6 +4,10 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry } from '../core/entry.js';
+import type { Position } from '../core/position.js';
+
+// Part of the parser's contract (EntryLocation extends it); it lives in core/, beside the diagnostics that name it.
+export type { Position };
 
 /** Anything parseSitemap reads: bytes in memory, a Node or Web byte stream, or a file path. */
 export type SitemapSource =
@@ -39,12 +43,7 @@ export interface ParseOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Where an entry and its fields were in the document (1-based). */
-export interface Position {
-  line: number;
-  column: number;
-}
-
+/** Where an entry starts in the document, and where the value of each of its fields is. */
 export interface EntryLocation extends Position {
   /**
    * Positions of the value of each field, by path: 'loc', 'lastmod', 'changefreq', 'priority',
@@ -77,6 +76,11 @@ export interface ParsedSitemap extends AsyncIterable<Entry> {
   readonly diagnostics: readonly Diagnostic[];
   readonly diagnosticCount: number;
   readonly stats: ParseStats;
+  /**
+   * Places where the document's structure was repaired: end tags missing (supplied where the
+   * next element shows them missing) or the document cut off. Entries there may be incomplete.
+   */
+  readonly repairs: number;
   /** The same entries with their positions (iterate one or the other, once). */
   located(): AsyncIterable<LocatedEntry>;
 }

@@ -8,7 +8,7 @@ import type { DateGranularity } from '../core/datetime.js';
 import { parseW3cDate, toEpochMillis } from '../core/datetime.js';
 import { dateFormProblem, futureDateProblem, yandexValueProblem } from '../core/rules/dates.js';
 import type { RuleProblem } from '../core/rules/problem.js';
-import type { Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
 import { detach } from '../core/detach.js';
 import type { Reporter } from './reporter.js';
 

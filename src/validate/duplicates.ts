@@ -11,7 +11,7 @@
  * and the key are all it takes.
  */
 import { fingerprint } from '../core/fingerprint.js';
-import type { Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
 
 /** The first occurrence of a page. */
 export interface FirstSeen {

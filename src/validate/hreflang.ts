@@ -8,7 +8,8 @@
 import type { Alternate, UrlEntry } from '../core/entry.js';
 import { alternatesProblems, hreflangProblem } from '../core/rules/hreflang.js';
 import { looksAbsoluteHttp } from '../core/url.js';
-import type { LocatedEntry, Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
+import type { LocatedEntry } from '../parse/types.js';
 import { detach } from '../core/detach.js';
 import { BUDGET_SPENT } from './duplicates.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';

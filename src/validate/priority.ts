@@ -1,5 +1,5 @@
 /** PRIO-001 (info): a priority that is the same on every URL says nothing; the parser checks values. */
-import type { Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
 import { detach } from '../core/detach.js';
 import type { Reporter } from './reporter.js';
 

@@ -4,7 +4,8 @@
  */
 import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { RuleProblem } from '../core/rules/problem.js';
-import type { EntryLocation, LocatedEntry, Position } from '../parse/types.js';
+import type { Position } from '../core/position.js';
+import type { EntryLocation, LocatedEntry } from '../parse/types.js';
 
 export type { Position };
 

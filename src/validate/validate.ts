@@ -5,9 +5,10 @@
  * documents.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
+import type { Position } from '../core/position.js';
 import { LIMITS } from '../core/limits.js';
 import { parseSitemap } from '../parse/index.js';
-import { ParseError, type Position, type SitemapSource } from '../parse/types.js';
+import { ParseError, type SitemapSource } from '../parse/types.js';
 import { resolveChild } from './children.js';
 import { firstPossibleFutureDay } from '../core/rules/dates.js';
 import { detach } from '../core/detach.js';

@@ -120,6 +120,22 @@ test('maxDiagnostics keeps the first ones, counts and streams all', async () => 
   assert.deepEqual([parsed.diagnostics.length, parsed.diagnosticCount, streamed], [5, 50, 50]);
 });
 
+test('the problems of one block wait for its URL only up to a bound: past it they go out at once, unnamed', async () => {
+  // A hostile block: thousands of raw "&", each a problem, met before the block's URL is known.
+  const loc = `https://example.com/?${'a&b'.repeat(3_000)}`;
+  const { entries, diagnostics } = await parseText(urlset(`<url><loc>${loc}</loc></url>`), {
+    limits: { maxValueLength: 100_000, maxDiagnostics: 10_000 },
+  });
+  assert.equal(entries.length, 1);
+  const raw = diagnostics.filter((d) => d.code === 'XML-005');
+  assert.equal(raw.length, 3_000);
+  // Those past the bound went out as they were met, before the ones that waited for the URL.
+  assert.deepEqual(
+    [raw.slice(0, 2_000).every((d) => d.url === undefined), raw.slice(2_000).every((d) => d.url === loc)],
+    [true, true],
+  );
+});
+
 test('a file path source is read, a missing one throws FETCH-001', async () => {
   const { CONFORMANCE_DIR } = await import('../helpers/paths.js');
   const r = await parseAll(join(CONFORMANCE_DIR, 'cases/sitemaps.org/sample-index.xml'));

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { SaxesParser } from 'saxes';
 import type { Entry } from '../../src/core/entry.js';
 import { NS } from '../../src/core/namespaces.js';
+import { EntryProblems } from '../../src/parse/diagnostics.js';
 import { XmlDocumentReader } from '../../src/parse/formats/document.js';
 import { EntryQueue } from '../../src/parse/emitted.js';
 import { documentSpec, writeDocument } from './generated-documents.js';
@@ -22,16 +23,9 @@ function readWithSaxes(xml: string): Entry[] {
   const saxes = new SaxesParser({ xmlns: true, position: true });
   const reader = new XmlDocumentReader(
     { report: () => undefined },
-    {
-      maxValueLength: 65_536,
-      positions: true,
-      strict: false,
-      position: () => ({ line: saxes.line, column: saxes.column }),
-      namespaceOf: (prefix) => saxes.resolve(prefix),
-      stop: () => undefined,
-      out,
-    },
+    { maxValueLength: 65_536, problems: new EntryProblems(() => undefined), out },
   );
+  const at = () => ({ line: saxes.line, column: saxes.column });
   saxes.on('error', (error) => {
     throw error;
   });
@@ -42,11 +36,11 @@ function readWithSaxes(xml: string): Entry[] {
       local: a.local,
       value: a.value,
     }));
-    reader.openElement(tag.uri, tag.local, attributes, tag.name);
+    reader.openElement(tag.uri, tag.local, attributes, tag.name, at());
   });
   saxes.on('closetag', () => reader.closeElement());
-  saxes.on('text', (text) => reader.text(text));
-  saxes.on('cdata', (text) => reader.text(text));
+  saxes.on('text', (text) => reader.text(text, at()));
+  saxes.on('cdata', (text) => reader.text(text, at()));
   saxes.write(xml).close();
   return out.take().map((e) => e.entry);
 }

@@ -1,34 +1,32 @@
 /**
  * The XML document reader: decides from the root element what the document is (urlset,
  * sitemapindex, RSS, Atom, HTML or something else), checks the root's namespace, and turns each
- * block (url, sitemap, item, entry) into entries as soon as it closes.
+ * block (url, sitemap, item, entry) into entries as soon as it closes. It reads the element events
+ * of elements.ts, and what it answers (a Flow) stops a document that is no sitemap, and pauses the
+ * lexer between the blocks of a sitemap, where the fast path may read on (see xml-document.ts).
  */
 import type { DocumentKind } from '../../core/entry.js';
 import { LEGACY_SITEMAP_NS, NS } from '../../core/namespaces.js';
-import type { Report } from '../diagnostics.js';
+import type { Position } from '../../core/position.js';
+import type { EntryProblems } from '../diagnostics.js';
 import type { EntryQueue } from '../emitted.js';
-import type { LocatedEntry, Position } from '../types.js';
 import { BlockBuilder, type XmlNode } from '../xml/block.js';
-import type { TextPositions, XmlAttribute, XmlHandler } from '../xml/tokenizer.js';
+import type { XmlAttribute, XmlHandler } from '../xml/elements.js';
+import type { Flow } from '../xml/tokenizer.js';
 import { FEED_NS, readAtomEntry, readRssItem } from './feed.js';
-import { readPlainBlocks, type PlainBlockOptions } from './plain-blocks.js';
+import { SITEMAP_FIELDS, URL_FIELDS } from './fields.js';
 import { CoreNames, readSitemapBlock, readUrlBlock } from './sitemap.js';
 import type { ValueContext } from './values.js';
 
 type Layout = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'ignore';
 
+const URL_TAGS: ReadonlySet<string> = new Set(URL_FIELDS.map((field) => field.tag));
+const SITEMAP_TAGS: ReadonlySet<string> = new Set(SITEMAP_FIELDS.map((field) => field.tag));
+
 export interface DocumentReaderOptions {
   maxValueLength: number;
-  /** Whether entries from the fast path carry the positions of their fields (see EmittedEntry). */
-  positions: boolean;
-  /** Strict mode stops at the first error: markup problems are reported at once, not held for their URL. */
-  strict: boolean;
-  /** Where the current token is (the tokenizer's position). */
-  position: () => Position;
-  /** The namespace a prefix is bound to at the current token. */
-  namespaceOf: (prefix: string) => string | undefined;
-  /** Stops the tokenizer: nothing more is read once the root shows the document is not a sitemap. */
-  stop: () => void;
+  /** Names the problems met inside a `<url>` with its URL; `ctx.report` must report through it. */
+  problems: EntryProblems;
   /** Receives each entry as its block closes. */
   out: EntryQueue;
 }
@@ -39,113 +37,102 @@ export class XmlDocumentReader implements XmlHandler {
   private names = new CoreNames(NS.sitemap);
   private depth = 0;
   private inBlock = false;
-  /** Inside the root and inside a `<url>` or `<sitemap>` block, indentation carries nothing. */
-  insignificantWhitespaceDepth = 0;
+  /** The depth the open block started at. */
+  private blockDepth = 0;
+  /** The depth of the open field of a sitemap's block (0 when none is open). */
+  private fieldDepth = 0;
   private readonly builder: BlockBuilder;
-  /** What plain `<url>` and `<sitemap>` blocks are read with (see plain-blocks.ts). */
-  private plainBlocks: PlainBlockOptions;
-  /** Markup problems met inside the current `<url>` block, reported with its URL when it closes. */
-  private heldProblems: { code: string; message: string; at: Position }[] = [];
 
   constructor(
     private readonly ctx: ValueContext,
     private readonly options: DocumentReaderOptions,
   ) {
-    this.plainBlocks = {
-      maxValueLength: options.maxValueLength,
-      imagePrefix: undefined,
-      xhtmlPrefix: undefined,
-      positions: options.positions,
-    };
     this.builder = new BlockBuilder(
       { maxValueLength: options.maxValueLength, maxNodesPerBlock: 100_000 },
       (message, at) => ctx.report('LIMIT-001', message, at),
     );
   }
 
-  openElement(uri: string, local: string, attributes: readonly XmlAttribute[], qname: string): void {
+  /** Whether `uri` is a namespace of the sitemap protocol's elements in this document. */
+  isCore(uri: string): boolean {
+    return this.names.isCore(uri);
+  }
+
+  openElement(uri: string, local: string, attributes: readonly XmlAttribute[], qname: string, at: Position): Flow {
     const depth = this.depth++;
-    if (depth === 0) {
-      this.openRoot(uri, local, qname);
-      this.plainBlocks.imagePrefix = prefixOf(NS.image, attributes, this.options.namespaceOf);
-      this.plainBlocks.xhtmlPrefix = prefixOf(NS.xhtml, attributes, this.options.namespaceOf);
-      return;
-    }
+    if (depth === 0) return this.openRoot(uri, local, qname, at);
     if (this.inBlock) {
-      this.builder.start(uri, local, qname, attributes, this.options.position());
+      if (depth === this.blockDepth + 1 && this.isField(uri, local)) this.fieldDepth = depth;
+      this.builder.start(uri, local, qname, attributes, at);
     } else if (this.startsBlock(uri, local, depth)) {
       this.inBlock = true;
-      this.builder.start(uri, local, qname, attributes, this.options.position());
+      this.blockDepth = depth;
+      if (this.layout === 'urlset') this.options.problems.open();
+      this.builder.start(uri, local, qname, attributes, at);
     } else if (depth === 1) {
-      this.outsideBlock(uri, qname);
+      this.outsideBlock(uri, qname, at);
     }
+    return 'continue';
   }
 
-  closeElement(): void {
-    this.depth--;
-    if (!this.inBlock) return;
-    const block = this.builder.end();
-    if (block === undefined) return;
-    this.inBlock = false;
-    this.readBlock(block);
-  }
-
-  text(value: string): void {
-    if (this.inBlock) this.builder.text(value, this.options.position);
-  }
-
-  /** A run of `<url>` or `<sitemap>` blocks of the common shape, read straight from the text (see plain-blocks.ts); -1 for any other. */
-  wholeElement(
-    uri: string,
-    local: string,
-    qname: string,
-    buf: string,
-    contentStart: number,
-    positions: TextPositions,
-  ): number {
-    const element = this.layout === 'urlset' ? 'url' : this.layout === 'sitemapindex' ? 'sitemap' : undefined;
-    if (element === undefined || qname !== element || !this.names.isCore(uri)) return -1;
-    return readPlainBlocks(
-      element,
-      buf,
-      contentStart - element.length - 2,
-      positions,
-      this.plainBlocks,
-      this.options.out,
-    );
-  }
-
-  leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {
+  /** Between the blocks of a sitemap (back in its root), the fast path may read on. */
+  closeElement(): Flow {
+    if (--this.depth === this.fieldDepth) this.fieldDepth = 0;
     if (this.inBlock) {
-      this.builder.leaf(uri, local, qname, text, at, text.trim() === '' ? at : valueAt);
-      return;
+      const block = this.builder.end();
+      if (block !== undefined) {
+        this.inBlock = false;
+        this.readBlock(block);
+      }
     }
-    this.openElement(uri, local, [], qname);
-    // Placed where the text starts, as when it comes in pieces.
-    if (text !== '' && this.inBlock) this.builder.text(text, () => valueAt);
-    this.closeElement();
+    return this.depth === 1 && this.isSitemap ? 'pause' : 'continue';
   }
 
-  private openRoot(uri: string, local: string, qname: string): void {
-    const at = this.options.position();
+  text(value: string, at: Position): void {
+    if (this.inBlock) this.builder.text(value, at);
+  }
+
+  /** Whitespace alone between the fields of a sitemap's block is indentation; elsewhere in a block, it is text. */
+  whitespace(value: string, at: Position): void {
+    if (this.inBlock && !(this.isSitemap && this.depth === this.blockDepth + 1)) this.builder.text(value, at);
+  }
+
+  /**
+   * A block belongs directly in the root of a sitemap, and never inside another block of a feed;
+   * a field of a sitemap's block holds text, never another field. Met deeper, the elements open
+   * down there have lost their end tags (see XmlHandler).
+   */
+  depthFor(uri: string, local: string): number | undefined {
+    if (this.isBlock(uri, local)) {
+      if (this.isSitemap) return 1;
+      return this.inBlock ? this.blockDepth : undefined;
+    }
+    return this.fieldDepth !== 0 && this.isField(uri, local) ? this.fieldDepth : undefined;
+  }
+
+  /** The document ended: the problems of a block left open go out without a URL. */
+  end(): void {
+    if (this.inBlock && this.layout === 'urlset') this.options.problems.close(undefined);
+  }
+
+  private openRoot(uri: string, local: string, qname: string, at: Position): Flow {
     const name = local.toLowerCase();
     if (name === 'urlset' || name === 'sitemapindex') {
       this.kind = this.layout = name;
       this.names = new CoreNames(uri);
-      this.insignificantWhitespaceDepth = 2;
       if (local !== name)
         this.ctx.report('XML-007', `element names are case-sensitive: <${qname}> should be <${name}>`, at);
       this.checkCoreNamespace(uri, qname, at);
-    } else if (uri === '' && local === 'rss') {
-      this.kind = this.layout = 'rss';
-    } else if (uri === FEED_NS.rdf && local === 'RDF') {
+      return 'pause';
+    }
+    if ((uri === '' && local === 'rss') || (uri === FEED_NS.rdf && local === 'RDF')) {
       this.kind = this.layout = 'rss';
     } else if ((uri === FEED_NS.atom10 || uri === FEED_NS.atom03) && local === 'feed') {
       this.kind = this.layout = 'atom';
     } else if (name === 'html') {
       this.kind = 'html';
       this.ctx.report('FETCH-007', 'this is an HTML page, not a sitemap', at);
-      this.options.stop();
+      return 'stop';
     } else {
       this.kind = 'unknown';
       this.ctx.report(
@@ -153,8 +140,9 @@ export class XmlDocumentReader implements XmlHandler {
         `the root element <${qname}> is not urlset, sitemapindex, rss, rdf:RDF or feed; nothing is read`,
         at,
       );
-      this.options.stop();
+      return 'stop';
     }
+    return 'continue';
   }
 
   private checkCoreNamespace(uri: string, qname: string, at: Position): void {
@@ -169,12 +157,22 @@ export class XmlDocumentReader implements XmlHandler {
     this.ctx.report('XML-004', `${message} (read anyway)`, at);
   }
 
+  /** A urlset or an index, whose blocks are children of the root. */
+  private get isSitemap(): boolean {
+    return this.layout === 'urlset' || this.layout === 'sitemapindex';
+  }
+
   private startsBlock(uri: string, local: string, depth: number): boolean {
+    return (depth === 1 || !this.isSitemap) && this.isBlock(uri, local);
+  }
+
+  /** Whether an element of this name is a block of the document (wherever it stands). */
+  private isBlock(uri: string, local: string): boolean {
     switch (this.layout) {
       case 'urlset':
-        return depth === 1 && this.names.isCore(uri) && local.toLowerCase() === 'url';
+        return isName(local, 'url') && this.names.isCore(uri);
       case 'sitemapindex':
-        return depth === 1 && this.names.isCore(uri) && local.toLowerCase() === 'sitemap';
+        return isName(local, 'sitemap') && this.names.isCore(uri);
       case 'rss':
         return local === 'item' && (uri === '' || uri === FEED_NS.rss10);
       case 'atom':
@@ -184,82 +182,42 @@ export class XmlDocumentReader implements XmlHandler {
     }
   }
 
+  /** Whether an element of this name is a field of a sitemap's block (fields.ts). */
+  private isField(uri: string, local: string): boolean {
+    const tags = this.layout === 'urlset' ? URL_TAGS : this.layout === 'sitemapindex' ? SITEMAP_TAGS : undefined;
+    return tags !== undefined && this.names.isCore(uri) && (tags.has(local) || tags.has(local.toLowerCase()));
+  }
+
   /** A child of the root that is not a block: foreign elements are ignored, core ones reported. */
-  private outsideBlock(uri: string, qname: string): void {
+  private outsideBlock(uri: string, qname: string, at: Position): void {
     if (this.layout === 'urlset' && this.names.isCore(uri)) {
-      this.ctx.report(
-        'XML-007',
-        `<${qname}> is not allowed in <urlset> (only <url>); ignored`,
-        this.options.position(),
-      );
+      this.ctx.report('XML-007', `<${qname}> is not allowed in <urlset> (only <url>); ignored`, at);
     } else if (this.layout === 'sitemapindex' && this.names.isCore(uri)) {
-      this.ctx.report(
-        'IDX-001',
-        `<${qname}> is not allowed in a sitemap index (only <sitemap>); ignored`,
-        this.options.position(),
-      );
+      this.ctx.report('IDX-001', `<${qname}> is not allowed in a sitemap index (only <sitemap>); ignored`, at);
     }
-  }
-
-  /**
-   * A problem the tokenizer met in the markup (a raw `&` or `<`, a bad reference …). Inside a
-   * `<url>` block it is held until the block closes, so that it names the URL it belongs to.
-   */
-  markupProblem(code: string, message: string, at: Position): void {
-    if (this.inBlock && this.layout === 'urlset' && !this.options.strict) this.heldProblems.push({ code, message, at });
-    else this.ctx.report(code, message, at);
-  }
-
-  /** Reports the problems still held (the document ended inside a block); `url` names their entry. */
-  releaseProblems(url?: string): void {
-    if (this.heldProblems.length === 0) return;
-    const held = this.heldProblems;
-    this.heldProblems = [];
-    for (const { code, message, at } of held) this.ctx.report(code, message, at, url);
-  }
-
-  /**
-   * Reads a `<url>` block that held markup problems: they are reported first, in the order they
-   * were met, but named with the block's URL, which is known only once the block is read.
-   */
-  private readUrlBlockAfterHeld(block: XmlNode): LocatedEntry | undefined {
-    const found: Parameters<Report>[] = [];
-    const located = readUrlBlock(block, this.names, { ...this.ctx, report: (...problem) => found.push(problem) });
-    this.releaseProblems(located?.entry.loc);
-    for (const problem of found) this.ctx.report(...problem);
-    return located;
   }
 
   private readBlock(block: XmlNode): void {
-    const ctx = this.ctx;
-    if (this.layout === 'urlset') {
-      const located =
-        this.heldProblems.length === 0 ? readUrlBlock(block, this.names, ctx) : this.readUrlBlockAfterHeld(block);
-      if (located) this.options.out.emit(located);
-    } else if (this.layout === 'sitemapindex') {
-      for (const located of readSitemapBlock(block, this.names, ctx)) this.options.out.emit(located);
-    } else {
-      const located = this.layout === 'rss' ? readRssItem(block, ctx) : readAtomEntry(block, ctx);
-      if (located) this.options.out.emit(located);
+    const { ctx, options } = this;
+    switch (this.layout) {
+      case 'urlset': {
+        const located = readUrlBlock(block, this.names, ctx);
+        options.problems.close(located?.entry.loc);
+        if (located) options.out.emit(located);
+        break;
+      }
+      case 'sitemapindex':
+        for (const located of readSitemapBlock(block, this.names, ctx)) options.out.emit(located);
+        break;
+      default: {
+        const located = this.layout === 'rss' ? readRssItem(block, ctx) : readAtomEntry(block, ctx);
+        if (located) options.out.emit(located);
+      }
     }
   }
 }
 
-/**
- * A prefix the root binds to `uri` (and that stays bound to it there), if any. Only a well-formed
- * name counts: a broken declaration leaves those elements to the general path.
- */
-function prefixOf(
-  uri: string,
-  attributes: readonly XmlAttribute[],
-  namespaceOf: (prefix: string) => string | undefined,
-): string | undefined {
-  for (const attribute of attributes) {
-    if (attribute.qname.startsWith('xmlns:') && PREFIX.test(attribute.local) && namespaceOf(attribute.local) === uri)
-      return attribute.local;
-  }
-  return undefined;
+/** Whether `local` is `name`, in any case (upper-case core names are read, with XML-007). */
+function isName(local: string, name: string): boolean {
+  return local.length === name.length && (local === name || local.toLowerCase() === name);
 }
-
-/** An XML name without a colon, ASCII only (other prefixes are rare enough for the general path). */
-const PREFIX = /^[A-Za-z_][\w.-]*$/;

@@ -18,8 +18,9 @@ import {
   readUrl as readUrlRule,
   type Checked,
 } from '../../core/rules/index.js';
-import type { Position } from '../types.js';
+import type { Position } from '../../core/position.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
+import { IMAGE_FIELDS, setField } from './fields.js';
 import { readList, readText, readUrl, readVideoNumber, readYesNo, abbreviate, type ValueContext } from './values.js';
 
 export interface BlockContext extends ValueContext {
@@ -69,7 +70,12 @@ function reportUnknown(byName: Map<string, XmlNode[]>, known: ReadonlySet<string
 
 // ── image ─────────────────────────────────────────────────────────────────────────────────────
 
-const IMAGE_TAGS = new Set(['loc', 'caption', 'title', 'geo_location', 'license']);
+const IMAGE_TAGS = new Set<string>(IMAGE_FIELDS.map((field) => field.tag));
+/** How each kind of an image's values is read. */
+const IMAGE_VALUES = {
+  url: (node: XmlNode, ctx: BlockContext) => readExtensionUrl(node, ctx),
+  text: (node: XmlNode, ctx: BlockContext) => readText(node, ctx, ctx.url),
+} as const;
 
 export function readImage(node: XmlNode, index: number, ctx: BlockContext): Image | undefined {
   const byName = childrenByName(node, NS.image, ctx);
@@ -84,19 +90,13 @@ export function readImage(node: XmlNode, index: number, ctx: BlockContext): Imag
   ctx.fields[path] = node.at;
   ctx.fields[`${path}.loc`] = locNode.valueAt;
   const image: Image = { loc };
-  // In the schema's order, which is also the order of the entry's fields.
-  const optional: [keyof Image, string][] = [
-    ['caption', 'caption'],
-    ['geoLocation', 'geo_location'],
-    ['title', 'title'],
-    ['license', 'license'],
-  ];
-  for (const [field, local] of optional) {
-    const child = single(byName, local, ctx);
-    const value = child && (field === 'license' ? readExtensionUrl(child, ctx) : readText(child, ctx, ctx.url));
+  // In the schema's order (fields.ts), which is also the order of the entry's fields.
+  for (const { tag, property, kind } of IMAGE_FIELDS.slice(1)) {
+    const child = single(byName, tag, ctx);
+    const value = child && IMAGE_VALUES[kind](child, ctx);
     if (value !== undefined) {
-      image[field] = value;
-      ctx.fields[`${path}.${field}`] = child!.valueAt;
+      setField(image, property, value);
+      ctx.fields[`${path}.${property}`] = child!.valueAt;
     }
   }
   return image;

@@ -5,7 +5,8 @@
  */
 import { parseW3cDate } from '../../core/datetime.js';
 import type { UrlEntry } from '../../core/entry.js';
-import type { LocatedEntry, Position } from '../types.js';
+import type { Position } from '../../core/position.js';
+import type { LocatedEntry } from '../types.js';
 import { attribute, textContent, type XmlNode } from '../xml/block.js';
 import { rfc822ToW3c } from './rfc822.js';
 import { checkUrl, abbreviate, type ValueContext } from './values.js';

@@ -6,21 +6,24 @@
  */
 import type { SitemapRef, UrlEntry } from '../../core/entry.js';
 import { NS } from '../../core/namespaces.js';
-import type { LocatedEntry, Position } from '../types.js';
+import type { Position } from '../../core/position.js';
+import type { LocatedEntry } from '../types.js';
 import type { XmlNode } from '../xml/block.js';
 import { readAlternate, readImage, readNews, readVideo, type BlockContext } from './extensions.js';
+import { setField, SITEMAP_FIELDS, URL_FIELDS, type Field, type FieldProperty, type ValueKind } from './fields.js';
 import {
   checkUrl,
   readChangefreq,
   readPriority,
+  readText,
   readUrl,
   readW3cDate,
   abbreviate,
   type ValueContext,
 } from './values.js';
 
-const URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
-const SITEMAP_CHILDREN = ['loc', 'lastmod'] as const;
+const URL_CHILDREN: readonly string[] = URL_FIELDS.map((field) => field.tag);
+const SITEMAP_CHILDREN: readonly string[] = SITEMAP_FIELDS.map((field) => field.tag);
 const EXTENSION_NAMESPACES = new Set<string>([NS.image, NS.video, NS.news, NS.xhtml]);
 
 export class CoreNames {
@@ -33,9 +36,9 @@ export class CoreNames {
   /** The core name a child stands for (`LOC` → loc, reported), or undefined for a foreign element. */
   coreName(node: XmlNode, ctx: ValueContext, url?: string): string | undefined {
     if (!this.isCore(node.uri)) return undefined;
-    if ((URL_CHILDREN as readonly string[]).includes(node.local)) return node.local;
+    if (URL_CHILDREN.includes(node.local)) return node.local;
     const lower = node.local.toLowerCase();
-    if (lower !== node.local && (URL_CHILDREN as readonly string[]).includes(lower)) {
+    if (lower !== node.local && URL_CHILDREN.includes(lower)) {
       ctx.report('XML-007', `element names are case-sensitive: <${node.qname}> should be <${lower}>`, node.at, url);
     }
     return lower;
@@ -44,8 +47,8 @@ export class CoreNames {
 
 /** Reads one `<url>` block; undefined when it has no usable loc (XML-009 / URL-001 already said why). */
 export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext): LocatedEntry | undefined {
-  // The first loc, lastmod, changefreq and priority, by their rank in URL_CHILDREN.
-  const first: (XmlNode | undefined)[] = [undefined, undefined, undefined, undefined];
+  // The first of each field, by its rank in URL_FIELDS.
+  const first: (XmlNode | undefined)[] = URL_FIELDS.map(() => undefined);
   let repeated: XmlNode[] | undefined;
   let misplaced: XmlNode[] | undefined;
   let extensions: XmlNode[] | undefined;
@@ -60,7 +63,7 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
       }
       continue;
     }
-    const rank = (URL_CHILDREN as readonly string[]).indexOf(name);
+    const rank = URL_CHILDREN.indexOf(name);
     if (rank === -1) {
       (misplaced ??= []).push(child);
       continue;
@@ -70,7 +73,7 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
     if (first[rank] === undefined) first[rank] = child;
     else (repeated ??= []).push(child);
   }
-  const [locNode, lastmodNode, changefreqNode, priorityNode] = first;
+  const locNode = first[0];
   const fields: Record<string, Position> = {};
   const loc = locNode ? readUrl(locNode, ctx) : bareTextUrl(block, ctx);
   // Reported once the loc is known, so that they name the URL they belong to.
@@ -86,27 +89,13 @@ export function readUrlBlock(block: XmlNode, names: CoreNames, ctx: ValueContext
   if (outOfOrder) {
     ctx.report(
       'XML-011',
-      `<${outOfOrder.qname}> comes after elements the schema puts after it (order: loc, lastmod, changefreq, priority, extensions)`,
+      `<${outOfOrder.qname}> comes after elements the schema puts after it (order: ${URL_CHILDREN.join(', ')}, extensions)`,
       outOfOrder.at,
       loc,
     );
   }
   const entry: UrlEntry = { kind: 'url', loc };
-  const lastmod = lastmodNode && readW3cDate(lastmodNode, ctx, loc);
-  if (lastmod !== undefined) {
-    entry.lastmod = lastmod;
-    fields['lastmod'] = lastmodNode!.valueAt;
-  }
-  const changefreq = changefreqNode && readChangefreq(changefreqNode, ctx, loc);
-  if (changefreq !== undefined) {
-    entry.changefreq = changefreq;
-    fields['changefreq'] = changefreqNode!.valueAt;
-  }
-  const priority = priorityNode && readPriority(priorityNode, ctx, loc);
-  if (priority !== undefined) {
-    entry.priority = priority;
-    fields['priority'] = priorityNode!.valueAt;
-  }
+  readFields(entry, URL_FIELDS, first, ctx, fields);
   if (extensions !== undefined)
     readExtensions(entry, extensions, { report: ctx.report, baseUrl: ctx.baseUrl, url: loc, fields });
   return { entry, location: { line: block.at.line, column: block.at.column, fields } };
@@ -141,45 +130,81 @@ function readExtensions(entry: UrlEntry, nodes: XmlNode[], ctx: BlockContext): v
  * way real broken indexes are meant), and a lastmod belongs to the loc before it.
  */
 export function readSitemapBlock(block: XmlNode, names: CoreNames, ctx: ValueContext): LocatedEntry[] {
-  const groups: { loc?: XmlNode; lastmod?: XmlNode }[] = [];
+  // Each group holds the nodes of one reference, by their rank in SITEMAP_FIELDS (the loc first).
+  const groups: (XmlNode | undefined)[][] = [];
   for (const child of block.children) {
     const name = names.coreName(child, ctx);
     if (name === undefined) continue;
-    if (!(SITEMAP_CHILDREN as readonly string[]).includes(name)) {
+    const rank = SITEMAP_CHILDREN.indexOf(name);
+    if (rank === -1) {
       ctx.report('IDX-001', `<${child.qname}> does not belong in a <sitemap> of an index; ignored`, child.at);
       continue;
     }
     let group = groups[groups.length - 1];
-    if (name === 'loc') {
-      if (group?.loc !== undefined)
+    if (rank === 0) {
+      if (group?.[0] !== undefined)
         ctx.report('XML-008', `a second <loc> in one <sitemap>: read as another sitemap`, child.at);
-      if (group === undefined || group.loc !== undefined) groups.push((group = {}));
-      group.loc = child;
+      if (group === undefined || group[0] !== undefined) groups.push((group = []));
     } else {
-      if (group === undefined) groups.push((group = {}));
-      else if (group.lastmod !== undefined) {
+      if (group === undefined) groups.push((group = []));
+      else if (group[rank] !== undefined) {
         ctx.report('XML-008', `<${child.qname}> appears more than once in a <sitemap>; the first is kept`, child.at);
         continue;
       }
-      if (group.loc === undefined) ctx.report('XML-011', `<${child.qname}> should come after <loc>`, child.at);
-      group.lastmod = child;
+      if (group[0] === undefined) ctx.report('XML-011', `<${child.qname}> should come after <loc>`, child.at);
     }
+    group[rank] = child;
   }
-  if (groups.length === 0) groups.push({});
+  if (groups.length === 0) groups.push([]);
   const entries: LocatedEntry[] = [];
   for (const group of groups) {
-    const loc = group.loc ? readUrl(group.loc, ctx) : bareTextUrl(block, ctx);
+    const locNode = group[0];
+    const loc = locNode ? readUrl(locNode, ctx) : bareTextUrl(block, ctx);
     if (loc === undefined) continue;
-    const fields: Record<string, Position> = { loc: (group.loc ?? block).valueAt };
+    const fields: Record<string, Position> = { loc: (locNode ?? block).valueAt };
     const ref: SitemapRef = { kind: 'sitemap', loc };
-    const lastmod = group.lastmod && readW3cDate(group.lastmod, ctx, loc);
-    if (lastmod !== undefined) {
-      ref.lastmod = lastmod;
-      fields['lastmod'] = group.lastmod!.valueAt;
-    }
+    readFields(ref, SITEMAP_FIELDS, group, ctx, fields);
     entries.push({ entry: ref, location: { line: block.at.line, column: block.at.column, fields } });
   }
   return entries;
+}
+
+/**
+ * Reads the fields after the loc (`nodes` by their rank in `table`) into `entry`, and where their
+ * values are into `fields`; a value that cannot be read is left out (its reader said why).
+ */
+function readFields(
+  entry: UrlEntry | SitemapRef,
+  table: readonly Field<FieldProperty>[],
+  nodes: readonly (XmlNode | undefined)[],
+  ctx: ValueContext,
+  fields: Record<string, Position>,
+): void {
+  for (let rank = 1; rank < table.length; rank++) {
+    const node = nodes[rank];
+    if (node === undefined) continue;
+    const { property, kind } = table[rank]!;
+    const value = readField(kind, node, ctx, entry.loc);
+    if (value === undefined) continue;
+    setField(entry, property, value);
+    fields[property] = node.valueAt;
+  }
+}
+
+/** How the general path reads each kind of value (the fast path's counterpart is PLAIN_VALUES in plain-patterns.ts). */
+export function readField(kind: ValueKind, node: XmlNode, ctx: ValueContext, url: string): string | number | undefined {
+  switch (kind) {
+    case 'url':
+      return readUrl(node, ctx, url);
+    case 'date':
+      return readW3cDate(node, ctx, url);
+    case 'changefreq':
+      return readChangefreq(node, ctx, url);
+    case 'priority':
+      return readPriority(node, ctx, url);
+    case 'text':
+      return readText(node, ctx, url);
+  }
 }
 
 /** A block without `<loc>`: its bare text is read as the URL when it holds one (XML-009 either way). */

@@ -3,8 +3,8 @@
  * streamed block by block, and each block, being small, is mapped to an entry as a whole. This
  * keeps the mapping code plain while memory stays bounded by the largest block.
  */
-import type { Position } from '../types.js';
-import type { XmlAttribute } from './tokenizer.js';
+import type { Position } from '../../core/position.js';
+import type { XmlAttribute } from './elements.js';
 
 export interface XmlNode {
   uri: string;
@@ -33,11 +33,7 @@ export function textContent(node: XmlNode): string {
   return text;
 }
 
-const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
-/** Shared by every leaf: a closed leaf never gets children. */
-const NO_CHILDREN = Object.freeze([]) as unknown as XmlNode[];
-
-/** Builds blocks from tokenizer events; limits what one block may hold. */
+/** Builds blocks from element events; limits what one block may hold. */
 export class BlockBuilder {
   private readonly open: XmlNode[] = [];
   private nodes = 0;
@@ -70,10 +66,10 @@ export class BlockBuilder {
     this.open.push(node);
   }
 
-  text(value: string, at: () => Position): void {
+  text(value: string, at: Position): void {
     const node = this.open[this.open.length - 1]!;
     // Where the text starts, leading whitespace included, however the text was cut into pieces (see end()).
-    if (node.text === '' && node.children.length === 0) node.valueAt = at();
+    if (node.text === '' && node.children.length === 0) node.valueAt = at;
     if (node.text.length + value.length > this.limits.maxValueLength) {
       if (node.text.length < this.limits.maxValueLength) {
         node.text += value.slice(0, this.limits.maxValueLength - node.text.length);
@@ -87,31 +83,10 @@ export class BlockBuilder {
     node.text += value;
   }
 
-  /** A child element holding only text, added in one step (the tokenizer's fast path). */
-  leaf(uri: string, local: string, qname: string, text: string, at: Position, valueAt: Position): void {
-    const parent = this.open[this.open.length - 1]!;
-    if (++this.nodes > this.limits.maxNodesPerBlock) {
-      this.overflowOnce(
-        `<${parent.qname}> holds more than ${this.limits.maxNodesPerBlock} elements; the rest are left out`,
-        at,
-      );
-      return;
-    }
-    const node: XmlNode = { uri, local, qname, attributes: NO_ATTRIBUTES, children: NO_CHILDREN, text, at, valueAt };
-    if (text.length > this.limits.maxValueLength) {
-      node.text = text.slice(0, this.limits.maxValueLength);
-      this.overflow(
-        `the text of <${qname}> is longer than ${this.limits.maxValueLength} characters and was cut`,
-        valueAt,
-      );
-    }
-    parent.children.push(node);
-  }
-
   /** Closes the current element; returns the block's root when it is the one closed. */
   end(): XmlNode | undefined {
     const node = this.open.pop();
-    // Whitespace alone is no value: it is placed at the start tag, as a whole leaf's is.
+    // Whitespace alone is no value: it is placed at the start tag.
     if (node !== undefined && node.valueAt !== node.at && node.text.trim() === '') node.valueAt = node.at;
     return this.open.length === 0 ? node : undefined;
   }

@@ -53,4 +53,12 @@ export class NamespaceScopes {
   lookup(prefix: string): string | undefined {
     return this.bindings[prefix];
   }
+
+  /** The prefixes bound to `uri`, innermost scope first, each in the order it was declared. */
+  prefixesOf(uri: string): string[] {
+    const prefixes: string[] = [];
+    // for…in walks the scope's own bindings, then the outer scopes' (their prototypes).
+    for (const prefix in this.bindings) if (this.bindings[prefix] === uri) prefixes.push(prefix);
+    return prefixes;
+  }
 }
