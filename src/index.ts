@@ -19,6 +19,14 @@ export {
   type ValidationSource,
 } from './validate/index.js';
 export * from './discover/index.js';
+export {
+  RetryLater,
+  WorkPool,
+  type HostPoliteness,
+  type Settled,
+  type TaskContext,
+  type WorkPoolOptions,
+} from './pool/index.js';
 export * from './crawl/index.js';
 export { CrawlStore, type FinishedUrl, type FoundUrl, type QueuedUrl } from './store/crawl-store.js';
 export { siteDatabasePath, DEFAULT_STATE_DIR } from './store/site-database.js';

@@ -14,6 +14,7 @@ import {
   type Command,
   type ParsedArgs,
 } from './command.js';
+import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 
 const DEFAULT_MAX_PER_RULE = 20;
 
@@ -40,6 +41,8 @@ Options:
                        or fetched when the index was); duplicates and hreflang are checked across all
   --now ISO            the current time for future dates and news age (default: the clock)
 
+${networkHelp('single')}
+
 Examples:
   sitemapkit validate public/sitemap.xml --location https://www.example.com/sitemap.xml
   sitemapkit validate https://www.example.com/sitemap_index.xml --recursive --fail-on warning
@@ -54,6 +57,7 @@ Examples:
       'strict-scope': { type: 'boolean' },
       recursive: { type: 'boolean', short: 'r' },
       now: { type: 'string' },
+      ...networkOptions('single'),
     },
   },
 
@@ -78,7 +82,7 @@ Examples:
       ? (source: string, number: number) => io.stderr.write(`\r\u001b[Kvalidating ${number}: ${source}`)
       : undefined;
     // URL sources come through the shared HTTP layer, as in `parse`: timeouts, retries, redirects, User-Agent.
-    const http = new HttpClient();
+    const http = new HttpClient(readNetworkOptions(args, io).http);
     let results: ValidationResult[];
     try {
       results = await validateSources(sources, {

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { SitemapTree, TreeNode } from '../discover/tree.js';
-import { countOf, formatBytes } from './format.js';
+import { countOf, formatBytes, formatNumber } from './format.js';
 
 export interface TreeReportOptions {
   /** Problems shown under each node; the rest are counted (default 3). */
@@ -121,10 +121,10 @@ class TreeRenderer {
   private totals(): string {
     const t = this.tree.totals;
     const parts = [
-      `${countOf(t.sitemaps, 'sitemap')} (${t.read} read, ${t.failed} failed)`,
+      `${countOf(t.sitemaps, 'sitemap')} (${formatNumber(t.read)} read, ${formatNumber(t.failed)} failed)`,
       countOf(t.urls, 'URL'),
       `${formatBytes(t.bytesIn)} transferred, ${formatBytes(t.bytesDecoded)} decoded`,
-      `${countOf(t.errors, 'error')}, ${countOf(t.warnings, 'warning')}`,
+      `${countOf(t.errors, 'error')}, ${countOf(t.warnings, 'warning')}${t.infos > 0 ? `, ${countOf(t.infos, 'info')}` : ''}`,
     ];
     if (t.oldestLastmod && t.newestLastmod) parts.push(`lastmod ${t.oldestLastmod} … ${t.newestLastmod}`);
     parts.push(formatDuration(this.tree.durationMs));

@@ -11,7 +11,7 @@ import { resolveChild } from './children.js';
 import { safeDayFor } from './dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
-import { fetchSitemap, TransferError } from './fetch.js';
+import { fetchSitemap, TransferError, type SitemapBody } from './fetch.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
 import { quote, Reporter } from './reporter.js';
@@ -123,18 +123,21 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   }
   let input = pending.input;
   let location = pending.location;
-  let release: (() => void) | undefined;
+  let fetched: SitemapBody | undefined;
   if (typeof input === 'string' && looksAbsoluteHttp(input)) {
     if (!options.http)
       throw new Error(
         `${input}: a URL source needs options.http (the public validateSources gives it the shared HttpClient)`,
       );
-    const fetched = await fetchSitemap(options.http, input, options.signal);
-    fetched.diagnostics.forEach(builder.add);
-    if (!fetched.ok) return children;
-    input = fetched.body;
-    release = fetched.release;
-    location = options.location && !pending.parent ? options.location : fetched.finalUrl;
+    const answer = await fetchSitemap(options.http, input, {
+      signal: options.signal,
+      maxBytes: options.parseLimits?.maxBytes,
+    });
+    answer.diagnostics.forEach(builder.add);
+    if (!answer.ok) return children;
+    fetched = answer;
+    input = answer.body;
+    location = options.location && !pending.parent ? options.location : answer.finalUrl;
   }
   const validator = new DocumentValidator(
     {
@@ -147,12 +150,16 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     context.run,
     reporter,
   );
+  const parserCodes = new Set<string>();
   const parsed = parseSitemap(input, {
     source: pending.name,
     ...(location === undefined ? {} : { baseUrl: location }),
     ...(options.parseLimits ? { limits: options.parseLimits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    onDiagnostic: (d) => builder.add(parsed.kind === 'sitemapindex' ? asIndexDiagnostic(d) : d),
+    onDiagnostic: (d) => {
+      parserCodes.add(d.code);
+      builder.add(parsed.kind === 'sitemapindex' ? asIndexDiagnostic(d) : d);
+    },
   });
   try {
     for await (const located of parsed.located()) {
@@ -163,13 +170,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
       }
     }
   } catch (error) {
-    if (error instanceof ParseError) builder.add(error.diagnostic);
-    else if (error instanceof TransferError)
-      builder.add(
-        diagnostic('FETCH-001', `${error.message}; the transfer broke off, entries before it were checked`, {
-          source: pending.name,
-        }),
-      );
+    if (error instanceof ParseError || error instanceof TransferError) builder.add(error.diagnostic);
     else if (isSystemError(error))
       builder.add(
         diagnostic('FETCH-001', `${pending.name} could not be read (${error.message}); check the path`, {
@@ -178,19 +179,13 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
       );
     else throw error;
   } finally {
-    release?.();
+    fetched?.release();
   }
+  fetched?.finish((code) => parserCodes.has(code)).forEach(builder.add);
   builder.kind = parsed.kind;
   validator.finish(parsed.kind, builder.errors > 0);
   builder.urls = validator.urls;
   builder.sitemaps = validator.sitemaps;
-  if (parsed.stats.bytesIn === 0 && looksAbsoluteHttp(pending.name) && builder.errors === 0) {
-    builder.add(
-      diagnostic('FETCH-001', `${location ?? pending.name} answered with an empty body; it must return the sitemap`, {
-        source: pending.name,
-      }),
-    );
-  }
   return children;
 }
 
