@@ -124,6 +124,26 @@ describe('sitemapkit tree', () => {
 });
 
 describe('sitemapkit tree on a failing site', () => {
+  it('exits 1 when every child fails, and sums up past a screen instead of a line per child', async () => {
+    const server = await startHostileServer((origin) => ({
+      '/index.xml': hostile.sitemap(sitemapIndex(Array.from({ length: 300 }, (_, i) => `${origin}/c/${i}.xml`))),
+    }));
+    try {
+      const { code, stdout } = await runCli(['tree', server.url('/index.xml'), ...FAST]);
+      assert.equal(code, 1);
+      const lines = stdout.trimEnd().split('\n');
+      assert.ok(lines.length < 50, `${lines.length} lines`);
+      assert.equal(lines.filter((line) => line.includes('FETCH-001 answered HTTP 404')).length, 20);
+      assert.ok(
+        lines.includes('    └── … 280 more sitemaps: 0 read, 280 failed (FETCH-001 ×280) (see --json)'),
+        lines.join('\n'),
+      );
+      assert.match(lines.at(-1)!, /^301 sitemaps \(1 read, 300 failed\) · 0 URLs · .* · 300 errors, 0 warnings · /);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('says on stderr which URL it waits for and why, and does not wait past --max-wait', async () => {
     let first = true;
     const server = await startHostileServer((origin) => ({
