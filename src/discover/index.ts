@@ -13,6 +13,7 @@ export {
   fetchRobotsTxt,
   parseRobotsTxt,
   productToken,
+  robotsSitemaps,
   robotsUrlFor,
   RobotsRules,
   RobotsTxtCache,

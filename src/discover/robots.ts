@@ -128,6 +128,12 @@ export class RobotsTxtCache {
   }
 }
 
+/** The Sitemap: lines of each origin's robots.txt, fetched once per origin (validate's cross-submission proof). */
+export function robotsSitemaps(http: HttpClient): (url: string) => Promise<readonly string[]> {
+  const cache = new RobotsTxtCache(http);
+  return async (url) => (await cache.get(url)).sitemaps;
+}
+
 function unreachable(url: string, why: string): Diagnostic {
   return diagnostic(
     'ROBOTS-004',

@@ -21,6 +21,9 @@ import type { ValidateOptions, ValidationResult } from './types.js';
 /** A path, an http(s) URL, or a named stream or buffer (e.g. stdin as "-"). */
 export type ValidationSource = string | { name: string; input: SitemapSource };
 
+/** Index levels followed below a source in a recursive run, as `tree` does by default. */
+const MAX_INDEX_DEPTH = 5;
+
 /** A document waiting in the run's queue. */
 interface Pending {
   name: string;
@@ -29,6 +32,8 @@ interface Pending {
   location?: string | undefined;
   /** Set for children of an index: where the index listed them. */
   parent?: { reporter: Reporter; position: Position; url: string };
+  /** The URLs of the indexes above this document, the source given first (none for a source given). */
+  ancestors: string[];
   /** Set when a child could not be found: why, instead of reading it. */
   missing?: string;
 }
@@ -54,8 +59,13 @@ export async function validateSources(
   const seen = new Set<string>();
   const queue: Pending[] = sources.map((source) =>
     typeof source === 'string'
-      ? { name: source, input: source, location: options.location ?? (looksAbsoluteHttp(source) ? source : undefined) }
-      : { name: source.name, input: source.input, location: options.location },
+      ? {
+          name: source,
+          input: source,
+          location: options.location ?? (looksAbsoluteHttp(source) ? source : undefined),
+          ancestors: [],
+        }
+      : { name: source.name, input: source.input, location: options.location, ancestors: [] },
   );
 
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -88,8 +98,19 @@ export async function validateSources(
         pending.parent.position,
         pending.parent.url,
       );
-    } else if (options.recursive && !pending.parent) {
+    }
+    // A nested index is reported, and its children are validated all the same, down to the depth limit.
+    const [first] = children;
+    if (first === undefined) continue;
+    if (pending.ancestors.length < MAX_INDEX_DEPTH) {
       for (const child of children) queue.push(childPending(child, pending, reporter));
+    } else {
+      reporter.at(
+        'LIMIT-003',
+        `this index is ${MAX_INDEX_DEPTH} levels below the source given; its children are not validated`,
+        first.position,
+        first.url,
+      );
     }
   }
   run.hreflang.finish(
@@ -124,11 +145,15 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   let input = pending.input;
   let location = pending.location;
   let fetched: SitemapBody | undefined;
+  let scopeLocation = location;
   if (typeof input === 'string' && looksAbsoluteHttp(input)) {
     if (!options.http)
       throw new Error(
         `${input}: a URL source needs options.http (the public validateSources gives it the shared HttpClient)`,
       );
+    const declared = crossSubmissionProof(pending, options);
+    // robots.txt first: read meanwhile, a body that breaks off would lose what it had sent.
+    await declared?.(input);
     const answer = await fetchSitemap(options.http, input, {
       signal: options.signal,
       maxBytes: options.parseLimits?.maxBytes,
@@ -138,11 +163,13 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     fetched = answer;
     input = answer.body;
     location = options.location && !pending.parent ? options.location : answer.finalUrl;
+    const proven = declared !== undefined && (await crossSubmitted(pending, location, declared));
+    scopeLocation = proven ? `${new URL(location).origin}/` : location;
   }
   const validator = new DocumentValidator(
     {
       location,
-      scope: scopeFor(location, options.strictScope ?? false),
+      scope: scopeFor(scopeLocation, options.strictScope ?? false),
       sourceIndex: context.sourceIndex,
       now: context.now,
       safeDay: safeDayFor(context.now),
@@ -189,13 +216,41 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   return children;
 }
 
+/**
+ * The cross-submission proof (RULES.md SCOPE-EX): a sitemap that its origin's robots.txt declares,
+ * or that an index declared there lists, may list any URL of that origin, not only those below
+ * its own folder. Sought for fetched documents, unless --strict-scope rules cross-submission out
+ * or --location says the document is published elsewhere than where it was fetched.
+ */
+function crossSubmissionProof(pending: Pending, options: ValidateOptions): ValidateOptions['robotsSitemaps'] {
+  if (options.strictScope || (options.location && !pending.parent)) return undefined;
+  return options.robotsSitemaps;
+}
+
+async function crossSubmitted(
+  pending: Pending,
+  location: string,
+  declaredBy: NonNullable<ValidateOptions['robotsSitemaps']>,
+): Promise<boolean> {
+  const declared = new Set(await declaredBy(location));
+  return [location, pending.location, ...pending.ancestors].some((url) => url !== undefined && declared.has(url));
+}
+
 function childPending(child: ChildRef, parent: Pending, reporter: Reporter): Pending {
   const parentInfo = { reporter, position: child.position, url: child.url };
+  const ancestors = [...parent.ancestors, parent.location ?? parent.name];
   const parentPath = typeof parent.input === 'string' && !looksAbsoluteHttp(parent.input) ? parent.input : undefined;
   const resolved = resolveChild(child.url, { path: parentPath, location: parent.location });
   if ('missing' in resolved)
-    return { name: child.url, input: child.url, location: child.url, parent: parentInfo, missing: resolved.missing };
-  return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo };
+    return {
+      name: child.url,
+      input: child.url,
+      location: child.url,
+      parent: parentInfo,
+      ancestors,
+      missing: resolved.missing,
+    };
+  return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo, ancestors };
 }
 
 /**
