@@ -24,6 +24,7 @@ import {
   type Io,
   type ParsedArgs,
 } from './command.js';
+import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 
 export const command: Command = {
@@ -52,8 +53,11 @@ ${networkHelp('pool')}
 A sitemap that failed for a reason that may pass (no answer, 429, 5xx, a broken transfer) is
 read once more after the rest of the tree.
 
+Ctrl-C (or SIGTERM) stops the walk and prints the tree read so far.
+
 Exit status: 0 when every sitemap of the tree was read whole; 1 when one could not be found,
-fetched or read to its end (its URLs are missing from the totals), or when no sitemap was found.
+fetched or read to its end (its URLs are missing from the totals), when no sitemap was found, or
+when the walk was stopped.
 
 Examples:
   sitemapkit tree example.com
@@ -72,14 +76,21 @@ Examples:
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
     if (booleanFlag(args, 'json') && booleanFlag(args, 'urls'))
       throw new UsageError('--json and --urls are two different outputs; choose one');
-    const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
-    const options: TreeOptions = { ...readOptions(args, io), onProgress: progress?.update };
     const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
     checkInputs(args.positionals);
+    const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
+    // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
+    const interruption = listenForInterruption();
+    const options: TreeOptions = {
+      ...readOptions(args, io),
+      onProgress: progress?.update,
+      signal: interruption.signal,
+    };
     let tree: SitemapTree;
     try {
       tree = booleanFlag(args, 'urls') ? await writeUrls(input, options, io) : await fetchSitemapTree(input, options);
     } finally {
+      interruption.dispose();
       progress?.clear();
     }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
@@ -88,7 +99,7 @@ Examples:
       io.stderr.write(
         `${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`,
       );
-    return tree.totals.read > 0 && tree.totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
+    return tree.complete && tree.totals.read > 0 && tree.totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
   },
 };
 

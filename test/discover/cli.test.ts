@@ -173,6 +173,34 @@ describe('sitemapkit tree on a failing site', () => {
   });
 });
 
+describe('sitemapkit tree, stopped', () => {
+  it('prints the tree read so far on SIGTERM, marked as stopped, and exits 1', async () => {
+    const server = await startHostileServer((origin) => ({
+      '/index.xml': hostile.sitemap(sitemapIndex([`${origin}/a.xml`, `${origin}/never.xml`])),
+      '/a.xml': hostile.sitemap(urlset([`${origin}/a`])),
+      '/never.xml': hostile.neverAnswers(),
+    }));
+    try {
+      const started = Date.now();
+      const { code, stdout, stderr } = await runCli(['tree', server.url('/index.xml')], {
+        onSpawn: (child) => {
+          const waitForNever = setInterval(() => {
+            if (!server.hits.has('/never.xml')) return;
+            clearInterval(waitForNever);
+            child.kill('SIGTERM');
+          }, 20);
+        },
+      });
+      assert.ok(Date.now() - started < 15_000, 'stopped at once, not after the 20 s first-byte timeout');
+      assert.equal(code, 1, stderr);
+      assert.match(stdout, /├── \/a\.xml {2}✓ 200 · urlset · 1 URL/);
+      assert.match(stdout.trimEnd().split('\n').at(-1)!, / · stopped before the end$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the network flags, one set on every command that fetches', () => {
   it('parse, validate and tree each take --timeout, --retries, --max-wait and --user-agent', async () => {
     const site = await startSite((origin) => ({ '/s.xml': { headers: XML, body: urlset([`${origin}/a`]) } }));
