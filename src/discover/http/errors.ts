@@ -77,6 +77,11 @@ export class HttpError extends Error {
   }
 }
 
+/** The answer's headers did not all come in time (undici's timer, or ours that trickles cannot stretch). */
+export function firstByteTimeout(url: string): HttpError {
+  return new HttpError('first-byte-timeout', `${url} sent no complete response headers in time`, url);
+}
+
 /** The same URL over plain http: what to try when an https server does not speak TLS. */
 export function overHttp(url: string): string {
   const plain = new URL(url);
@@ -118,7 +123,7 @@ export function classifyError(error: unknown, url: string, signal?: AbortSignal)
     return make('dns', `the host ${target.hostname} does not resolve (ENOTFOUND): check the address`);
   if (code === 'UND_ERR_CONNECT_TIMEOUT')
     return make('connect-timeout', `could not connect to ${target.origin} in time: is the server up?`);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return make('first-byte-timeout', `${url} sent no response in time`);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return make('first-byte-timeout', firstByteTimeout(url).message);
   if (code === 'UND_ERR_BODY_TIMEOUT') return make('idle-timeout', `${url} stopped sending data mid-body`);
   if (code === 'UND_ERR_HEADERS_OVERFLOW')
     return make('header-overflow', `${url} answered with response headers too large to read (over 16 KiB)`);

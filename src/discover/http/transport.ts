@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
-import { classifyError, HttpError } from './errors.js';
+import { classifyError, firstByteTimeout } from './errors.js';
 import type { Fetch, HttpResponse, Transfer } from './types.js';
 
 export interface TransportSettings {
@@ -24,13 +24,7 @@ export function transport(settings: TransportSettings): Fetch {
     // undici's own headers timeout is also set, but a timer of ours is the one a server cannot
     // keep alive by sending a header byte now and then.
     const firstByte = new AbortController();
-    const timer = setTimeout(
-      () =>
-        firstByte.abort(
-          new HttpError('first-byte-timeout', `${req.url} sent no complete response headers in time`, req.url),
-        ),
-      settings.firstByteTimeoutMs,
-    );
+    const timer = setTimeout(() => firstByte.abort(firstByteTimeout(req.url)), settings.firstByteTimeoutMs);
     const signal = AbortSignal.any([req.signal, firstByte.signal]);
     let answer;
     try {

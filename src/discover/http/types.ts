@@ -71,16 +71,5 @@ export function compose(base: Fetch, ...layers: Layer[]): Fetch {
 
 /** A response whose body is `body`, everything else as in `response`. */
 export function withBody(response: HttpResponse, body: AsyncIterable<Uint8Array>): HttpResponse {
-  return {
-    requestedUrl: response.requestedUrl,
-    url: response.url,
-    status: response.status,
-    headers: response.headers,
-    redirects: response.redirects,
-    attempts: response.attempts,
-    ...(response.notRetried === undefined ? {} : { notRetried: response.notRetried }),
-    body,
-    transfer: response.transfer,
-    discard: () => response.discard(),
-  };
+  return { ...response, body };
 }
