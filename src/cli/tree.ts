@@ -132,7 +132,7 @@ async function writeUrls(input: string | string[], options: TreeOptions, io: Io)
   const walk = walkSitemapTree(input, options);
   let pending = '';
   for await (const batch of walk.batches()) {
-    for (const entry of batch) pending += `${entryToJsonLine(entry)}\n`; // `source` is already on the entry, last
+    for (const { entry, source } of batch) pending += `${entryToJsonLine(entry, source)}\n`;
     if (pending.length >= 64 * 1024) {
       const full = !io.stdout.write(pending);
       pending = '';

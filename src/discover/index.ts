@@ -28,6 +28,7 @@ export type {
   SitemapTree,
   SitemapTreeWalk,
   Start,
+  TreeEntry,
   TreeNode,
   TreeOptions,
   TreeProgress,

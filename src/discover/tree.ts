@@ -9,8 +9,8 @@
  * A sitemap that failed for a reason that may pass (no answer, 429, 5xx, a transfer that broke
  * off) gets one more pass once the rest of the tree is read, one sitemap of a host at a time and
  * its attempts back to back: a balancer with one broken backend then costs a little time instead
- * of a lost sitemap. A host where most sitemaps failed is down, not flaky: it gets no second
- * pass (beyond the first few). Entries handed out before a transfer broke off are not handed out again.
+ * of a lost sitemap. A host where most sitemaps failed (more than a few) is down, not flaky: it
+ * gets no second pass. Entries handed out before a transfer broke off are not handed out again.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, SourcedEntry, UrlEntry } from '../core/entry.js';
@@ -57,11 +57,20 @@ export interface TreeOptions {
   onProgress?: ((progress: TreeProgress) => void) | undefined;
 }
 
+/** A page URL entry of the tree and the sitemap it came from, as the parser gave it (not copied). */
+export interface TreeEntry {
+  entry: UrlEntry;
+  source: string;
+}
+
 export interface SitemapTreeWalk extends AsyncIterable<SourcedEntry> {
   /** The tree summary, settled when the walk ends. Read the entries, or the walk waits for you. */
   readonly tree: Promise<SitemapTree>;
-  /** The same entries a batch at a time, for consumers that count every microsecond (read one or the other). */
-  batches(): AsyncIterable<SourcedEntry[]>;
+  /**
+   * The same entries a batch at a time, each beside its sitemap instead of copied with it, for
+   * consumers that count every microsecond (read one or the other).
+   */
+  batches(): AsyncIterable<readonly TreeEntry[]>;
 }
 
 const DEFAULT_MAX_BYTES = 200 * 1024 * 1024;
@@ -87,18 +96,17 @@ export async function fetchSitemapTree(
  */
 export function walkSitemapTree(siteOrUrls: string | readonly string[], options: TreeOptions = {}): SitemapTreeWalk {
   const stop = new AbortController();
-  const channel = new Channel<SourcedEntry>(ENTRY_BUFFER, () => stop.abort(new Error('the reader stopped')));
+  const channel = new Channel<TreeEntry>(ENTRY_BUFFER, () => stop.abort(new Error('the reader stopped')));
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const tree = new TreeWalker(siteOrUrls, { ...options, signal }, channel).run();
   tree.then(
     () => channel.close(),
     (error: unknown) => channel.close(error),
   );
-  return {
-    tree,
-    [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
-    batches: () => channel.batches(),
-  };
+  async function* sourced(): AsyncGenerator<SourcedEntry> {
+    for await (const batch of channel.batches()) for (const { entry, source } of batch) yield withSource(entry, source);
+  }
+  return { tree, [Symbol.asyncIterator]: sourced, batches: () => channel.batches() };
 }
 
 /** One node while the walk runs: its public record, plus what the walk needs to read it. */
@@ -142,7 +150,7 @@ class TreeWalker {
   constructor(
     private readonly input: string | readonly string[],
     private readonly options: TreeOptions,
-    private readonly output: Channel<SourcedEntry> | undefined,
+    private readonly output: Channel<TreeEntry> | undefined,
   ) {
     this.ownsHttp = !(options.http instanceof HttpClient);
     this.http =
@@ -396,7 +404,7 @@ class TreeWalker {
         if (!fresh) continue;
         node.handedOut = read;
         if (this.output) {
-          const wait = this.output.push(withSource(entry, record.url));
+          const wait = this.output.push({ entry, source: record.url });
           if (wait) await wait;
           if (this.output.isCancelled) break;
         }
@@ -439,7 +447,7 @@ class TreeWalker {
     }
   }
 
-  /** A task that threw something else than RetryLater: a failing node never stops the walk. */
+  /** Each task as it settles; what a failing one threw is its node's problem, never the walk's end. */
   private settled(node: WalkNode, settled: Settled<void>): void {
     this.progress.nodesDone += 1;
     if (!settled.ok && !this.signal?.aborted) {

@@ -610,7 +610,7 @@ describe('walkSitemapTree', () => {
     for await (const batch of walk.batches()) {
       total += batch.length;
       largest = Math.max(largest, batch.length);
-      assert.ok(batch.every((entry) => entry.kind === 'url' && entry.source!.endsWith('.xml.gz')));
+      assert.ok(batch.every(({ entry, source }) => entry.kind === 'url' && source.endsWith('.xml.gz')));
     }
     assert.equal(total, 20_000);
     assert.equal((await walk.tree).totals.urls, 20_000);
