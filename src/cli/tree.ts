@@ -50,7 +50,7 @@ Options:
 
 ${networkHelp('pool')}
 
-A sitemap that failed for a reason that may pass (no answer, 429, 5xx, a broken transfer) is
+A sitemap that failed for a reason that may pass (a refused or lost connection, 429, 5xx) is
 read once more after the rest of the tree.
 
 Ctrl-C (or SIGTERM) stops the walk and prints the tree read so far.

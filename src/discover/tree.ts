@@ -6,8 +6,8 @@
  * by the one fetchSitemap that `validate` and `parse` use too. Each node keeps a small record
  * (tree-model.ts); the URL entries stream out and are never held.
  *
- * A sitemap that failed for a reason that may pass (no answer, 429, 5xx, a transfer that broke
- * off) gets one more pass once the rest of the tree is read, one sitemap of a host at a time and
+ * A sitemap that failed for a reason that may pass (a refused or broken connection, 429, 5xx, a
+ * transfer that broke off; not a timeout, whose time is spent already) gets one more pass once the rest of the tree is read, one sitemap of a host at a time and
  * its attempts back to back: a balancer with one broken backend then costs a little time instead
  * of a lost sitemap. A host where most sitemaps failed (more than a few) is down, not flaky: it
  * gets no second pass. Entries handed out before a transfer broke off are not handed out again.

@@ -54,6 +54,8 @@ interface FetchFailure {
   kind?: string;
   /** True when the same request would fail again (a name that does not resolve, a TLS mismatch…). */
   permanent?: boolean;
+  /** True for the timeouts and a body too slow to wait for. */
+  timeout?: boolean;
   redirects?: readonly FollowedRedirect[];
   attempts?: number;
 }
@@ -78,7 +80,10 @@ interface FetchedCommon {
 /** No document to read: no answer, not 200, a login wall. */
 export interface SitemapUnavailable extends FetchedCommon {
   ok: false;
-  /** Worth another try later (no answer, 429 or 5xx), as opposed to a 404 or a name that does not resolve. */
+  /**
+   * Worth another try later (a refused or broken connection, 429, 5xx), as opposed to a 404, a
+   * name that does not resolve, or a timeout (whose time is spent already).
+   */
   transient: boolean;
   /** The HTTP layer's name for the failure when no response came (`dns`, `not-tls`, `connect`…). */
   kind?: string;
@@ -108,7 +113,7 @@ export type FetchedSitemap = SitemapUnavailable | SitemapBody;
 export class TransferError extends Error {
   constructor(
     readonly diagnostic: Diagnostic,
-    /** Worth reading again later (a reset, a timeout), as opposed to a body that does not decode. */
+    /** Worth reading again later (a reset, a short body), as opposed to a timeout or a body that does not decode. */
     readonly transient: boolean,
   ) {
     super(diagnostic.message);
@@ -152,7 +157,7 @@ export async function fetchSitemap(
       finalUrl: redirects.at(-1)?.to ?? url,
       redirects,
       diagnostics: [...redirected(url, redirects), diagnostic('FETCH-001', unreachable(failure), { source: url })],
-      transient: failure.permanent !== true,
+      transient: mayPass(failure),
       ...(failure.kind === undefined ? {} : { kind: failure.kind }),
     };
   }
@@ -216,6 +221,11 @@ function redirected(url: string, redirects: readonly FollowedRedirect[]): Diagno
   ];
 }
 
+/** A failure that another try later may not meet: not permanent, and not a timeout, which took its time already. */
+function mayPass(failure: FetchFailure): boolean {
+  return failure.permanent !== true && failure.timeout !== true;
+}
+
 /** Why no response came (the HTTP layer's message says what to do), after how many attempts. */
 function unreachable(failure: FetchFailure): string {
   const tries = (failure.attempts ?? 1) > 1 ? ` (after ${failure.attempts} attempts)` : '';
@@ -239,7 +249,7 @@ async function* reportingBreaks(response: FetchedResponse, url: string): AsyncGe
         `${failure.message}; the transfer broke off after ${read.toLocaleString('en-US')} bytes, the entries before it were kept`,
         { source: url },
       ),
-      true,
+      mayPass(failure),
     );
   }
 }

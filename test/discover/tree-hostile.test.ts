@@ -75,6 +75,17 @@ describe('the tree walk on hostile sites', () => {
     });
   });
 
+  it('does not read again a sitemap that timed out: its time is spent already', async () => {
+    const server = await startHostileServer({ '/never.xml': hostile.neverAnswers() });
+    await withServer(server, async () => {
+      const tree = await fetchSitemapTree(server.url('/never.xml'), {
+        http: { ...FAST_HTTP, retries: 3, firstByteTimeoutMs: 300 },
+      });
+      assert.equal(tree.totals.failed, 1);
+      assert.equal(server.hits.get('/never.xml'), 2, 'a timeout is retried once, and has no last pass');
+    });
+  });
+
   it('does not give a host that is down a second pass', async () => {
     const children = Array.from({ length: 30 }, (_, i) => `/c/${i}.xml`);
     const server = await startHostileServer((origin) => ({
