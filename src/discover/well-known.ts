@@ -4,7 +4,7 @@
  * that answers with a sitemap. A page served as HTML is a "soft 404" only when its bytes are
  * HTML too: some servers label their sitemaps text/html.
  */
-import { fetchSitemap, type SitemapBody, type SitemapFetcher } from '../validate/fetch.js';
+import { fetchSitemap, TransferError, type SitemapBody, type SitemapFetcher } from '../validate/fetch.js';
 import { isHtmlContentType, type HttpClient } from './http.js';
 
 /** Most common first: the plain names, then CMS and generator defaults. */
@@ -71,7 +71,16 @@ export async function probeWellKnown(
       continue;
     }
     if (isHtmlContentType(fetched.headers['content-type'])) {
-      const { head, body } = await peek(fetched.body, SNIFF_BYTES);
+      const peeked = await peek(fetched.body, SNIFF_BYTES).catch((error: unknown) => {
+        if (error instanceof TransferError) return undefined;
+        throw error;
+      });
+      if (peeked === undefined) {
+        fetched.release();
+        probes.push({ url, status: fetched.status, outcome: 'error' });
+        continue;
+      }
+      const { head, body } = peeked;
       if (!looksLikeSitemap(head)) {
         // A "soft 404": the site's HTML error or home page served for any path.
         fetched.release();

@@ -130,7 +130,11 @@ describe('the tree walk on hostile sites', () => {
   it('finds a sitemap served as text/html by its bytes, and still passes over an HTML page', async () => {
     const server = await startHostileServer((origin) => ({
       '/sitemap.xml': hostile.answer(200, { 'content-type': 'text/html' }, '<!DOCTYPE html><html><p>Not found</p>'),
-      '/sitemap_index.xml': hostile.servedAsHtml(urlset([`${origin}/a`, `${origin}/b`])),
+      '/sitemap_index.xml': (socket) => {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 5000\r\n\r\n<html>');
+        socket.destroy(); // an HTML page that breaks off while it is looked at
+      },
+      '/sitemap-index.xml': hostile.servedAsHtml(urlset([`${origin}/a`, `${origin}/b`])),
     }));
     await withServer(server, async () => {
       const tree = await fetchSitemapTree(server.origin, FAST);
@@ -138,14 +142,15 @@ describe('the tree walk on hostile sites', () => {
         tree.probes.map((p) => [p.url.slice(server.origin.length), p.outcome]),
         [
           ['/sitemap.xml', 'html'],
-          ['/sitemap_index.xml', 'found'],
+          ['/sitemap_index.xml', 'error'],
+          ['/sitemap-index.xml', 'found'],
         ],
       );
       assert.deepEqual(
         tree.roots.map((root) => [root.foundBy, root.kind, root.urls, root.ok]),
         [['well-known', 'urlset', 2, true]],
       );
-      assert.equal(server.hits.get('/sitemap_index.xml'), 1, 'the bytes looked at are read, not fetched again');
+      assert.equal(server.hits.get('/sitemap-index.xml'), 1, 'the bytes looked at are read, not fetched again');
     });
   });
 
