@@ -3,6 +3,7 @@
  * directories, the sitemap tree, the crawler) to sinks (writeSitemaps, validation, JSONL).
  */
 import { HttpClient } from './discover/http.js';
+import { robotsSitemaps } from './discover/robots.js';
 import * as validator from './validate/index.js';
 import type { ValidateOptions, ValidationResult, ValidationSource } from './validate/index.js';
 
@@ -19,6 +20,14 @@ export {
   type ValidationSource,
 } from './validate/index.js';
 export * from './discover/index.js';
+export {
+  RetryLater,
+  WorkPool,
+  type HostPoliteness,
+  type Settled,
+  type TaskContext,
+  type WorkPoolOptions,
+} from './pool/index.js';
 export * from './crawl/index.js';
 export { CrawlStore, type FinishedUrl, type FoundUrl, type QueuedUrl } from './store/crawl-store.js';
 export { siteDatabasePath, DEFAULT_STATE_DIR } from './store/site-database.js';
@@ -47,12 +56,15 @@ export function validateSources(
   return withHttp(options, (withClient) => validator.validateSources(sources, withClient));
 }
 
-/** Runs the validator with the caller's HTTP layer, or with an HttpClient made and closed for the run. */
+/**
+ * Runs the validator with the caller's HTTP layer, or with an HttpClient made and closed for the
+ * run (which also reads robots.txt, once per origin, for the cross-submission proof).
+ */
 async function withHttp<T>(options: ValidateOptions, run: (options: ValidateOptions) => Promise<T>): Promise<T> {
   if (options.http) return run(options);
   const http = new HttpClient();
   try {
-    return await run({ ...options, http });
+    return await run({ robotsSitemaps: robotsSitemaps(http), ...options, http });
   } finally {
     await http.close();
   }

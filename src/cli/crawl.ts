@@ -146,7 +146,6 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const http = new HttpClient({
     userAgent,
     retries: integerFlag(args, 'retries', 2, { min: 0 }),
-    perHostConcurrency: concurrency,
   });
   const interruption = listenForInterruption();
   const progress = progressLine(io);

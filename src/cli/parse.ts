@@ -1,9 +1,10 @@
 /**
  * `sitemapkit parse SOURCE…`: entries as JSONL (or CSV) on stdout, diagnostics on stderr.
  */
-import { formatDiagnostic } from '../core/diagnostics.js';
-import { HttpClient, type HttpResponse } from '../discover/http.js';
+import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { HttpClient } from '../discover/http.js';
 import { parseSitemap, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
+import { DATA_LOSS_CODES, fetchSitemap, TransferError, type SitemapBody } from '../validate/fetch.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
 import {
   booleanFlag,
@@ -16,6 +17,7 @@ import {
   type Io,
 } from './command.js';
 import { looksAbsoluteHttp } from '../core/url.js';
+import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 
 const HELP = `
 Reads sitemaps as a crawler meets them: XML urlset or sitemap index (with image, video, news and
@@ -36,9 +38,13 @@ Options:
   --max-bytes N      stop after N uncompressed bytes (default ${DEFAULT_PARSE_LIMITS.maxBytes})
   -h, --help         this help
 
-Exit status: 0 when the documents were read, 1 when one could not be read at all (missing file,
-HTTP error, HTML page, corrupt gzip, not a sitemap) or only around damage (end tags missing, cut
-off: entries there may be incomplete) or, with --strict, on any error; 2 on bad usage.
+${networkHelp('single')}
+
+Exit status: 0 when the documents were read to their end; 1 when one could not be read whole
+(missing file, HTTP error, a transfer that broke off, corrupt gzip, the --max-bytes cap, an HTML
+page, not a sitemap; the entries read before the problem are printed) or only around damage (end
+tags missing, cut off: entries there may be incomplete) or, with --strict, on any error; 2 on bad
+usage.
 
 Examples:
   sitemapkit parse sitemap.xml.gz
@@ -60,6 +66,7 @@ export const command: Command = {
       strict: { type: 'boolean' },
       'base-url': { type: 'string' },
       'max-bytes': { type: 'string' },
+      ...networkOptions('single'),
     },
   },
 
@@ -79,7 +86,7 @@ export const command: Command = {
     const out = new BatchedWriter(io.stdout);
     if (options.csv) out.line(entryCsvHeader(options.withSource));
     let status = EXIT_OK;
-    const http = new HttpClient();
+    const http = new HttpClient(readNetworkOptions(args, io).http);
     try {
       for (const source of sources) {
         if ((await parseOne(source, options, out, io, http)) !== EXIT_OK) status = EXIT_FAILED;
@@ -109,30 +116,45 @@ async function parseOne(
 ): Promise<number> {
   const label = name === '-' ? '<stdin>' : name;
   const abort = new AbortController();
+  const reported = new Set<string>();
+  const print = (d: Diagnostic) => {
+    reported.add(d.code);
+    io.stderr.write(`${formatDiagnostic(d)}\n`);
+  };
+  let fetched: SitemapBody | undefined;
   try {
-    const opened = await openCliSource(name, io, http, abort.signal);
-    if (typeof opened === 'string') {
-      io.stderr.write(`${label}: error FETCH-001 ${opened}\n`);
+    const opened = await openCliSource(name, io, http, { signal: abort.signal, maxBytes: options.maxBytes });
+    if ('unavailable' in opened) {
+      opened.unavailable.forEach((d) => print({ ...d, source: label }));
       return EXIT_FAILED;
     }
+    fetched = opened.fetched;
+    fetched?.diagnostics.forEach(print);
     const parsed = parseSitemap(opened.source, {
       strict: options.strict,
       baseUrl: opened.baseUrl ?? options.baseUrl,
       source: label,
       signal: abort.signal,
       limits: { maxBytes: options.maxBytes },
-      onDiagnostic: (d) => io.stderr.write(`${formatDiagnostic(d)}\n`),
+      onDiagnostic: print,
     });
     const source = options.withSource ? label : undefined;
-    for await (const entry of parsed) {
-      out.line(options.csv ? entryToCsvRow(entry, source, options.withSource) : entryToJsonLine(entry, source));
-      if (out.full) await out.flush();
+    try {
+      for await (const entry of parsed) {
+        out.line(options.csv ? entryToCsvRow(entry, source, options.withSource) : entryToJsonLine(entry, source));
+        if (out.full) await out.flush();
+      }
+    } catch (error) {
+      // The transfer broke off: what was read before it is printed all the same.
+      if (!(error instanceof TransferError)) throw error;
+      print({ ...error.diagnostic, source: label });
     }
+    fetched?.finish((code) => reported.has(code)).forEach(print);
     const unreadable =
       parsed.kind === undefined ||
       parsed.kind === 'html' ||
       parsed.kind === 'unknown' ||
-      (parsed.stats.entries === 0 && parsed.diagnostics.some((d) => d.code === 'FETCH-005'));
+      [...reported].some((code) => DATA_LOSS_CODES.has(code));
     // A repaired document was read around the damage, but entries at the damage may be incomplete.
     return unreadable || parsed.repairs > 0 ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
@@ -141,31 +163,26 @@ async function parseOne(
     if (error.diagnostic.code === 'FETCH-001') io.stderr.write(`${formatDiagnostic(error.diagnostic, label)}\n`);
     return EXIT_FAILED;
   } finally {
+    fetched?.release();
     abort.abort();
   }
 }
 
-/** A path, `-` or an http(s) URL as a parser source; a string is why it could not be opened. */
+type OpenedSource =
+  { source: SitemapSource; baseUrl?: string; fetched?: SitemapBody } | { unavailable: readonly Diagnostic[] };
+
+/** A path, `-` or an http(s) URL as a parser source; a URL through the fetch `tree` and `validate` use. */
 async function openCliSource(
   name: string,
   io: Io,
   http: HttpClient,
-  signal: AbortSignal,
-): Promise<{ source: SitemapSource; baseUrl?: string } | string> {
+  options: { signal: AbortSignal; maxBytes: number },
+): Promise<OpenedSource> {
   if (name === '-') return { source: io.stdin as AsyncIterable<Uint8Array> };
   if (!looksAbsoluteHttp(name)) return { source: { path: name } };
-  // The shared HTTP layer: timeouts, retries with backoff, redirects, Content-Encoding, User-Agent.
-  let response: HttpResponse;
-  try {
-    response = await http.get(name, { signal });
-  } catch (error) {
-    return `cannot fetch ${name}: ${(error as Error).message}`;
-  }
-  if (response.status !== 200) {
-    response.discard();
-    return `${name} answered HTTP ${response.status}`;
-  }
-  return { source: response.body, baseUrl: response.url };
+  const fetched = await fetchSitemap(http, name, options);
+  if (!fetched.ok) return { unavailable: fetched.diagnostics };
+  return { source: fetched.body, baseUrl: fetched.finalUrl, fetched };
 }
 
 /** Collects lines and writes them in large pieces, waiting for the stream to drain. */

@@ -20,11 +20,12 @@ import {
   UsageError,
   booleanFlag,
   integerFlag,
-  stringFlag,
   type Command,
   type Io,
   type ParsedArgs,
 } from './command.js';
+import { listenForInterruption } from './interrupt.js';
+import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 
 export const command: Command = {
   spec: {
@@ -44,15 +45,19 @@ Output:
 
 Options:
   --max-depth N        index levels followed below a root (default 5)
-  --concurrency N      requests in flight per host (default 4)
-  --delay SECONDS      least time between two requests to one host (default 0)
-  --timeout SECONDS    connect, first-byte and idle timeout, each (default 30)
-  --retries N          retries after a connection error, 429 or 5xx (default 3)
-  --user-agent UA      User-Agent to send and to match robots.txt groups with
-                       (default sitemapkit/<version> (+project URL))
-  -q, --quiet          no progress line on stderr (nor, with --urls, the closing count)
+  -q, --quiet          no progress line or retry notice on stderr (nor, with --urls, the
+                       closing count)
 
-Exit status: 0 when sitemaps were read, 1 when no sitemap could be found or read.
+${networkHelp('pool')}
+
+A sitemap that failed for a reason that may pass (a refused or lost connection, 429, 5xx) is
+read once more after the rest of the tree.
+
+Ctrl-C (or SIGTERM) stops the walk and prints the tree read so far.
+
+Exit status: 0 when every sitemap of the tree was read whole; 1 when one could not be found,
+fetched or read to its end (its URLs are missing from the totals), when no sitemap was found, or
+when the walk was stopped.
 
 Examples:
   sitemapkit tree example.com
@@ -62,11 +67,7 @@ Examples:
       json: { type: 'boolean' },
       urls: { type: 'boolean' },
       'max-depth': { type: 'string' },
-      concurrency: { type: 'string' },
-      delay: { type: 'string' },
-      timeout: { type: 'string' },
-      retries: { type: 'string' },
-      'user-agent': { type: 'string' },
+      ...networkOptions('pool'),
       quiet: { type: 'boolean', short: 'q' },
     },
   },
@@ -75,14 +76,21 @@ Examples:
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
     if (booleanFlag(args, 'json') && booleanFlag(args, 'urls'))
       throw new UsageError('--json and --urls are two different outputs; choose one');
-    const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
-    const options: TreeOptions = { ...readOptions(args), onProgress: progress?.update };
     const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
     checkInputs(args.positionals);
+    const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
+    // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
+    const interruption = listenForInterruption();
+    const options: TreeOptions = {
+      ...readOptions(args, io),
+      onProgress: progress?.update,
+      signal: interruption.signal,
+    };
     let tree: SitemapTree;
     try {
       tree = booleanFlag(args, 'urls') ? await writeUrls(input, options, io) : await fetchSitemapTree(input, options);
     } finally {
+      interruption.dispose();
       progress?.clear();
     }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
@@ -91,7 +99,7 @@ Examples:
       io.stderr.write(
         `${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`,
       );
-    return tree.totals.read > 0 ? EXIT_OK : EXIT_FAILED;
+    return tree.complete && tree.totals.read > 0 && tree.totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
   },
 };
 
@@ -109,30 +117,14 @@ function checkInputs(inputs: readonly string[]): void {
   }
 }
 
-function readOptions(args: ParsedArgs): TreeOptions {
-  const concurrency = integerFlag(args, 'concurrency', 4);
-  const timeoutMs = secondsFlag(args, 'timeout', 30) * 1000;
+function readOptions(args: ParsedArgs, io: Io): TreeOptions {
+  const network = readNetworkOptions(args, io, { quiet: booleanFlag(args, 'quiet') });
   return {
     maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
-    concurrency: concurrency * 2,
-    http: {
-      perHostConcurrency: concurrency,
-      perHostDelayMs: secondsFlag(args, 'delay', 0) * 1000,
-      connectTimeoutMs: timeoutMs,
-      firstByteTimeoutMs: timeoutMs,
-      idleTimeoutMs: timeoutMs,
-      retries: integerFlag(args, 'retries', 3, { min: 0 }),
-      userAgent: stringFlag(args, 'user-agent'),
-    },
+    concurrency: network.concurrency,
+    perHost: network.perHost,
+    http: network.http,
   };
-}
-
-function secondsFlag(args: ParsedArgs, name: string, fallback: number): number {
-  const raw = stringFlag(args, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a number of seconds, not "${raw}"`);
-  return value;
 }
 
 /** Streams every URL entry as one JSON line, in large writes, waiting when stdout is full. */
@@ -140,7 +132,7 @@ async function writeUrls(input: string | string[], options: TreeOptions, io: Io)
   const walk = walkSitemapTree(input, options);
   let pending = '';
   for await (const batch of walk.batches()) {
-    for (const entry of batch) pending += `${entryToJsonLine(entry)}\n`; // `source` is already on the entry, last
+    for (const { entry, source } of batch) pending += `${entryToJsonLine(entry, source)}\n`;
     if (pending.length >= 64 * 1024) {
       const full = !io.stdout.write(pending);
       pending = '';

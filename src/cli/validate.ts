@@ -1,6 +1,7 @@
 /** `sitemapkit validate SOURCE…`: flags and printing only; the work is src/validate/. */
 import { w3cToEpochMillis } from '../core/datetime.js';
 import { HttpClient } from '../discover/http.js';
+import { robotsSitemaps } from '../discover/robots.js';
 import { ValidationReport } from '../report/validation.js';
 import { validateSources, type ValidationSource } from '../validate/index.js';
 import type { ValidationResult } from '../validate/types.js';
@@ -14,6 +15,7 @@ import {
   type Command,
   type ParsedArgs,
 } from './command.js';
+import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 
 const DEFAULT_MAX_PER_RULE = 20;
 
@@ -36,10 +38,15 @@ Options:
   --location URL       the URL the (single) sitemap is published at, for the location rules
                        (URL-004/005, IDX-004) and to map an index's children to local files
   --strict-scope       report URLs outside the sitemap's host or folder as errors: the sitemap is
-                       not cross-submitted through robots.txt or Search Console
+                       not cross-submitted through robots.txt or Search Console. Without it, a
+                       fetched sitemap that its site's robots.txt declares (or lists through an
+                       index) may list any URL of the site
   -r, --recursive      validate the children of a sitemap index too (local files beside the index,
-                       or fetched when the index was); duplicates and hreflang are checked across all
+                       or fetched when the index was), and those of a nested index (IDX-002), 5
+                       levels deep; duplicates and hreflang are checked across all
   --now ISO            the current time for future dates and news age (default: the clock)
+
+${networkHelp('single')}
 
 Examples:
   sitemapkit validate public/sitemap.xml --location https://www.example.com/sitemap.xml
@@ -55,6 +62,7 @@ Examples:
       'strict-scope': { type: 'boolean' },
       recursive: { type: 'boolean', short: 'r' },
       now: { type: 'string' },
+      ...networkOptions('single'),
     },
   },
 
@@ -80,11 +88,12 @@ Examples:
       ? (source: string, number: number) => io.stderr.write(`\r\u001b[Kvalidating ${number}: ${source}`)
       : undefined;
     // URL sources come through the shared HTTP layer, as in `parse`: timeouts, retries, redirects, User-Agent.
-    const http = new HttpClient();
+    const http = new HttpClient(readNetworkOptions(args, io).http);
     let results: ValidationResult[];
     try {
       results = await validateSources(sources, {
         http,
+        robotsSitemaps: robotsSitemaps(http),
         ...(progress ? { onDocument: progress } : {}),
         ...(location === undefined ? {} : { location }),
         ...(now === undefined ? {} : { now }),

@@ -3,7 +3,7 @@
  * (timeouts, retries, size caps, Content-Encoding), permissions from robots.txt per RFC 9309.
  */
 import type { HttpClient } from '../discover/http.js';
-import { fetchRobotsTxt, type RobotsTxt } from '../discover/robots.js';
+import { RobotsTxtCache, type RobotsTxt } from '../discover/robots.js';
 import type { PageFetcher, RobotsPolicy } from './types.js';
 
 /** HTML pages larger than this are read only this far, and left out as cut off (links past it are not seen). */
@@ -40,16 +40,8 @@ export function robotsTxtPolicy(
   http: HttpClient,
   userAgent: string,
 ): RobotsPolicy & { robotsTxt(url: string): Promise<RobotsTxt> } {
-  const byOrigin = new Map<string, Promise<RobotsTxt>>();
-  const robotsTxt = (url: string) => {
-    const origin = new URL(url).origin;
-    let pending = byOrigin.get(origin);
-    if (pending === undefined) {
-      pending = fetchRobotsTxt(url, http);
-      byOrigin.set(origin, pending);
-    }
-    return pending;
-  };
+  const cache = new RobotsTxtCache(http);
+  const robotsTxt = (url: string) => cache.get(url);
   return {
     robotsTxt,
     async check(url) {

@@ -19,6 +19,8 @@ export interface RobotsTxt {
   /** Final HTTP status, when there was a response. */
   status?: number;
   outcome: RobotsOutcome;
+  /** Why no response came, when none did (a bare host's caller may then try http). */
+  error?: HttpError;
   redirects: Redirect[];
   /** Sitemap URLs declared, absolute, in file order. */
   sitemaps: string[];
@@ -59,6 +61,7 @@ export async function fetchRobotsTxt(
     }
     return finish({
       outcome: 'unreachable',
+      error,
       redirects: [...error.redirects],
       rules: RobotsRules.disallowAll([unreachable(url, error.message)]),
     });
@@ -99,6 +102,36 @@ export async function fetchRobotsTxt(
     return finish({ status, outcome: 'unavailable', redirects, rules: RobotsRules.allowAll([served]) });
   }
   return finish({ status, outcome: 'ok', redirects, rules: parseRobotsTxt(bytes, url) });
+}
+
+/**
+ * The robots.txt of each origin a run meets, fetched once (the first caller's request is shared
+ * by all who ask meanwhile) and kept for the run.
+ */
+export class RobotsTxtCache {
+  private readonly byOrigin = new Map<string, Promise<RobotsTxt>>();
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly options: { signal?: AbortSignal | undefined } = {},
+  ) {}
+
+  /** The robots.txt of `url`'s origin. */
+  get(url: string): Promise<RobotsTxt> {
+    const origin = new URL(url).origin;
+    let pending = this.byOrigin.get(origin);
+    if (pending === undefined) {
+      pending = fetchRobotsTxt(origin, this.http, this.options);
+      this.byOrigin.set(origin, pending);
+    }
+    return pending;
+  }
+}
+
+/** The Sitemap: lines of each origin's robots.txt, fetched once per origin (validate's cross-submission proof). */
+export function robotsSitemaps(http: HttpClient): (url: string) => Promise<readonly string[]> {
+  const cache = new RobotsTxtCache(http);
+  return async (url) => (await cache.get(url)).sitemaps;
 }
 
 function unreachable(url: string, why: string): Diagnostic {

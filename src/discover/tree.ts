@@ -1,114 +1,55 @@
 /**
  * The sitemap tree of a site, read over HTTP: roots from robots.txt (else the well-known
- * locations, else the URLs given), sitemap indexes followed to a depth limit, every sitemap
- * fetched once however often it is listed. Each node keeps a small record (status, bytes, kind,
- * counts, lastmod range, problems); the URL entries stream out and are never held.
+ * locations, else the URLs given; see roots.ts), sitemap indexes followed to a depth limit, every
+ * sitemap fetched once however often it is listed. The fetches run on the work pool, which owns
+ * politeness and lets a retry wait without holding a worker; each sitemap is fetched and checked
+ * by the one fetchSitemap that `validate` and `parse` use too. Each node keeps a small record
+ * (tree-model.ts); the URL entries stream out and are never held.
+ *
+ * A sitemap that failed for a reason that may pass (a refused or broken connection, 429, 5xx, a
+ * transfer that broke off; not a timeout, whose time is spent already) gets one more pass once the rest of the tree is read, one sitemap of a host at a time and
+ * its attempts back to back: a balancer with one broken backend then costs a little time instead
+ * of a lost sitemap. A host where most sitemaps failed (more than a few) is down, not flaky: it
+ * gets no second pass. Entries handed out before a transfer broke off are not handed out again.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, SourcedEntry, UrlEntry } from '../core/entry.js';
-import { w3cToEpochMillis } from '../core/datetime.js';
 import { detach } from '../core/detach.js';
 import { parseSitemap } from '../parse/index.js';
-import { ParseError, type ParsedSitemap } from '../parse/types.js';
+import { ParseError } from '../parse/types.js';
+import { RetryLater, WorkPool, type HostPoliteness, type Settled, type TaskContext } from '../pool/index.js';
+import {
+  DATA_LOSS_CODES,
+  fetchSitemap,
+  TransferError,
+  type FetchedSitemap,
+  type SitemapBody,
+  type SitemapFetcher,
+} from '../validate/fetch.js';
 import { Channel } from './channel.js';
-import { HttpClient, HttpError, type HttpOptions, type HttpResponse, type Redirect } from './http.js';
-import { fetchRobotsTxt, type RobotsOutcome, type RobotsTxt } from './robots.js';
-import { probeWellKnown, type Probe } from './well-known.js';
+import { HttpClient, overHttp, RetryState, type HttpOptions } from './http.js';
+import { InstantCache, LastmodRange } from './lastmod-range.js';
+import type { RobotsTxt } from './robots.js';
+import { findRoots, type Root } from './roots.js';
+import { newRecord, NodeProblems, totalsOf, type SitemapTree, type TreeNode, type TreeProgress } from './tree-model.js';
 
-export type FoundBy = 'robots' | 'well-known' | 'index' | 'explicit';
-
-export interface TreeNode {
-  url: string;
-  foundBy: FoundBy;
-  /** The index that listed this sitemap (for `foundBy: 'index'`). */
-  parent?: string;
-  /** 0 for roots. */
-  depth: number;
-  /** Final HTTP status; absent when no response came (or the sitemap was not fetched). */
-  status?: number;
-  /** Where the redirects ended, when there were any. */
-  finalUrl?: string;
-  redirects: Redirect[];
-  /** Bytes received (compressed, when the file or the transfer was gzip). */
-  bytesIn: number;
-  /** Bytes of the document after decompression. */
-  bytesDecoded: number;
-  gzip: boolean;
-  kind?: DocumentKind;
-  /** Page URLs listed. */
-  urls: number;
-  /** Child sitemaps listed (indexes). */
-  sitemaps: number;
-  newestLastmod?: string;
-  oldestLastmod?: string;
-  durationMs: number;
-  /** True when the document was fetched (200) and read to the end without a fetch-level failure. */
-  ok: boolean;
-  errors: number;
-  warnings: number;
-  /** The first `maxDiagnosticsPerNode` problems; `diagnosticCount` counts them all. */
-  diagnostics: Diagnostic[];
-  diagnosticCount: number;
-  children: TreeNode[];
-}
-
-export interface TreeTotals {
-  /** Sitemaps in the tree (fetched or attempted). */
-  sitemaps: number;
-  read: number;
-  failed: number;
-  urls: number;
-  bytesIn: number;
-  bytesDecoded: number;
-  errors: number;
-  warnings: number;
-  newestLastmod?: string;
-  oldestLastmod?: string;
-}
-
-export interface RobotsSummary {
-  url: string;
-  status?: number;
-  outcome: RobotsOutcome;
-  sitemaps: string[];
-  diagnostics: Diagnostic[];
-}
-
-export interface SitemapTree {
-  /** What was asked for, and how it was read: a site (robots.txt, well-known) or sitemap URLs. */
-  input: string;
-  mode: 'site' | 'sitemaps';
-  robots?: RobotsSummary;
-  /** Well-known locations tried (only when robots.txt declared no sitemap). */
-  probes: Probe[];
-  roots: TreeNode[];
-  totals: TreeTotals;
-  /** Problems of the walk itself, e.g. that no sitemap was found. */
-  diagnostics: Diagnostic[];
-  /** False when the walk was stopped before the end. */
-  complete: boolean;
-  durationMs: number;
-}
-
-export interface TreeProgress {
-  nodesDone: number;
-  nodesKnown: number;
-  urls: number;
-  bytesIn: number;
-  elapsedMs: number;
-}
+export { resolveStart, type Start } from './roots.js';
+export { totalsOf } from './tree-model.js';
+export type { FoundBy, RobotsSummary, SitemapTree, TreeNode, TreeProgress, TreeTotals } from './tree-model.js';
 
 export interface TreeOptions {
   /** A client to share, or options for the one the walk makes (and closes). */
   http?: HttpClient | HttpOptions | undefined;
   /** Index levels followed below a root (default 5). */
   maxDepth?: number | undefined;
-  /** Sitemaps read at once across all hosts (default 8; each host still gets at most its own limit). */
+  /** Sitemaps read at once across all hosts (default 8). */
   concurrency?: number | undefined;
+  /** Politeness per host (default 4 sitemaps at once, no delay between starts). */
+  perHost?: Partial<HostPoliteness> | undefined;
   /** Decompressed bytes read from one sitemap (default 200 MiB). */
   maxBytesPerSitemap?: number | undefined;
-  /** Problems kept per node (default 100; all are counted). */
-  maxDiagnosticsPerNode?: number | undefined;
+  /** Problems kept per code and node as examples (default 20; all are counted). */
+  examplesPerCode?: number | undefined;
   /** Well-known paths probed when robots.txt declares no sitemap. */
   wellKnownPaths?: readonly string[] | undefined;
   signal?: AbortSignal | undefined;
@@ -116,17 +57,27 @@ export interface TreeOptions {
   onProgress?: ((progress: TreeProgress) => void) | undefined;
 }
 
+/** A page URL entry of the tree and the sitemap it came from, as the parser gave it (not copied). */
+export interface TreeEntry {
+  entry: UrlEntry;
+  source: string;
+}
+
 export interface SitemapTreeWalk extends AsyncIterable<SourcedEntry> {
   /** The tree summary, settled when the walk ends. Read the entries, or the walk waits for you. */
   readonly tree: Promise<SitemapTree>;
-  /** The same entries a batch at a time, for consumers that count every microsecond (read one or the other). */
-  batches(): AsyncIterable<SourcedEntry[]>;
+  /**
+   * The same entries a batch at a time, each beside its sitemap instead of copied with it, for
+   * consumers that count every microsecond (read one or the other).
+   */
+  batches(): AsyncIterable<readonly TreeEntry[]>;
 }
 
 const DEFAULT_MAX_BYTES = 200 * 1024 * 1024;
 const ENTRY_BUFFER = 2048;
 const PROGRESS_EVERY = 4096;
-const TRANSFER_CAP_MARGIN = 256 * 1024;
+/** Failed sitemaps of a host that always get their last pass, however many of the host's failed: it costs little. */
+const FEW_FAILURES = 10;
 
 /**
  * Reads the whole tree and returns its summary. `siteOrUrls`: a site (host or origin: robots.txt
@@ -145,209 +96,212 @@ export async function fetchSitemapTree(
  */
 export function walkSitemapTree(siteOrUrls: string | readonly string[], options: TreeOptions = {}): SitemapTreeWalk {
   const stop = new AbortController();
-  const channel = new Channel<SourcedEntry>(ENTRY_BUFFER, () => stop.abort(new Error('the reader stopped')));
+  const channel = new Channel<TreeEntry>(ENTRY_BUFFER, () => stop.abort(new Error('the reader stopped')));
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const tree = new TreeWalker(siteOrUrls, { ...options, signal }, channel).run();
   tree.then(
     () => channel.close(),
     (error: unknown) => channel.close(error),
   );
-  return {
-    tree,
-    [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
-    batches: () => channel.batches(),
-  };
-}
-
-/** A host, origin or URL as typed → a site origin, or a sitemap URL to start from. */
-export function resolveStart(input: string): { mode: 'site'; site: string } | { mode: 'sitemap'; url: string } {
-  const text = input.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    throw new TypeError(`"${input}" is not a site or a URL`);
+  async function* sourced(): AsyncGenerator<SourcedEntry> {
+    for await (const batch of channel.batches()) for (const { entry, source } of batch) yield withSource(entry, source);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TypeError(`"${input}" is not an http(s) site or URL`);
-  if ((url.pathname === '/' || url.pathname === '') && url.search === '') return { mode: 'site', site: url.origin };
-  url.hash = '';
-  return { mode: 'sitemap', url: url.href };
+  return { tree, [Symbol.asyncIterator]: sourced, batches: () => channel.batches() };
 }
 
-/** One node while the walk runs: its public record, plus the links the walk needs. */
+/** One node while the walk runs: its public record, plus what the walk needs to read it. */
 interface WalkNode {
   record: TreeNode;
   parent?: WalkNode;
-  /** When the node was a well-known probe hit, the response already in hand. */
-  response?: HttpResponse | undefined;
-  depthLimitReported?: boolean;
+  problems: NodeProblems;
+  /** A well-known location's answer, already in hand. */
+  fetched?: SitemapBody | undefined;
+  /** A root typed without a scheme: tried over http when https meets no TLS. */
+  schemeGuessed?: true | undefined;
+  /** Attempts and waits of the current pass, across the pool's restarts of the task. */
+  retry: RetryState;
+  /** When the current pass first started (epoch ms). */
+  startedAt?: number | undefined;
+  /** The last failure may pass: the node gets one more pass at the end. */
+  transient: boolean;
+  /** The node is in (or past) its one more pass. */
+  lastPass: boolean;
+  /** Entries of the document already handed on (streamed, or followed): a later pass skips them. */
+  handedOut: number;
+  depthLimitReported: boolean;
 }
 
 class TreeWalker {
   private readonly http: HttpClient;
   private readonly ownsHttp: boolean;
   private readonly maxDepth: number;
-  private readonly concurrency: number;
   private readonly maxBytes: number;
-  private readonly maxDiagnostics: number;
+  private readonly examplesPerCode: number;
   private readonly signal: AbortSignal | undefined;
   private readonly started = Date.now();
   /** Every sitemap URL met (as listed and as redirected to) → its node. */
   private readonly seen = new Map<string, WalkNode>();
-  private readonly queue: WalkNode[] = [];
-  private active = 0;
-  private idle: (() => void) | undefined;
+  private readonly nodes: WalkNode[] = [];
+  private readonly pool: WorkPool<WalkNode>;
+  private readonly instants = new InstantCache();
   private readonly progress: TreeProgress = { nodesDone: 0, nodesKnown: 0, urls: 0, bytesIn: 0, elapsedMs: 0 };
   private robots: RobotsTxt | undefined;
 
   constructor(
     private readonly input: string | readonly string[],
     private readonly options: TreeOptions,
-    private readonly output: Channel<SourcedEntry> | undefined,
+    private readonly output: Channel<TreeEntry> | undefined,
   ) {
     this.ownsHttp = !(options.http instanceof HttpClient);
     this.http =
       options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http, signal: options.signal });
     this.maxDepth = options.maxDepth ?? 5;
-    this.concurrency = options.concurrency ?? 8;
     this.maxBytes = options.maxBytesPerSitemap ?? DEFAULT_MAX_BYTES;
-    this.maxDiagnostics = options.maxDiagnosticsPerNode ?? 100;
+    this.examplesPerCode = options.examplesPerCode ?? 20;
     this.signal = options.signal;
+    this.pool = new WorkPool<WalkNode>({
+      run: (node, context) => this.readNode(node, context),
+      onSettled: (node, settled) => this.settled(node, settled),
+      concurrency: options.concurrency,
+      perHost: options.perHost,
+      signal: options.signal,
+    });
   }
 
   async run(): Promise<SitemapTree> {
     const tree: SitemapTree = {
-      input: Array.isArray(this.input) ? this.input.join(' ') : (this.input as string),
+      input: typeof this.input === 'string' ? this.input : this.input.join(' '),
       mode: 'sitemaps',
       probes: [],
       roots: [],
-      totals: emptyTotals(),
+      totals: totalsOf([]),
       diagnostics: [],
       complete: true,
       durationMs: 0,
     };
     try {
-      const roots = await this.findRoots(tree);
-      for (const root of roots) this.schedule(root);
-      await this.drained();
+      const found = await findRoots(typeof this.input === 'string' ? [this.input] : this.input, this.http, {
+        signal: this.signal,
+        wellKnownPaths: this.options.wellKnownPaths,
+        maxBytes: this.maxBytes,
+      });
+      tree.mode = found.mode;
+      tree.probes = found.probes;
+      tree.diagnostics = found.diagnostics;
+      if (found.robots) {
+        const robots = (this.robots = found.robots);
+        tree.robots = {
+          url: robots.url,
+          ...(robots.status === undefined ? {} : { status: robots.status }),
+          outcome: robots.outcome,
+          sitemaps: robots.sitemaps,
+          diagnostics: robots.diagnostics,
+        };
+      }
+      for (const root of found.roots) {
+        const node = this.addRoot(root);
+        if (node) tree.roots.push(node.record);
+      }
+      await this.pool.idle();
+      await this.lastPasses();
     } catch (error) {
       if (!this.signal?.aborted) throw error;
     } finally {
       if (this.ownsHttp) await this.http.close();
     }
     tree.complete = !this.signal?.aborted;
-    tree.totals = totalsOf(tree.roots);
-    if (tree.roots.length === 0 && tree.diagnostics.length === 0) {
-      tree.diagnostics.push(diagnostic('FETCH-001', `no sitemap found for ${tree.input}`, { source: tree.input }));
-    }
+    tree.totals = totalsOf(tree.roots, [...(tree.robots?.diagnostics ?? []), ...tree.diagnostics]);
     tree.durationMs = Date.now() - this.started;
     return tree;
   }
 
-  private async findRoots(tree: SitemapTree): Promise<WalkNode[]> {
-    const inputs = typeof this.input === 'string' ? [this.input] : [...this.input];
-    const starts = inputs.map(resolveStart);
-    const first = starts[0];
-    if (starts.length !== 1 || first?.mode !== 'site') {
-      const urls = starts.map((s) => {
-        if (s.mode === 'site')
-          throw new TypeError(`give one site, or sitemap URLs: ${s.site} is a site among ${starts.length} inputs`);
-        return s.url;
-      });
-      return this.newRoots(tree, urls, 'explicit');
-    }
-    tree.mode = 'site';
-    const robots = await fetchRobotsTxt(first.site, this.http, { signal: this.signal });
-    this.robots = robots;
-    tree.robots = {
-      url: robots.url,
-      ...(robots.status === undefined ? {} : { status: robots.status }),
-      outcome: robots.outcome,
-      sitemaps: robots.sitemaps,
-      diagnostics: robots.diagnostics,
-    };
-    if (robots.sitemaps.length > 0) return this.newRoots(tree, robots.sitemaps, 'robots');
-    if (robots.outcome === 'unreachable') {
-      tree.diagnostics.push(
-        diagnostic('FETCH-001', `no sitemap read: robots.txt is unreachable, so ${first.site} may not be crawled`, {
-          source: robots.url,
-        }),
-      );
-      return [];
-    }
-    const found = await probeWellKnown(first.site, this.http, {
-      isAllowed: (url) => robots.rules.isAllowed(url, this.http.userAgent),
-      paths: this.options.wellKnownPaths,
-      signal: this.signal,
-      maxBytes: this.maxBytes + TRANSFER_CAP_MARGIN,
-    });
-    tree.probes = found.probes;
-    if (!found.found) {
-      tree.diagnostics.push(
-        diagnostic(
-          'FETCH-001',
-          `no sitemap found: robots.txt declares none and no well-known location answered (${found.probes.length} tried)`,
-          { source: first.site },
-        ),
-      );
-      return [];
-    }
-    const [root] = this.newRoots(tree, [found.found.requestedUrl], 'well-known');
-    root!.response = found.found;
-    return [root!];
+  /** A root, unless it was declared twice (it is read once). */
+  private addRoot(root: Root): WalkNode | undefined {
+    if (this.seen.has(root.url)) return undefined;
+    const node = this.newNode(newRecord(root.url, root.foundBy, 0));
+    node.fetched = root.fetched;
+    node.schemeGuessed = root.schemeGuessed;
+    this.schedule(node);
+    return node;
   }
 
-  private newRoots(tree: SitemapTree, urls: readonly string[], foundBy: FoundBy): WalkNode[] {
-    const roots: WalkNode[] = [];
-    for (const url of urls) {
-      if (this.seen.has(url)) continue; // declared twice: read once
-      const node: WalkNode = { record: newRecord(url, foundBy, 0) };
-      this.seen.set(url, node);
-      tree.roots.push(node.record);
-      roots.push(node);
-    }
-    return roots;
+  private newNode(record: TreeNode, parent?: WalkNode): WalkNode {
+    const node: WalkNode = {
+      record,
+      ...(parent ? { parent } : {}),
+      problems: new NodeProblems(record, this.examplesPerCode),
+      retry: new RetryState(),
+      transient: false,
+      lastPass: false,
+      handedOut: 0,
+      depthLimitReported: false,
+    };
+    this.seen.set(record.url, node);
+    this.nodes.push(node);
+    return node;
   }
 
   private schedule(node: WalkNode): void {
     this.progress.nodesKnown += 1;
-    if (this.active < this.concurrency) this.start(node);
-    else this.queue.push(node);
+    this.pool.enqueue(node, new URL(node.record.url).host);
   }
 
-  private start(node: WalkNode): void {
-    this.active += 1;
-    this.readNode(node)
-      .catch((error: unknown) => {
-        // A failing node never stops the walk: whatever escaped the reader is the node's problem.
-        if (!this.signal?.aborted)
-          this.report(
-            node,
-            diagnostic('FETCH-001', `reading stopped: ${(error as Error).message}`, { source: node.record.url }),
-          );
-      })
-      .finally(() => {
-        this.active -= 1;
-        this.progress.nodesDone += 1;
-        this.notify();
-        const next = this.signal?.aborted ? undefined : this.queue.shift();
-        if (next) this.start(next);
-        else if (this.active === 0) this.idle?.();
-      });
+  /**
+   * Reads again, once each, the sitemaps whose failure may have passed, until none is left (an
+   * index read in its last pass may list children that fail in theirs).
+   */
+  private async lastPasses(): Promise<void> {
+    for (;;) {
+      if (this.signal?.aborted) return;
+      const again = this.nodes.filter((node) => !node.record.ok && node.transient && !node.lastPass);
+      if (again.length === 0) return;
+      const down = this.downHosts(again);
+      for (const node of again) {
+        node.lastPass = true;
+        const host = new URL(node.record.url).host;
+        if (down.has(host)) continue;
+        this.pool.configureHost(host, { concurrency: 1 });
+        this.forgetPass(node);
+        this.progress.nodesDone -= 1;
+        this.pool.enqueue(node, host);
+      }
+      await this.pool.idle();
+    }
   }
 
-  private drained(): Promise<void> {
-    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.idle = resolve;
-    });
+  /** Hosts where most sitemaps failed, and more than a few: down, not flaky. */
+  private downHosts(failed: readonly WalkNode[]): Set<string> {
+    const count = (nodes: readonly WalkNode[]) => {
+      const byHost = new Map<string, number>();
+      for (const node of nodes) {
+        const host = new URL(node.record.url).host;
+        byHost.set(host, (byHost.get(host) ?? 0) + 1);
+      }
+      return byHost;
+    };
+    const all = count(this.nodes);
+    return new Set(
+      [...count(failed)].filter(([host, n]) => n > FEW_FAILURES && n * 2 > all.get(host)!).map(([host]) => host),
+    );
   }
 
-  private async readNode(node: WalkNode): Promise<void> {
+  /** Clears what a failed pass recorded; the children it found and the entries it handed out stay. */
+  private forgetPass(node: WalkNode): void {
+    const { record } = node;
+    for (const field of ['status', 'finalUrl', 'kind', 'newestLastmod', 'oldestLastmod'] as const) delete record[field];
+    Object.assign(record, { redirects: [], bytesIn: 0, bytesDecoded: 0, gzip: false, urls: 0, sitemaps: 0 });
+    node.problems.reset();
+    node.problems.settle();
+    node.retry = new RetryState();
+    node.startedAt = undefined;
+    node.transient = false;
+    node.depthLimitReported = false;
+  }
+
+  /** One task of the pool: fetch, check and read one sitemap. */
+  private async readNode(node: WalkNode, context: TaskContext): Promise<void> {
     const record = node.record;
-    const started = Date.now();
+    node.startedAt ??= Date.now();
     try {
       if (this.robots && !this.robotsAllow(record.url)) {
         this.report(
@@ -360,12 +314,46 @@ class TreeWalker {
         );
         return;
       }
-      const response = await this.fetch(node);
-      if (!response) return;
-      await this.readDocument(node, response);
+      const fetched =
+        node.fetched ??
+        (await fetchSitemap(this.fetcherFor(node), record.url, {
+          signal: context.signal,
+          maxBytes: this.maxBytes,
+        }));
+      node.fetched = undefined;
+      if (!fetched.ok && node.schemeGuessed && fetched.kind === 'not-tls') return this.overHttp(node);
+      this.noteResponse(node, fetched);
+      if (!fetched.ok) {
+        node.transient = fetched.transient;
+        return;
+      }
+      try {
+        await this.readDocument(node, fetched, context.signal);
+      } finally {
+        fetched.release();
+      }
     } finally {
-      record.durationMs = Date.now() - started;
+      record.durationMs = Date.now() - node.startedAt;
+      node.problems.settle();
     }
+  }
+
+  /**
+   * The client, with a retry's wait handed back to the pool instead of slept through by the
+   * worker; in a last pass the attempts of one sitemap follow each other.
+   */
+  private fetcherFor(node: WalkNode): SitemapFetcher {
+    if (node.lastPass) return this.http;
+    return { get: (url, options) => this.http.get(url, { ...options, deferRetries: node.retry }) };
+  }
+
+  /** A root typed without a scheme whose server does not speak TLS: the same root over http, at once. */
+  private overHttp(node: WalkNode): never {
+    node.schemeGuessed = undefined;
+    node.record.url = overHttp(node.record.url);
+    node.retry = new RetryState();
+    this.seen.set(node.record.url, node);
+    throw new RetryLater(0, `${node.record.url}: the server does not speak TLS`);
   }
 
   private robotsAllow(url: string): boolean {
@@ -373,168 +361,103 @@ class TreeWalker {
     return new URL(url).origin !== new URL(robots.url).origin || robots.rules.isAllowed(url, this.http.userAgent);
   }
 
-  /** GETs the node's URL; records status and redirects; undefined when there is nothing to read. */
-  private async fetch(node: WalkNode): Promise<HttpResponse | undefined> {
+  /** Status, redirects and the transport rules' findings. */
+  private noteResponse(node: WalkNode, fetched: FetchedSitemap): void {
     const record = node.record;
-    let response = node.response;
-    node.response = undefined;
-    if (!response) {
-      try {
-        // The parser stops at maxBytes with FETCH-006 and no noise about the cut document; the
-        // transfer cap, a little higher, is the safety net should it not.
-        response = await this.http.get(record.url, {
-          maxBytes: this.maxBytes + TRANSFER_CAP_MARGIN,
-          signal: this.signal,
-        });
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        record.redirects = [...error.redirects];
-        this.reportRedirects(node);
-        this.report(
-          node,
-          diagnostic(
-            'FETCH-001',
-            `${error.message}${error.attempts > 1 ? ` (after ${error.attempts} attempts)` : ''}`,
-            { source: record.url },
-          ),
-        );
-        return undefined;
-      }
+    if (fetched.status !== undefined) record.status = fetched.status;
+    record.redirects = [...fetched.redirects];
+    if (fetched.redirects.length > 0) {
+      record.finalUrl = fetched.finalUrl;
+      if (!this.seen.has(fetched.finalUrl)) this.seen.set(fetched.finalUrl, node);
     }
-    record.status = response.status;
-    record.redirects = response.redirects;
-    if (response.redirects.length > 0) {
-      record.finalUrl = response.url;
-      if (!this.seen.has(response.url)) this.seen.set(response.url, node);
-      this.reportRedirects(node);
-    }
-    if (response.status !== 200) {
-      response.discard();
-      const retried = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
-      this.report(
-        node,
-        diagnostic('FETCH-001', `HTTP ${response.status}${retried}: the sitemap must answer 200`, {
-          source: record.url,
-        }),
-      );
-      return undefined;
-    }
-    return response;
-  }
-
-  private reportRedirects(node: WalkNode): void {
-    const { redirects, url } = node.record;
-    if (redirects.length === 0) return;
-    const chain = [url, ...redirects.map((r) => r.to)].join(' → ');
-    this.report(
-      node,
-      diagnostic(
-        'FETCH-002',
-        `redirects (${redirects.length} hop${redirects.length === 1 ? '' : 's'}): ${chain}; list the final URL instead`,
-        { source: url },
-      ),
-    );
+    for (const d of fetched.diagnostics) this.report(node, d);
   }
 
   /** Parses the body: children are scheduled as they are met, page URLs streamed out. */
-  private async readDocument(node: WalkNode, response: HttpResponse): Promise<void> {
+  private async readDocument(node: WalkNode, fetched: SitemapBody, signal: AbortSignal): Promise<void> {
     const record = node.record;
-    const parsed: ParsedSitemap = parseSitemap(response.body, {
-      baseUrl: response.url,
+    const parsed = parseSitemap(fetched.body, {
+      baseUrl: fetched.finalUrl,
       source: record.url,
       limits: { maxBytes: this.maxBytes },
       onDiagnostic: (d: Diagnostic) => this.report(node, d),
-      signal: this.signal,
+      signal,
     });
-    const lastmods = new LastmodRange();
+    const lastmods = new LastmodRange(this.instants);
+    const skip = node.handedOut;
+    let read = 0;
     let sinceProgress = 0;
     try {
       for await (const entry of parsed) {
+        const fresh = ++read > skip;
         if (entry.kind === 'sitemap') {
           this.noteKind(node, parsed.kind);
           record.sitemaps += 1;
-          this.follow(node, entry.loc);
+          if (fresh) {
+            node.handedOut = read;
+            this.follow(node, entry.loc);
+          }
           continue;
         }
         record.urls += 1;
         if (entry.lastmod !== undefined) lastmods.add(entry.lastmod);
+        if (!fresh) continue;
+        node.handedOut = read;
         if (this.output) {
-          const wait = this.output.push(withSource(entry, record.url));
+          const wait = this.output.push({ entry, source: record.url });
           if (wait) await wait;
           if (this.output.isCancelled) break;
         }
         if (++sinceProgress === PROGRESS_EVERY) {
           sinceProgress = 0;
           this.progress.urls += PROGRESS_EVERY;
-          this.progress.bytesIn += response.transfer.wireBytes - record.bytesIn;
-          record.bytesIn = response.transfer.wireBytes;
+          this.progress.bytesIn += fetched.transfer.wireBytes - record.bytesIn;
+          record.bytesIn = fetched.transfer.wireBytes;
           this.notify();
         }
       }
     } catch (error) {
-      this.reportReadFailure(node, response, error);
+      this.readFailure(node, error, signal);
     } finally {
       this.progress.urls += sinceProgress;
-      this.progress.bytesIn += response.transfer.wireBytes - record.bytesIn;
-      record.bytesIn = response.transfer.wireBytes;
+      this.progress.bytesIn += fetched.transfer.wireBytes - record.bytesIn;
+      record.bytesIn = fetched.transfer.wireBytes;
       record.bytesDecoded = parsed.stats.bytesDecoded;
-      record.gzip = parsed.stats.gzip || /gzip/i.test(response.headers['content-encoding'] ?? '');
+      record.gzip = parsed.stats.gzip || /gzip/i.test(fetched.headers['content-encoding'] ?? '');
       // Copies: a value sliced from the document's text would keep that whole text alive.
       if (lastmods.newest !== undefined) record.newestLastmod = detach(lastmods.newest);
       if (lastmods.oldest !== undefined) record.oldestLastmod = detach(lastmods.oldest);
       this.noteKind(node, parsed.kind);
     }
-    this.checkDocument(node, response);
+    for (const d of fetched.finish((code) => node.problems.has(code))) this.report(node, d);
+    record.ok = isSitemapKind(record.kind) && !node.problems.hasAny(DATA_LOSS_CODES);
   }
 
-  /** Problems only visible once the document is read: truncation, HTML, emptiness. */
-  private checkDocument(node: WalkNode, response: HttpResponse): void {
-    const record = node.record;
-    if (response.transfer.truncated && !this.has(record, 'FETCH-006')) {
+  private readFailure(node: WalkNode, error: unknown, signal: AbortSignal): void {
+    if (error instanceof TransferError) {
+      this.report(node, error.diagnostic);
+      node.transient = error.transient;
+    } else if (error instanceof ParseError) {
+      if (!node.record.diagnostics.includes(error.diagnostic)) this.report(node, error.diagnostic);
+    } else if (!signal.aborted) {
       this.report(
         node,
-        diagnostic(
-          'FETCH-006',
-          `reading stopped at ${this.maxBytes} bytes; the protocol allows 52,428,800 uncompressed`,
-          { source: record.url },
-        ),
+        diagnostic('FETCH-001', `reading stopped: ${(error as Error).message}`, { source: node.record.url }),
       );
     }
-    if (record.kind === 'html' && !this.has(record, 'FETCH-007')) {
-      this.report(
-        node,
-        diagnostic(
-          'FETCH-007',
-          `${response.url} is an HTML page (Content-Type ${response.headers['content-type'] ?? 'absent'}), not a sitemap`,
-          { source: record.url },
-        ),
-      );
-    }
-    if (record.bytesDecoded === 0 && !response.transfer.error && !this.has(record, 'FETCH-001')) {
-      this.report(node, diagnostic('FETCH-001', 'the response body is empty', { source: record.url }));
-    }
-    record.ok =
-      !response.transfer.error &&
-      record.kind !== 'html' &&
-      !['FETCH-001', 'FETCH-005', 'FETCH-006'].some((code) => this.has(record, code));
   }
 
-  private reportReadFailure(node: WalkNode, response: HttpResponse, error: unknown): void {
-    const record = node.record;
-    const failure = response.transfer.error ?? error;
-    if (failure instanceof HttpError) {
-      if (failure.kind === 'aborted') return;
-      const code = failure.kind === 'content-encoding' ? 'FETCH-005' : 'FETCH-001';
-      const after = failure.kind === 'idle-timeout' ? ` (after ${response.transfer.wireBytes} bytes)` : '';
-      this.report(node, diagnostic(code, `${failure.message}${after}`, { source: record.url }));
-    } else if (failure instanceof ParseError) {
-      if (!record.diagnostics.includes(failure.diagnostic)) this.report(node, failure.diagnostic);
-    } else if (!this.signal?.aborted) {
+  /** Each task as it settles; what a failing one threw is its node's problem, never the walk's end. */
+  private settled(node: WalkNode, settled: Settled<void>): void {
+    this.progress.nodesDone += 1;
+    if (!settled.ok && !this.signal?.aborted) {
       this.report(
         node,
-        diagnostic('FETCH-001', `reading stopped: ${(failure as Error).message}`, { source: record.url }),
+        diagnostic('FETCH-001', `reading stopped: ${(settled.error as Error).message}`, { source: node.record.url }),
       );
+      node.problems.settle();
     }
+    this.notify();
   }
 
   private noteKind(node: WalkNode, kind: DocumentKind | undefined): void {
@@ -576,22 +499,13 @@ class TreeWalker {
       }
       return;
     }
-    const child: WalkNode = { record: newRecord(url, 'index', parent.record.depth + 1, source), parent };
-    this.seen.set(url, child);
+    const child = this.newNode(newRecord(url, 'index', parent.record.depth + 1, source), parent);
     parent.record.children.push(child.record);
     this.schedule(child);
   }
 
   private report(node: WalkNode, d: Diagnostic): void {
-    const record = node.record;
-    record.diagnosticCount += 1;
-    if (d.severity === 'error') record.errors += 1;
-    else if (d.severity === 'warning') record.warnings += 1;
-    if (record.diagnostics.length < this.maxDiagnostics) record.diagnostics.push(d);
-  }
-
-  private has(record: TreeNode, code: string): boolean {
-    return record.diagnostics.some((d) => d.code === code);
+    node.problems.add(d);
   }
 
   private notify(): void {
@@ -599,6 +513,11 @@ class TreeWalker {
     this.progress.elapsedMs = Date.now() - this.started;
     this.options.onProgress({ ...this.progress });
   }
+}
+
+/** A document read as a sitemap: not an HTML page, nor something unknown. */
+function isSitemapKind(kind: DocumentKind | undefined): boolean {
+  return kind !== undefined && kind !== 'html' && kind !== 'unknown';
 }
 
 function describeRepeat(parent: WalkNode, known: WalkNode, url: string): string {
@@ -612,98 +531,16 @@ function describeRepeat(parent: WalkNode, known: WalkNode, url: string): string 
 }
 
 /**
- * Instants of lastmod values seen lately, shared by every document of the process: sitemaps repeat
- * a few dates many times, across files too, so they are remembered instead of parsed again.
+ * A copy of the parser's entry that names its sitemap: the parser's own object is left as it was.
+ * (Object.assign, not a spread: V8 copies the parser's entries several times faster this way.)
  */
-const RECENT_INSTANTS = new Map<string, number | undefined>();
-
-function instantOf(lastmod: string): number | undefined {
-  let ms = RECENT_INSTANTS.get(lastmod);
-  if (ms === undefined && !RECENT_INSTANTS.has(lastmod)) {
-    ms = w3cToEpochMillis(lastmod);
-    if (RECENT_INSTANTS.size >= 4096) RECENT_INSTANTS.clear();
-    RECENT_INSTANTS.set(lastmod, ms);
-  }
-  return ms;
-}
-
-/** Newest and oldest lastmod by instant, keeping the values as written. */
-class LastmodRange {
-  newest?: string;
-  oldest?: string;
-  private newestMs = -Infinity;
-  private oldestMs = Infinity;
-
-  add(lastmod: string): void {
-    const ms = instantOf(lastmod);
-    if (ms === undefined) return;
-    if (ms > this.newestMs) {
-      this.newestMs = ms;
-      this.newest = lastmod;
-    }
-    if (ms < this.oldestMs) {
-      this.oldestMs = ms;
-      this.oldest = lastmod;
-    }
-  }
-}
-
-/** The parser hands each entry over once and keeps no reference: naming its source in place is safe and cheaper than a copy. */
 function withSource(entry: UrlEntry, source: string): SourcedEntry {
-  (entry as SourcedEntry).source = source;
-  return entry;
+  const copy: SourcedEntry = Object.assign({}, entry);
+  copy.source = source;
+  return copy;
 }
 
 function withoutFragment(url: string): string {
   const hash = url.indexOf('#');
   return hash === -1 ? url : url.slice(0, hash);
-}
-
-function newRecord(url: string, foundBy: FoundBy, depth: number, parent?: string): TreeNode {
-  return {
-    url,
-    foundBy,
-    ...(parent === undefined ? {} : { parent }),
-    depth,
-    redirects: [],
-    bytesIn: 0,
-    bytesDecoded: 0,
-    gzip: false,
-    urls: 0,
-    sitemaps: 0,
-    durationMs: 0,
-    ok: false,
-    errors: 0,
-    warnings: 0,
-    diagnostics: [],
-    diagnosticCount: 0,
-    children: [],
-  };
-}
-
-function emptyTotals(): TreeTotals {
-  return { sitemaps: 0, read: 0, failed: 0, urls: 0, bytesIn: 0, bytesDecoded: 0, errors: 0, warnings: 0 };
-}
-
-/** Sums over every node of the tree. */
-export function totalsOf(roots: readonly TreeNode[]): TreeTotals {
-  const totals = emptyTotals();
-  const newest = new LastmodRange();
-  const visit = (node: TreeNode) => {
-    totals.sitemaps += 1;
-    if (node.ok) totals.read += 1;
-    else totals.failed += 1;
-    totals.urls += node.urls;
-    totals.bytesIn += node.bytesIn;
-    totals.bytesDecoded += node.bytesDecoded;
-    totals.errors += node.errors;
-    totals.warnings += node.warnings;
-    if (node.newestLastmod) newest.add(node.newestLastmod);
-    if (node.oldestLastmod) newest.add(node.oldestLastmod);
-    node.children.forEach(visit);
-  };
-  roots.forEach(visit);
-  if (newest.newest) totals.newestLastmod = newest.newest;
-  if (newest.oldest) totals.oldestLastmod = newest.oldest;
-  return totals;
 }

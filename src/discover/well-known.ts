@@ -1,9 +1,11 @@
 /**
  * Where sites put sitemaps without declaring them in robots.txt, and a polite way to look: one
  * request at a time, no retries, in order of how common the location is, stopping at the first
- * that answers with a document that is not an HTML page.
+ * that answers with a sitemap. A page served as HTML is a "soft 404" only when its bytes are
+ * HTML too: some servers label their sitemaps text/html.
  */
-import { HttpError, isHtmlContentType, type HttpClient, type HttpResponse } from './http.js';
+import { fetchSitemap, TransferError, type SitemapBody, type SitemapFetcher } from '../validate/fetch.js';
+import { isHtmlContentType, type HttpClient } from './http.js';
 
 /** Most common first: the plain names, then CMS and generator defaults. */
 export const WELL_KNOWN_SITEMAP_PATHS: readonly string[] = [
@@ -29,9 +31,12 @@ export interface Probe {
 
 export interface ProbeResult {
   probes: Probe[];
-  /** The response of the location found, body unread, or undefined. */
-  found?: HttpResponse;
+  /** The sitemap found, its body unread (its first bytes, looked at, are still in it), or undefined. */
+  found?: SitemapBody;
 }
+
+/** Bytes looked at before an HTML-labelled answer is taken for a soft 404. */
+const SNIFF_BYTES = 1024;
 
 /**
  * Tries each well-known location of `siteUrl`'s origin in turn. `isAllowed` keeps the probes
@@ -48,33 +53,84 @@ export async function probeWellKnown(
   } = {},
 ): Promise<ProbeResult> {
   const probes: Probe[] = [];
+  // A probe asks once: a location that fails is not where the sitemap is.
+  const once: SitemapFetcher = { get: (url, request) => http.get(url, { ...request, retries: 0 }) };
   for (const path of options.paths ?? WELL_KNOWN_SITEMAP_PATHS) {
     const url = new URL(path, siteUrl).href;
     if (options.isAllowed && !options.isAllowed(url)) {
       probes.push({ url, outcome: 'blocked' });
       continue;
     }
-    let response: HttpResponse;
-    try {
-      response = await http.get(url, { retries: 0, signal: options.signal, maxBytes: options.maxBytes });
-    } catch (error) {
-      if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
-      probes.push({ url, outcome: 'error' });
+    const fetched = await fetchSitemap(once, url, { signal: options.signal, maxBytes: options.maxBytes });
+    if (!fetched.ok) {
+      probes.push({
+        url,
+        ...(fetched.status === undefined ? {} : { status: fetched.status }),
+        outcome: fetched.status === undefined ? 'error' : 'missing',
+      });
       continue;
     }
-    if (response.status !== 200) {
-      response.discard();
-      probes.push({ url, status: response.status, outcome: 'missing' });
-      continue;
+    if (isHtmlContentType(fetched.headers['content-type'])) {
+      const peeked = await peek(fetched.body, SNIFF_BYTES).catch((error: unknown) => {
+        if (error instanceof TransferError) return undefined;
+        throw error;
+      });
+      if (peeked === undefined) {
+        fetched.release();
+        probes.push({ url, status: fetched.status, outcome: 'error' });
+        continue;
+      }
+      const { head, body } = peeked;
+      if (!looksLikeSitemap(head)) {
+        // A "soft 404": the site's HTML error or home page served for any path.
+        fetched.release();
+        probes.push({ url, status: fetched.status, outcome: 'html' });
+        continue;
+      }
+      probes.push({ url, status: fetched.status, outcome: 'found' });
+      return { probes, found: { ...fetched, body } };
     }
-    if (isHtmlContentType(response.headers['content-type'])) {
-      // A "soft 404": the site's HTML error or home page served for any path.
-      response.discard();
-      probes.push({ url, status: response.status, outcome: 'html' });
-      continue;
-    }
-    probes.push({ url, status: response.status, outcome: 'found' });
-    return { probes, found: response };
+    probes.push({ url, status: fetched.status, outcome: 'found' });
+    return { probes, found: fetched };
   }
   return { probes };
+}
+
+/**
+ * Whether the first bytes of a document are those of a sitemap: gzip, an XML sitemap, index or
+ * feed, or a text sitemap (its first line an absolute http(s) URL).
+ */
+export function looksLikeSitemap(head: Uint8Array): boolean {
+  if (head[0] === 0x1f && head[1] === 0x8b) return true;
+  const text = new TextDecoder()
+    .decode(head)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (/<(urlset|sitemapindex|rss|feed|rdf:RDF)[\s>]/i.test(text)) return true;
+  return /^https?:\/\/\S+\s*(\n|$)/i.test(text);
+}
+
+/** The first `bytes` of a body (or all of it, if shorter), and the body again from its start. */
+async function peek(
+  body: AsyncIterable<Uint8Array>,
+  bytes: number,
+): Promise<{ head: Uint8Array; body: AsyncIterable<Uint8Array> }> {
+  const iterator = body[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let length = 0;
+  let ended = false;
+  while (length < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    seen.push(next.value);
+    length += next.value.length;
+  }
+  async function* replay(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    if (!ended) yield* { [Symbol.asyncIterator]: () => iterator };
+  }
+  return { head: Buffer.concat(seen).subarray(0, bytes), body: replay() };
 }

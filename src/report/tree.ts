@@ -1,15 +1,19 @@
 /**
  * The sitemap tree for a person, drawn like the `tree` command: one line per sitemap with its
  * status, kind, counts, bytes and lastmod range, its problems beneath it, and the totals at the
- * end. And the same tree as one JSON document for machines.
+ * end. Past a screenful of siblings the rest are summed up on one line, so an index of 50,000
+ * failing children prints a page, not 100,000 lines. And the same tree as one JSON document for
+ * machines.
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
-import type { SitemapTree, TreeNode } from '../discover/tree.js';
-import { countOf, formatBytes } from './format.js';
+import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
+import { countOf, formatBytes, formatNumber } from './format.js';
 
 export interface TreeReportOptions {
   /** Problems shown under each node; the rest are counted (default 3). */
   maxProblemsPerNode?: number;
+  /** Siblings drawn one per line before the rest are summed up on one line (default 20). */
+  maxSiblings?: number;
   /** ANSI colours (only on a terminal). */
   color?: boolean;
 }
@@ -30,18 +34,20 @@ class TreeRenderer {
   private readonly lines: string[] = [];
   private readonly origin: string | undefined;
   private readonly maxProblems: number;
+  private readonly maxSiblings: number;
 
   constructor(
     private readonly tree: SitemapTree,
     private readonly options: TreeReportOptions,
   ) {
     this.maxProblems = options.maxProblemsPerNode ?? 3;
+    this.maxSiblings = options.maxSiblings ?? 20;
     this.origin = originOf(tree);
   }
 
   render(): string {
     this.header();
-    this.tree.roots.forEach((root, i) => this.node(root, '', i === this.tree.roots.length - 1));
+    this.siblings(this.tree.roots, '');
     for (const d of this.tree.diagnostics) this.lines.push(this.problem(d));
     this.lines.push('', this.totals());
     return `${this.lines.join('\n')}\n`;
@@ -79,7 +85,32 @@ class TreeRenderer {
     const hidden = node.diagnosticCount - Math.min(node.diagnostics.length, this.maxProblems);
     if (hidden > 0)
       this.lines.push(`${problemIndent}${this.paint('dim', `… ${countOf(hidden, 'more problem')} (see --json)`)}`);
-    node.children.forEach((child, i) => this.node(child, below, i === node.children.length - 1));
+    this.siblings(node.children, below);
+  }
+
+  /** The first `maxSiblings` nodes one per line, the rest summed up on one line. */
+  private siblings(nodes: readonly TreeNode[], indent: string): void {
+    const shown = nodes.length > this.maxSiblings + 1 ? this.maxSiblings : nodes.length;
+    nodes.slice(0, shown).forEach((node, i) => this.node(node, indent, i === nodes.length - 1));
+    if (shown < nodes.length) this.lines.push(`${indent}└── ${this.summary(nodes.slice(shown))}`);
+  }
+
+  /** "… 49,980 more sitemaps: 12 read, 49,968 failed (FETCH-001 ×49,968) · 1,200 URLs (see --json)" */
+  private summary(nodes: readonly TreeNode[]): string {
+    const totals = totalsOf(nodes);
+    const codes = new Map<string, number>();
+    const count = (node: TreeNode) => {
+      for (const [code, n] of Object.entries(node.codes)) codes.set(code, (codes.get(code) ?? 0) + n);
+      node.children.forEach(count);
+    };
+    nodes.forEach(count);
+    const problems = [...codes].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ×${formatNumber(n)}`);
+    const read = `${formatNumber(totals.read)} read, ${formatNumber(totals.failed)} failed`;
+    const parts = [
+      `… ${countOf(totals.sitemaps, 'more sitemap')}: ${read}${problems.length > 0 ? ` (${problems.join(', ')})` : ''}`,
+    ];
+    if (totals.urls > 0) parts.push(countOf(totals.urls, 'URL'));
+    return `${this.paint(totals.failed > 0 ? 'error' : 'dim', parts.join(' · '))} ${this.paint('dim', '(see --json)')}`;
   }
 
   /** "✓ 200 urlset · 1,204 URLs · 38.1 KiB gzip → 412.0 KiB · 2024-01-05 … 2024-05-01 · 120 ms" */
@@ -121,10 +152,10 @@ class TreeRenderer {
   private totals(): string {
     const t = this.tree.totals;
     const parts = [
-      `${countOf(t.sitemaps, 'sitemap')} (${t.read} read, ${t.failed} failed)`,
+      `${countOf(t.sitemaps, 'sitemap')} (${formatNumber(t.read)} read, ${formatNumber(t.failed)} failed)`,
       countOf(t.urls, 'URL'),
       `${formatBytes(t.bytesIn)} transferred, ${formatBytes(t.bytesDecoded)} decoded`,
-      `${countOf(t.errors, 'error')}, ${countOf(t.warnings, 'warning')}`,
+      `${countOf(t.errors, 'error')}, ${countOf(t.warnings, 'warning')}${t.infos > 0 ? `, ${countOf(t.infos, 'info')}` : ''}`,
     ];
     if (t.oldestLastmod && t.newestLastmod) parts.push(`lastmod ${t.oldestLastmod} … ${t.newestLastmod}`);
     parts.push(formatDuration(this.tree.durationMs));

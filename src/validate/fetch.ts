@@ -1,7 +1,9 @@
 /**
- * The transport rules for a sitemap given by URL (RULES.md §1): the URL must answer 200
- * (FETCH-001), without a login (FETCH-004), and should not redirect (FETCH-002). robots.txt
- * (FETCH-003) belongs to the tree walk, which reads it anyway.
+ * How a sitemap is fetched by URL, decided once for `tree`, `validate` and `parse`: the request
+ * (sitemap Accept header, the transfer capped just above the parser's own cap) and the transport
+ * rules of the catalog (RULES.md §1): the URL must answer 200 (FETCH-001), without a login
+ * (FETCH-004), and should not redirect (FETCH-002); a body that breaks off is FETCH-001 (or
+ * FETCH-005 when its Content-Encoding does not decode), after the entries read before the break.
  *
  * The requests themselves are not made here. validate/ may not import discover/, where the
  * project's one HTTP layer lives, so it names what it needs (SitemapFetcher) and is handed it:
@@ -9,93 +11,245 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { RetryLater } from '../pool/index.js';
 
-/** What the validator needs of an HTTP layer; HttpClient (src/discover/http.ts) is one. */
+/** What fetching a sitemap needs of an HTTP layer; HttpClient (src/discover/http.ts) is one. */
 export interface SitemapFetcher {
   /**
    * GETs `url`, following redirects. When no response comes, throws an Error whose message says
-   * what went wrong and names the URL; with `redirects` on it when it failed after following some.
+   * what went wrong and names the URL (see FetchFailure for what else it may carry).
    */
-  get(url: string, options?: { signal?: AbortSignal }): Promise<FetchedResponse>;
+  get(url: string, options?: { signal?: AbortSignal; maxBytes?: number }): Promise<FetchedResponse>;
 }
 
 export interface FetchedResponse {
   /** The URL that answered, after redirects. */
   url: string;
   status: number;
-  /** Each redirect followed, in order; `to` is absolute. */
-  redirects: readonly { status: number; to: string }[];
+  /** Header names in lower case. */
+  headers: Readonly<Record<string, string>>;
+  /** Each redirect followed, in order; `from` and `to` are absolute. */
+  redirects: readonly FollowedRedirect[];
+  /** Attempts made; and why an answer worth retrying (429, 5xx) was not retried, when it was not. */
+  attempts?: number;
+  notRetried?: string;
   /** The body, Content-Encoding undone; throws an Error naming the URL if the transfer breaks off. */
   body: AsyncIterable<Uint8Array>;
+  /** Bytes on the wire so far, and whether reading stopped at maxBytes. */
+  transfer: { readonly wireBytes: number; readonly truncated: boolean };
   /** Lets go of the body (unread, or after reading it). */
   discard(): void;
 }
 
-export type FetchOutcome =
-  | { ok: true; body: AsyncIterable<Uint8Array>; finalUrl: string; diagnostics: Diagnostic[]; release: () => void }
-  | { ok: false; diagnostics: Diagnostic[] };
+export interface FollowedRedirect {
+  from: string;
+  to: string;
+  status: number;
+}
+
+/** What a failure of the HTTP layer may say about itself (HttpError says all of it). */
+interface FetchFailure {
+  message: string;
+  /** `aborted` (the caller stopped it) and `content-encoding` (FETCH-005) matter here. */
+  kind?: string;
+  /** True when the same request would fail again (a name that does not resolve, a TLS mismatch…). */
+  permanent?: boolean;
+  /** True for the timeouts and a body too slow to wait for. */
+  timeout?: boolean;
+  redirects?: readonly FollowedRedirect[];
+  attempts?: number;
+}
+
+export interface SitemapFetchOptions {
+  signal?: AbortSignal | undefined;
+  /** Decompressed bytes the parser will read (its limits.maxBytes); the transfer stops a little above. */
+  maxBytes?: number | undefined;
+}
+
+interface FetchedCommon {
+  /** The URL asked for, and the one that answered after redirects (the same when there were none). */
+  url: string;
+  finalUrl: string;
+  /** Final HTTP status, when a response came. */
+  status?: number;
+  redirects: readonly FollowedRedirect[];
+  /** The transport rules' findings so far: FETCH-002, or why there is nothing to read. */
+  diagnostics: Diagnostic[];
+}
+
+/** No document to read: no answer, not 200, a login wall. */
+export interface SitemapUnavailable extends FetchedCommon {
+  ok: false;
+  /**
+   * Worth another try later (a refused or broken connection, 429, 5xx), as opposed to a 404, a
+   * name that does not resolve, or a timeout (whose time is spent already).
+   */
+  transient: boolean;
+  /** The HTTP layer's name for the failure when no response came (`dns`, `not-tls`, `connect`…). */
+  kind?: string;
+}
+
+/** A 200 whose body is to be read through the parser. */
+export interface SitemapBody extends FetchedCommon {
+  ok: true;
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  /** The body; a transfer that breaks off throws TransferError, carrying its diagnostic. */
+  body: AsyncIterable<Uint8Array>;
+  /** Bytes received on the wire so far, and whether the transfer stopped at its cap. */
+  transfer: FetchedResponse['transfer'];
+  /**
+   * What only the end of the read shows: a transfer cut at its cap that the parser did not report
+   * (FETCH-006). `reported` says whether the parser already reported a code.
+   */
+  finish(reported: (code: string) => boolean): Diagnostic[];
+  /** Lets go of the body (call it in a `finally`). */
+  release(): void;
+}
+
+export type FetchedSitemap = SitemapUnavailable | SitemapBody;
 
 /** A response body that broke off while the document was read. */
-export class TransferError extends Error {}
+export class TransferError extends Error {
+  constructor(
+    readonly diagnostic: Diagnostic,
+    /** Worth reading again later (a reset, a short body), as opposed to a timeout or a body that does not decode. */
+    readonly transient: boolean,
+  ) {
+    super(diagnostic.message);
+    this.name = 'TransferError';
+  }
+}
 
-/** Fetches `url` and applies the transport rules; the body is handed on only for a 200. */
-export async function fetchSitemap(http: SitemapFetcher, url: string, signal?: AbortSignal): Promise<FetchOutcome> {
+/**
+ * Codes that mean a document was not read to its end, so entries may be missing: a command that
+ * reads documents exits 1 when one of them is reported (FETCH-001 no answer or a broken transfer,
+ * FETCH-005 a body that does not decompress, FETCH-006 a size cap, LIMIT-002 the entry limit).
+ */
+export const DATA_LOSS_CODES: ReadonlySet<string> = new Set(['FETCH-001', 'FETCH-005', 'FETCH-006', 'LIMIT-002']);
+
+/** The transfer reads this much past the parser's cap, so that the parser's own FETCH-006 comes first. */
+const TRANSFER_CAP_MARGIN = 256 * 1024;
+
+/**
+ * Fetches `url` and applies the transport rules; the body is handed on only for a 200.
+ * A work pool's RetryLater and the caller's abort pass through; every other failure becomes a
+ * diagnostic.
+ */
+export async function fetchSitemap(
+  http: SitemapFetcher,
+  url: string,
+  options: SitemapFetchOptions = {},
+): Promise<FetchedSitemap> {
   let response: FetchedResponse;
   try {
-    response = await http.get(url, signal ? { signal } : {});
+    response = await http.get(url, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes + TRANSFER_CAP_MARGIN }),
+    });
   } catch (error) {
-    return { ok: false, diagnostics: [diagnostic('FETCH-001', unreachable(error), { source: url })] };
+    if (error instanceof RetryLater || (error as FetchFailure).kind === 'aborted') throw error;
+    const failure = error as FetchFailure;
+    const redirects = failure.redirects ?? [];
+    return {
+      ok: false,
+      url,
+      finalUrl: redirects.at(-1)?.to ?? url,
+      redirects,
+      diagnostics: [...redirected(url, redirects), diagnostic('FETCH-001', unreachable(failure), { source: url })],
+      transient: mayPass(failure),
+      ...(failure.kind === undefined ? {} : { kind: failure.kind }),
+    };
   }
-  const diagnostics: Diagnostic[] = [];
-  const refuse = (code: string, message: string): FetchOutcome => {
+  const diagnostics = redirected(url, response.redirects);
+  const common = { url, finalUrl: response.url, redirects: response.redirects, diagnostics };
+  const refuse = (code: string, message: string, transient: boolean): SitemapUnavailable => {
     response.discard();
     diagnostics.push(diagnostic(code, message, { source: url }));
-    return { ok: false, diagnostics };
+    return { ok: false, ...common, status: response.status, transient };
   };
-  const current = response.url;
-  if (response.redirects.length > 0) {
-    const hops = response.redirects.map((hop) => `${hop.status} → ${hop.to}`).join(', ');
-    diagnostics.push(
-      diagnostic('FETCH-002', `${url} redirects (${hops}); submit and link the final URL ${current} instead`, {
-        source: url,
-      }),
-    );
-  }
+  const at = response.url === url ? '' : ` (at ${response.url})`;
   if (response.status === 401 || response.status === 403) {
     return refuse(
       'FETCH-004',
-      `${current} answered HTTP ${response.status}: crawlers cannot log in; serve the sitemap without authentication`,
+      `answered HTTP ${response.status}${at}: crawlers cannot log in; serve the sitemap without authentication`,
+      false,
     );
   }
   if (response.status !== 200) {
     const reason = STATUS_CODES[response.status];
+    const tries = (response.attempts ?? 1) > 1 ? ` after ${response.attempts} attempts` : '';
+    const why = response.notRetried ? `; ${response.notRetried}` : '';
     return refuse(
       'FETCH-001',
-      `${current} answered HTTP ${response.status}${reason ? ` ${reason}` : ''}; it must answer 200 with the sitemap`,
+      `answered HTTP ${response.status}${reason ? ` ${reason}` : ''}${at}${tries}: a sitemap must answer 200${why}`,
+      response.status === 429 || response.status >= 500,
     );
   }
   return {
     ok: true,
-    body: reportingBreaks(response.body),
-    finalUrl: current,
-    diagnostics,
+    ...common,
+    status: response.status,
+    headers: response.headers,
+    body: reportingBreaks(response, url),
+    transfer: response.transfer,
+    finish: (reported) =>
+      response.transfer.truncated && !reported('FETCH-006')
+        ? [
+            diagnostic(
+              'FETCH-006',
+              `reading stopped at ${options.maxBytes} bytes; the protocol allows 52,428,800 uncompressed`,
+              { source: url },
+            ),
+          ]
+        : [],
     release: () => response.discard(),
   };
 }
 
-/** Why no response came, and what to do about it. */
-function unreachable(error: unknown): string {
-  const redirects = (error as { redirects?: readonly unknown[] }).redirects;
-  const advice =
-    redirects && redirects.length > 0 ? 'fix the redirects' : 'check the address and that the server is up';
-  return `${(error as Error).message}; ${advice}`;
+/** FETCH-002 for a sitemap URL that redirects: crawlers may not follow, and the chain costs them. */
+function redirected(url: string, redirects: readonly FollowedRedirect[]): Diagnostic[] {
+  if (redirects.length === 0) return [];
+  const hops = redirects.map((hop) => `${hop.status} → ${hop.to}`).join(', ');
+  const final = redirects.at(-1)!.to;
+  return [
+    diagnostic(
+      'FETCH-002',
+      `${url} redirects in ${redirects.length} hop${redirects.length === 1 ? '' : 's'} (${hops}); submit and link the final URL ${final} instead`,
+      { source: url },
+    ),
+  ];
 }
 
-/** The body, its failures marked as the transfer's (not the parser's, nor a file's). */
-async function* reportingBreaks(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** A failure that another try later may not meet: not permanent, and not a timeout, which took its time already. */
+function mayPass(failure: FetchFailure): boolean {
+  return failure.permanent !== true && failure.timeout !== true;
+}
+
+/** Why no response came (the HTTP layer's message says what to do), after how many attempts. */
+function unreachable(failure: FetchFailure): string {
+  const tries = (failure.attempts ?? 1) > 1 ? ` (after ${failure.attempts} attempts)` : '';
+  const advice = failure.redirects && failure.redirects.length > 0 ? '; fix the redirects' : '';
+  return `${failure.message}${tries}${advice}`;
+}
+
+/** The body, its failures marked as the transfer's (not the parser's, nor a file's), with what they mean. */
+async function* reportingBreaks(response: FetchedResponse, url: string): AsyncGenerator<Uint8Array> {
   try {
-    yield* body;
+    yield* response.body;
   } catch (error) {
-    throw new TransferError((error as Error).message);
+    const failure = error as FetchFailure;
+    if (failure.kind === 'aborted') throw error;
+    if (failure.kind === 'content-encoding')
+      throw new TransferError(diagnostic('FETCH-005', failure.message, { source: url }), false);
+    const read = response.transfer.wireBytes;
+    throw new TransferError(
+      diagnostic(
+        'FETCH-001',
+        `${failure.message}; the transfer broke off after ${read.toLocaleString('en-US')} bytes, the entries before it were kept`,
+        { source: url },
+      ),
+      mayPass(failure),
+    );
   }
 }

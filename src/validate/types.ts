@@ -32,6 +32,12 @@ export interface ValidateOptions {
    * (src/index.ts) uses a shared HttpClient when it is left out; the CLI passes its own.
    */
   http?: SitemapFetcher;
+  /**
+   * The Sitemap: lines of the robots.txt of a URL's origin, for the cross-submission proof
+   * (SCOPE-EX): a fetched sitemap declared there, or listed by an index declared there, may list
+   * any URL of that origin. The public API and the CLI fetch each origin's robots.txt once.
+   */
+  robotsSitemaps?: (url: string) => Promise<readonly string[]>;
   /** Passed to the parser. */
   parseLimits?: Partial<ParseLimits>;
   signal?: AbortSignal;

@@ -13,7 +13,7 @@ import { resolveChild } from './children.js';
 import { firstPossibleFutureDay } from '../core/rules/dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
-import { fetchSitemap, TransferError } from './fetch.js';
+import { fetchSitemap, TransferError, type SitemapBody } from './fetch.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
 import { quote, Reporter } from './reporter.js';
@@ -23,6 +23,9 @@ import type { ValidateOptions, ValidationResult } from './types.js';
 /** A path, an http(s) URL, or a named stream or buffer (e.g. stdin as "-"). */
 export type ValidationSource = string | { name: string; input: SitemapSource };
 
+/** Index levels followed below a source in a recursive run, as `tree` does by default. */
+const MAX_INDEX_DEPTH = 5;
+
 /** A document waiting in the run's queue. */
 interface Pending {
   name: string;
@@ -31,6 +34,8 @@ interface Pending {
   location?: string | undefined;
   /** Set for children of an index: where the index listed them. */
   parent?: { reporter: Reporter; position: Position; url: string };
+  /** The URLs of the indexes above this document, the source given first (none for a source given). */
+  ancestors: string[];
   /** Set when a child could not be found: why, instead of reading it. */
   missing?: string;
 }
@@ -56,8 +61,13 @@ export async function validateSources(
   const seen = new Set<string>();
   const queue: Pending[] = sources.map((source) =>
     typeof source === 'string'
-      ? { name: source, input: source, location: options.location ?? (looksAbsoluteHttp(source) ? source : undefined) }
-      : { name: source.name, input: source.input, location: options.location },
+      ? {
+          name: source,
+          input: source,
+          location: options.location ?? (looksAbsoluteHttp(source) ? source : undefined),
+          ancestors: [],
+        }
+      : { name: source.name, input: source.input, location: options.location, ancestors: [] },
   );
 
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -91,8 +101,19 @@ export async function validateSources(
         pending.parent.position,
         pending.parent.url,
       );
-    } else if (options.recursive && !pending.parent) {
+    }
+    // A nested index is reported, and its children are validated all the same, down to the depth limit.
+    const [first] = children;
+    if (first === undefined) continue;
+    if (pending.ancestors.length < MAX_INDEX_DEPTH) {
       for (const child of children) queue.push(childPending(child, pending, reporter));
+    } else {
+      reporter.at(
+        'LIMIT-003',
+        `this index is ${MAX_INDEX_DEPTH} levels below the source given; its children are not validated`,
+        first.position,
+        first.url,
+      );
     }
   }
   run.hreflang.finish(
@@ -126,23 +147,32 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
   }
   let input = pending.input;
   let location = pending.location;
-  let release: (() => void) | undefined;
+  let fetched: SitemapBody | undefined;
+  let scopeLocation = location;
   if (typeof input === 'string' && looksAbsoluteHttp(input)) {
     if (!options.http)
       throw new Error(
         `${input}: a URL source needs options.http (the public validateSources gives it the shared HttpClient)`,
       );
-    const fetched = await fetchSitemap(options.http, input, options.signal);
-    fetched.diagnostics.forEach(builder.add);
-    if (!fetched.ok) return children;
-    input = fetched.body;
-    release = fetched.release;
-    location = options.location && !pending.parent ? options.location : fetched.finalUrl;
+    const declared = crossSubmissionProof(pending, options);
+    // robots.txt first: read meanwhile, a body that breaks off would lose what it had sent.
+    await declared?.(input);
+    const answer = await fetchSitemap(options.http, input, {
+      signal: options.signal,
+      maxBytes: options.parseLimits?.maxBytes,
+    });
+    answer.diagnostics.forEach(builder.add);
+    if (!answer.ok) return children;
+    fetched = answer;
+    input = answer.body;
+    location = options.location && !pending.parent ? options.location : answer.finalUrl;
+    const proven = declared !== undefined && (await crossSubmitted(pending, location, declared));
+    scopeLocation = proven ? `${new URL(location).origin}/` : location;
   }
   const validator = new DocumentValidator(
     {
       location,
-      scope: scopeFor(location, options.strictScope ?? false),
+      scope: scopeFor(scopeLocation, options.strictScope ?? false),
       sourceIndex: context.sourceIndex,
       now: context.now,
       safeDay: firstPossibleFutureDay(context.now),
@@ -150,12 +180,16 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     context.run,
     reporter,
   );
+  const parserCodes = new Set<string>();
   const parsed = parseSitemap(input, {
     source: pending.name,
     ...(location === undefined ? {} : { baseUrl: location }),
     ...(options.parseLimits ? { limits: options.parseLimits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    onDiagnostic: (d) => builder.add(parsed.kind === 'sitemapindex' ? asIndexDiagnostic(d) : d),
+    onDiagnostic: (d) => {
+      parserCodes.add(d.code);
+      builder.add(parsed.kind === 'sitemapindex' ? asIndexDiagnostic(d) : d);
+    },
   });
   try {
     for await (const located of parsed.located()) {
@@ -168,13 +202,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
       }
     }
   } catch (error) {
-    if (error instanceof ParseError) builder.add(error.diagnostic);
-    else if (error instanceof TransferError)
-      builder.add(
-        diagnostic('FETCH-001', `${error.message}; the transfer broke off, entries before it were checked`, {
-          source: pending.name,
-        }),
-      );
+    if (error instanceof ParseError || error instanceof TransferError) builder.add(error.diagnostic);
     else if (isSystemError(error))
       builder.add(
         diagnostic('FETCH-001', `${pending.name} could not be read (${error.message}); check the path`, {
@@ -183,29 +211,51 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
       );
     else throw error;
   } finally {
-    release?.();
+    fetched?.release();
   }
+  fetched?.finish((code) => parserCodes.has(code)).forEach(builder.add);
   builder.kind = parsed.kind;
   validator.finish(parsed.kind, builder.errors > 0);
   builder.urls = validator.urls;
   builder.sitemaps = validator.sitemaps;
-  if (parsed.stats.bytesIn === 0 && looksAbsoluteHttp(pending.name) && builder.errors === 0) {
-    builder.add(
-      diagnostic('FETCH-001', `${location ?? pending.name} answered with an empty body; it must return the sitemap`, {
-        source: pending.name,
-      }),
-    );
-  }
   return children;
+}
+
+/**
+ * The cross-submission proof (RULES.md SCOPE-EX): a sitemap that its origin's robots.txt declares,
+ * or that an index declared there lists, may list any URL of that origin, not only those below
+ * its own folder. Sought for fetched documents, unless --strict-scope rules cross-submission out
+ * or --location says the document is published elsewhere than where it was fetched.
+ */
+function crossSubmissionProof(pending: Pending, options: ValidateOptions): ValidateOptions['robotsSitemaps'] {
+  if (options.strictScope || (options.location && !pending.parent)) return undefined;
+  return options.robotsSitemaps;
+}
+
+async function crossSubmitted(
+  pending: Pending,
+  location: string,
+  declaredBy: NonNullable<ValidateOptions['robotsSitemaps']>,
+): Promise<boolean> {
+  const declared = new Set(await declaredBy(location));
+  return [location, pending.location, ...pending.ancestors].some((url) => url !== undefined && declared.has(url));
 }
 
 function childPending(child: ChildRef, parent: Pending, reporter: Reporter): Pending {
   const parentInfo = { reporter, position: child.position, url: child.url };
+  const ancestors = [...parent.ancestors, parent.location ?? parent.name];
   const parentPath = typeof parent.input === 'string' && !looksAbsoluteHttp(parent.input) ? parent.input : undefined;
   const resolved = resolveChild(child.url, { path: parentPath, location: parent.location });
   if ('missing' in resolved)
-    return { name: child.url, input: child.url, location: child.url, parent: parentInfo, missing: resolved.missing };
-  return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo };
+    return {
+      name: child.url,
+      input: child.url,
+      location: child.url,
+      parent: parentInfo,
+      ancestors,
+      missing: resolved.missing,
+    };
+  return { name: resolved.input, input: resolved.input, location: resolved.location, parent: parentInfo, ancestors };
 }
 
 /**

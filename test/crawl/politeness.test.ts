@@ -49,7 +49,7 @@ function assertSpaced(starts: number[], delayMs: number): void {
 describe('politeness', () => {
   let http: HttpClient;
   before(() => {
-    http = new HttpClient({ retries: 0, perHostConcurrency: 8 });
+    http = new HttpClient({ retries: 0 });
   });
   after(() => http.close());
 

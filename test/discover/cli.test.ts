@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { SourcedEntry } from '../../src/core/entry.js';
 import type { SitemapTree } from '../../src/discover/tree.js';
 import { runCli } from '../helpers/cli.js';
+import { hostile, startHostileServer } from '../helpers/hostile-server.js';
 import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
 
 const FAST = ['--timeout', '5', '--retries', '0'];
@@ -36,7 +37,7 @@ describe('sitemapkit tree', () => {
 
   it('draws the tree with counts, status, problems and totals', async () => {
     const { code, stdout, stderr } = await runCli(['tree', site.origin, ...FAST]);
-    assert.equal(code, 0, stderr);
+    assert.equal(code, 1, 'a listed sitemap that cannot be read loses its URLs: exit 1');
     const lines = stdout.trimEnd().split('\n');
     assert.equal(lines[0], site.origin);
     assert.equal(lines[1], 'robots.txt: HTTP 200, 1 sitemap declared');
@@ -47,7 +48,7 @@ describe('sitemapkit tree', () => {
     );
     assert.match(lines[4]!, /^ {4}├── \/posts\.xml {2}✓ 200 · urlset · 3 URLs · \d+ B · \d+ ms$/);
     assert.match(lines[5]!, /^ {4}└── \/gone\.xml {2}✗ 404 · \d+ ms$/);
-    assert.equal(lines[6], '          ✗ FETCH-001 HTTP 404: the sitemap must answer 200');
+    assert.equal(lines[6], '          ✗ FETCH-001 answered HTTP 404 Not Found: a sitemap must answer 200');
     assert.equal(lines[7], '');
     assert.match(
       lines[8]!,
@@ -59,7 +60,7 @@ describe('sitemapkit tree', () => {
 
   it('prints the tree as one JSON document with --json', async () => {
     const { code, stdout } = await runCli(['tree', site.origin, '--json', ...FAST]);
-    assert.equal(code, 0);
+    assert.equal(code, 1, '/gone.xml is lost');
     const tree = JSON.parse(stdout) as SitemapTree;
     assert.equal(tree.mode, 'site');
     assert.deepEqual(tree.robots?.sitemaps, [site.url('/sitemap_index.xml')]);
@@ -76,7 +77,7 @@ describe('sitemapkit tree', () => {
 
   it('streams every URL entry as JSONL with its source with --urls', async () => {
     const { code, stdout, stderr } = await runCli(['tree', site.url('/sitemap_index.xml'), '--urls', ...FAST]);
-    assert.equal(code, 0);
+    assert.equal(code, 1, '/gone.xml is lost');
     const entries = stdout
       .trimEnd()
       .split('\n')
@@ -114,5 +115,108 @@ describe('sitemapkit tree', () => {
   it('sends the User-Agent given', async () => {
     await runCli(['tree', site.url('/posts.xml'), '--user-agent', 'AuditBot/1.0', ...FAST]);
     assert.equal(site.lastUserAgent, 'AuditBot/1.0');
+  });
+
+  it('exits 0 only when every sitemap of the tree was read whole', async () => {
+    const { code, stderr } = await runCli(['tree', site.url('/posts.xml'), ...FAST]);
+    assert.equal(code, 0, stderr);
+  });
+});
+
+describe('sitemapkit tree on a failing site', () => {
+  it('exits 1 when every child fails, and sums up past a screen instead of a line per child', async () => {
+    const server = await startHostileServer((origin) => ({
+      '/index.xml': hostile.sitemap(sitemapIndex(Array.from({ length: 300 }, (_, i) => `${origin}/c/${i}.xml`))),
+    }));
+    try {
+      const { code, stdout } = await runCli(['tree', server.url('/index.xml'), ...FAST]);
+      assert.equal(code, 1);
+      const lines = stdout.trimEnd().split('\n');
+      assert.ok(lines.length < 50, `${lines.length} lines`);
+      assert.equal(lines.filter((line) => line.includes('FETCH-001 answered HTTP 404')).length, 20);
+      assert.ok(
+        lines.includes('    └── … 280 more sitemaps: 0 read, 280 failed (FETCH-001 ×280) (see --json)'),
+        lines.join('\n'),
+      );
+      assert.match(lines.at(-1)!, /^301 sitemaps \(1 read, 300 failed\) · 0 URLs · .* · 300 errors, 0 warnings · /);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('says on stderr which URL it waits for and why, and does not wait past --max-wait', async () => {
+    let first = true;
+    const server = await startHostileServer((origin) => ({
+      '/index.xml': hostile.sitemap(sitemapIndex([`${origin}/flaky.xml`, `${origin}/busy.xml`])),
+      '/flaky.xml': (socket, request) => {
+        (first ? hostile.retryAfter(1) : hostile.sitemap(urlset([`${origin}/a`])))(socket, request);
+        first = false;
+      },
+      '/busy.xml': hostile.retryAfter(120),
+    }));
+    try {
+      const started = Date.now();
+      const { code, stdout, stderr } = await runCli(['tree', server.url('/index.xml'), '--max-wait', '5']);
+      assert.ok(Date.now() - started < 20_000, 'the 120 s Retry-After was not waited for');
+      assert.equal(code, 1);
+      assert.equal(
+        stderr,
+        `sitemapkit: waiting 1.0 s to retry ${server.url('/flaky.xml')} (attempt 2 of 4): HTTP 503 (Retry-After: 1 s)\n`,
+      );
+      assert.match(
+        stdout,
+        /✗ FETCH-001 answered HTTP 503 Service Unavailable: a sitemap must answer 200; not retried: the server asked to wait 120 s, more than the 5 s of waiting left \(--max-wait\)/,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('sitemapkit tree, stopped', () => {
+  it('prints the tree read so far on SIGTERM, marked as stopped, and exits 1', async () => {
+    const server = await startHostileServer((origin) => ({
+      '/index.xml': hostile.sitemap(sitemapIndex([`${origin}/a.xml`, `${origin}/never.xml`])),
+      '/a.xml': hostile.sitemap(urlset([`${origin}/a`])),
+      '/never.xml': hostile.neverAnswers(),
+    }));
+    try {
+      const started = Date.now();
+      const { code, stdout, stderr } = await runCli(['tree', server.url('/index.xml')], {
+        onSpawn: (child) => {
+          const waitForNever = setInterval(() => {
+            if (!server.hits.has('/never.xml')) return;
+            clearInterval(waitForNever);
+            child.kill('SIGTERM');
+          }, 20);
+        },
+      });
+      assert.ok(Date.now() - started < 15_000, 'stopped at once, not after the 20 s first-byte timeout');
+      assert.equal(code, 1, stderr);
+      assert.match(stdout, /├── \/a\.xml {2}✓ 200 · urlset · 1 URL/);
+      assert.match(stdout.trimEnd().split('\n').at(-1)!, / · stopped before the end$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the network flags, one set on every command that fetches', () => {
+  it('parse, validate and tree each take --timeout, --retries, --max-wait and --user-agent', async () => {
+    const site = await startSite((origin) => ({ '/s.xml': { headers: XML, body: urlset([`${origin}/a`]) } }));
+    try {
+      const flags = ['--timeout', '10', '--retries', '1', '--max-wait', '2', '--user-agent', 'FlagBot/1.0'];
+      for (const command of ['parse', 'validate', 'tree']) {
+        const { code, stderr } = await runCli([command, site.url('/s.xml'), ...flags]);
+        assert.equal(code, 0, `${command}: ${stderr}`);
+        assert.equal(site.lastUserAgent, 'FlagBot/1.0', command);
+        const help = (await runCli([command, '--help'])).stdout;
+        for (const flag of ['--timeout SECONDS', '--retries N', '--max-wait SECONDS', '--user-agent UA'])
+          assert.ok(help.includes(flag), `${command} --help lists ${flag}`);
+        assert.equal((await runCli([command, site.url('/s.xml'), '--timeout', 'soon'])).code, 2);
+      }
+    } finally {
+      await site.close();
+    }
   });
 });

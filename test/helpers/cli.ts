@@ -1,5 +1,5 @@
 /** Runs the built `sitemapkit` binary as a user would, and captures what it prints. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -12,7 +12,13 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    input?: string | Buffer;
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    /** Called with the running process, e.g. to send it a signal. */
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], {
@@ -29,5 +35,6 @@ export function runCli(
       resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
     );
     child.stdin.end(options.input ?? '');
+    options.onSpawn?.(child);
   });
 }

@@ -1,0 +1,111 @@
+/**
+ * Where a sitemap tree starts: the sitemap URLs given, or for a site its robots.txt Sitemap:
+ * lines, else the first well-known location that holds a sitemap. A host typed without a scheme
+ * is tried over https, then over http when the server does not speak TLS.
+ */
+import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
+import type { SitemapBody } from '../validate/fetch.js';
+import { overHttp, type HttpClient } from './http.js';
+import { fetchRobotsTxt, type RobotsTxt } from './robots.js';
+import type { FoundBy } from './tree-model.js';
+import { probeWellKnown, type Probe } from './well-known.js';
+
+/** A site (origin) or a sitemap URL to start from; `schemeGuessed` when the input named no scheme. */
+export type Start =
+  { mode: 'site'; site: string; schemeGuessed?: true } | { mode: 'sitemap'; url: string; schemeGuessed?: true };
+
+/** A host, origin or URL as typed → a site origin, or a sitemap URL to start from. */
+export function resolveStart(input: string): Start {
+  const text = input.trim();
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+  let url: URL;
+  try {
+    url = new URL(hasScheme ? text : `https://${text}`);
+  } catch {
+    throw new TypeError(`"${input}" is not a site or a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`"${input}" is not an http(s) site or URL`);
+  const guessed = hasScheme ? {} : { schemeGuessed: true as const };
+  if ((url.pathname === '/' || url.pathname === '') && url.search === '')
+    return { mode: 'site', site: url.origin, ...guessed };
+  url.hash = '';
+  return { mode: 'sitemap', url: url.href, ...guessed };
+}
+
+export interface Root {
+  url: string;
+  foundBy: FoundBy;
+  /** Tried over http if https meets a server that does not speak TLS. */
+  schemeGuessed?: true;
+  /** The well-known location's answer, already in hand: its body is read, not fetched again. */
+  fetched?: SitemapBody;
+}
+
+export interface Roots {
+  mode: 'site' | 'sitemaps';
+  robots?: RobotsTxt;
+  probes: Probe[];
+  roots: Root[];
+  /** Why there are no roots, when there are none. */
+  diagnostics: Diagnostic[];
+}
+
+export interface RootOptions {
+  signal?: AbortSignal | undefined;
+  wellKnownPaths?: readonly string[] | undefined;
+  /** Decompressed bytes the parser reads of a sitemap (the probes' transfers stop a little above). */
+  maxBytes: number;
+}
+
+/** The roots of one site, or of sitemap URLs: anything else is refused with a TypeError. */
+export async function findRoots(inputs: readonly string[], http: HttpClient, options: RootOptions): Promise<Roots> {
+  const starts = inputs.map(resolveStart);
+  const first = starts[0];
+  if (starts.length !== 1 || first?.mode !== 'site') {
+    const roots = starts.map((start): Root => {
+      if (start.mode === 'site')
+        throw new TypeError(`give one site, or sitemap URLs: ${start.site} is a site among ${starts.length} inputs`);
+      return { url: start.url, foundBy: 'explicit', ...(start.schemeGuessed ? { schemeGuessed: true } : {}) };
+    });
+    return { mode: 'sitemaps', probes: [], roots, diagnostics: [] };
+  }
+  let site = first.site;
+  let robots = await fetchRobotsTxt(site, http, { signal: options.signal });
+  if (first.schemeGuessed && robots.error?.kind === 'not-tls') {
+    site = new URL(overHttp(site)).origin;
+    robots = await fetchRobotsTxt(site, http, { signal: options.signal });
+  }
+  const found: Roots = { mode: 'site', robots, probes: [], roots: [], diagnostics: [] };
+  if (robots.sitemaps.length > 0) {
+    found.roots = robots.sitemaps.map((url) => ({ url, foundBy: 'robots' }));
+    return found;
+  }
+  if (robots.outcome === 'unreachable') {
+    found.diagnostics.push(
+      diagnostic('FETCH-001', `no sitemap read: robots.txt is unreachable, so ${site} may not be crawled`, {
+        source: robots.url,
+      }),
+    );
+    return found;
+  }
+  const probed = await probeWellKnown(site, http, {
+    isAllowed: (url) => robots.rules.isAllowed(url, http.userAgent),
+    paths: options.wellKnownPaths,
+    signal: options.signal,
+    maxBytes: options.maxBytes,
+  });
+  found.probes = probed.probes;
+  if (probed.found) {
+    found.roots = [{ url: probed.found.url, foundBy: 'well-known', fetched: probed.found }];
+  } else {
+    found.diagnostics.push(
+      diagnostic(
+        'FETCH-001',
+        `no sitemap found: robots.txt declares none and no well-known location answered (${probed.probes.length} tried)`,
+        { source: site },
+      ),
+    );
+  }
+  return found;
+}

@@ -1,0 +1,200 @@
+/**
+ * The sitemap tree as data: one small record per sitemap (status, bytes, kind, counts, lastmod
+ * range, problems), the totals over the tree, and the summary of a walk. Plain objects, the same in
+ * the library and in `tree --json`.
+ */
+import { DiagnosticTally } from '../core/diagnostic-tally.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { DocumentKind } from '../core/entry.js';
+import type { Redirect } from './http.js';
+import { InstantCache, LastmodRange } from './lastmod-range.js';
+import type { RobotsOutcome } from './robots.js';
+import type { Probe } from './well-known.js';
+
+export type FoundBy = 'robots' | 'well-known' | 'index' | 'explicit';
+
+export interface TreeNode {
+  url: string;
+  foundBy: FoundBy;
+  /** The index that listed this sitemap (for `foundBy: 'index'`). */
+  parent?: string;
+  /** 0 for roots. */
+  depth: number;
+  /** Final HTTP status; absent when no response came (or the sitemap was not fetched). */
+  status?: number;
+  /** Where the redirects ended, when there were any. */
+  finalUrl?: string;
+  redirects: Redirect[];
+  /** Bytes received (compressed, when the file or the transfer was gzip). */
+  bytesIn: number;
+  /** Bytes of the document after decompression. */
+  bytesDecoded: number;
+  gzip: boolean;
+  kind?: DocumentKind;
+  /** Page URLs listed. */
+  urls: number;
+  /** Child sitemaps listed (indexes). */
+  sitemaps: number;
+  newestLastmod?: string;
+  oldestLastmod?: string;
+  durationMs: number;
+  /** True when the document was fetched (200) and read to its end as a sitemap: nothing in it was lost. */
+  ok: boolean;
+  /** Every problem counted, by severity and by code; `diagnostics` keeps the first few of each code. */
+  errors: number;
+  warnings: number;
+  infos: number;
+  codes: Record<string, number>;
+  diagnostics: Diagnostic[];
+  diagnosticCount: number;
+  children: TreeNode[];
+}
+
+export interface TreeTotals {
+  /** Sitemaps in the tree (fetched or attempted). */
+  sitemaps: number;
+  read: number;
+  failed: number;
+  urls: number;
+  bytesIn: number;
+  bytesDecoded: number;
+  /** Every problem shown: of the sitemaps, of robots.txt and of the walk itself. */
+  errors: number;
+  warnings: number;
+  infos: number;
+  newestLastmod?: string;
+  oldestLastmod?: string;
+}
+
+export interface RobotsSummary {
+  url: string;
+  status?: number;
+  outcome: RobotsOutcome;
+  sitemaps: string[];
+  diagnostics: Diagnostic[];
+}
+
+export interface SitemapTree {
+  /** What was asked for, and how it was read: a site (robots.txt, well-known) or sitemap URLs. */
+  input: string;
+  mode: 'site' | 'sitemaps';
+  robots?: RobotsSummary;
+  /** Well-known locations tried (only when robots.txt declared no sitemap). */
+  probes: Probe[];
+  roots: TreeNode[];
+  totals: TreeTotals;
+  /** Problems of the walk itself, e.g. that no sitemap was found. */
+  diagnostics: Diagnostic[];
+  /** False when the walk was stopped before the end. */
+  complete: boolean;
+  durationMs: number;
+}
+
+export interface TreeProgress {
+  nodesDone: number;
+  nodesKnown: number;
+  urls: number;
+  bytesIn: number;
+  elapsedMs: number;
+}
+
+export function newRecord(url: string, foundBy: FoundBy, depth: number, parent?: string): TreeNode {
+  return {
+    url,
+    foundBy,
+    ...(parent === undefined ? {} : { parent }),
+    depth,
+    redirects: [],
+    bytesIn: 0,
+    bytesDecoded: 0,
+    gzip: false,
+    urls: 0,
+    sitemaps: 0,
+    durationMs: 0,
+    ok: false,
+    errors: 0,
+    warnings: 0,
+    infos: 0,
+    codes: {},
+    diagnostics: [],
+    diagnosticCount: 0,
+    children: [],
+  };
+}
+
+/** The problems of one node: all counted, the first `examplesPerCode` of each code kept, in the order met. */
+export class NodeProblems {
+  private tally: DiagnosticTally;
+
+  constructor(
+    private readonly record: TreeNode,
+    private readonly examplesPerCode: number,
+  ) {
+    this.tally = new DiagnosticTally(examplesPerCode);
+  }
+
+  add(d: Diagnostic): void {
+    if (this.tally.add(d)) this.record.diagnostics.push(d);
+  }
+
+  has(code: string): boolean {
+    return this.tally.byCode().some((tally) => tally.code === code);
+  }
+
+  hasAny(codes: ReadonlySet<string>): boolean {
+    return this.tally.byCode().some((tally) => codes.has(tally.code));
+  }
+
+  /** Forgets every problem, for a document read again. */
+  reset(): void {
+    this.tally = new DiagnosticTally(this.examplesPerCode);
+    this.record.diagnostics = [];
+  }
+
+  /** Writes the counts into the record. */
+  settle(): void {
+    const { record, tally } = this;
+    record.errors = tally.errors;
+    record.warnings = tally.warnings;
+    record.infos = tally.infos;
+    record.diagnosticCount = tally.total;
+    record.codes = Object.fromEntries(tally.byCode().map((code) => [code.code, code.count]));
+  }
+}
+
+const COUNT_OF = { error: 'errors', warning: 'warnings', info: 'infos' } as const;
+
+/** Sums over every node of the tree, plus the problems of robots.txt and of the walk (`more`). */
+export function totalsOf(roots: readonly TreeNode[], more: readonly Diagnostic[] = []): TreeTotals {
+  const totals: TreeTotals = {
+    sitemaps: 0,
+    read: 0,
+    failed: 0,
+    urls: 0,
+    bytesIn: 0,
+    bytesDecoded: 0,
+    errors: 0,
+    warnings: 0,
+    infos: 0,
+  };
+  const range = new LastmodRange(new InstantCache(64));
+  const visit = (node: TreeNode) => {
+    totals.sitemaps += 1;
+    if (node.ok) totals.read += 1;
+    else totals.failed += 1;
+    totals.urls += node.urls;
+    totals.bytesIn += node.bytesIn;
+    totals.bytesDecoded += node.bytesDecoded;
+    totals.errors += node.errors;
+    totals.warnings += node.warnings;
+    totals.infos += node.infos;
+    if (node.newestLastmod) range.add(node.newestLastmod);
+    if (node.oldestLastmod) range.add(node.oldestLastmod);
+    node.children.forEach(visit);
+  };
+  roots.forEach(visit);
+  for (const d of more) totals[COUNT_OF[d.severity]] += 1;
+  if (range.newest) totals.newestLastmod = range.newest;
+  if (range.oldest) totals.oldestLastmod = range.oldest;
+  return totals;
+}
