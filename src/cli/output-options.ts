@@ -2,6 +2,7 @@
  * The sitemap-output flags, shared by every command that writes sitemaps (generate, crawl):
  * declared once, documented once, parsed into writeSitemaps options.
  */
+import { isAbsolute, relative, resolve } from 'node:path';
 import { LIMITS, normaliseUrl } from '../core/index.js';
 import type { WriteSitemapsOptions } from '../generate/types.js';
 import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
@@ -81,4 +82,11 @@ function limitFlag(args: ParsedArgs, name: string, maximum: number): number {
       `--${name} may be at most ${maximum.toLocaleString('en-US')} (the protocol's limit), not ${value}`,
     );
   return value;
+}
+
+/** Refuses a state directory inside the output directory: whatever is in --out is published. */
+export function refuseStateInsideOut(stateDir: string, outDir: string, what: string): void {
+  const between = relative(resolve(outDir), resolve(stateDir));
+  if (between === '' || (!between.startsWith('..') && !isAbsolute(between)))
+    throw new UsageError(`--state ${stateDir} is inside --out ${outDir}: the ${what} must not be published`);
 }
