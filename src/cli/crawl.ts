@@ -2,7 +2,7 @@
  * `sitemapkit crawl URL --out DIR`: crawl a site as a search engine would, and publish the
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
  */
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
@@ -27,7 +27,7 @@ import {
   type Io,
   type ParsedArgs,
 } from './command.js';
-import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, refuseStateInsideOut } from './output-options.js';
+import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions } from './output-options.js';
 
 const HELP = `Crawls the site from URL politely (robots.txt and its Crawl-delay, ${DEFAULT_CONCURRENCY} requests at
 a time) and lists the pages that answer 200 with HTML, are not noindex and are their own
@@ -97,7 +97,9 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const startUrl = readStartUrl(args);
   const output = readOutputOptions(args, { baseUrl: new URL('/', startUrl).href });
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
-  refuseStateInsideOut(stateDir, output.outDir, 'crawl state');
+  if (isInside(stateDir, resolve(output.outDir))) {
+    throw new UsageError(`--state ${stateDir} is inside --out ${output.outDir}: the crawl state must not be published`);
+  }
   const concurrency = integerFlag(args, 'concurrency', DEFAULT_CONCURRENCY);
   const userAgent = stringFlag(args, 'user-agent') ?? DEFAULT_USER_AGENT;
   const resume = booleanFlag(args, 'resume');
@@ -183,6 +185,11 @@ function readDelay(args: ParsedArgs): number {
   if (!Number.isFinite(seconds) || seconds < 0 || raw.trim() === '')
     throw new UsageError(`--delay must be a number of seconds, not "${raw}"`);
   return Math.round(seconds * 1000);
+}
+
+function isInside(path: string, directory: string): boolean {
+  const between = relative(directory, path);
+  return between === '' || (!between.startsWith('..') && !isAbsolute(between));
 }
 
 /** The page URLs of the site's existing sitemaps (robots.txt and well-known locations). */

@@ -55,7 +55,7 @@ export class StableShards {
     this.nowText = formatUtcDateTime(now);
   }
 
-  /** Shards written so far. */
+  /** Shards written so far in this run. */
   get count(): number {
     return this.written;
   }
@@ -99,9 +99,10 @@ export class StableShards {
 
   /**
    * Plans the shards (every URL placed, none over a limit) and writes those that changed into the
-   * publication's temporary folder; the others are kept as the last run published them.
+   * publication's temporary folder (`onWritten` after each); the others are kept as the last run
+   * published them.
    */
-  async write(publication: Publication): Promise<ClosedShard[]> {
+  async write(publication: Publication, onWritten: () => void): Promise<ClosedShard[]> {
     this.run.endStaging();
     const sameLayout = this.run.layout === this.layout;
     const recorded = new Map(sameLayout ? this.run.recordedShards().map((shard) => [shard.shard, shard]) : []);
@@ -121,7 +122,12 @@ export class StableShards {
         !touched.has(shard) &&
         kept.name === shardName(this.settings.baseName, shard, kept.digest, extension) &&
         (await this.isInPlace(kept));
-      closed.push(keep ? keptShard(kept) : await this.writeShard(shard, publication));
+      if (keep) {
+        closed.push(keptShard(kept));
+      } else {
+        closed.push(await this.writeShard(shard, publication));
+        onWritten();
+      }
     }
     return closed;
   }

@@ -331,7 +331,7 @@ export async function writeSitemaps(
         'no URL could be written (the input was empty or every entry had errors); the previous sitemaps, if any, are left in place',
       );
     }
-    closed = stable ? await stable.write(publication) : await shards.finish();
+    closed = stable ? await stable.write(publication, progress) : await shards.finish();
     progress();
     const set = await nameAndIndex(closed, publication, settings);
     const { removed, unchanged } = await publication.commit(set.shards, set.entryPoint);

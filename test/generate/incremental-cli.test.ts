@@ -268,7 +268,10 @@ test('--state: explained in --help; refused inside --out and with --keep-duplica
     join(out, 'state'),
   ]);
   assert.equal(inside.code, 2);
-  assert.match(inside.stderr, /--state .*public\/state is inside --out .*public: the ledger must not be published/);
+  assert.match(
+    inside.stderr,
+    /--state .*public\/state is inside --out .*public: the ledger must not be published with the site; keep it elsewhere \(e\.g\. --state .*\.sitemapkit\)\n/,
+  );
   const both = await runCli([
     'generate',
     build.dir,

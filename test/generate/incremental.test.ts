@@ -73,8 +73,10 @@ test('new URLs fill the last shard, then a new one; a removed URL leaves its sha
   );
 
   const next = [...names(0, 10).filter((name) => name !== 'p01'), 'n1', 'n2', 'n3'];
-  const second = await run(entries(next), { maxUrls: 4 });
+  const progress: number[] = [];
+  const second = await run(entries(next), { maxUrls: 4, onProgress: ({ files }) => progress.push(files) });
   assert.deepEqual(urlsPerFile(second), [3, 4, 4, 1]);
+  assert.deepEqual(progress, [1, 2, 3], 'progress counts the files written, not those kept');
   assert.deepEqual(second.changes, { run: 2, firstRun: false, added: 3, changed: 0, removed: 1 });
   const [shard0, shard1, shard2, shard3] = second.files.map((file) => file.name);
   assert.equal(shard1, first.files[1]!.name);
