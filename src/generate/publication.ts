@@ -141,21 +141,26 @@ function missingKeptFile(path: string): GenerateError {
 
 /** Compares two files of the same size a block at a time. */
 async function sameBytes(a: string, b: string): Promise<boolean> {
-  const [first, second] = await Promise.all([open(a, 'r'), open(b, 'r')]);
+  const first = await open(a, 'r');
   try {
-    const blockA = Buffer.alloc(64 * 1024);
-    const blockB = Buffer.alloc(64 * 1024);
-    for (;;) {
-      const [readA, readB] = await Promise.all([
-        first.read(blockA, 0, blockA.length),
-        second.read(blockB, 0, blockB.length),
-      ]);
-      if (readA.bytesRead !== readB.bytesRead) return false;
-      if (readA.bytesRead === 0) return true;
-      if (!blockA.subarray(0, readA.bytesRead).equals(blockB.subarray(0, readB.bytesRead))) return false;
+    const second = await open(b, 'r');
+    try {
+      const blockA = Buffer.alloc(64 * 1024);
+      const blockB = Buffer.alloc(64 * 1024);
+      for (;;) {
+        const [readA, readB] = await Promise.all([
+          first.read(blockA, 0, blockA.length),
+          second.read(blockB, 0, blockB.length),
+        ]);
+        if (readA.bytesRead !== readB.bytesRead) return false;
+        if (readA.bytesRead === 0) return true;
+        if (!blockA.subarray(0, readA.bytesRead).equals(blockB.subarray(0, readB.bytesRead))) return false;
+      }
+    } finally {
+      await second.close();
     }
   } finally {
-    await Promise.all([first.close(), second.close()]);
+    await first.close();
   }
 }
 

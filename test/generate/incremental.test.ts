@@ -3,7 +3,7 @@
  * pages dated by their content, and the changes recorded — always on top of atomic publication.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -16,6 +16,7 @@ import {
   type WriteSitemapsOptions,
   type WriteSummary,
 } from '../../src/generate/index.js';
+import { Publication } from '../../src/generate/publication.js';
 import { GenerateLedger } from '../../src/store/generate-ledger.js';
 import { validateManyAgainstXsd } from '../helpers/xsd.js';
 import { BASE_URL, locsOf } from './entries.js';
@@ -291,4 +292,24 @@ test('a run that publishes nothing (strict, no URL, aborted) leaves the ledger a
   await assert.rejects(run(entries(['a', 'c']), { signal: aborted.signal }), /stopped before the end/);
   const published = await run(next);
   assert.deepEqual(published.changes, { run: 2, firstRun: false, added: 1, changed: 0, removed: 1 });
+});
+
+test('a shard the new set keeps but that is gone at the commit stops the run before the entry point switches', async () => {
+  const { outDir, run } = site();
+  const first = await run(entries(names(0, 9)), { maxUrls: 4 });
+  const indexBefore = await readFile(join(outDir, 'sitemap.xml'));
+  const publication = await Publication.begin(outDir, 'sitemap');
+  await writeFile(publication.tempPath('index'), 'the next index');
+  const [gone, ...others] = first.files;
+  await rm(join(outDir, gone!.name));
+  await assert.rejects(
+    publication.commit(
+      first.files.map((file) => ({ tempName: undefined, name: file.name, size: file.bytes })),
+      { tempName: 'index', name: 'sitemap.xml', size: 14 },
+    ),
+    /which the new set keeps from the last run, was removed or changed while the run was writing; run again/,
+  );
+  await publication.abort();
+  assert.deepEqual(await readFile(join(outDir, 'sitemap.xml')), indexBefore, 'the entry point did not switch');
+  for (const file of others) assert.ok((await stat(join(outDir, file.name))).isFile(), `${file.name} stays`);
 });
