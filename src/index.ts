@@ -30,7 +30,8 @@ export {
 } from './pool/index.js';
 export * from './crawl/index.js';
 export { CrawlStore, type FinishedUrl, type FoundUrl, type QueuedUrl } from './store/crawl-store.js';
-export { siteDatabasePath, DEFAULT_STATE_DIR } from './store/site-database.js';
+export { GenerateLedger } from './store/generate-ledger.js';
+export { siteDatabasePath, generateLedgerPath, DEFAULT_STATE_DIR } from './store/site-database.js';
 export { ValidationReport, type ValidationReportOptions } from './report/validation.js';
 export { renderTree, treeToJson } from './report/tree.js';
 export {

@@ -7,9 +7,19 @@ import { resolve } from 'node:path';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic, type Diagnostic } from '../core/index.js';
 import { GenerateError, writeSitemaps, type GeneratorInput, type WriteSummary } from '../generate/index.js';
-import { LeftOutPages, URL_LIST_FORMATS, readSiteDirectory, readUrlList, type UrlListFormat } from '../input/index.js';
+import {
+  CommitTimes,
+  LeftOutPages,
+  URL_LIST_FORMATS,
+  readSiteDirectory,
+  readUrlList,
+  type ReadItem,
+  type UrlListFormat,
+} from '../input/index.js';
 import { countOf, formatNumber } from '../report/format.js';
-import { formatFolded, formatGenerateSummary, likelyCause } from '../report/generate.js';
+import { formatFolded, formatGenerateSummary, likelyCause, type RecordedChanges } from '../report/generate.js';
+import { GenerateLedger } from '../store/generate-ledger.js';
+import { generateLedgerPath } from '../store/site-database.js';
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -22,7 +32,13 @@ import {
   type Io,
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
+import {
+  OUTPUT_OPTIONS,
+  OUTPUT_OPTIONS_HELP,
+  readOutputOptions,
+  refuseStateInsideOut,
+  type OutputOptions,
+} from './output-options.js';
 
 const DEFAULT_MAX_PER_RULE = 20;
 
@@ -39,7 +55,8 @@ Inputs (any number, read in order):
   FILE.csv               a header row naming the columns loc, lastmod, changefreq, priority
   -                      standard input (format from --input-format, or sniffed)
   DIR                    a site's build output: every .html file becomes a URL (index.html → its
-                         directory URL), lastmod from the file time. Left out, with the reason:
+                         directory URL), lastmod from the file time (with --state: from when
+                         its content last changed). Left out, with the reason:
                          error pages (404.html, 500.html, 404/index.html), pages whose robots
                          <meta> (or googlebot/bingbot <meta>) says noindex, and pages whose
                          canonical is another page; a canonical naming the page itself in another
@@ -58,6 +75,18 @@ Publication is atomic: the new entry point is renamed into place once every shar
 then are the files of the previous run removed. A run removes only files that earlier runs
 recorded as their own in .sitemap-manifest.json, and the temporary folders of runs that died.
 
+With --state DIR, runs are incremental. A ledger (DIR/generate.sqlite) remembers every URL of
+the site, its shard, and digests of its entry and of its page's content. A URL stays in the shard
+it was first written to; new URLs fill the last shard or a new one; a removed URL leaves its shard
+smaller; a shard whose URLs did not change is not rewritten (same bytes, same modification time),
+so one added or removed URL rewrites one shard and the index. A build-directory page is dated by
+when its content last changed, not by its file time, which every build resets: scripts, styles,
+hashed asset names (app.3f2a9c1b.js), the generator <meta> and build timestamps written to the
+second do not count as changes. On the first run, a page tracked by git and unmodified is dated by
+its last commit (not in a shallow clone). URL lists keep the lastmod they give. Each run prints
+what was added, changed and removed, and records it in the ledger (tables generate_runs and
+generate_changes) for "sitemapkit submit --from-state DIR".
+
 Input:
   --input-format F       txt, jsonl or csv, for "-" and files without a known extension
   --exclude GLOB         leave out build-directory pages whose path matches GLOB (repeatable),
@@ -67,6 +96,8 @@ Input:
   --keep-duplicates      write every URL as given, without looking for duplicates: for inputs
                          known to be unique. Finding duplicates costs 8 bytes per URL (about
                          130 MB at 10 million URLs); with this flag memory stays flat
+  --state DIR            regenerate incrementally with the ledger in DIR/generate.sqlite (made
+                         if missing; not inside --out); duplicates are then found on disk
 
 ${OUTPUT_OPTIONS_HELP}
 
@@ -82,6 +113,7 @@ input could not be read, --strict, no valid URL, interrupted); 2 bad usage.
 Examples:
   sitemapkit generate urls.txt --base-url https://www.example.com/ --out public
   sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --exclude "/drafts/**" --gzip
+  sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --state .sitemapkit
   cat urls.jsonl | sitemapkit generate - --base-url https://www.example.com/ --out out --max-urls 10000
 `,
     options: {
@@ -90,6 +122,7 @@ Examples:
       exclude: { type: 'string', multiple: true },
       strict: { type: 'boolean' },
       'keep-duplicates': { type: 'boolean' },
+      state: { type: 'string' },
       'max-per-rule': { type: 'string' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
@@ -102,6 +135,14 @@ Examples:
     const output = readOutputOptions(args);
     const inputFormat = readInputFormat(stringFlag(args, 'input-format'));
     const exclude = listFlag(args, 'exclude');
+    const stateDir = stringFlag(args, 'state');
+    if (stateDir !== undefined) {
+      refuseStateInsideOut(stateDir, output.outDir, 'ledger');
+      if (booleanFlag(args, 'keep-duplicates'))
+        throw new UsageError(
+          '--keep-duplicates cannot be used with --state: the ledger keeps one record per URL (and finds duplicates on disk, at no cost in memory)',
+        );
+    }
     const report = new RunReport(io, {
       output,
       maxPerRule: integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }),
@@ -119,13 +160,17 @@ Examples:
     const interruption = listenForInterruption(() =>
       (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
     );
-    const inputs = new Inputs(args.positionals, { output, inputFormat, exclude, io, report });
+    const ledger = stateDir === undefined ? undefined : new GenerateLedger(generateLedgerPath(stateDir));
+    // Build directories are dated by their content with a ledger; by their last commit on its first run.
+    const pages = { contentDigests: ledger !== undefined, commitTimes: ledger?.knows(output.baseUrl) === false };
+    const inputs = new Inputs(args.positionals, { output, inputFormat, exclude, pages, io, report });
     let summary: WriteSummary;
     try {
       summary = await writeSitemaps(inputs.read(), {
         ...output,
         strict: booleanFlag(args, 'strict'),
         dedupe: !booleanFlag(args, 'keep-duplicates'),
+        ...(ledger === undefined ? {} : { ledger }),
         signal: interruption.signal,
         onProblem: report.problem,
         onProgress: ({ urls, files }) => {
@@ -133,6 +178,7 @@ Examples:
         },
       });
     } catch (error) {
+      ledger?.close();
       if (io.stderrIsTerminal) io.stderr.write('\r\u001b[K');
       if (interruption.signal.aborted) return report.failed(String(interruption.signal.reason));
       if (!(error instanceof GenerateError)) throw error;
@@ -144,9 +190,25 @@ Examples:
       interruption.dispose();
     }
     if (io.stderrIsTerminal) io.stderr.write('\r\u001b[K');
-    return report.written(summary);
+    const changes = ledger && summary.changes && recordedChanges(ledger, summary.changes, report.maxPerRule);
+    ledger?.close();
+    return report.written(summary, changes);
   },
 };
+
+/** The run's changes as the ledger recorded them, with the first `limit` URLs of each kind (0: all). */
+function recordedChanges(
+  ledger: GenerateLedger,
+  changes: NonNullable<WriteSummary['changes']>,
+  limit: number,
+): RecordedChanges {
+  const first = (change: 'added' | 'changed' | 'removed') => ledger.changesOf(changes.run, change, limit || -1);
+  return {
+    ...changes,
+    ledger: ledger.file,
+    examples: { added: first('added'), changed: first('changed'), removed: first('removed') },
+  };
+}
 
 function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
   if (raw === undefined) return undefined;
@@ -166,6 +228,8 @@ class Inputs {
       output: OutputOptions;
       inputFormat: UrlListFormat | undefined;
       exclude: string[];
+      /** What build-directory pages carry: content digests; lastmod from their last commit. */
+      pages: { contentDigests: boolean; commitTimes: boolean };
       io: Io;
       report: RunReport;
     },
@@ -186,17 +250,34 @@ class Inputs {
     report.unusedExcludes(this.directories === 0 ? exclude : this.excludesUnusedEverywhere(), this.directories);
   }
 
-  private directory(path: string, baseUrl: string, exclude: string[], report: RunReport) {
+  private async *directory(
+    path: string,
+    baseUrl: string,
+    exclude: string[],
+    report: RunReport,
+  ): AsyncGenerator<ReadItem> {
     this.directories++;
-    // Each page named by its file, so a problem with it points at the file to fix.
-    return readSiteDirectory(path, {
-      baseUrl,
-      exclude,
-      onLeftOut: report.leftOut.add,
-      onUnusedExclude: (patterns) => {
-        for (const pattern of patterns) this.unusedExcludes.set(pattern, (this.unusedExcludes.get(pattern) ?? 0) + 1);
-      },
-    });
+    const { pages, io } = this.context;
+    const commitTimes = pages.commitTimes ? CommitTimes.open(path) : undefined;
+    if (commitTimes?.ok === false && commitTimes.reason === 'shallow')
+      io.stderr.write(
+        `warning: ${path} is in a shallow git clone, where the oldest commit present claims every file: its pages are dated by their file times (git fetch --unshallow, then a run with a new --state, dates them by their last commits)\n`,
+      );
+    try {
+      // Each page named by its file, so a problem with it points at the file to fix.
+      yield* readSiteDirectory(path, {
+        baseUrl,
+        exclude,
+        contentDigests: pages.contentDigests,
+        ...(commitTimes?.ok ? { commitTimes: commitTimes.times } : {}),
+        onLeftOut: report.leftOut.add,
+        onUnusedExclude: (patterns) => {
+          for (const pattern of patterns) this.unusedExcludes.set(pattern, (this.unusedExcludes.get(pattern) ?? 0) + 1);
+        },
+      });
+    } finally {
+      if (commitTimes?.ok) commitTimes.times.close();
+    }
   }
 
   /** A glob is reported when it matched nothing in any of the directories (it may be meant for one only). */
@@ -235,17 +316,22 @@ class RunReport {
     this.unused = { patterns, directories };
   }
 
-  /** The run published its sitemaps: exit 0, or 1 when an error skipped an entry or left out a field. */
-  written(summary: WriteSummary): number {
+  get maxPerRule(): number {
+    return this.options.maxPerRule;
+  }
+
+  /** The run published its sitemaps (and recorded its `changes` in the ledger): exit 0, or 1 when an error skipped an entry or left out a field. */
+  written(summary: WriteSummary, changes: RecordedChanges | undefined): number {
     this.printProblemEnd();
     if (this.options.json) {
-      this.io.stdout.write(`${JSON.stringify({ written: true, ...summary, ...this.json() })}\n`);
+      const recorded = changes === undefined ? {} : { changes };
+      this.io.stdout.write(`${JSON.stringify({ written: true, ...summary, ...recorded, ...this.json() })}\n`);
     } else {
       const { outDir } = this.options.output;
       this.io.stdout.write(
         this.options.quiet
           ? `${summary.robotsTxt.join('\n')}\n`
-          : formatGenerateSummary(summary, this.leftOut.byReason(), resolve(outDir)),
+          : formatGenerateSummary(summary, this.leftOut.byReason(), resolve(outDir), changes),
       );
     }
     return summary.problems.errors > 0 ? EXIT_FAILED : EXIT_OK;

@@ -2,7 +2,9 @@
  * The sitemap-output flags, shared by every command that writes sitemaps (generate, crawl):
  * declared once, documented once, parsed into writeSitemaps options.
  */
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { LIMITS, normaliseUrl } from '../core/index.js';
+import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import type { WriteSitemapsOptions } from '../generate/types.js';
 import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
 
@@ -81,4 +83,17 @@ function limitFlag(args: ParsedArgs, name: string, maximum: number): number {
       `--${name} may be at most ${maximum.toLocaleString('en-US')} (the protocol's limit), not ${value}`,
     );
   return value;
+}
+
+/**
+ * Refuses a state directory (`what` it holds: the crawl state, the ledger) inside the output
+ * directory, whose whole content is published; suggests a place beside it.
+ */
+export function refuseStateInsideOut(stateDir: string, outDir: string, what: string): void {
+  const between = relative(resolve(outDir), resolve(stateDir));
+  if (between !== '' && (between.startsWith('..') || isAbsolute(between))) return;
+  const beside = relative(process.cwd(), join(resolve(outDir), '..', DEFAULT_STATE_DIR)) || DEFAULT_STATE_DIR;
+  throw new UsageError(
+    `--state ${stateDir} is inside --out ${outDir}: the ${what} must not be published with the site; keep it elsewhere (e.g. --state ${beside})`,
+  );
 }

@@ -19,6 +19,19 @@ export function entryPointName(base: string, gzipIndex: boolean): string {
   return `${base}.xml${gzipIndex ? '.gz' : ''}`;
 }
 
+/** The shards' extension, without its dot: `xml`, `xml.gz`, `txt`, `txt.gz`. */
+export function shardExtension(text: boolean, gzip: boolean): string {
+  return `${text ? 'txt' : 'xml'}${gzip ? '.gz' : ''}`;
+}
+
+/**
+ * Whether a set of `shards` is published as its one shard under the entry point's name (one plain
+ * XML file, and no gzipped index asked for) rather than as an index of shards.
+ */
+export function isEntryPointItself(shards: number, extension: string, gzipIndex: boolean): boolean {
+  return shards === 1 && extension === 'xml' && !gzipIndex;
+}
+
 /** `extension` without its dot: `xml`, `xml.gz`, `txt`, `txt.gz`. */
 export function shardName(base: string, position: number, digest: string, extension: string): string {
   return `${base}-${position}-${digest.slice(0, DIGEST_CHARS)}.${extension}`;

@@ -18,3 +18,14 @@ export {
   formatPriority,
 } from './serialize.js';
 export * from './types.js';
+export type {
+  SitemapLedger,
+  LedgerRun,
+  KnownUrl,
+  StagedUrl,
+  ShardEntry,
+  ShardTotals,
+  RecordedShard,
+  RunChanges,
+  UrlChange,
+} from './ledger.js';

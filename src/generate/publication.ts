@@ -9,24 +9,31 @@
  *    a. record in the manifest the files of the old set and of the new one: whatever happens
  *       next, the next run knows every file it may have to remove;
  *    b. move the new shards into place: their names carry their content's digest, so none of
- *       them replaces a file the live entry point names (an unchanged shard is left as it is);
- *    c. rename the new entry point over the old one: the one step that switches sets;
+ *       them replaces a file the live entry point names (an unchanged shard is left as it is,
+ *       and a shard an earlier run published and this run keeps must still be in place);
+ *    c. rename the new entry point over the old one: the one step that switches sets (an entry
+ *       point with the same bytes as the live one is left as it is);
  *    d. remove the files of the old set that the new one does not use, and record the new set.
  * Files not recorded in the manifest are never removed.
  */
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { GenerateError } from './errors.js';
 import { lockFileName, tempFolderPrefix } from './file-names.js';
 import { readManifest, writeManifest } from './manifest.js';
 import { RunLock, type LockHolder } from './run-lock.js';
 
 /** A file written in the temporary folder and the name it is published under. */
 export interface PendingFile {
-  tempName: string;
+  /** Undefined for a file an earlier run published under `name`, which this run keeps as it is. */
+  tempName: string | undefined;
   name: string;
   /** Its size on disk, to recognise an unchanged shard already in place. */
   size: number;
 }
+
+/** A file this run wrote (the entry point always is). */
+export type NewFile = PendingFile & { tempName: string };
 
 export interface Housekeeping {
   /** Temporary folders of runs that died, removed when this run began. */
@@ -38,7 +45,7 @@ export interface Housekeeping {
 export interface Committed {
   /** Files of earlier runs that the new set replaces, removed. */
   removed: string[];
-  /** Shards already in place with the same content, left untouched. */
+  /** Files already in place with the same content, left untouched. */
   unchanged: string[];
 }
 
@@ -79,17 +86,19 @@ export class Publication {
   }
 
   /** Publishes the shards, then the entry point (the commit), then removes what the old set alone used. */
-  async commit(shards: readonly PendingFile[], entryPoint: PendingFile): Promise<Committed> {
+  async commit(shards: readonly PendingFile[], entryPoint: NewFile): Promise<Committed> {
     const current = new Set([...shards.map((shard) => shard.name), entryPoint.name]);
     await writeManifest(this.outDir, this.base, [...this.previous, ...current], this.tempDir);
     const unchanged: string[] = [];
     for (const shard of shards) {
       if (await this.isInPlace(shard)) unchanged.push(shard.name);
+      else if (shard.tempName === undefined) throw missingKeptFile(join(this.outDir, shard.name));
       else await rename(this.tempPath(shard.tempName), join(this.outDir, shard.name));
       await testOnlyPauseAt('shard-moved');
     }
     await testOnlyPauseAt('before-commit');
-    await rename(this.tempPath(entryPoint.tempName), join(this.outDir, entryPoint.name));
+    if (await this.isSameFile(entryPoint.tempName, entryPoint.name)) unchanged.push(entryPoint.name);
+    else await rename(this.tempPath(entryPoint.tempName), join(this.outDir, entryPoint.name));
     await testOnlyPauseAt('committed');
     const removed = [...this.previous].filter((name) => !current.has(name)).sort();
     for (const name of removed) {
@@ -111,9 +120,47 @@ export class Publication {
     return existing?.isFile() === true && existing.size === shard.size;
   }
 
+  /** True when the live file `name` holds exactly the bytes written as `tempName`. */
+  private async isSameFile(tempName: string, name: string): Promise<boolean> {
+    const live = await stat(join(this.outDir, name)).catch(() => undefined);
+    if (live?.isFile() !== true || live.size !== (await stat(this.tempPath(tempName))).size) return false;
+    return sameBytes(this.tempPath(tempName), join(this.outDir, name));
+  }
+
   private async close(): Promise<void> {
     await rm(this.tempDir, { recursive: true, force: true });
     await this.lock.release();
+  }
+}
+
+function missingKeptFile(path: string): GenerateError {
+  return new GenerateError(
+    `${path}, which the new set keeps from the last run, was removed or changed while the run was writing; run again`,
+  );
+}
+
+/** Compares two files of the same size a block at a time. */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+  const first = await open(a, 'r');
+  try {
+    const second = await open(b, 'r');
+    try {
+      const blockA = Buffer.alloc(64 * 1024);
+      const blockB = Buffer.alloc(64 * 1024);
+      for (;;) {
+        const [readA, readB] = await Promise.all([
+          first.read(blockA, 0, blockA.length),
+          second.read(blockB, 0, blockB.length),
+        ]);
+        if (readA.bytesRead !== readB.bytesRead) return false;
+        if (readA.bytesRead === 0) return true;
+        if (!blockA.subarray(0, readA.bytesRead).equals(blockB.subarray(0, readB.bytesRead))) return false;
+      }
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await first.close();
   }
 }
 

@@ -1,5 +1,6 @@
 /** The public shapes of the generator: what writeSitemaps accepts, and what it reports back. */
 import type { Diagnostic, UrlEntry } from '../core/index.js';
+import type { RunChanges, SitemapLedger } from './ledger.js';
 import type { LockHolder } from './run-lock.js';
 
 export type OutputFormat = 'xml' | 'txt';
@@ -17,6 +18,8 @@ export interface PlacedEntry {
   entry: UrlEntry;
   source?: string;
   line?: number;
+  /** For a page of a build directory: the digest of its content, by which a ledger dates the page. */
+  contentDigest?: string;
 }
 export interface PlacedProblem {
   problem: Diagnostic;
@@ -43,7 +46,11 @@ export interface WriteSitemapsOptions {
   stylesheet?: string;
   /** Accept URLs on another host or outside baseUrl's directory (cross-submission through robots.txt). */
   allowOtherHosts?: boolean;
-  /** The present, for the rules that compare with it (a lastmod in the future, a news article's age); default: the clock. */
+  /**
+   * The present, for the rules that compare with it (a lastmod in the future, a news article's
+   * age), and with a ledger the run's time (the lastmod of pages whose content changed, the time of
+   * the ledger's records); default: the clock.
+   */
   now?: Date;
   /** Stop at the first problem: nothing is published and the previous output stays as it was. */
   strict?: boolean;
@@ -61,6 +68,15 @@ export interface WriteSitemapsOptions {
    * run killed outright leaves the published set as it was too; the next run clears up after it.)
    */
   signal?: AbortSignal;
+  /**
+   * The ledger of earlier runs (`GenerateLedger` from the store; `generate --state`): the run is
+   * then incremental. A URL stays in the shard it was first written to, new URLs fill the last
+   * shard or a new one, a shard whose URLs did not change is left as it is on disk; pages of
+   * build directories (entries with a `contentDigest`) are dated by when their content last
+   * changed; and what was added, changed and removed is recorded and returned (`changes`).
+   * Duplicates are found through the ledger: no memory is spent on them.
+   */
+  ledger?: SitemapLedger;
   /** Called for each problem: an error in `loc` skips the entry, in another field leaves that field out; warnings are only reported. */
   onProblem?: (problem: Diagnostic) => void;
   /** Called after each finished file. */
@@ -107,4 +123,6 @@ export interface WriteSummary {
   interrupted?: LockHolder;
   /** The line(s) to add to robots.txt: they name the entry point, which depends on the options alone. */
   robotsTxt: string[];
+  /** With a ledger: the run's number in it, and how many URLs were added, changed and removed since the last run. */
+  changes?: RunChanges;
 }

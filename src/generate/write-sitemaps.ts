@@ -9,10 +9,10 @@
  */
 import { LIMITS, diagnostic, joinUrl, type Diagnostic, type UrlEntry } from '../core/index.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
-import { GenerateError } from './errors.js';
-import { entryPointName, shardName } from './file-names.js';
+import { GenerateError, entryTooLarge, tooManyFiles } from './errors.js';
+import { entryPointName, isEntryPointItself, shardExtension, shardName } from './file-names.js';
 import { prepareEntry, type PrepareContext } from './prepare.js';
-import { Publication, type PendingFile } from './publication.js';
+import { Publication, type NewFile, type PendingFile } from './publication.js';
 import {
   SITEMAPINDEX_CLOSE,
   URLSET_CLOSE,
@@ -24,6 +24,7 @@ import {
   urlsetOpen,
 } from './serialize.js';
 import { ShardFile } from './shard-file.js';
+import { StableShards } from './stable-shards.js';
 import {
   EXTENSION_NAMES,
   type GeneratorInput,
@@ -37,7 +38,7 @@ export { GenerateError };
 /** Finished shards still compressing or flushing while the next one is written. */
 const MAX_CLOSING_SHARDS = 4;
 
-interface Settings {
+export interface Settings {
   outDir: string;
   baseUrl: string;
   maxUrls: number;
@@ -52,6 +53,8 @@ interface Settings {
   declared: number;
   header: string;
   footer: string;
+  /** One entry as the format writes it: a `<url>` element or a line. */
+  serialize: (entry: UrlEntry) => string;
   context: PrepareContext;
 }
 
@@ -74,6 +77,7 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
   const baseUrl = new URL(options.baseUrl).href.replace(/\/?$/, '/');
   const text = options.format === 'txt';
   const namespaces = options.namespaces ?? EXTENSION_NAMES;
+  const declared = extensionBits(namespaces);
   const stylesheet = text ? undefined : options.stylesheet;
   return {
     outDir: options.outDir,
@@ -87,9 +91,10 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
     stylesheet,
     strict: options.strict ?? false,
     baseName,
-    declared: extensionBits(namespaces),
+    declared,
     header: text ? '' : urlsetOpen({ namespaces, ...(stylesheet === undefined ? {} : { stylesheet }) }),
     footer: text ? '' : URLSET_CLOSE,
+    serialize: text ? serializeTextLine : (entry) => serializeUrlEntry(entry, declared),
     context: {
       baseUrl,
       allowOtherHosts: options.allowOtherHosts ?? false,
@@ -99,6 +104,7 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
 }
 
 interface OpenShard {
+  position: number;
   tempName: string;
   file: ShardFile;
   news: number;
@@ -106,8 +112,11 @@ interface OpenShard {
   newest: string | undefined;
 }
 
-interface ClosedShard {
-  tempName: string;
+/** A finished shard: written in this run (tempName), or kept as an earlier run published it. */
+export interface ClosedShard {
+  /** Its place in the set, which its file name carries. */
+  position: number;
+  tempName: string | undefined;
   urls: number;
   bytes: number;
   gzipBytes?: number;
@@ -132,10 +141,10 @@ class ShardSequence {
     let shard = this.current ?? this.open();
     if (!this.hasRoom(shard, text, entry)) {
       // An empty shard always has room for URLs and news: only the byte limit can refuse it.
-      if (shard.file.writer.urls === 0) throw this.tooSmall(entry);
+      if (shard.file.writer.urls === 0) throw entryTooLarge(this.settings.maxBytes, entry.loc);
       this.close();
       shard = this.open();
-      if (!shard.file.writer.fits(text, this.settings.maxBytes)) throw this.tooSmall(entry);
+      if (!shard.file.writer.fits(text, this.settings.maxBytes)) throw entryTooLarge(this.settings.maxBytes, entry.loc);
     }
     shard.file.writer.appendEntry(text);
     if (entry.news !== undefined) shard.news++;
@@ -151,12 +160,6 @@ class ShardSequence {
       writer.urls < this.settings.maxUrls &&
       (entry.news === undefined || shard.news < LIMITS.maxNewsPerSitemap) &&
       writer.fits(text, this.settings.maxBytes)
-    );
-  }
-
-  private tooSmall(entry: UrlEntry): GenerateError {
-    return new GenerateError(
-      `the byte limit (--max-bytes) of ${this.settings.maxBytes} is too small for one entry (${entry.loc}) with the document's opening and closing tags`,
     );
   }
 
@@ -189,29 +192,25 @@ class ShardSequence {
   }
 
   private open(): OpenShard {
-    const { maxFiles } = this.settings;
-    if (this.opened >= maxFiles) {
-      const why =
-        maxFiles === LIMITS.maxSitemapsPerIndex
-          ? 'the most one index may list (indexes cannot be nested)'
-          : 'the maxFiles option';
-      throw new GenerateError(
-        `the input needs more than ${maxFiles.toLocaleString('en-US')} sitemap files, ${why}; raise --max-urls / --max-bytes or split the input over several --out directories`,
-      );
-    }
-    const tempName = `shard-${this.opened++}`;
+    if (this.opened >= this.settings.maxFiles) throw tooManyFiles(this.settings.maxFiles);
+    const position = this.opened++;
+    const tempName = `shard-${position}`;
     const { settings } = this;
     const file = new ShardFile(this.publication.tempPath(tempName), settings.gzip, settings.header, settings.footer);
-    this.current = { tempName, file, news: 0, newestMillis: 0, newest: undefined };
+    this.current = { position, tempName, file, news: 0, newestMillis: 0, newest: undefined };
     return this.current;
   }
 
   private close(): void {
     const shard = this.current!;
     this.current = undefined;
-    const closing = shard.file
-      .close()
-      .then((result) => ({ tempName: shard.tempName, urls: shard.file.writer.urls, newest: shard.newest, ...result }));
+    const closing = shard.file.close().then((result) => ({
+      position: shard.position,
+      tempName: shard.tempName,
+      urls: shard.file.writer.urls,
+      newest: shard.newest,
+      ...result,
+    }));
     closing.catch(() => undefined);
     this.closing.push(closing);
   }
@@ -229,13 +228,18 @@ function isSyncIterable(input: unknown): input is Iterable<GeneratorInput> {
  * reported through `onProblem` and skipped (or, with `strict`, the run stops and nothing is
  * published). Memory does not grow with the number of URLs, except for the duplicate set
  * (8 bytes per distinct URL in a table kept under 3/4 full; `dedupe: false` turns it off).
+ *
+ * With a ledger of earlier runs (`options.ledger`), the run is incremental (stable-shards.ts):
+ * URLs keep their shards, shards that did not change are left as they are, pages of build
+ * directories are dated by their content's last change, and what changed is recorded and
+ * returned (`changes`). The ledger finds duplicates, so no duplicate set is kept.
  */
 export async function writeSitemaps(
   entries: AsyncIterable<GeneratorInput> | Iterable<GeneratorInput>,
   options: WriteSitemapsOptions,
 ): Promise<WriteSummary> {
   const settings = settingsOf(options);
-  const seen = options.dedupe === false ? undefined : new FingerprintSet();
+  const seen = options.dedupe === false || options.ledger !== undefined ? undefined : new FingerprintSet();
   const problems = { errors: 0, warnings: 0 };
   let urls = 0;
   let skipped = 0;
@@ -254,13 +258,19 @@ export async function writeSitemaps(
     options.onProblem?.(problem);
   };
 
-  const publication = await Publication.begin(settings.outDir, settings.baseName);
+  const now = options.now ?? new Date();
+  const stable = options.ledger === undefined ? undefined : new StableShards(options.ledger, settings, now);
+  const publication = await Publication.begin(settings.outDir, settings.baseName).catch((error: unknown) => {
+    stable?.discard();
+    throw error;
+  });
   const shards = new ShardSequence(publication, settings);
   let lastReportedFiles = 0;
   const progress = (): void => {
-    if (options.onProgress && shards.count !== lastReportedFiles) {
-      lastReportedFiles = shards.count;
-      options.onProgress({ urls, files: shards.count, skipped });
+    const files = stable?.count ?? shards.count;
+    if (options.onProgress && files !== lastReportedFiles) {
+      lastReportedFiles = files;
+      options.onProgress({ urls, files, skipped });
     }
   };
 
@@ -283,7 +293,10 @@ export async function writeSitemaps(
         }),
         false,
       );
-    if (seen !== undefined && !seen.add(entry.loc)) {
+    const first = stable
+      ? stable.take(entry, prepared.lastmodMillis, sourced ? item.contentDigest : undefined)
+      : seen === undefined || seen.add(entry.loc);
+    if (!first) {
       duplicates++;
       return report(
         diagnostic(
@@ -293,8 +306,7 @@ export async function writeSitemaps(
         ),
       );
     }
-    const text = settings.text ? serializeTextLine(entry) : serializeUrlEntry(entry, settings.declared);
-    shards.add(text, entry, prepared.lastmodMillis);
+    if (stable === undefined) shards.add(settings.serialize(entry), entry, prepared.lastmodMillis);
     urls++;
   };
 
@@ -302,6 +314,8 @@ export async function writeSitemaps(
   const checkAborted = (): void => {
     if (signal?.aborted) throw new GenerateError(`stopped before the end (${String(signal.reason ?? 'aborted')})`);
   };
+  let summary: WriteSummary;
+  let closed: ClosedShard[];
   try {
     if (isSyncIterable(entries)) {
       for (const item of entries) {
@@ -330,12 +344,12 @@ export async function writeSitemaps(
         'no URL could be written (the input was empty or every entry had errors); the previous sitemaps, if any, are left in place',
       );
     }
-    const closed = await shards.finish();
+    closed = stable ? await stable.write(publication, progress) : await shards.finish();
     progress();
     const set = await nameAndIndex(closed, publication, settings);
     const { removed, unchanged } = await publication.commit(set.shards, set.entryPoint);
     const { leftovers, interrupted } = publication.housekeeping;
-    return {
+    summary = {
       files: set.files,
       ...(set.index ? { index: set.index } : {}),
       urls,
@@ -349,10 +363,14 @@ export async function writeSitemaps(
       robotsTxt: [`Sitemap: ${joinUrl(settings.baseUrl, set.entryPoint.name)}`],
     };
   } catch (error) {
+    stable?.discard();
     await shards.discard();
     await publication.abort();
     throw error;
   }
+  // Published: the ledger learns of it only now, so that a run that failed is found again.
+  if (stable !== undefined) summary.changes = stable.record(closed, summary.files);
+  return summary;
 }
 
 function placeOf(
@@ -378,12 +396,12 @@ async function nameAndIndex(
   closed: ClosedShard[],
   publication: Publication,
   settings: Settings,
-): Promise<{ files: WrittenFile[]; index: WrittenFile | undefined; shards: PendingFile[]; entryPoint: PendingFile }> {
-  const extension = `${settings.text ? 'txt' : 'xml'}${settings.gzip ? '.gz' : ''}`;
+): Promise<{ files: WrittenFile[]; index: WrittenFile | undefined; shards: PendingFile[]; entryPoint: NewFile }> {
+  const extension = shardExtension(settings.text, settings.gzip);
   const entryName = entryPointName(settings.baseName, settings.gzipIndex);
-  const alone = closed.length === 1 && extension === 'xml' && !settings.gzipIndex;
-  const files = closed.map((shard, i): WrittenFile & PendingFile => {
-    const name = alone ? entryName : shardName(settings.baseName, i, shard.digest, extension);
+  const alone = isEntryPointItself(closed.length, extension, settings.gzipIndex);
+  const files = closed.map((shard): WrittenFile & PendingFile => {
+    const name = alone ? entryName : shardName(settings.baseName, shard.position, shard.digest, extension);
     return {
       tempName: shard.tempName,
       name,
@@ -397,7 +415,7 @@ async function nameAndIndex(
   });
   const pending = files.map(({ tempName, name, size }) => ({ tempName, name, size }));
   const published = files.map(({ tempName: _temp, size: _size, ...file }) => file);
-  if (alone) return { files: published, index: undefined, shards: [], entryPoint: pending[0]! };
+  if (alone) return { files: published, index: undefined, shards: [], entryPoint: asNew(pending[0]!) };
 
   const indexFile = new ShardFile(
     publication.tempPath('index'),
@@ -421,4 +439,10 @@ async function nameAndIndex(
   };
   const entryPoint = { tempName: 'index', name: entryName, size: written.gzipBytes ?? written.bytes };
   return { files: published, index, shards: pending, entryPoint };
+}
+
+/** The entry point as a file this run wrote: the one shard, when it is the entry point, is always written anew. */
+function asNew(file: PendingFile): NewFile {
+  if (file.tempName === undefined) throw new Error(`${file.name} is the entry point and must be written anew`);
+  return { ...file, tempName: file.tempName };
 }

@@ -12,3 +12,5 @@ export { formatFromContent, formatFromPath } from './sniff.js';
 export { readLines, type NumberedLine } from './lines.js';
 export * from './types.js';
 export { LeftOutPages, type LeftOutGroup } from './left-out.js';
+export { pageContentDigest } from './content-digest.js';
+export { CommitTimes, type CommitTimesOpening } from './commit-times.js';

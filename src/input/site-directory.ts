@@ -1,7 +1,9 @@
 /**
  * A site's build output → entries: every .html file becomes a URL under the base URL
  * (`index.html` → its directory, with a trailing slash), lastmod from the file's modification
- * time. Hidden files and folders (names starting with a dot) are passed by. A page is left out,
+ * time, or from its last commit when asked (commit-times.ts). On request each listed page also
+ * carries the digest of its content (content-digest.ts), by which a ledger of earlier runs can date
+ * it by its last change rather than by the last build. Hidden files and folders (names starting with a dot) are passed by. A page is left out,
  * with its reason, when:
  * - its path matches an --exclude glob (relative to the directory; a leading "/" anchors it there
  *   too, as in `crawl --exclude`);
@@ -20,6 +22,8 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, type UrlEntry } from '../core/index.js';
 import { readPageHead } from '../html/page-head.js';
+import type { CommitTimes } from './commit-times.js';
+import { pageContentDigest } from './content-digest.js';
 import type { ReadEntry } from './types.js';
 
 export type LeftOutPageReason = 'excluded' | 'error-page' | 'noindex' | 'canonicalised';
@@ -42,6 +46,10 @@ export interface WalkSiteOptions {
   onLeftOut?: (page: LeftOutPage) => void;
   /** Told once the walk is over of the exclude globs that matched no file (a typo, or a path that moved). */
   onUnusedExclude?: (patterns: string[]) => void;
+  /** Give each entry the digest of its page's content (`contentDigest`). */
+  contentDigests?: boolean;
+  /** Date each page by its last commit, when git has one for it, instead of by its file time. */
+  commitTimes?: CommitTimes;
 }
 
 const HTML_FILE = /\.html?$/i;
@@ -91,8 +99,11 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       }
       loc = canonical;
     }
-    const { mtime } = await stat(path);
-    yield { entry: { kind: 'url', loc, lastmod: formatUtcDateTime(mtime) }, source: path };
+    const lastmod = (await options.commitTimes?.timeOf(relative)) ?? formatUtcDateTime((await stat(path)).mtime);
+    const entry: UrlEntry = { kind: 'url', loc, lastmod };
+    yield options.contentDigests
+      ? { entry, source: path, contentDigest: await pageContentDigest(createReadStream(path)) }
+      : { entry, source: path };
   }
   const unused = excludes.filter((exclude) => !exclude.used).map((exclude) => exclude.pattern);
   if (unused.length > 0) options.onUnusedExclude?.(unused);

@@ -7,6 +7,8 @@ export interface ReadEntry {
   source: string;
   /** 1-based line of the entry in the source; absent when the entry is the whole file (a page of a site directory). */
   line?: number;
+  /** Digest of the page's content, build noise left out (pages of a site directory, when asked). */
+  contentDigest?: string;
 }
 
 export interface ReadProblem {

@@ -5,6 +5,7 @@
  */
 import type { DiagnosticTally } from '../core/diagnostic-tally.js';
 import type { Severity } from '../core/diagnostics.js';
+import type { RunChanges, UrlChange } from '../generate/ledger.js';
 import type { WriteSummary } from '../generate/types.js';
 import type { LeftOutGroup, LeftOutPageReason } from '../input/index.js';
 import { countOf, formatBytes, formatNumber } from './format.js';
@@ -19,8 +20,19 @@ const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {
 /** Reasons whose detail differs from page to page (which glob, which canonical), so it is printed. */
 const DETAILED = new Set<LeftOutPageReason>(['excluded', 'canonicalised']);
 
+/** What an incremental run recorded in its ledger (the file), with the first URLs of each change. */
+export interface RecordedChanges extends RunChanges {
+  ledger: string;
+  examples: Record<UrlChange, string[]>;
+}
+
 /** The text summary of a run, ending with the robots.txt line(s); `outDir` as it should be shown. */
-export function formatGenerateSummary(summary: WriteSummary, leftOut: LeftOutGroup[], outDir: string): string {
+export function formatGenerateSummary(
+  summary: WriteSummary,
+  leftOut: LeftOutGroup[],
+  outDir: string,
+  changes?: RecordedChanges,
+): string {
   const lines: string[] = [];
   if (summary.interrupted !== undefined) {
     const { pid, started } = summary.interrupted;
@@ -53,8 +65,28 @@ export function formatGenerateSummary(summary: WriteSummary, leftOut: LeftOutGro
   lines.push(...formatLeftOut(leftOut));
   if (summary.removed.length > 0)
     lines.push(`Removed the files of the previous run that the new set replaces: ${summary.removed.join(', ')}`);
+  if (changes !== undefined) lines.push(...formatChanges(changes));
   lines.push('', 'Add to robots.txt:', ...summary.robotsTxt);
   return `${lines.join('\n')}\n`;
+}
+
+/** "1 added, 1 changed, 1 removed since the last run", then the first URLs of each. */
+function formatChanges(changes: RecordedChanges): string[] {
+  const where = `run ${changes.run}, recorded in ${changes.ledger}`;
+  if (changes.firstRun) return [`First run for this site (${where}): ${countOf(changes.added, 'URL')} added`];
+  const total = changes.added + changes.changed + changes.removed;
+  if (total === 0) return [`No URL added, changed or removed since the last run (${where})`];
+  const counts = (['added', 'changed', 'removed'] as const).map(
+    (change) => `${formatNumber(changes[change])} ${change}`,
+  );
+  const lines = [`Since the last run: ${counts.join(', ')} (${where})`];
+  for (const change of ['added', 'changed', 'removed'] as const) {
+    const examples = changes.examples[change];
+    for (const loc of examples) lines.push(`  ${change.padEnd(7)}  ${loc}`);
+    if (changes[change] > examples.length)
+      lines.push(`  … and ${formatNumber(changes[change] - examples.length)} more ${change}`);
+  }
+  return lines;
 }
 
 function formatLeftOut(groups: LeftOutGroup[]): string[] {

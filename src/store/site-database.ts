@@ -1,4 +1,7 @@
-/** Where the state of one site's crawl lives: one SQLite file per site under the state directory. */
+/**
+ * Where state lives under the state directory: one SQLite file per site for `crawl`, one ledger
+ * for `generate --state` (its sites are rows in it, so `submit --from-state` reads one file).
+ */
 import { join } from 'node:path';
 
 /** `.sitemapkit/` in the working directory unless `--state` says otherwise. */
@@ -10,4 +13,9 @@ export function siteDatabasePath(stateDir: string, siteUrl: string): string {
   const port = url.port === '' ? '' : `-${url.port}`;
   const host = url.hostname.replace(/[^A-Za-z0-9.-]/g, '_');
   return join(stateDir, `crawl-${url.protocol.replace(':', '')}-${host}${port}.sqlite`);
+}
+
+/** `<stateDir>/generate.sqlite`: the ledger of `generate --state`, with its runs and their changes. */
+export function generateLedgerPath(stateDir: string): string {
+  return join(stateDir, 'generate.sqlite');
 }

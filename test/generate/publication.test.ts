@@ -4,14 +4,13 @@
  * from the output directory must always be exactly one complete set: the old one or the new one.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, test } from 'node:test';
 import { GenerateError, writeSitemaps } from '../../src/generate/index.js';
-import { CLI_PATH, runCli } from '../helpers/cli.js';
+import { kill9, runCli, startPausedAt } from '../helpers/cli.js';
 import { BASE_URL, plainEntries } from './entries.js';
 import { servedSet } from './served-set.js';
 
@@ -42,30 +41,6 @@ const generateArgs = (list: string, out: string): string[] => [
   '1000',
   '--gzip',
 ];
-
-/** Starts `sitemapkit generate` so that it stops for good at `step` of its commit, and resolves once it is there. */
-async function startPausedAt(step: string, args: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], {
-    env: { ...process.env, SITEMAPKIT_TEST_PAUSE_AT: step },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-      if (stderr.includes(`paused at ${step}\n`)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`the run ended (${code}) before ${step}: ${stderr}`)));
-  });
-  return child;
-}
-
-async function kill9(child: ChildProcess): Promise<void> {
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
-}
 
 /** The id of a process that has ended. */
 function deadPid(): number {

@@ -1,5 +1,6 @@
 /** Runs the built `sitemapkit` binary as a user would, and captures what it prints. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -37,4 +38,32 @@ export function runCli(
     child.stdin.end(options.input ?? '');
     options.onSpawn?.(child);
   });
+}
+
+/**
+ * Starts `sitemapkit ARGS` so that it stops for good at `step` of its publication (the test-only
+ * SITEMAPKIT_TEST_PAUSE_AT hook), and resolves once it is there: to be killed at that moment.
+ */
+export async function startPausedAt(step: string, args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    env: { ...process.env, SITEMAPKIT_TEST_PAUSE_AT: step },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes(`paused at ${step}\n`)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`the run ended (${code}) before ${step}: ${stderr}`)));
+  });
+  return child;
+}
+
+/** Kills `child` outright (SIGKILL, as kill -9) and waits until it is gone. */
+export async function kill9(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
 }
