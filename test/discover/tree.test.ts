@@ -12,7 +12,7 @@ import {
   type TreeOptions,
 } from '../../src/discover/tree.js';
 import { renderTree } from '../../src/report/tree.js';
-import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
+import { sitemapIndex, startSite, urlset, XML, type Site } from '../helpers/site-server.js';
 
 const HTML_PAGE = readFileSync(new URL('./fixtures/not-a-sitemap.html', import.meta.url));
 const GZIP = { 'content-type': 'application/gzip' };
