@@ -135,5 +135,5 @@ export function formatCrawlProgress(
 ): string {
   const fetchedNow = progress.fetched - (progress.fetchedEarlier ?? 0);
   const rate = elapsedMs > 0 ? (fetchedNow * 1000) / elapsedMs : 0;
-  return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${formatNumber(progress.errors)} errors`;
+  return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${countOf(progress.errors, 'error')}`;
 }

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { ValidationResult } from '../validate/types.js';
-import { countOf } from './format.js';
+import { countOf, formatFolded } from './format.js';
 
 export interface ValidationReportOptions {
   /** Diagnostics shown per rule and source; the rest are counted (0: show all). */
@@ -62,10 +62,7 @@ export class ValidationReport {
     for (const [code, bucket] of rules) {
       if (bucket.folded > 0) {
         lines.push(
-          this.paint(
-            'dim',
-            `${source}: … ${bucket.folded} more ${code} ${plural(bucket.folded, bucket.severity)} not shown (--max-per-rule 0 shows all)`,
-          ),
+          this.paint('dim', `${source}: ${formatFolded({ code, severity: bucket.severity, count: bucket.folded })}`),
         );
       }
     }
@@ -97,8 +94,4 @@ export class ValidationReport {
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
-}
-
-function plural(n: number, severity: Severity): string {
-  return n === 1 ? severity : severity === 'info' ? 'infos' : `${severity}s`;
 }
