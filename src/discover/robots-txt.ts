@@ -25,11 +25,16 @@ interface Group {
   crawlDelay?: number;
 }
 
+/** A `Sitemap:` line of a robots.txt: the URL it declares, and where. */
 export interface RobotsSitemap {
   url: string;
   line: number;
 }
 
+/**
+ * The rules of one robots.txt (RFC 9309): whether a user agent may fetch a URL, and its
+ * Crawl-delay.
+ */
 export class RobotsRules {
   constructor(
     /** Groups by lower-case product token; '*' is the default group. */

@@ -13,6 +13,10 @@ export { parseRobotsTxt, productToken, RobotsRules, type RobotsSitemap } from '.
 /** How the fetch went: `ok` (parsed), `unavailable` (4xx: no rules), `unreachable` (5xx or no answer: all disallowed). */
 export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
 
+/**
+ * A site's robots.txt as fetched: its outcome (rules, none, or unreachable), its rules, its
+ * Sitemap: lines and its problems.
+ */
 export interface RobotsTxt {
   /** The robots.txt URL of the origin. */
   url: string;

@@ -31,6 +31,7 @@ import { Flatten, type FlattenHandler } from './flatten.js';
 export * from './types.js';
 export { rfc822ToW3c } from './formats/rfc822.js';
 
+/** The parser's limits when none are given: decompressed bytes, entries and value length. */
 export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
   maxBytes: 200 * 1024 * 1024,
   maxEntries: 10_000_000,

@@ -9,6 +9,7 @@ import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
 import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
 
+/** How {@link renderTree} draws: problems per rule, siblings per level, colours. */
 export interface TreeReportOptions {
   /**
    * Problems shown of each rule code under each node (default 20; 0: all the walk kept); the
@@ -24,6 +25,7 @@ export interface TreeReportOptions {
 const COLORS = { error: '31', warning: '33', info: '36', ok: '32', dim: '2', bold: '1' } as const;
 const MARK: Record<Severity, string> = { error: '✗', warning: '!', info: 'i' };
 
+/** The tree for a terminal, as `sitemapkit tree` prints it. */
 export function renderTree(tree: SitemapTree, options: TreeReportOptions = {}): string {
   return new TreeRenderer(tree, options).render();
 }
