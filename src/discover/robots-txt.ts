@@ -9,6 +9,7 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { looksAbsoluteHttp, normaliseUrl } from '../core/url.js';
 import { LIMITS } from '../core/limits.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 interface Rule {
   allow: boolean;
@@ -322,8 +323,4 @@ function encodeUtf8(ch: string): string {
   } catch {
     return '%EF%BF%BD';
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
