@@ -10,6 +10,7 @@ import { UsageError, booleanFlag, stringFlag, type Command, type ParsedArgs } fr
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { ProgressLine } from './progress.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 
 export const command: Command = {
   spec: {
@@ -114,7 +115,7 @@ Examples:
 function readLocation(args: ParsedArgs): string | undefined {
   const location = stringFlag(args, 'location');
   if (location === undefined) return undefined;
-  if (!/^https?:\/\/[^/]/i.test(location))
+  if (!looksAbsoluteHttp(location))
     throw new UsageError(`--location must be an absolute http(s) URL, not "${location}"`);
   if (args.positionals.length > 1)
     throw new UsageError('--location names where one sitemap is published: give a single SOURCE with it');

@@ -14,11 +14,16 @@ export type UrlProblem = { code: 'URL-001' | 'URL-002' | 'URL-003'; message: str
 /** The URL as a sitemap must hold it, or why it cannot be listed. */
 export type UrlResult = { ok: true; value: string } | { ok: false; problem: UrlProblem };
 
-const HTTP_SCHEME = /^https?:\/\//i;
+/** http:// or https:// and the first character of a host. */
+const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\s]/i;
 
-/** True when the text starts like an absolute http(s) URL (cheap; no full parse). */
+/**
+ * True when the text starts like an absolute http(s) URL: the scheme, `//` and a host (cheap; no
+ * full parse). Every part of sitemapkit that tells a URL from a path, a relative reference or a
+ * glob asks here.
+ */
 export function looksAbsoluteHttp(text: string): boolean {
-  return HTTP_SCHEME.test(text);
+  return ABSOLUTE_HTTP.test(text);
 }
 
 /**
