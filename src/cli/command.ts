@@ -41,6 +41,11 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
+/** Colours on stdout: on a terminal, unless NO_COLOR is set (https://no-color.org). */
+export function useColor(io: Io): boolean {
+  return io.isTerminal && !process.env.NO_COLOR;
+}
+
 /** Parses argv for a command; throws UsageError with a message a person can act on. */
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   try {

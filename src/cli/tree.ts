@@ -14,7 +14,7 @@ import {
   type TreeOptions,
   type TreeProgress,
 } from '../discover/tree.js';
-import { UsageError, booleanFlag, integerFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import { UsageError, booleanFlag, integerFlag, useColor, type Command, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
@@ -94,7 +94,7 @@ Examples:
     }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
     else if (!booleanFlag(args, 'urls'))
-      io.stdout.write(renderTree(tree, { color: io.isTerminal, maxPerRule: problems.maxPerRule }));
+      io.stdout.write(renderTree(tree, { color: useColor(io), maxPerRule: problems.maxPerRule }));
     else if (!booleanFlag(args, 'quiet'))
       io.stderr.write(
         `${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`,

@@ -6,7 +6,7 @@ import { ValidationReport } from '../report/validation.js';
 import { DATA_LOSS_CODES } from '../validate/fetch.js';
 import { validateSources, type ValidationSource } from '../validate/index.js';
 import type { ValidationResult } from '../validate/types.js';
-import { UsageError, booleanFlag, stringFlag, type Command, type ParsedArgs } from './command.js';
+import { UsageError, booleanFlag, stringFlag, useColor, type Command, type ParsedArgs } from './command.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { ProgressLine } from './progress.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
@@ -69,7 +69,7 @@ Examples:
     const report = new ValidationReport({
       maxPerRule,
       quiet,
-      color: io.isTerminal && !process.env.NO_COLOR,
+      color: useColor(io),
     });
     const sources: ValidationSource[] = args.positionals.map((source) =>
       source === '-' ? { name: '-', input: io.stdin as AsyncIterable<Uint8Array> } : source,

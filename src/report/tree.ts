@@ -8,6 +8,7 @@
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
 import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
+import { painter, type Style } from './paint.js';
 
 /** How {@link renderTree} draws: problems per rule, siblings per level, colours. */
 export interface TreeReportOptions {
@@ -22,7 +23,6 @@ export interface TreeReportOptions {
   color?: boolean;
 }
 
-const COLORS = { error: '31', warning: '33', info: '36', ok: '32', dim: '2', bold: '1' } as const;
 const MARK: Record<Severity, string> = { error: '✗', warning: '!', info: 'i' };
 
 /** The tree for a terminal, as `sitemapkit tree` prints it. */
@@ -40,6 +40,7 @@ class TreeRenderer {
   private readonly origin: string | undefined;
   private readonly maxPerRule: number;
   private readonly maxSiblings: number;
+  private readonly paint: (style: Style, text: string) => string;
 
   constructor(
     private readonly tree: SitemapTree,
@@ -48,6 +49,7 @@ class TreeRenderer {
     this.maxPerRule = options.maxPerRule ?? 20;
     this.maxSiblings = options.maxSiblings ?? 20;
     this.origin = originOf(tree);
+    this.paint = painter(options.color ?? false);
   }
 
   render(): string {
@@ -183,10 +185,6 @@ class TreeRenderer {
   /** URLs on the site's own origin are shown by path. */
   private short(url: string): string {
     return this.origin && url.startsWith(`${this.origin}/`) ? url.slice(this.origin.length) : url;
-  }
-
-  private paint(style: keyof typeof COLORS, text: string): string {
-    return this.options.color && text !== '' ? `\u001b[${COLORS[style]}m${text}\u001b[0m` : text;
   }
 }
 
