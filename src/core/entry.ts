@@ -1,5 +1,5 @@
 /**
- * The entry model of DESIGN.md: the one shape that flows from every source, through every
+ * The entry model (docs/architecture.md): the one shape that flows from every source, through every
  * transform, to every sink. Field names are Google's tag names in camelCase. Absent fields are
  * left out, never null.
  *

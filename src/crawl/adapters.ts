@@ -36,7 +36,7 @@ export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_
   };
 }
 
-/** The search engines whose robots.txt groups are checked too (RULES.md CR-01). */
+/** The search engines whose robots.txt groups are checked too. */
 export const ENGINE_AGENTS = ['Googlebot', 'bingbot', 'Yandex'] as const;
 
 /** robots.txt of each origin, fetched once per crawl, read for `userAgent`'s product token. */

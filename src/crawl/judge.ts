@@ -1,5 +1,5 @@
 /**
- * The listing decision for one fetched URL (issue 6, RULES.md CR-02…CR-08): listed only when it
+ * The listing decision for one fetched URL: listed only when it
  * answered 200 with HTML (by its bytes, not only its Content-Type), was read whole (no size limit
  * cut it), does not send the browser on (meta refresh, script), is not noindex and is its own
  * canonical (or has none). Every other outcome has a reason. Also returns the URLs the page leads

@@ -59,7 +59,7 @@ export interface PageFetcher {
 
 /**
  * May we fetch a URL? When we may, `blockedFor` names the search engines robots.txt keeps out
- * of it all the same: listing it draws their complaint (RULES.md CR-01, URL-010).
+ * of it all the same: listing it draws their complaint (docs/rules.md URL-010).
  */
 export type RobotsVerdict = { allowed: true; blockedFor?: string[] } | { allowed: false; why: string };
 

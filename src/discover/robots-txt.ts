@@ -1,5 +1,5 @@
 /**
- * robots.txt as RFC 9309 defines it (RULES.md §12): groups of user-agent lines with allow and
+ * robots.txt as RFC 9309 defines it: groups of user-agent lines with allow and
  * disallow rules, matched longest-first with `*` and `$`, plus the Sitemap records that belong to
  * no group. Pure: bytes in, rules and diagnostics out.
  *

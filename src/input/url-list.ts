@@ -1,6 +1,6 @@
 /**
  * URL lists → entries: text (one URL per line), JSON Lines (one entry object per line, the
- * shape of DESIGN.md), CSV (a header row; columns loc, lastmod, changefreq, priority), from a
+ * shape of docs/architecture.md), CSV (a header row; columns loc, lastmod, changefreq, priority), from a
  * file or standard input. Lines that cannot be read become problems with their line number;
  * the entries themselves are checked later, by the writer.
  */

@@ -47,7 +47,7 @@ export interface ValidateOptions {
   signal?: AbortSignal;
 }
 
-/** One source's verdict, in DESIGN.md's JSON shape (`validate --json` prints one per line). */
+/** One source's verdict, as `validate --json` prints it (one per line). */
 export interface ValidationResult {
   /** The path or URL as given (children of an index: their URL). */
   source: string;
