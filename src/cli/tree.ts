@@ -26,6 +26,7 @@ import {
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { ProgressLine } from './progress-line.js';
 
 export const command: Command = {
   spec: {
@@ -78,7 +79,7 @@ Examples:
       throw new UsageError('--json and --urls are two different outputs; choose one');
     const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
     checkInputs(args.positionals);
-    const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
+    const progress = booleanFlag(args, 'quiet') ? undefined : treeProgress(io);
     // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
     const interruption = listenForInterruption();
     const options: TreeOptions = {
@@ -143,32 +144,17 @@ async function writeUrls(input: string | string[], options: TreeOptions, io: Io)
   return walk.tree;
 }
 
-/**
- * "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" on stderr: redrawn in place on a
- * terminal (at most 10 times a second), otherwise a line every 10 seconds.
- */
-class ProgressLine {
-  private lastDraw = Date.now();
-  private drawn = false;
-
-  constructor(private readonly io: Io) {}
-
-  readonly update = (p: TreeProgress): void => {
-    const now = Date.now();
-    const interval = this.io.stderrIsTerminal ? 100 : 10_000;
-    if (now - this.lastDraw < interval) return;
-    this.lastDraw = now;
-    const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
-    const line = `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`;
-    if (this.io.stderrIsTerminal) {
-      this.io.stderr.write(`\r${line}\u001b[K`);
-      this.drawn = true;
-    } else {
-      this.io.stderr.write(`${line}\n`);
-    }
+/** "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" on stderr. */
+function treeProgress(io: Io): { update: (progress: TreeProgress) => void; clear: () => void } {
+  const line = new ProgressLine(io);
+  return {
+    update: (p) => {
+      if (!line.due) return;
+      const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
+      line.show(
+        `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`,
+      );
+    },
+    clear: () => line.clear(),
   };
-
-  clear(): void {
-    if (this.drawn) this.io.stderr.write('\r\u001b[K');
-  }
 }

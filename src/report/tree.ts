@@ -5,9 +5,10 @@
  * failing children prints a page, not 100,000 lines. And the same tree as one JSON document for
  * machines.
  */
-import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
 import { countOf, formatBytes, formatNumber } from './format.js';
+import { painter, SEVERITY_MARK, type Style } from './paint.js';
 
 export interface TreeReportOptions {
   /** Problems shown under each node; the rest are counted (default 3). */
@@ -17,9 +18,6 @@ export interface TreeReportOptions {
   /** ANSI colours (only on a terminal). */
   color?: boolean;
 }
-
-const COLORS = { error: '31', warning: '33', info: '36', ok: '32', dim: '2', bold: '1' } as const;
-const MARK: Record<Severity, string> = { error: '✗', warning: '!', info: 'i' };
 
 export function renderTree(tree: SitemapTree, options: TreeReportOptions = {}): string {
   return new TreeRenderer(tree, options).render();
@@ -35,11 +33,13 @@ class TreeRenderer {
   private readonly origin: string | undefined;
   private readonly maxProblems: number;
   private readonly maxSiblings: number;
+  private readonly paint: (style: Style, text: string) => string;
 
   constructor(
     private readonly tree: SitemapTree,
     private readonly options: TreeReportOptions,
   ) {
+    this.paint = painter(options.color ?? false);
     this.maxProblems = options.maxProblemsPerNode ?? 3;
     this.maxSiblings = options.maxSiblings ?? 20;
     this.origin = originOf(tree);
@@ -146,7 +146,7 @@ class TreeRenderer {
 
   private problem(d: Diagnostic, indent = ''): string {
     const place = d.line === undefined ? '' : `${d.line}:${d.column ?? 1} `;
-    return `${indent}${this.paint(d.severity, `${MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${d.message}`;
+    return `${indent}${this.paint(d.severity, `${SEVERITY_MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${d.message}`;
   }
 
   private totals(): string {
@@ -166,10 +166,6 @@ class TreeRenderer {
   /** URLs on the site's own origin are shown by path. */
   private short(url: string): string {
     return this.origin && url.startsWith(`${this.origin}/`) ? url.slice(this.origin.length) : url;
-  }
-
-  private paint(style: keyof typeof COLORS, text: string): string {
-    return this.options.color && text !== '' ? `\u001b[${COLORS[style]}m${text}\u001b[0m` : text;
   }
 }
 
