@@ -24,6 +24,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./tree.js')).command,
   },
   crawl: { summary: 'crawl a site and write its sitemaps', load: async () => (await import('./crawl.js')).command },
+  audit: {
+    summary: 'check a live site against its sitemaps: every listed URL fetched and judged',
+    load: async () => (await import('./audit.js')).command,
+  },
   rules: {
     summary: 'the rule catalog: what each code means and how to fix it',
     load: async () => (await import('./rules.js')).command,
