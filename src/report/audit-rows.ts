@@ -47,6 +47,7 @@ export function openRowsFile(path: string): RowsFile {
     },
     async close() {
       if (csv && !started) await out.write(CSV_COLUMNS.join(','));
+      started = true;
       await out.close();
       return count;
     },

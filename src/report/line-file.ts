@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 export interface LineFile {
   /** Writes `line` and a newline; resolves once the stream can take more. */
   write(line: string): Promise<void>;
-  /** Ends the file; resolves once it is all on disk. */
+  /** Ends the file; resolves once it is all on disk (again and again: closing twice is harmless). */
   close(): Promise<void>;
 }
 
@@ -20,13 +20,15 @@ export function openLineFile(path: string): LineFile {
   const out = createWriteStream(path);
   const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
   failed.catch(() => {});
+  let closed: Promise<void> | undefined;
   return {
     async write(line) {
       if (!out.write(`${line}\n`)) await Promise.race([once(out, 'drain'), failed]);
     },
-    async close() {
+    close() {
+      closed ??= Promise.race([once(out, 'finish').then(() => undefined), failed]);
       out.end();
-      await Promise.race([once(out, 'finish'), failed]);
+      return closed;
     },
   };
 }
