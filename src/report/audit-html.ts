@@ -248,9 +248,11 @@ tr,figure,.card{break-inside:avoid}h2,h3{break-after:avoid}}
 const SCRIPT = `
 (function () {
   var data = JSON.parse(document.getElementById('audit-data').textContent);
+  // What a row shows, as it shows it: the URL, where it is listed (sitemap:line:column), the detail.
   function words(example) {
-    return [example.url, example.sitemap, example.line, example.column, example.detail]
-      .filter(function (part) { return part !== undefined && part !== null; }).join(' ').toLowerCase();
+    var place = [example.sitemap, example.line, example.column]
+      .filter(function (part) { return part !== undefined; }).join(':');
+    return [example.url, place, example.detail].join(' ').toLowerCase();
   }
   function wire(section, examples) {
     var box = section.querySelector('.filter-box');
