@@ -29,9 +29,11 @@ export {
   type WorkPoolOptions,
 } from './pool/index.js';
 export * from './crawl/index.js';
+export * from './audit/index.js';
 export { CrawlStore, type FinishedUrl, type FoundUrl, type QueuedUrl } from './store/crawl-store.js';
 export { GenerateLedger } from './store/generate-ledger.js';
-export { siteDatabasePath, generateLedgerPath, DEFAULT_STATE_DIR } from './store/site-database.js';
+export { SqliteAuditStore, type AuditState } from './store/audit-store.js';
+export { siteDatabasePath, auditDatabasePaths, generateLedgerPath, DEFAULT_STATE_DIR } from './store/site-database.js';
 export { ValidationReport, type ValidationReportOptions } from './report/validation.js';
 export { renderTree, treeToJson } from './report/tree.js';
 export {
@@ -42,6 +44,9 @@ export {
   type CrawlReport,
 } from './report/crawl.js';
 export { entryToJsonLine, entryCsvHeader, entryToCsvRow } from './report/entries.js';
+export { auditHtml } from './report/audit-html.js';
+export { formatAuditText } from './report/audit-text.js';
+export { openRowsFile } from './report/audit-rows.js';
 export { VERSION, DEFAULT_USER_AGENT } from './version.js';
 
 /** Validates one document; a URL source is fetched with sitemapkit's HttpClient unless `options.http` is given. */

@@ -2,16 +2,18 @@
  * The second part of an audit: every sampled listed URL not yet checked goes through the work
  * pool (per-host politeness, robots.txt's Crawl-delay, retries that wait without holding a
  * worker), is fetched unless robots.txt keeps Googlebot or us out of it, checked (./check.ts), and
- * its result committed at once: an audit killed at any moment resumes with what it had, and
- * fetches again only the URLs that were in flight. The pool is fed from the state a window at a
- * time, so memory does not grow with the number of URLs.
+ * its result committed within COMMIT_WITHIN_MS (in one transaction with its neighbours: one commit
+ * per URL cost more than the check): an audit killed at any moment resumes with what it had, and
+ * fetches again only the URLs in flight or checked in that last instant. The pool is fed from the
+ * state a window at a time, so memory does not grow with the number of URLs.
  */
 import type { Alternate } from '../core/entry.js';
+import { FingerprintSet } from '../core/fingerprint-set.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import { RetryState, type HttpClient } from '../discover/http.js';
 import { RobotsTxtCache, productToken, type RobotsTxt } from '../discover/robots.js';
 import { WorkPool, type HostPoliteness } from '../pool/index.js';
-import type { AuditState, StoredListing } from '../store/audit-store.js';
+import type { AuditState, StoredCheck, StoredListing } from '../store/audit-store.js';
 import { checkListing, type CheckContext, type CheckedUrl, type Listing } from './check.js';
 import { findingBits } from './findings.js';
 import { fetchLiveAnswer, type LiveAnswer } from './live-page.js';
@@ -48,6 +50,9 @@ const SEARCH_ENGINE_AGENT = 'Googlebot';
 /** Listings read from the state per query, and held in the pool at most (queued, parked or running). */
 const BATCH = 512;
 const WINDOW = 4096;
+/** Checks are committed together, at most this long after they end, or as soon as this many wait. */
+const COMMIT_WITHIN_MS = 100;
+const COMMIT_BATCH = 256;
 
 interface Task {
   listing: StoredListing;
@@ -70,6 +75,11 @@ class ListingChecker {
   private cursor = 0;
   private exhausted = false;
   private held = 0;
+  /** Checks ended but not yet committed, and the timer that commits them. */
+  private unsaved: { seq: number; check: StoredCheck }[] = [];
+  private commitTimer: NodeJS.Timeout | undefined;
+  /** URLs listed more than once (few): only those ask the state for their repeats. */
+  private readonly repeated = new FingerprintSet(1024);
 
   constructor(private readonly options: CheckOptions) {
     this.state = options.state;
@@ -96,8 +106,13 @@ class ListingChecker {
   }
 
   async run(): Promise<boolean> {
+    for (const url of this.state.repeatedUrls()) this.repeated.add(url);
     this.fill();
-    await this.pool.idle();
+    try {
+      await this.pool.idle();
+    } finally {
+      this.commit();
+    }
     this.notify();
     return !this.options.signal?.aborted;
   }
@@ -117,7 +132,7 @@ class ListingChecker {
 
   private async check(task: Task, signal: AbortSignal): Promise<CheckedUrl> {
     const { url } = task.listing;
-    const listing = listingOf(task.listing, this.state);
+    const listing = listingOf(task.listing, this.repeated.has(url) ? this.state : NO_REPEATS);
     if (!looksAbsoluteHttp(url)) {
       const message = `"${url}" is not an absolute http(s) URL (URL-001): there is nothing to fetch`;
       return checkListing(listing, { kind: 'failed', message, redirects: [] }, this.context);
@@ -159,11 +174,21 @@ class ListingChecker {
   }
 
   private save(task: Task, checked: CheckedUrl): void {
-    this.state.saveCheck(task.listing.seq, encodeCheck(checked));
+    this.unsaved.push({ seq: task.listing.seq, check: encodeCheck(checked) });
+    if (this.unsaved.length >= COMMIT_BATCH) this.commit();
+    else this.commitTimer ??= setTimeout(() => this.commit(), COMMIT_WITHIN_MS);
     this.progress.checked += 1;
     this.progress.checkedNow += 1;
     if (checked.findings.length > 0) this.progress.flagged += 1;
     this.notify();
+  }
+
+  private commit(): void {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    if (this.unsaved.length === 0) return;
+    this.state.saveChecks(this.unsaved);
+    this.unsaved = [];
   }
 
   private notify(): void {
@@ -182,6 +207,8 @@ function crashed(task: Task, error: unknown): CheckedUrl {
   };
 }
 
+const NO_REPEATS: Pick<AuditState, 'repeatsOf'> = { repeatsOf: () => [] };
+
 /** A stored listing as the check reads it, with its repeats. */
 export function listingOf(stored: StoredListing, state: Pick<AuditState, 'repeatsOf'>): Listing {
   const repeats = state.repeatsOf(stored.url);
@@ -196,7 +223,7 @@ export function listingOf(stored: StoredListing, state: Pick<AuditState, 'repeat
 }
 
 /** A check as the state keeps it: the row's facts as JSON, the findings as bits, the live hreflang aside. */
-export function encodeCheck(checked: CheckedUrl): { result: string; findings: number; liveHreflang?: string } {
+export function encodeCheck(checked: CheckedUrl): StoredCheck {
   const { liveHreflang, ...facts } = checked;
   return {
     result: JSON.stringify(facts),

@@ -88,8 +88,8 @@ Exit status:
   --max-errors N       tolerate up to N findings at or above --fail-on (default 0): a budget for CI
 
 State:
-  --state DIR          where the audit's state lives (default ${DEFAULT_STATE_DIR}/): every URL checked is
-                       committed at once
+  --state DIR          where the audit's state lives (default ${DEFAULT_STATE_DIR}/): each URL checked is
+                       committed within a tenth of a second
   --resume             continue an interrupted audit of this site (Ctrl-C, SIGTERM, even kill -9)
                        without checking a URL twice
 

@@ -1,8 +1,8 @@
 /**
  * The state of one audit in embedded SQLite (better-sqlite3, WAL): every URL the sitemaps list,
- * where it was first listed, and, once checked, what its check found. Each check is committed as
- * it ends, so an audit killed at any moment (kill -9 included) resumes with every finished URL
- * and checks again only those that were in flight.
+ * where it was first listed, and, once checked, what its check found. Checks are committed a few
+ * at a time, within a tenth of a second of their end (see audit/checker.ts), so an audit killed at
+ * any moment (kill -9 included) resumes with every check but the last instant's.
  *
  * The audit works against `AuditState`, not against SQLite: schema and statements live here and
  * nowhere else, so the state can move behind another driver (PostgreSQL, for workers sharing a
@@ -73,8 +73,11 @@ export interface AuditState {
   /** Up to `limit` sampled, unchecked listings after `afterSeq`, in order. */
   nextToCheck(afterSeq: number, limit: number): StoredListing[];
   repeatsOf(url: string): StoredRepeat[];
+  /** Every URL with a repeat (lazily; they are few). */
+  repeatedUrls(): IterableIterator<string>;
   isListed(url: string): boolean;
-  saveCheck(seq: number, check: StoredCheck): void;
+  /** Commits checks in one transaction. */
+  saveChecks(checks: readonly { seq: number; check: StoredCheck }[]): void;
   checkedCount(): number;
   /** Checked URLs with at least one finding. */
   flaggedCount(): number;
@@ -124,6 +127,7 @@ export class SqliteAuditStore implements AuditState {
   /** Sitemap URL → id: a few per audit, each written once. */
   private readonly sitemapIds = new Map<string, number>();
   private readonly addTransaction;
+  private readonly saveTransaction;
 
   /** Opens (creating) the state at `file`; `fresh` discards an earlier audit's state there. */
   constructor(file: string, { fresh = false }: { fresh?: boolean } = {}) {
@@ -163,6 +167,7 @@ export class SqliteAuditStore implements AuditState {
         `SELECT ${LISTING_COLUMNS} FROM audit_urls u JOIN audit_sitemaps s ON s.id = u.sitemap
          WHERE u.seq > ? AND u.sampled = 1 AND u.result IS NULL ORDER BY u.seq LIMIT ?`,
       ),
+      repeatedUrls: db.prepare<[], { url: string }>('SELECT DISTINCT url FROM audit_repeats').pluck(),
       isListed: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM audit_urls WHERE url = ?'),
       saveCheck: db.prepare('UPDATE audit_urls SET result = ?, findings = ?, live_hreflang = ? WHERE seq = ?'),
       checkedCount: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM audit_urls WHERE result IS NOT NULL'),
@@ -191,6 +196,10 @@ export class SqliteAuditStore implements AuditState {
         ).changes;
       }
       return added;
+    });
+    this.saveTransaction = db.transaction((checks: readonly { seq: number; check: StoredCheck }[]) => {
+      for (const { seq, check } of checks)
+        this.statements.saveCheck.run(check.result, check.findings, check.liveHreflang ?? null, seq);
     });
   }
 
@@ -261,8 +270,12 @@ export class SqliteAuditStore implements AuditState {
     return this.statements.isListed.get(url) !== undefined;
   }
 
-  saveCheck(seq: number, check: StoredCheck): void {
-    this.statements.saveCheck.run(check.result, check.findings, check.liveHreflang ?? null, seq);
+  repeatedUrls(): IterableIterator<string> {
+    return this.statements.repeatedUrls.iterate() as IterableIterator<string>;
+  }
+
+  saveChecks(checks: readonly { seq: number; check: StoredCheck }[]): void {
+    this.saveTransaction(checks);
   }
 
   checkedCount(): number {
