@@ -21,8 +21,10 @@ import { discoverListings, type Discovery } from './discovery.js';
 import { auditReport, RowTally, type AuditReport } from './report.js';
 import { auditRows, type AuditRow, type CrawlFacts } from './rows.js';
 
+/** The part of an audit under way, as `onPhase` is told. */
 export type AuditPhase = 'discovery' | 'checks' | 'crawl' | 'report';
 
+/** What {@link runAudit} needs: its state, the HTTP client, its clock and limits, and whom to tell. */
 export interface AuditOptions {
   /** Where the audit keeps its state (resumed when it holds an earlier run's). */
   state: AuditState;
@@ -41,9 +43,13 @@ export interface AuditOptions {
   /** Crawl the site too (orphans, pages not listed), keeping the crawl's state in `store`. */
   crawl?: { store: CrawlStore; maxPages?: number | undefined } | undefined;
   signal?: AbortSignal | undefined;
+  /** Told as each part starts. */
   onPhase?: ((phase: AuditPhase) => void) | undefined;
+  /** Told as the sitemap tree is read. */
   onDiscoveryProgress?: ((progress: TreeProgress) => void) | undefined;
+  /** Told as URLs are checked. */
   onCheckProgress?: ((progress: CheckProgress) => void) | undefined;
+  /** Told as the crawl advances (with `crawl`). */
   onCrawlProgress?: ((progress: CrawlProgress) => void) | undefined;
   /** Each row as the report pass reads it, in order (to write `--rows`); awaited. */
   onRow?: ((row: AuditRow) => Promise<void> | void) | undefined;
@@ -53,6 +59,10 @@ const DISCOVERY_KEY = 'discovery';
 const SAMPLE_KEY = 'sample';
 const CRAWL_KEY = 'crawl';
 
+/**
+ * Audits `input` (a site, or sitemap URLs): the four parts above, each resumed from `state` when an
+ * earlier run did it, then the report, with every row handed to `onRow` on the way.
+ */
 export async function runAudit(input: string | readonly string[], options: AuditOptions): Promise<AuditReport> {
   const { state, signal } = options;
   options.onPhase?.('discovery');

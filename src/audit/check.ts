@@ -27,6 +27,7 @@ export interface Listing {
   repeats?: readonly { sitemap: string; line?: number | null | undefined; detail: string }[] | undefined;
 }
 
+/** What the check of a URL needs beyond its listing and answer. */
 export interface CheckContext {
   /** The audit's clock (epoch ms). */
   now: number;
@@ -61,6 +62,7 @@ export interface CheckedUrl {
   liveHreflang?: Alternate[];
 }
 
+/** The findings of one listed URL, from its listing and its live answer (pure). */
 export function checkListing(listing: Listing, answer: LiveAnswer, context: CheckContext): CheckedUrl {
   const found = new Findings();
   checkListed(listing, context, found);

@@ -6,6 +6,7 @@
 import { RULES, type RuleInfo } from '../core/catalog.js';
 import type { Severity } from '../core/diagnostics.js';
 
+/** Each finding's name → the code of its rule in the catalog (RULES), in report order. */
 export const FINDINGS = {
   'http-4xx': 'URL-011',
   'http-5xx': 'URL-014',
@@ -26,6 +27,7 @@ export const FINDINGS = {
   'not-html': 'URL-017',
 } as const;
 
+/** A finding's name, as rows, `--json` and the report say it. */
 export type Finding = keyof typeof FINDINGS;
 
 export const FINDING_NAMES = Object.keys(FINDINGS) as Finding[];

@@ -10,6 +10,7 @@ import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../discover/http.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 
+/** What asking for a listed URL gave: not asked (robots.txt), no answer, or an answer. */
 export type LiveAnswer =
   /** Not fetched: robots.txt keeps the URL out, for the reason given. */
   | { kind: 'blocked'; why: string }
@@ -17,6 +18,7 @@ export type LiveAnswer =
   | { kind: 'failed'; message: string; redirects: readonly Redirect[] }
   | AnsweredPage;
 
+/** An answer, and what its page says about itself. */
 export interface AnsweredPage {
   kind: 'answered';
   /** The URL that answered, after `redirects`. */
@@ -38,6 +40,7 @@ export interface AnsweredPage {
 /** What listed pages are asked for: HTML first, anything else accepted. */
 const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
 
+/** How {@link fetchLiveAnswer} reads a page. */
 export interface LiveFetchOptions {
   /** Decoded bytes of a page read at most (--max-page-bytes). */
   maxBytes: number;

@@ -36,6 +36,7 @@ export interface SiteCheckReport {
   examples: { sitemap?: string; line?: number; column?: number; url?: string; detail: string }[];
 }
 
+/** An audit's report: what `--json` prints and the text and HTML reports draw. */
 export interface AuditReport {
   /** The site audited (its origin), or the first sitemap's origin. */
   site: string;

@@ -10,6 +10,7 @@ import type { CheckedUrl } from './check.js';
 import { missingReturnLink, type CrawlComparison } from './cross-checks.js';
 import { inReportOrder, type Finding } from './findings.js';
 
+/** One row of an audit: a listed URL checked (or, with a crawl, an indexable page not listed). */
 export interface AuditRow {
   url: string;
   /** False for a page the crawl found that no sitemap lists (absent otherwise). */

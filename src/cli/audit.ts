@@ -7,7 +7,6 @@ import { resolve } from 'node:path';
 import { runAudit, type AuditPhase } from '../audit/audit.js';
 import type { CheckProgress } from '../audit/checker.js';
 import { findingsAtOrAbove, type AuditReport } from '../audit/report.js';
-import type { Severity } from '../core/diagnostics.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import type { CrawlProgress } from '../crawl/crawler.js';
 import { resolveStart, type TreeProgress } from '../discover/tree.js';
@@ -35,7 +34,8 @@ import {
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { readNow } from './now-option.js';
-import { ProgressLine } from './progress-line.js';
+import { PROBLEM_OPTIONS, readProblemOptions, type FailOn } from './problem-options.js';
+import { ProgressLine } from './progress.js';
 
 const HELP = `Walks the site's sitemap tree (robots.txt Sitemap: lines, else the well-known locations; each
 sitemap fetched once and checked against every rule of the validator), then fetches every listed
@@ -83,8 +83,9 @@ Checks:
   --crawl              also crawl the site from its home page, as "crawl" does
   --max-pages N        with --crawl: request at most N pages
 
-Exit status:
-  --fail-on LEVEL      error (default), warning or info: the findings that fail the audit
+Exit status (an audit stopped before the end always exits 1; continue it with --resume):
+  --fail-on LEVEL      error (default), warning, or never: the least severe finding that fails
+                       the audit (never: only an audit that could not finish exits 1)
   --max-errors N       tolerate up to N findings at or above --fail-on (default 0): a budget for CI
 
 State:
@@ -100,16 +101,12 @@ Examples:
   sitemapkit audit https://www.example.com/sitemap_index.xml --rows rows.csv --max-urls 10000
   sitemapkit audit example.com --crawl --json > audit.json
   sitemapkit audit example.com --fail-on warning --max-errors 20   # in CI
-
-Exit codes: 0 the audit finished within the budget; 1 findings at or above --fail-on past
---max-errors, or the audit was interrupted (continue with --resume); 2 bad usage.`;
-
-const LEVELS: readonly Severity[] = ['error', 'warning', 'info'];
+`;
 
 export const command: Command = {
   spec: {
     name: 'audit',
-    summary: 'check a live site against its sitemaps: every listed URL fetched and judged',
+    summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
     usage: 'sitemapkit audit SITE_OR_SITEMAP_URL… [options]',
     help: HELP,
     options: {
@@ -123,7 +120,7 @@ export const command: Command = {
       'max-page-bytes': { type: 'string' },
       crawl: { type: 'boolean' },
       'max-pages': { type: 'string' },
-      'fail-on': { type: 'string' },
+      'fail-on': PROBLEM_OPTIONS['fail-on']!,
       'max-errors': { type: 'string' },
       state: { type: 'string' },
       resume: { type: 'boolean' },
@@ -135,7 +132,7 @@ export const command: Command = {
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
   const input = readInput(args);
-  const failOn = readFailOn(args);
+  const { failOn } = readProblemOptions(args);
   const maxErrors = integerFlag(args, 'max-errors', 0, { min: 0 });
   const maxUrls = stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1);
   const maxPages = stringFlag(args, 'max-pages') === undefined ? undefined : integerFlag(args, 'max-pages', 1);
@@ -215,13 +212,6 @@ function siteOf(input: string | string[]): string {
   return start.mode === 'site' ? start.site : new URL(start.url).origin;
 }
 
-function readFailOn(args: ParsedArgs): Severity {
-  const level = stringFlag(args, 'fail-on') ?? 'error';
-  if (!(LEVELS as readonly string[]).includes(level))
-    throw new UsageError(`--fail-on must be error, warning or info, not "${level}"`);
-  return level as Severity;
-}
-
 /**
  * The audit's clock: --now, else the real one; kept in the state, so that a resumed audit judges
  * its URLs by the clock its first run judged the others by.
@@ -254,9 +244,13 @@ function settleClock(
   return now;
 }
 
-/** 1 when the audit stopped early, or its findings at or above --fail-on are more than --max-errors. */
-function verdict(report: AuditReport, failOn: Severity, maxErrors: number, io: Io): number {
+/**
+ * The exit-code policy of every command (problem-options.ts), with a budget: 1 when the audit
+ * stopped early, or its findings at or above --fail-on are more than --max-errors.
+ */
+function verdict(report: AuditReport, failOn: FailOn, maxErrors: number, io: Io): number {
   if (!report.complete) return EXIT_FAILED;
+  if (failOn === 'never') return EXIT_OK;
   const failing = findingsAtOrAbove(report, failOn);
   if (failing <= maxErrors) return EXIT_OK;
   const budget = maxErrors > 0 ? `, over the budget of ${formatNumber(maxErrors)} (--max-errors)` : '';
@@ -280,21 +274,14 @@ function auditProgress(io: Io): {
   let phaseStarted = Date.now();
   return {
     callbacks: {
-      onPhase: (phase) => {
+      onPhase: () => {
         line.clear();
         phaseStarted = Date.now();
-        if (phase === 'report') line.show('writing the report…');
       },
-      onDiscoveryProgress: (p) => {
-        if (line.due)
-          line.show(`reading sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs listed`);
-      },
-      onCheckProgress: (p) => {
-        if (line.due) line.show(checkLine(p));
-      },
-      onCrawlProgress: (p) => {
-        if (line.due) line.show(`crawling: ${formatCrawlProgress(p, Date.now() - phaseStarted)}`);
-      },
+      onDiscoveryProgress: (p) =>
+        line.update(() => `reading sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs listed`),
+      onCheckProgress: (p) => line.update(() => checkLine(p)),
+      onCrawlProgress: (p) => line.update(() => `crawling: ${formatCrawlProgress(p, Date.now() - phaseStarted)}`),
     },
     clear: () => line.clear(),
   };

@@ -14,24 +14,16 @@ import {
   type TreeOptions,
   type TreeProgress,
 } from '../discover/tree.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  type Command,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
+import { UsageError, booleanFlag, integerFlag, type Command, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
+import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
-import { ProgressLine } from './progress-line.js';
+import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 
 export const command: Command = {
   spec: {
     name: 'tree',
-    summary: "read a site's whole sitemap tree from robots.txt and well-known locations",
+    summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
     usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
@@ -49,6 +41,9 @@ Options:
   -q, --quiet          no progress line or retry notice on stderr (nor, with --urls, the
                        closing count)
 
+${PROBLEM_OPTIONS_HELP}
+                         (per sitemap; --json keeps as many of each, and counts them all)
+
 ${networkHelp('pool')}
 
 A sitemap that failed for a reason that may pass (a refused or lost connection, 429, 5xx) is
@@ -56,9 +51,9 @@ read once more after the rest of the tree.
 
 Ctrl-C (or SIGTERM) stops the walk and prints the tree read so far.
 
-Exit status: 0 when every sitemap of the tree was read whole; 1 when one could not be found,
+The run fails (exit 1), whatever --fail-on says, when a sitemap of the tree could not be found,
 fetched or read to its end (its URLs are missing from the totals), when no sitemap was found, or
-when the walk was stopped.
+when the walk was stopped; and with --fail-on error (the default) when a problem was found.
 
 Examples:
   sitemapkit tree example.com
@@ -69,6 +64,7 @@ Examples:
       urls: { type: 'boolean' },
       'max-depth': { type: 'string' },
       ...networkOptions('pool'),
+      ...PROBLEM_OPTIONS,
       quiet: { type: 'boolean', short: 'q' },
     },
   },
@@ -79,12 +75,14 @@ Examples:
       throw new UsageError('--json and --urls are two different outputs; choose one');
     const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
     checkInputs(args.positionals);
-    const progress = booleanFlag(args, 'quiet') ? undefined : treeProgress(io);
+    const problems = readProblemOptions(args);
+    const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
     // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
     const interruption = listenForInterruption();
     const options: TreeOptions = {
       ...readOptions(args, io),
-      onProgress: progress?.update,
+      examplesPerCode: problems.maxPerRule,
+      onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
     };
     let tree: SitemapTree;
@@ -95,12 +93,14 @@ Examples:
       progress?.clear();
     }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
-    else if (!booleanFlag(args, 'urls')) io.stdout.write(renderTree(tree, { color: io.isTerminal }));
+    else if (!booleanFlag(args, 'urls'))
+      io.stdout.write(renderTree(tree, { color: io.isTerminal, maxPerRule: problems.maxPerRule }));
     else if (!booleanFlag(args, 'quiet'))
       io.stderr.write(
         `${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`,
       );
-    return tree.complete && tree.totals.read > 0 && tree.totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
+    const failed = !tree.complete || tree.totals.read === 0 || tree.totals.failed > 0;
+    return exitCode({ failed, errors: tree.totals.errors, warnings: tree.totals.warnings }, problems.failOn);
   },
 };
 
@@ -144,17 +144,8 @@ async function writeUrls(input: string | string[], options: TreeOptions, io: Io)
   return walk.tree;
 }
 
-/** "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" on stderr. */
-function treeProgress(io: Io): { update: (progress: TreeProgress) => void; clear: () => void } {
-  const line = new ProgressLine(io);
-  return {
-    update: (p) => {
-      if (!line.due) return;
-      const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
-      line.show(
-        `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`,
-      );
-    },
-    clear: () => line.clear(),
-  };
+/** "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" */
+function formatTreeProgress(p: TreeProgress): string {
+  const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
+  return `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`;
 }

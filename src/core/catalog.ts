@@ -9,6 +9,7 @@
  */
 import type { Severity } from './diagnostics.js';
 
+/** One rule of the catalog. */
 export interface RuleInfo {
   severity: Severity;
   /** A few words, as a heading. */
@@ -40,6 +41,10 @@ const E: Severity = 'error';
 const W: Severity = 'warning';
 const I: Severity = 'info';
 
+/**
+ * The rule catalog: every diagnostic code sitemapkit reports, with its severity, title, why it
+ * matters and how to fix it (also `sitemapkit rules` and docs/rules.md).
+ */
 export const RULES: Readonly<Record<string, RuleInfo>> = {
   // ── Fetching the sitemap ──────────────────────────────────────────────────────────────────────
   'FETCH-001': {

@@ -18,6 +18,7 @@ import { lastmodFromHeader } from './lastmod.js';
 import { parseLinkHeader } from './link-header.js';
 import { SNIFF_BYTES, whyNotHtml } from './sniff.js';
 import { headerValues, type CutOff, type FetchedPage, type LeftOutReason } from './types.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 
 /**
  * How a URL was found: links lead one level deeper; a redirect or canonical is the same page. A
@@ -178,7 +179,7 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
       ...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href)))),
     ],
     alternates: distinctAlternates([...facts.alternates, ...headerAlternates], normalise),
-    images: facts.images.filter((src) => /^https?:/i.test(src)),
+    images: facts.images.filter(looksAbsoluteHttp),
     directives,
     noindexSource: facts.directives.noindex ? 'robots <meta> tag' : 'X-Robots-Tag header',
   };

@@ -9,6 +9,7 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { looksAbsoluteHttp, normaliseUrl } from '../core/url.js';
 import { LIMITS } from '../core/limits.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 interface Rule {
   allow: boolean;
@@ -25,11 +26,16 @@ interface Group {
   crawlDelay?: number;
 }
 
+/** A `Sitemap:` line of a robots.txt: the URL it declares, and where. */
 export interface RobotsSitemap {
   url: string;
   line: number;
 }
 
+/**
+ * The rules of one robots.txt (RFC 9309): whether a user agent may fetch a URL, and its
+ * Crawl-delay.
+ */
 export class RobotsRules {
   constructor(
     /** Groups by lower-case product token; '*' is the default group. */
@@ -317,8 +323,4 @@ function encodeUtf8(ch: string): string {
   } catch {
     return '%EF%BF%BD';
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -37,6 +37,7 @@ export { resolveStart, type Start } from './roots.js';
 export { totalsOf } from './tree-model.js';
 export type { FoundBy, RobotsSummary, SitemapTree, TreeNode, TreeProgress, TreeTotals } from './tree-model.js';
 
+/** Settings of a tree walk; each has a default. */
 export interface TreeOptions {
   /** A client to share, or options for the one the walk makes (and closes). */
   http?: HttpClient | HttpOptions | undefined;
@@ -89,6 +90,7 @@ export interface TreeEntry {
   line?: number;
 }
 
+/** A tree walk under way: its URL entries as they are read, and the tree once it ends. */
 export interface SitemapTreeWalk extends AsyncIterable<SourcedEntry> {
   /** The tree summary, settled when the walk ends. Read the entries, or the walk waits for you. */
   readonly tree: Promise<SitemapTree>;

@@ -12,6 +12,10 @@ import { readLines } from './lines.js';
 import { formatFromContent, formatFromPath } from './sniff.js';
 import type { ReadItem, UrlListFormat } from './types.js';
 
+/**
+ * How {@link readUrlList} reads: the format (else told from the name or content), and the stream
+ * `-` means.
+ */
 export interface ReadUrlListOptions {
   /** The format; otherwise from the file extension, or sniffed from the first line. */
   format?: UrlListFormat;
@@ -22,6 +26,10 @@ export interface ReadUrlListOptions {
 /** Name used in problems for standard input: "-", as the command line writes it (and as validate names it). */
 export const STDIN_SOURCE = '-';
 
+/**
+ * Reads a URL list (txt, jsonl or csv; `-` for standard input) as entries, each with its line; a
+ * line that cannot be read is yielded as a problem, and reading goes on.
+ */
 export async function* readUrlList(path: string, options: ReadUrlListOptions = {}): AsyncGenerator<ReadItem> {
   const fromStdin = path === '-';
   const source = fromStdin ? STDIN_SOURCE : path;

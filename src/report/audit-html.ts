@@ -15,6 +15,7 @@ import { horizontalBars, monthColumns, ring, type Bar } from './svg-charts.js';
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
+/** The report as one self-contained HTML file. */
 export function auditHtml(report: AuditReport): string {
   const title = `Sitemap audit of ${report.site}`;
   return `<!doctype html>

@@ -21,6 +21,7 @@ const EXAMPLES = 2;
 /** Site-wide codes shown one per line; the rest are summed up. */
 const SITE_CODES = 8;
 
+/** The report on one screen, for a terminal. */
 export function formatAuditText(report: AuditReport, options: AuditTextOptions = {}): string {
   const paint = painter(options.color ?? false);
   const lines: string[] = [];

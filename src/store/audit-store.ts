@@ -59,12 +59,15 @@ export interface StoredCheck {
 
 /** What the audit needs of its state: this interface, whatever the driver. */
 export interface AuditState {
+  /** A value kept by key, or undefined. */
   getMeta(key: string): string | undefined;
+  /** Keeps a value by key. */
   setMeta(key: string, value: string): void;
   /** Records listings in one transaction; a URL already listed is kept as first met. Returns how many were new. */
   addListings(listings: readonly NewListing[]): number;
   /** Records another listing of `url` (a duplicate or a twin), once per place. */
   addRepeat(url: string, repeat: StoredRepeat): void;
+  /** URLs listed (each once). */
   listedCount(): number;
   /** URLs in the sample: all of them unless chooseSample() narrowed it. */
   sampledCount(): number;
@@ -72,12 +75,15 @@ export interface AuditState {
   chooseSample(size: number): void;
   /** Up to `limit` sampled, unchecked listings after `afterSeq`, in order. */
   nextToCheck(afterSeq: number, limit: number): StoredListing[];
+  /** The other listings of `url`, in the order met. */
   repeatsOf(url: string): StoredRepeat[];
   /** Every URL with a repeat (lazily; they are few). */
   repeatedUrls(): IterableIterator<string>;
+  /** Whether the sitemaps list `url`. */
   isListed(url: string): boolean;
   /** Commits checks in one transaction. */
   saveChecks(checks: readonly { seq: number; check: StoredCheck }[]): void;
+  /** URLs checked. */
   checkedCount(): number;
   /** Checked URLs with at least one finding. */
   flaggedCount(): number;
@@ -87,6 +93,7 @@ export interface AuditState {
   liveHreflangOf(url: string): string | null | undefined;
   /** Every listed URL (lazily). */
   listedUrls(): IterableIterator<string>;
+  /** Closes the state. */
   close(): void;
 }
 
@@ -227,10 +234,12 @@ export class SqliteAuditStore implements AuditState {
     return id;
   }
 
+  /** A value kept by key, or undefined. */
   getMeta(key: string): string | undefined {
     return this.statements.getMeta.get(key)?.value;
   }
 
+  /** Keeps a value by key. */
   setMeta(key: string, value: string): void {
     this.statements.setMeta.run(key, value);
   }
@@ -243,6 +252,7 @@ export class SqliteAuditStore implements AuditState {
     this.statements.addRepeat.run(url, this.sitemapId(repeat.sitemap), repeat.line, repeat.detail);
   }
 
+  /** URLs listed (each once). */
   listedCount(): number {
     return this.statements.listedCount.get()!.n;
   }
@@ -262,10 +272,12 @@ export class SqliteAuditStore implements AuditState {
     return this.statements.nextToCheck.all(afterSeq, limit);
   }
 
+  /** The other listings of `url`, in the order met. */
   repeatsOf(url: string): StoredRepeat[] {
     return this.statements.repeats.all(url);
   }
 
+  /** Whether the sitemaps list `url`. */
   isListed(url: string): boolean {
     return this.statements.isListed.get(url) !== undefined;
   }
@@ -278,6 +290,7 @@ export class SqliteAuditStore implements AuditState {
     this.saveTransaction(checks);
   }
 
+  /** URLs checked. */
   checkedCount(): number {
     return this.statements.checkedCount.get()!.n;
   }
@@ -299,6 +312,7 @@ export class SqliteAuditStore implements AuditState {
     return this.statements.listedUrls.iterate() as IterableIterator<string>;
   }
 
+  /** Closes the database. */
   close(): void {
     this.db.close();
   }

@@ -22,6 +22,7 @@ export interface SitemapFetcher {
   get(url: string, options?: { signal?: AbortSignal; maxBytes?: number }): Promise<FetchedResponse>;
 }
 
+/** The response a {@link SitemapFetcher} gives: status, headers, redirects and the body. */
 export interface FetchedResponse {
   /** The URL that answered, after redirects. */
   url: string;

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { auditDatabasePaths } from '../../src/store/site-database.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
-import { html, serveSite, type Reply, type RunningSite } from '../helpers/site-server.js';
+import { html, serveSite, type Reply, type RunningSite } from '../helpers/serve-site.js';
 
 const PAGES = 160;
 const KILL_AFTER = 50;

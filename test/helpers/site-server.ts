@@ -1,79 +1,89 @@
 /**
- * A small web site served on 127.0.0.1 (port 0), over http or (with a key and certificate) https:
- * routes by decoded path, counts every request it receives, can answer slowly so that work can be
- * caught mid-way, and can hold answers behind a gate until a test lets them go.
+ * The test HTTP server: a real server on 127.0.0.1 (port 0) serving one fixture site from a table
+ * of routes (a route may be a function for answers that vary). It counts requests per path and
+ * the most requests in flight at once, and stops with close(). Tests that need a server start
+ * one here rather than writing their own.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 
-export interface Reply {
-  status?: number;
-  headers?: Record<string, string | string[]>;
-  body?: string | Uint8Array;
-  /** Sends the body itself, after the headers (a body that streams, never ends, …); `body` is then unused. */
-  send?: (response: ServerResponse) => void;
-}
+export type Route =
+  | { status?: number; headers?: Record<string, string>; body?: string | Uint8Array }
+  | ((req: IncomingMessage, res: ServerResponse, site: Site) => void | Promise<void>);
 
-/** A route answers from the site's origin and the request's URL (path and query). */
-export type Route = (origin: string, url: URL) => Reply | undefined;
-
-export interface SiteOptions {
-  /** Time before each answer (robots.txt is answered at once). */
-  delayMs?: number;
-  /** Serve https with this key and certificate (PEM). */
-  tls?: { key: string | Buffer; cert: string | Buffer };
-  /** Awaited before each answer: a test holds answers back by returning a promise it settles later. */
-  gate?: (url: URL) => Promise<void> | void;
-}
-
-export interface RunningSite {
+export interface Site {
   origin: string;
-  /** Every request received, as path + query, in arrival order. */
-  requests: string[];
-  /** Every answer sent to its end, as path + query, in order. */
-  answered: string[];
+  /** Requests per path (query included). */
+  hits: Map<string, number>;
+  /** User-Agent of the last request. */
+  lastUserAgent?: string | undefined;
+  maxInFlight: number;
+  url(path: string): string;
   close(): Promise<void>;
 }
 
-export async function serveSite(route: Route, { delayMs = 0, tls, gate }: SiteOptions = {}): Promise<RunningSite> {
-  const requests: string[] = [];
-  const answered: string[] = [];
-  let origin = '';
-  const handle = (request: IncomingMessage, response: ServerResponse) => {
-    const url = new URL(request.url ?? '/', origin);
-    const path = url.pathname + url.search;
-    requests.push(path);
-    response.on('finish', () => answered.push(path));
-    setTimeout(
-      () => {
-        void Promise.resolve(gate?.(url)).then(() => {
-          if (response.destroyed) return;
-          const reply = route(origin, url) ?? { status: 404, body: '<!doctype html><title>Not found</title>' };
-          response.writeHead(reply.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...reply.headers });
-          if (reply.send) reply.send(response);
-          else response.end(reply.body ?? '');
-        });
-      },
-      url.pathname === '/robots.txt' ? 0 : delayMs,
-    );
-  };
-  const server = tls ? createTlsServer(tls, handle) : createServer(handle);
+/** Starts a site; `routes` may be a function of the origin, for bodies that name their own URLs. */
+export async function startSite(
+  routes: Record<string, Route> | ((origin: string) => Record<string, Route>),
+): Promise<Site> {
+  let table: Record<string, Route> = {};
+  let inFlight = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    site.hits.set(path, (site.hits.get(path) ?? 0) + 1);
+    site.lastUserAgent = req.headers['user-agent'];
+    inFlight += 1;
+    site.maxInFlight = Math.max(site.maxInFlight, inFlight);
+    res.on('close', () => {
+      inFlight -= 1;
+    });
+    const route = table[path];
+    if (route === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (typeof route === 'function') {
+      void route(req, res, site);
+      return;
+    }
+    res.writeHead(route.status ?? 200, route.headers ?? {}).end(route.body ?? '');
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const site: Site = {
     origin,
-    requests,
-    answered,
+    hits: new Map(),
+    maxInFlight: 0,
+    url: (path) => `${origin}${path}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
+  table = typeof routes === 'function' ? routes(origin) : routes;
+  return site;
 }
 
-/** An HTML page with the given head and body markup. */
-export function html(head: string, body: string): string {
-  return `<!doctype html>\n<html><head><meta charset="utf-8">${head}</head>\n<body>${body}</body></html>\n`;
+/** A urlset of the given page URLs (with optional lastmods). */
+export function urlset(urls: readonly (string | { loc: string; lastmod?: string })[]): string {
+  const items = urls.map((u) => (typeof u === 'string' ? { loc: u } : u));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items
+    .map((u) => `  <url><loc>${u.loc}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
+    .join('\n')}\n</urlset>\n`;
 }
+
+/** A sitemap index of the given child URLs. */
+export function sitemapIndex(children: readonly string[]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children
+    .map((loc) => `  <sitemap><loc>${loc}</loc></sitemap>`)
+    .join('\n')}\n</sitemapindex>\n`;
+}
+
+export const XML = { 'content-type': 'application/xml' };
+export const TEXT = { 'content-type': 'text/plain' };

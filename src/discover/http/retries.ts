@@ -28,6 +28,7 @@ export interface RetryPolicy {
   onRetry?: ((notice: RetryNotice) => void) | undefined;
 }
 
+/** Told before each wait between two attempts: which URL, which attempt, how long and why. */
 export interface RetryNotice {
   url: string;
   /** The attempt about to be made (2 for the first retry), and how many may be made at most. */
