@@ -36,6 +36,7 @@ import { networkHelp, networkOptions, readNetworkOptions } from './network-optio
 import { readNow } from './now-option.js';
 import { PROBLEM_OPTIONS, readProblemOptions, type FailOn } from './problem-options.js';
 import { ProgressLine } from './progress.js';
+import { readSiteInput } from './site-input.js';
 
 const HELP = `Walks the site's sitemap tree (robots.txt Sitemap: lines, else the well-known locations; each
 sitemap fetched once and checked against every rule of the validator), then fetches every listed
@@ -131,7 +132,7 @@ export const command: Command = {
 };
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
-  const input = readInput(args);
+  const input = readSiteInput(args);
   const { failOn } = readProblemOptions(args);
   const maxErrors = integerFlag(args, 'max-errors', 0, { min: 0 });
   const maxUrls = stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1);
@@ -187,23 +188,6 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     crawlStore?.close();
     await http.close();
   }
-}
-
-/** One site, or sitemap URLs: anything else is a usage error before any request is made. */
-function readInput(args: ParsedArgs): string | string[] {
-  const inputs = args.positionals;
-  if (inputs.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
-  for (const input of inputs) {
-    let start;
-    try {
-      start = resolveStart(input);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if (start.mode === 'site' && inputs.length > 1)
-      throw new UsageError(`give one site, or sitemap URLs: ${input} is a site`);
-  }
-  return inputs.length === 1 ? inputs[0]! : inputs;
 }
 
 /** The origin the state is named after: the site's, or the first sitemap URL's. */
