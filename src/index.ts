@@ -5,7 +5,7 @@
  *
  * The API is curated: every name is listed on purpose, in the entry point of its area (also
  * published alone: `sitemapkit/core`, `sitemapkit/parse`, `sitemapkit/generate`,
- * `sitemapkit/validate`, `sitemapkit/discover`, `sitemapkit/crawl`) or below. A name a user needs
+ * `sitemapkit/validate`, `sitemapkit/discover`, `sitemapkit/crawl`, `sitemapkit/audit`) or below. A name a user needs
  * is added there, with TSDoc where it is declared, and to the list in test/api.test.ts; internals
  * stay unexported.
  * @packageDocumentation
@@ -16,6 +16,7 @@ export * from './entrypoints/generate.js';
 export * from './entrypoints/validate.js';
 export * from './entrypoints/discover.js';
 export * from './entrypoints/crawl.js';
+export * from './entrypoints/audit.js';
 
 // The edges no single area owns: the work pool, the generate ledger, renderings, the version.
 export {

@@ -68,6 +68,15 @@ const PUBLIC_NAMES = [
   'httpPageFetcher',
   'robotsTxtPolicy',
   'summariseCrawl',
+  // audit
+  'FINDINGS',
+  'SqliteAuditStore',
+  'auditDatabasePaths',
+  'auditHtml',
+  'checkListing',
+  'fetchLiveAnswer',
+  'formatAuditText',
+  'runAudit',
   // the edges: the work pool, the ledger, renderings, the version
   'DEFAULT_STATE_DIR',
   'DEFAULT_USER_AGENT',
@@ -88,7 +97,7 @@ const PUBLIC_NAMES = [
 ];
 
 /** The subpath entry points of package.json "exports", each a part of the main entry. */
-const SUBPATHS = ['core', 'parse', 'generate', 'validate', 'discover', 'crawl'];
+const SUBPATHS = ['core', 'parse', 'generate', 'validate', 'discover', 'crawl', 'audit'];
 
 test('the entry point exports the curated names, and nothing else', () => {
   assert.deepEqual(Object.keys(sitemapkit).sort(), [...PUBLIC_NAMES].sort());

@@ -40,6 +40,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'Crawl a site as a search engine would, and write its sitemaps.',
     load: async () => (await import('./crawl.js')).command,
   },
+  audit: {
+    summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
+    load: async () => (await import('./audit.js')).command,
+  },
   rules: {
     summary: 'Print the rule catalog: what each code means, why it matters, how to fix it.',
     load: async () => (await import('./rules.js')).command,

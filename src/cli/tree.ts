@@ -8,7 +8,6 @@ import { renderTree, treeToJson } from '../report/tree.js';
 import { formatBytes, formatNumber } from '../report/format.js';
 import {
   fetchSitemapTree,
-  resolveStart,
   walkSitemapTree,
   type SitemapTree,
   type TreeOptions,
@@ -18,6 +17,7 @@ import { UsageError, booleanFlag, integerFlag, useColor, type Command, type Io, 
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { readSiteInput } from './site-input.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 
 export const command: Command = {
@@ -73,8 +73,7 @@ Examples:
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
     if (booleanFlag(args, 'json') && booleanFlag(args, 'urls'))
       throw new UsageError('--json and --urls are two different outputs; choose one');
-    const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
-    checkInputs(args.positionals);
+    const input = readSiteInput(args);
     const problems = readProblemOptions(args);
     const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
     // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
@@ -103,20 +102,6 @@ Examples:
     return exitCode({ failed, errors: tree.totals.errors, warnings: tree.totals.warnings }, problems.failOn);
   },
 };
-
-/** One site, or sitemap URLs: anything else is a usage error before any request is made. */
-function checkInputs(inputs: readonly string[]): void {
-  for (const input of inputs) {
-    let start;
-    try {
-      start = resolveStart(input);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if (start.mode === 'site' && inputs.length > 1)
-      throw new UsageError(`give one site, or sitemap URLs: ${input} is a site`);
-  }
-}
 
 function readOptions(args: ParsedArgs, io: Io): TreeOptions {
   const network = readNetworkOptions(args, io, { quiet: booleanFlag(args, 'quiet') });

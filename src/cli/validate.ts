@@ -1,5 +1,4 @@
 /** `sitemapkit validate SOURCE…`: flags and printing only; the work is src/validate/. */
-import { w3cToEpochMillis } from '../core/datetime.js';
 import { HttpClient } from '../discover/http.js';
 import { robotsSitemaps } from '../discover/robots.js';
 import { ValidationReport } from '../report/validation.js';
@@ -8,6 +7,7 @@ import { validateSources, type ValidationSource } from '../validate/index.js';
 import type { ValidationResult } from '../validate/types.js';
 import { UsageError, booleanFlag, stringFlag, useColor, type Command, type ParsedArgs } from './command.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { readNow } from './now-option.js';
 import { ProgressLine } from './progress.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 import { looksAbsoluteHttp } from '../core/url.js';
@@ -120,15 +120,6 @@ function readLocation(args: ParsedArgs): string | undefined {
   if (args.positionals.length > 1)
     throw new UsageError('--location names where one sitemap is published: give a single SOURCE with it');
   return new URL(location).href;
-}
-
-function readNow(args: ParsedArgs): Date | undefined {
-  const text = stringFlag(args, 'now');
-  if (text === undefined) return undefined;
-  const millis = w3cToEpochMillis(text) ?? (/^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN);
-  if (Number.isNaN(millis))
-    throw new UsageError(`--now must be an ISO date or datetime such as 2024-05-01T12:00:00Z, not "${text}"`);
-  return new Date(millis);
 }
 
 function errorsOnly(result: ValidationResult): ValidationResult {

@@ -87,8 +87,8 @@ async function* chunksOf(body: FetchedPage['body']): AsyncIterable<Uint8Array> {
   else yield* body;
 }
 
-/** The first chunks of a body, until they hold `bytes` bytes or the body ends. */
-async function readHead(
+/** The first chunks of a body, until they hold `bytes` bytes or the body ends (the audit sniffs pages with it too). */
+export async function readHead(
   body: AsyncIterator<Uint8Array>,
   bytes: number,
 ): Promise<{ chunks: Uint8Array[]; done: boolean }> {

@@ -149,6 +149,11 @@ export class NodeProblems {
     if (this.tally.add(d)) this.record.diagnostics.push(d);
   }
 
+  /** Errors so far (the record's count is written by settle()). */
+  get errors(): number {
+    return this.tally.errors;
+  }
+
   has(code: string): boolean {
     return this.tally.byCode().some((tally) => tally.code === code);
   }

@@ -8,7 +8,7 @@
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
 import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
-import { painter, type Style } from './paint.js';
+import { painter, SEVERITY_MARK, type Style } from './paint.js';
 
 /** How {@link renderTree} draws: problems per rule, siblings per level, colours. */
 export interface TreeReportOptions {
@@ -22,8 +22,6 @@ export interface TreeReportOptions {
   /** ANSI colours (only on a terminal). */
   color?: boolean;
 }
-
-const MARK: Record<Severity, string> = { error: '✗', warning: '!', info: 'i' };
 
 /** The tree for a terminal, as `sitemapkit tree` prints it. */
 export function renderTree(tree: SitemapTree, options: TreeReportOptions = {}): string {
@@ -165,7 +163,7 @@ class TreeRenderer {
 
   private problem(d: Diagnostic, indent = ''): string {
     const place = d.line === undefined ? '' : `${d.line}:${d.column ?? 1} `;
-    return `${indent}${this.paint(d.severity, `${MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${d.message}`;
+    return `${indent}${this.paint(d.severity, `${SEVERITY_MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${d.message}`;
   }
 
   private totals(): string {
