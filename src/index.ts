@@ -29,6 +29,9 @@ export {
   type WorkPoolOptions,
 } from './pool/index.js';
 export * from './crawl/index.js';
+export { sitemapStream, type SitemapStreamOptions, type UrlInput } from './generate/web-stream.js';
+export { serveSitemaps, type PagedSource, type ServeSitemapsOptions } from './serve/serve-sitemaps.js';
+export { sitemapHandler, type SitemapHandlerOptions } from './serve/node.js';
 export { CrawlStore, type FinishedUrl, type FoundUrl, type QueuedUrl } from './store/crawl-store.js';
 export { GenerateLedger } from './store/generate-ledger.js';
 export { siteDatabasePath, generateLedgerPath, DEFAULT_STATE_DIR } from './store/site-database.js';
