@@ -46,7 +46,8 @@ async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   for (let offset = 0; offset < bytes.length; offset += SLICE) yield bytes.subarray(offset, offset + SLICE);
 }
 
-async function* readWebStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** A Web ReadableStream read chunk by chunk; leaving early cancels it. */
+export async function* readWebStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   let finished = false;
   try {

@@ -7,26 +7,37 @@ import { GzipError, type ChunkDecoder, type InputEdge } from './edge.js';
 
 export const WEB_INPUT: InputEdge = { gunzip, utf8Decoder };
 
+/** Compressed bytes handed to the DecompressionStream at a time (see gunzip). */
+const INFLATE_INPUT = 16 * 1024;
+
 /**
- * Streams `input` through a DecompressionStream. The compressed side is pulled one chunk at a
- * time, so only as much is inflated as the consumer reads; leaving early cancels the source.
+ * Streams `input` through a DecompressionStream. The compressed side is pulled a slice at a time:
+ * the standard lets a runtime inflate each chunk it is given whole before the consumer reads, so
+ * small slices bound what one step can inflate (a gzip bomb's 16 KiB is about 16 MiB). Leaving
+ * early cancels the source. (workerd's DecompressionStream reads all its input before it gives
+ * any output, whatever the slices: there the bound is the Worker's memory.)
  */
 async function* gunzip(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const iterator = input[Symbol.asyncIterator]();
   let feedError: unknown;
+  let held: Uint8Array | undefined;
   const compressed = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        let next: IteratorResult<Uint8Array>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          feedError = error ?? new Error('the source failed');
-          controller.error(feedError);
-          return;
+        if (held === undefined || held.length === 0) {
+          let next: IteratorResult<Uint8Array>;
+          try {
+            next = await iterator.next();
+          } catch (error) {
+            feedError = error ?? new Error('the source failed');
+            controller.error(feedError);
+            return;
+          }
+          if (next.done) return controller.close();
+          held = next.value;
         }
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        controller.enqueue(held.subarray(0, INFLATE_INPUT));
+        held = held.subarray(INFLATE_INPUT);
       },
       async cancel() {
         await iterator.return?.();
