@@ -5,7 +5,7 @@
  * and the parse script on Node, Deno and Bun against a gzip sitemap on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -17,8 +17,22 @@ import {
   runScript,
   startScriptServer,
   startWorkerd,
+  REPO_DIR,
   type RunningServer,
 } from '../helpers/runtimes.js';
+
+test('the README shows every example as its file holds it', async () => {
+  const readme = await readFile(join(REPO_DIR, 'README.md'), 'utf8');
+  const names = (await readdir(join(REPO_DIR, 'examples'))).filter((name) => name.endsWith('.js'));
+  assert.ok(names.length >= 6);
+  for (const name of names) {
+    const file = (await readFile(join(REPO_DIR, 'examples', name), 'utf8')).trimEnd();
+    assert.ok(
+      readme.includes(`\`\`\`js\n// examples/${name}\n${file}\n\`\`\``),
+      `the README shows examples/${name} otherwise`,
+    );
+  }
+});
 
 /** What every example serves: the index of 200 gzip shards, and the last shard whole. */
 async function checkProductSitemaps(origin: string): Promise<void> {
