@@ -47,7 +47,8 @@ export async function peek(
   return { head, all: all() };
 }
 
-function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+/** `chunks` joined into one array of `size` bytes. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const joined = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

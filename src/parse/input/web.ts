@@ -3,6 +3,7 @@
  * DecompressionStream, UTF-8 through TextDecoder; there are no files. Used by `sitemapkit/web`
  * on Deno, Bun, Cloudflare Workers, browsers, and on Node too.
  */
+import { concatBytes } from './decompress.js';
 import { GzipError, type ChunkDecoder, type InputEdge } from './edge.js';
 
 export const WEB_INPUT: InputEdge = { gunzip, utf8Decoder };
@@ -46,25 +47,48 @@ async function* gunzip(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Ar
     { highWaterMark: 0 },
   );
   const reader = compressed.pipeThrough(new DecompressionStream('gzip')).getReader();
+  const read = (): Promise<ReadableStreamReadResultOf<Uint8Array>> =>
+    reader.read().catch((error: unknown) => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, rethrown as it came
+      if (feedError !== undefined) throw feedError;
+      throw new GzipError(error instanceof Error ? error.message : String(error));
+    });
   let finished = false;
   try {
     for (;;) {
-      const result = await reader.read().catch((error: unknown) => {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, rethrown as it came
-        if (feedError !== undefined) throw feedError;
-        throw new GzipError(error instanceof Error ? error.message : String(error));
-      });
-      if (result.done) {
-        finished = true;
-        return;
+      // The runtime's output chunks (16 KiB on Node) gathered into larger ones: each chunk costs a
+      // trip through every stage of the parser, whatever its size.
+      const gathered: Uint8Array[] = [];
+      let size = 0;
+      let failure: unknown;
+      try {
+        while (size < GATHER_BYTES) {
+          const result = await read();
+          if (result.done) {
+            finished = true;
+            break;
+          }
+          gathered.push(result.value);
+          size += result.value.length;
+        }
+      } catch (error) {
+        failure = error;
       }
-      yield result.value;
+      if (size > 0) yield gathered.length === 1 ? gathered[0]! : concatBytes(gathered, size);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what read() threw, after what came before it
+      if (failure !== undefined) throw failure;
+      if (finished) return;
     }
   } finally {
     if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
+
+type ReadableStreamReadResultOf<T> = { done: false; value: T } | { done: true; value?: undefined };
+
+/** Inflated bytes handed on at a time. */
+const GATHER_BYTES = 128 * 1024;
 
 /** Lead bytes give the length of their sequence: 110xxxxx two bytes, 1110xxxx three, 11110xxx four. */
 function sequenceLength(byte: number): number {
