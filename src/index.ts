@@ -5,7 +5,8 @@
  *
  * The API is curated: every name is listed on purpose, in the entry point of its area (also
  * published alone: `sitemapkit/core`, `sitemapkit/parse`, `sitemapkit/generate`,
- * `sitemapkit/validate`, `sitemapkit/discover`, `sitemapkit/crawl`, `sitemapkit/audit`) or below. A name a user needs
+ * `sitemapkit/validate`, `sitemapkit/discover`, `sitemapkit/crawl`, `sitemapkit/audit`, `sitemapkit/serve`;
+ * `sitemapkit/web` is the same core for Deno, Bun, workers and browsers) or below. A name a user needs
  * is added there, with TSDoc where it is declared, and to the list in test/api.test.ts; internals
  * stay unexported.
  * @packageDocumentation
@@ -17,6 +18,7 @@ export * from './entrypoints/validate.js';
 export * from './entrypoints/discover.js';
 export * from './entrypoints/crawl.js';
 export * from './entrypoints/audit.js';
+export * from './entrypoints/serve.js';
 
 // The edges no single area owns: the work pool, the generate ledger, renderings, the version.
 export {

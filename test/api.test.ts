@@ -77,6 +77,10 @@ const PUBLIC_NAMES = [
   'fetchLiveAnswer',
   'formatAuditText',
   'runAudit',
+  // serve
+  'serveSitemaps',
+  'sitemapHandler',
+  'sitemapStream',
   // the edges: the work pool, the ledger, renderings, the version
   'DEFAULT_STATE_DIR',
   'DEFAULT_USER_AGENT',
@@ -97,7 +101,7 @@ const PUBLIC_NAMES = [
 ];
 
 /** The subpath entry points of package.json "exports", each a part of the main entry. */
-const SUBPATHS = ['core', 'parse', 'generate', 'validate', 'discover', 'crawl', 'audit'];
+const SUBPATHS = ['core', 'parse', 'generate', 'validate', 'discover', 'crawl', 'audit', 'serve'];
 
 test('the entry point exports the curated names, and nothing else', () => {
   assert.deepEqual(Object.keys(sitemapkit).sort(), [...PUBLIC_NAMES].sort());

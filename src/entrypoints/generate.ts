@@ -5,7 +5,7 @@
  */
 export { writeSitemaps } from '../generate/write-sitemaps.js';
 export { GenerateError } from '../generate/errors.js';
-export { createSitemapWriter, type SitemapWriter, type SitemapWriterOptions } from '../generate/document-writer.js';
+export { createSitemapWriter, type SitemapWriter, type SitemapWriterOptions } from '../generate/node-writer.js';
 export { prepareEntry, type EntryProblem, type PrepareContext, type PreparedEntry } from '../generate/prepare.js';
 export {
   EXTENSION_NAMES,

@@ -2,7 +2,7 @@
 export { writeSitemaps } from './write-sitemaps.js';
 export { GenerateError } from './errors.js';
 export type { LockHolder } from './run-lock.js';
-export { createSitemapWriter, type SitemapWriter, type SitemapWriterOptions } from './document-writer.js';
+export { createSitemapWriter, type SitemapWriter, type SitemapWriterOptions } from './node-writer.js';
 export { prepareEntry, type PreparedEntry, type PrepareContext, type EntryProblem } from './prepare.js';
 export {
   serializeUrlEntry,

@@ -13,6 +13,7 @@ import { Transform, type TransformCallback, type TransformOptions } from 'node:s
 import { pipeline } from 'node:stream/promises';
 import { createGzip, type ZlibOptions } from 'node:zlib';
 import { DocumentWriter } from './document-writer.js';
+import { nodeSink } from './node-writer.js';
 
 const STREAM_BUFFER = 256 * 1024;
 
@@ -65,7 +66,7 @@ export class ShardFile {
       this.done = pipeline(this.digesting, file);
       this.streams = [this.digesting, file];
     }
-    this.writer = new DocumentWriter(this.digesting, header, footer);
+    this.writer = new DocumentWriter(nodeSink(this.digesting), header, footer);
     // Failures surface when close() is awaited; until then they must not count as unhandled.
     this.done.catch(() => undefined);
   }

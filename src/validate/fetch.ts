@@ -9,9 +9,9 @@
  * project's one HTTP layer lives, so it names what it needs (SitemapFetcher) and is handed it:
  * the public API and the CLI give it the shared HttpClient, which has this shape.
  */
-import { STATUS_CODES } from 'node:http';
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { RetryLater } from '../pool/index.js';
+import { statusReason } from './status-reasons.js';
 
 /** What fetching a sitemap needs of an HTTP layer; HttpClient (src/discover/http.ts) is one. */
 export interface SitemapFetcher {
@@ -178,7 +178,7 @@ export async function fetchSitemap(
     );
   }
   if (response.status !== 200) {
-    const reason = STATUS_CODES[response.status];
+    const reason = statusReason(response.status);
     const tries = (response.attempts ?? 1) > 1 ? ` after ${response.attempts} attempts` : '';
     const why = response.notRetried ? `; ${response.notRetried}` : '';
     return refuse(

@@ -2,14 +2,14 @@
  * The validator: each source is parsed once, its entries stream through the rule modules as the
  * parser yields them, and cross-file rules run when every source has been read. Memory grows
  * with the URL set and the hreflang clusters the cross-file rules must remember, never with the
- * documents.
+ * documents. How documents are read (the parser on its runtime, where an index's children are)
+ * comes in as a DocumentAccess: index.ts gives Node's (files too), web.ts the web's.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { Position } from '../core/position.js';
 import { LIMITS } from '../core/limits.js';
-import { parseSitemap } from '../parse/index.js';
-import { ParseError, type SitemapSource } from '../parse/types.js';
-import { resolveChild } from './children.js';
+import { ParseError, type ParseOptions, type ParsedSitemap, type SitemapSource } from '../parse/types.js';
+import type { ChildSource, ParentSource } from './children.js';
 import { firstPossibleFutureDay } from '../core/rules/dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
@@ -22,6 +22,14 @@ import type { ValidateOptions, ValidationResult } from './types.js';
 
 /** A path, an http(s) URL, or a named stream or buffer (e.g. stdin as "-"). */
 export type ValidationSource = string | { name: string; input: SitemapSource };
+
+/** How the validator reads documents on its runtime. */
+export interface DocumentAccess {
+  /** The parser, bound to the runtime's edge. */
+  parse(source: SitemapSource, options: ParseOptions): ParsedSitemap;
+  /** Where a child of an index is read from (a file beside a local index, or its URL). */
+  resolveChild(childUrl: string, parent: ParentSource): ChildSource | { missing: string };
+}
 
 /** Index levels followed below a source in a recursive run, as `tree` does by default. */
 const MAX_INDEX_DEPTH = 5;
@@ -42,15 +50,17 @@ interface Pending {
 
 /** Validates one document (a sitemap index's children are not read: use validateSources). */
 export async function validateSitemap(
+  access: DocumentAccess,
   source: ValidationSource,
   options: ValidateOptions = {},
 ): Promise<ValidationResult> {
-  const [result] = await validateSources([source], { ...options, recursive: false });
+  const [result] = await validateSources(access, [source], { ...options, recursive: false });
   return result!;
 }
 
 /** Validates several documents as one set (and, with `recursive`, the children of indexes). */
 export async function validateSources(
+  access: DocumentAccess,
   sources: readonly ValidationSource[],
   options: ValidateOptions = {},
 ): Promise<ValidationResult[]> {
@@ -93,7 +103,7 @@ export async function validateSources(
     const sourceIndex = builders.push(builder) - 1;
     reporters.push(reporter);
     options.onDocument?.(pending.name, sourceIndex + 1);
-    const children = await validateDocument(pending, { builder, reporter, run, sourceIndex, now, options });
+    const children = await validateDocument(pending, { access, builder, reporter, run, sourceIndex, now, options });
     if (pending.parent && builder.kind === 'sitemapindex') {
       pending.parent.reporter.at(
         'IDX-002',
@@ -106,7 +116,7 @@ export async function validateSources(
     const [first] = children;
     if (first === undefined) continue;
     if (pending.ancestors.length < MAX_INDEX_DEPTH) {
-      for (const child of children) queue.push(childPending(child, pending, reporter));
+      for (const child of children) queue.push(childPending(access, child, pending, reporter));
     } else {
       reporter.at(
         'LIMIT-003',
@@ -124,6 +134,7 @@ export async function validateSources(
 }
 
 interface DocumentRun {
+  access: DocumentAccess;
   builder: ResultBuilder;
   reporter: Reporter;
   run: RunState;
@@ -181,7 +192,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     reporter,
   );
   const parserCodes = new Set<string>();
-  const parsed = parseSitemap(input, {
+  const parsed = context.access.parse(input, {
     source: pending.name,
     ...(location === undefined ? {} : { baseUrl: location }),
     ...(options.parseLimits ? { limits: options.parseLimits } : {}),
@@ -241,11 +252,11 @@ async function crossSubmitted(
   return [location, pending.location, ...pending.ancestors].some((url) => url !== undefined && declared.has(url));
 }
 
-function childPending(child: ChildRef, parent: Pending, reporter: Reporter): Pending {
+function childPending(access: DocumentAccess, child: ChildRef, parent: Pending, reporter: Reporter): Pending {
   const parentInfo = { reporter, position: child.position, url: child.url };
   const ancestors = [...parent.ancestors, parent.location ?? parent.name];
   const parentPath = typeof parent.input === 'string' && !looksAbsoluteHttp(parent.input) ? parent.input : undefined;
-  const resolved = resolveChild(child.url, { path: parentPath, location: parent.location });
+  const resolved = access.resolveChild(child.url, { path: parentPath, location: parent.location });
   if ('missing' in resolved)
     return {
       name: child.url,

@@ -3,19 +3,23 @@
  * shape of UTF-16 without one, or the XML declaration's `encoding`; UTF-8 otherwise. Anything
  * but UTF-8 is decoded correctly and reported (XML-003), and so are invalid UTF-8 bytes.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { TextDecoder } from 'node:util';
 import type { Report } from '../diagnostics.js';
 import { peek } from './decompress.js';
+import type { ChunkDecoder } from './edge.js';
 
 const SNIFF_BYTES = 1024;
 /** Bytes decoded at a time. */
 const TEXT_PIECE = 64 * 1024;
 const DECLARED_ENCODING = /<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/;
 
-export async function* decodeText(bytes: AsyncIterable<Uint8Array>, report: Report): AsyncGenerator<string> {
+/** `utf8Decoder`: the runtime's fastest UTF-8 decoder (see edge.ts). */
+export async function* decodeText(
+  bytes: AsyncIterable<Uint8Array>,
+  report: Report,
+  utf8Decoder: () => ChunkDecoder,
+): AsyncGenerator<string> {
   const { head, all } = await peek(bytes, SNIFF_BYTES);
-  const decoder = chooseDecoder(head, report);
+  const decoder = chooseDecoder(head, report, utf8Decoder);
   const checkInvalid = decoder.encoding === 'utf-8';
   let invalidReported = false;
   for await (const chunk of all) {
@@ -34,31 +38,6 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, report: Repo
   if (rest !== '') yield rest;
 }
 
-/** Decodes a byte stream chunk by chunk (characters cut between chunks are carried over). */
-interface ChunkDecoder {
-  readonly encoding: string;
-  decode(chunk: Uint8Array): string;
-  end(): string;
-}
-
-/** UTF-8 through Node's StringDecoder: twice as fast as TextDecoder here; a leading BOM is dropped as TextDecoder would. */
-function utf8Decoder(): ChunkDecoder {
-  const decoder = new StringDecoder('utf8');
-  let first = true;
-  return {
-    encoding: 'utf-8',
-    decode(chunk) {
-      let text = decoder.write(chunk);
-      if (first && text !== '') {
-        first = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      return text;
-    },
-    end: () => decoder.end(),
-  };
-}
-
 /** Any other encoding the WHATWG Encoding Standard knows. */
 function textDecoder(encoding: string): ChunkDecoder {
   const decoder = new TextDecoder(encoding);
@@ -69,7 +48,7 @@ function textDecoder(encoding: string): ChunkDecoder {
   };
 }
 
-function chooseDecoder(head: Uint8Array, report: Report): ChunkDecoder {
+function chooseDecoder(head: Uint8Array, report: Report, utf8Decoder: () => ChunkDecoder): ChunkDecoder {
   const [b0, b1, b2, b3] = head;
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
     // Legal XML (docs/rules.md XML-002 accepts it), but worth knowing: some older tools choke on it.
@@ -97,8 +76,8 @@ function chooseDecoder(head: Uint8Array, report: Report): ChunkDecoder {
     return textDecoder('utf-16be');
   }
   // The declaration is at the very start: the head may be a whole chunk, of which the first kilobyte is enough.
-  const start = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, SNIFF_BYTES));
-  const declared = DECLARED_ENCODING.exec(start.toString('latin1'))?.[1];
+  const start = String.fromCharCode(...head.subarray(0, SNIFF_BYTES));
+  const declared = DECLARED_ENCODING.exec(start)?.[1];
   if (declared === undefined || /^utf-?8$/i.test(declared)) return utf8Decoder();
   let decoder: ChunkDecoder;
   try {

@@ -3,8 +3,8 @@
  * or a header), inflated as a stream with backpressure (so a gzip bomb inflates only as far as it
  * is read), and gzip inside gzip is unwrapped once. A zip archive is refused (FETCH-005).
  */
-import { createGunzip, type Gunzip } from 'node:zlib';
 import type { Report } from '../diagnostics.js';
+import { GzipError } from './edge.js';
 
 export interface ByteCounters {
   bytesIn: number;
@@ -30,7 +30,7 @@ export async function peek(
     held.push(next.value);
     size += next.value.length;
   }
-  const head = held.length === 1 ? held[0]! : Buffer.concat(held);
+  const head = held.length === 1 ? held[0]! : concatBytes(held, size);
   async function* all(): AsyncGenerator<Uint8Array> {
     try {
       for (const chunk of held) yield chunk;
@@ -47,6 +47,17 @@ export async function peek(
   return { head, all: all() };
 }
 
+/** `chunks` joined into one array of `size` bytes. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const joined = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return joined;
+}
+
 const isGzip = (head: Uint8Array) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 const isZip = (head: Uint8Array) =>
   head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
@@ -61,6 +72,7 @@ export async function* documentBytes(
   maxBytes: number,
   report: Report,
   onStop: (reason: 'limit' | 'refused') => void,
+  gunzip: (input: AsyncIterable<Uint8Array>) => AsyncIterable<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
   const counted = countIn(input, counters);
   let { head, all } = await peek(counted, 4);
@@ -99,56 +111,4 @@ async function* countIn(input: AsyncIterable<Uint8Array>, counters: ByteCounters
     counters.bytesIn += chunk.length;
     yield chunk;
   }
-}
-
-class GzipError extends Error {}
-
-const INFLATE_CHUNK = 128 * 1024;
-
-/** Streams `input` through gunzip; only as much is inflated as the consumer reads. */
-async function* gunzip(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  // Large output chunks: fewer trips between zlib (on the thread pool) and the parser, which then overlap.
-  const inflater = createGunzip({ chunkSize: INFLATE_CHUNK });
-  const iterator = input[Symbol.asyncIterator]();
-  let feedError: unknown;
-  void (async () => {
-    let finished = false;
-    try {
-      while (!inflater.destroyed) {
-        const next = await iterator.next();
-        if (next.done) {
-          finished = true;
-          break;
-        }
-        if (!inflater.write(next.value)) await drainedOrClosed(inflater);
-      }
-      if (!inflater.destroyed) inflater.end();
-    } catch (error) {
-      feedError = error;
-      inflater.destroy(error as Error);
-    } finally {
-      if (!finished) await iterator.return?.();
-    }
-  })();
-  try {
-    for await (const chunk of inflater) yield chunk as Buffer;
-  } catch (error) {
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, rethrown as it came
-    if (feedError !== undefined) throw feedError;
-    throw new GzipError((error as Error).message);
-  } finally {
-    inflater.destroy();
-  }
-}
-
-function drainedOrClosed(stream: Gunzip): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-  });
 }
