@@ -24,6 +24,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./tree.js')).command,
   },
   crawl: { summary: 'crawl a site and write its sitemaps', load: async () => (await import('./crawl.js')).command },
+  diff: {
+    summary: 'two sets of sitemaps → the URLs added, removed, changed (and moved)',
+    load: async () => (await import('./diff.js')).command,
+  },
   rules: {
     summary: 'the rule catalog: what each code means and how to fix it',
     load: async () => (await import('./rules.js')).command,
