@@ -1,19 +1,20 @@
 /**
  * Two sets of page URL entries → what was added, removed and changed, in bounded memory: each set
- * is put in one order on disk (hashed-runs.ts: by the fingerprint of its URL), then both are
+ * is put on disk in one order (set-on-disk.ts: by the fingerprint of its URLs), then both are
  * walked side by side once. Memory does not grow with the sets (two sets of 10,000,000 URLs:
  * bench/diff.bench.ts), never two maps. The rows, usually few, are then sorted by URL
  * (sorted-runs.ts), so that they come out in URL order.
  *
- * An entry is kept as its JSON; two entries whose JSON is the same are the same, and only those
- * whose JSON differs are compared field by field (fields.ts): most URLs, which did not change,
- * cost a string comparison. A URL listed twice in one set counts once, as its first listing (the
- * one a crawler keeps); the others are counted as duplicates.
+ * An entry is kept as its JSON. Two entries of one URL whose JSON has the same fingerprint are
+ * the same; only those whose JSON differs are read back and compared field by field (fields.ts),
+ * so most URLs, which did not change, cost a comparison of two numbers. A URL listed twice in one
+ * set counts once, as its first listing (the one a crawler keeps); the others are counted as
+ * duplicates.
  */
 import { tmpdir } from 'node:os';
 import type { UrlEntry } from '../core/entry.js';
 import { changedFields, type EntryField, type EntryFields } from './fields.js';
-import { HashedRuns, type HashedRecord } from './hashed-runs.js';
+import { SetOnDisk, type Group, type GroupCursor } from './set-on-disk.js';
 import { escapeKey, SortedRuns } from './sorted-runs.js';
 
 export type DiffRow =
@@ -43,8 +44,8 @@ export type DiffPhase = 'old' | 'new' | 'compare';
 export interface DiffOptions {
   /** Where sorted runs go while the sets are diffed (default the system's temporary folder). */
   tempDir?: string | undefined;
-  /** Bytes of each set held in memory before a run is written (default 24 MiB). */
-  budgetBytes?: number | undefined;
+  /** Entries of a set sorted in memory at once, 28 bytes each (default and at most 1,048,576). */
+  recordsPerRun?: number | undefined;
   /** Called every PROGRESS_EVERY entries of each phase. */
   onProgress?: ((phase: DiffPhase, entries: number) => void) | undefined;
   signal?: AbortSignal | undefined;
@@ -92,23 +93,29 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
 
   /** The rows in no particular order, as the walk finds them (for a consumer that orders them itself). */
   async *unordered(): AsyncGenerator<DiffRow> {
-    const sort = { tempDir: this.tempDir, budgetBytes: this.options.budgetBytes };
-    const oldRuns = new HashedRuns(sort);
-    const newRuns = new HashedRuns(sort);
+    const sets: SetOnDisk[] = [];
+    const cursors: GroupCursor[] = [];
     try {
-      await this.sort(this.before, oldRuns, 'old');
-      await this.sort(this.after, newRuns, 'new');
-      yield* this.walk(new Groups(oldRuns.sorted()), new Groups(newRuns.sorted()));
+      const before = await this.sort(this.before, sets, 'old');
+      const after = await this.sort(this.after, sets, 'new');
+      const a = await before.groups();
+      cursors.push(a);
+      const b = await after.groups();
+      cursors.push(b);
+      yield* this.walk(new Side(before, a, this.counts.old), new Side(after, b, this.counts.new));
     } finally {
-      await Promise.all([oldRuns.dispose(), newRuns.dispose()]);
+      await Promise.all(cursors.map((cursor) => cursor.close()));
+      await Promise.all(sets.map((set) => set.dispose()));
     }
   }
 
-  private async sort(entries: AsyncIterable<UrlEntry>, runs: HashedRuns, phase: DiffPhase): Promise<void> {
+  private async sort(entries: AsyncIterable<UrlEntry>, sets: SetOnDisk[], phase: DiffPhase): Promise<SetOnDisk> {
+    const set = await SetOnDisk.create(this.tempDir, this.options.recordsPerRun);
+    sets.push(set);
     const { signal, onProgress } = this.options;
     let read = 0;
     for await (const entry of entries) {
-      const pending = runs.add(entry.loc, JSON.stringify(entry));
+      const pending = set.add(entry.loc, JSON.stringify(entry));
       if (pending) await pending;
       if (++read % PROGRESS_EVERY === 0) {
         signal?.throwIfAborted();
@@ -116,10 +123,12 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
       }
     }
     signal?.throwIfAborted();
+    await set.finish();
+    return set;
   }
 
-  /** Both sets side by side, a fingerprint at a time: each URL is on one side, or on both. */
-  private async *walk(before: Groups, after: Groups): AsyncGenerator<DiffRow> {
+  /** Both sets side by side, a URL fingerprint at a time: each URL is on one side, or on both. */
+  private async *walk(before: Side, after: Side): AsyncGenerator<DiffRow> {
     let a = await before.next();
     let b = await after.next();
     let walked = 0;
@@ -129,44 +138,22 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
         this.options.onProgress?.('compare', walked);
       }
       const order = a === undefined ? 1 : b === undefined ? -1 : a.high - b.high || a.low - b.low;
-      if (order < 0) {
-        yield* this.pair(distinctEntries(a!, this.counts.old), new Map());
-        a = await before.next();
-      } else if (order > 0) {
-        yield* this.pair(new Map(), distinctEntries(b!, this.counts.new));
-        b = await after.next();
-      } else if (a!.values.length === 1 && b!.values.length === 1) {
-        yield* this.one(a!.values[0]!, b!.values[0]!);
-        a = await before.next();
-        b = await after.next();
+      if (order === 0 && a!.count === 1 && b!.count === 1) {
+        // One listing of the URL on each side, the usual case: the same JSON, the same entry.
+        before.count.urls += 1;
+        after.count.urls += 1;
+        if (a!.digestHigh[0] === b!.digestHigh[0] && a!.digestLow[0] === b!.digestLow[0]) this.counts.unchanged += 1;
+        else yield* this.pair(before.entries(a!, false), after.entries(b!, false));
       } else {
-        yield* this.pair(distinctEntries(a!, this.counts.old), distinctEntries(b!, this.counts.new));
-        a = await before.next();
-        b = await after.next();
+        const none = new Map<string, UrlEntry>();
+        yield* this.pair(order <= 0 ? before.entries(a!) : none, order >= 0 ? after.entries(b!) : none);
       }
+      if (order <= 0) a = await before.next();
+      if (order >= 0) b = await after.next();
     }
   }
 
-  /** One listing on each side with one fingerprint: the same URL, but for a collision of fingerprints. */
-  private *one(before: string, after: string): Generator<DiffRow> {
-    this.counts.old.urls += 1;
-    this.counts.new.urls += 1;
-    if (before === after) {
-      this.counts.unchanged += 1;
-      return;
-    }
-    const old = JSON.parse(before) as UrlEntry;
-    const now = JSON.parse(after) as UrlEntry;
-    if (old.loc !== now.loc) {
-      yield this.removed(old);
-      yield this.added(now);
-      return;
-    }
-    const row = this.changed(old, now);
-    if (row) yield row;
-  }
-
-  /** The URLs of one fingerprint on each side (usually one), paired by URL. */
+  /** The URLs of one fingerprint on each side (usually one, but for a rare collision), paired by URL. */
   private *pair(before: Map<string, UrlEntry>, after: Map<string, UrlEntry>): Generator<DiffRow> {
     for (const [loc, old] of before) {
       const now = after.get(loc);
@@ -203,39 +190,32 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
   }
 }
 
-/** The records of a sorted set, a fingerprint at a time. */
-class Groups {
-  private current: IteratorResult<HashedRecord> | undefined;
+/** One set during the walk: its groups, its log, and the counts of its URLs. */
+class Side {
+  constructor(
+    private readonly set: SetOnDisk,
+    private readonly cursor: GroupCursor,
+    readonly count: { urls: number; duplicates: number },
+  ) {}
 
-  constructor(private readonly records: AsyncIterator<HashedRecord>) {}
+  next(): Promise<Group | undefined> {
+    return this.cursor.next();
+  }
 
-  async next(): Promise<{ high: number; low: number; values: string[] } | undefined> {
-    this.current ??= await this.records.next();
-    if (this.current.done) return undefined;
-    const { high, low, value } = this.current.value;
-    const values = [value];
-    for (;;) {
-      this.current = await this.records.next();
-      if (this.current.done || this.current.value.high !== high || this.current.value.low !== low) break;
-      values.push(this.current.value.value);
+  /**
+   * The entries of a group by URL, read from the log: each URL's first listing, the others counted
+   * as duplicates (and the URLs counted, unless the caller did).
+   */
+  entries(group: Group, count = true): Map<string, UrlEntry> {
+    const entries = new Map<string, UrlEntry>();
+    for (let i = 0; i < group.count; i++) {
+      const entry = JSON.parse(this.set.read(group, i)) as UrlEntry;
+      if (entries.has(entry.loc)) this.count.duplicates += 1;
+      else entries.set(entry.loc, entry);
     }
-    return { high, low, values };
+    if (count) this.count.urls += entries.size;
+    return entries;
   }
-}
-
-/** The entries of one fingerprint of a set by URL, each URL's first listing; the others counted as duplicates. */
-function distinctEntries(
-  group: { values: string[] },
-  count: { urls: number; duplicates: number },
-): Map<string, UrlEntry> {
-  const entries = new Map<string, UrlEntry>();
-  for (const value of group.values) {
-    const entry = JSON.parse(value) as UrlEntry;
-    if (entries.has(entry.loc)) count.duplicates += 1;
-    else entries.set(entry.loc, entry);
-  }
-  count.urls += entries.size;
-  return entries;
 }
 
 /** An entry without what names it. */

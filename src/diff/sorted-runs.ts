@@ -2,13 +2,12 @@
  * An external sort of text records in bounded memory: records are buffered up to a budget of
  * characters, each full buffer is sorted and written to disk as a run, and the runs are merged
  * back into one sorted stream (a k-way merge over a heap, each run read a block at a time). Sets
- * that fit the budget never touch the disk.
+ * that fit the budget never touch the disk. The diff sorts its rows by URL with it: they are
+ * usually few, and people read them.
  *
- * A record is one line: its sort key, a tab, its value. Keys hold no tab or newline, values no
- * newline (callers escape them: see escapeKey). Lines are sorted whole, by UTF-16 code unit,
- * which orders them by key first because the tab sorts below every character a key holds;
- * records of equal keys keep the order they were added in when the caller puts a sequence number
- * first in the value (fixed width), as the diff does.
+ * A record is one line: its sort key, a tab, its value. Keys hold no tab or newline (escapeKey),
+ * values no newline (JSON). Lines are sorted whole, by UTF-16 code unit, which orders them by key
+ * first because the tab sorts below every character an escaped key holds.
  */
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -13,7 +13,7 @@ import type { UrlEntry } from '../../src/core/entry.js';
 import { fingerprint } from '../../src/core/fingerprint.js';
 import { SitemapDiff, type DiffRow } from '../../src/diff/diff.js';
 import { changedFields } from '../../src/diff/fields.js';
-import { HashedRuns } from '../../src/diff/hashed-runs.js';
+import { SetOnDisk } from '../../src/diff/set-on-disk.js';
 import { escapeKey, SortedRuns, unescapeKey } from '../../src/diff/sorted-runs.js';
 
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-diff-'));
@@ -44,29 +44,45 @@ test('sorted runs: many runs on disk merge back into one sorted stream, and leav
   assert.deepEqual(await readdir(dir), [], 'the runs are removed');
 });
 
-test('hashed runs: by fingerprint then first added, through runs on disk as in memory; a record larger than a block comes back whole', async () => {
-  const dir = await mkdtemp(join(scratch, 'hashed-'));
-  const big = 'x'.repeat(300_000);
+test('a set on disk: its records by URL fingerprint, first added first, through many runs as in one; entries read back whole', async () => {
+  const dir = await mkdtemp(join(scratch, 'set-'));
+  const big = JSON.stringify({ loc: 'https://example.com/big', caption: 'x'.repeat(3_000_000) });
   const records = Array.from({ length: 5_000 }, (_, i) => ({
     key: `https://example.com/p${i % 4_000}`,
-    value: `v${i}`,
+    value: `{"i":${i}}`,
   }));
-  records.push({ key: 'https://example.com/big', value: big });
+  records.splice(2_500, 0, { key: 'https://example.com/big', value: big });
+  const print = (text: string) => {
+    const out = new Uint32Array(2);
+    fingerprint(text, out);
+    return [out[0]!, out[1]!] as const;
+  };
   const expected = records
-    .map((record, i) => {
-      const print = new Uint32Array(2);
-      fingerprint(record.key, print);
-      return { high: print[0]!, low: print[1]!, value: record.value, i };
-    })
-    .sort((a, b) => a.high - b.high || a.low - b.low || a.i - b.i)
-    .map(({ high, low, value }) => ({ high, low, value }));
-  for (const budgetBytes of [1_000_000, 16_384]) {
-    const runs = new HashedRuns({ tempDir: dir, budgetBytes });
-    for (const { key, value } of records) await runs.add(key, value);
-    assert.equal(runs.runsWritten > 1, budgetBytes < 1_000_000, `${runs.runsWritten} runs at ${budgetBytes} bytes`);
-    assert.deepEqual(await collect(runs.sorted()), expected);
-    assert.deepEqual(await readdir(dir), []);
+    .map((record, i) => ({ key: print(record.key), value: record.value, i }))
+    .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.i - b.i);
+  for (const runRecords of [1_000_000, 300]) {
+    const set = await SetOnDisk.create(dir, runRecords);
+    for (const { key, value } of records) await set.add(key, value);
+    await set.finish();
+    assert.equal(set.runsWritten, runRecords === 300 ? 17 : 1);
+    const groups = await set.groups();
+    const got: { key: readonly [number, number]; value: string; digest: readonly [number, number] }[] = [];
+    for (let group = await groups.next(); group !== undefined; group = await groups.next())
+      for (let i = 0; i < group.count; i++)
+        got.push({
+          key: [group.high, group.low],
+          value: set.read(group, i),
+          digest: [group.digestHigh[i]!, group.digestLow[i]!],
+        });
+    await groups.close();
+    assert.deepEqual(
+      got.map(({ key, value }) => ({ key, value })),
+      expected.map(({ key, value }) => ({ key, value })),
+    );
+    assert.ok(got.every(({ value, digest }) => digest[0] === print(value)[0] && digest[1] === print(value)[1]));
+    await set.dispose();
   }
+  assert.deepEqual(await readdir(dir), [], 'the files are removed');
 });
 
 test('fields: what differs, a lastmod naming the same instant being the same', () => {
@@ -105,13 +121,16 @@ function oracle(before: UrlEntry[], after: UrlEntry[]): DiffRow[] {
   return rows.sort((x, y) => (escapeKey(x.loc) < escapeKey(y.loc) ? -1 : 1));
 }
 
-const entryArbitrary = fc.record(
+const entryArbitrary: fc.Arbitrary<UrlEntry> = fc.record(
   {
     kind: fc.constant('url' as const),
     loc: fc.integer({ min: 0, max: 60 }).map((n) => `https://example.com/${n % 3 === 0 ? 'ü/' : ''}p${n}`),
-    lastmod: fc.constantFrom('2024-01-01', '2024-01-02', '2024-01-01T00:00:00Z'),
-    priority: fc.constantFrom(0.1, 0.5),
-    images: fc.constantFrom([{ loc: 'https://example.com/a.jpg' }], [{ loc: 'https://example.com/b.jpg' }]),
+    lastmod: fc.constantFrom<string>('2024-01-01', '2024-01-02', '2024-01-01T00:00:00Z'),
+    priority: fc.constantFrom<number>(0.1, 0.5),
+    images: fc.constantFrom<{ loc: string }[]>(
+      [{ loc: 'https://example.com/a.jpg' }],
+      [{ loc: 'https://example.com/b.jpg' }],
+    ),
   },
   { requiredKeys: ['kind', 'loc'] },
 );
@@ -122,7 +141,7 @@ test('the diff agrees with a diff of two maps, duplicates and all, however the s
       fc.array(entryArbitrary, { maxLength: 80 }),
       fc.array(entryArbitrary, { maxLength: 80 }),
       async (a, b) => {
-        const diff = new SitemapDiff(stream(a), stream(b), { tempDir: scratch, budgetBytes: 1_024 });
+        const diff = new SitemapDiff(stream(a), stream(b), { tempDir: scratch, recordsPerRun: 7 });
         const rows = await collect(diff);
         const expected = oracle(a, b);
         assert.deepEqual(rows, expected);
@@ -149,7 +168,7 @@ test('a diff stopped midway removes its runs', async () => {
   const dir = await mkdtemp(join(scratch, 'stopped-'));
   const many = (from: number) =>
     Array.from({ length: 5_000 }, (_, i): UrlEntry => ({ kind: 'url', loc: `https://example.com/${from + i}` }));
-  const diff = new SitemapDiff(stream(many(0)), stream(many(100)), { tempDir: dir, budgetBytes: 16_384 });
+  const diff = new SitemapDiff(stream(many(0)), stream(many(100)), { tempDir: dir, recordsPerRun: 1_000 });
   for await (const _row of diff) break;
   assert.deepEqual(await readdir(dir), []);
 });
