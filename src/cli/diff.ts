@@ -4,15 +4,12 @@
  * discover/sitemap-set.ts (reading a set) and diff/.
  */
 import { once } from 'node:events';
-import { DiagnosticTally } from '../core/diagnostic-tally.js';
-import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { SitemapDiff, diffRowToJsonLine, type DiffPhase, type DiffRow } from '../diff/diff.js';
 import { withMoves } from '../diff/redirects.js';
 import { HttpClient } from '../discover/http.js';
 import { missingSource, SitemapSet } from '../discover/sitemap-set.js';
 import { diffSummary, formatDiffSummary, hasDifferences } from '../report/diff.js';
 import { formatNumber } from '../report/format.js';
-import { formatFolded } from '../report/generate.js';
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -25,6 +22,8 @@ import {
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { ProblemPrinter } from './problem-printer.js';
+import { ProgressLine } from './progress-line.js';
 
 const DEFAULT_MAX_PER_RULE = 20;
 
@@ -116,7 +115,12 @@ export const command: Command = {
     }
     const quiet = booleanFlag(args, 'quiet');
     const network = readNetworkOptions(args, io, { quiet });
-    const problems = new ProblemPrinter(io, integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }));
+    // Errors only: a diff is not a validation (sitemapkit validate shows the rest).
+    const problems = new ProblemPrinter(
+      io,
+      integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }),
+      (problem) => problem.severity === 'error' || problem.code === 'FETCH-001',
+    );
     const progress = quiet ? undefined : new DiffProgress(io);
     const interruption = listenForInterruption(() =>
       (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
@@ -187,61 +191,13 @@ async function writeRows(rows: AsyncIterable<DiffRow>, io: Io): Promise<void> {
   if (pending !== '') io.stdout.write(pending);
 }
 
-/** The errors found in the sets, at most `maxPerRule` of each code, then a count of the rest. */
-class ProblemPrinter {
-  private readonly tally: DiagnosticTally;
-
-  constructor(
-    private readonly io: Io,
-    maxPerRule: number,
-  ) {
-    this.tally = new DiagnosticTally(maxPerRule);
-  }
-
-  readonly print = (problem: Diagnostic): void => {
-    if (problem.severity !== 'error' && problem.code !== 'FETCH-001') return;
-    if (this.tally.add(problem)) this.io.stderr.write(`${formatDiagnostic(problem)}\n`);
-  };
-
-  end(): void {
-    const lines = this.tally.folded().map(formatFolded);
-    if (lines.length > 0) this.io.stderr.write(`${lines.join('\n')}\n`);
-  }
-}
-
-/**
- * "reading old: 1,200,000 URLs" on stderr: redrawn in place on a terminal (at most 10 times a
- * second), otherwise a line every 10 seconds.
- */
-class DiffProgress {
-  private lastDraw = Date.now();
-  private drawn = false;
-
-  constructor(private readonly io: Io) {}
-
+/** What the diff is doing, on the progress line. */
+class DiffProgress extends ProgressLine {
   readonly phase = (phase: DiffPhase, entries: number): void => {
-    const doing = phase === 'compare' ? 'comparing' : `reading ${phase}`;
-    this.draw(`${doing}: ${formatNumber(entries)} URLs`);
+    this.draw(`${phase === 'compare' ? 'comparing' : `reading ${phase}`}: ${formatNumber(entries)} URLs`);
   };
 
   readonly checked = (urls: number): void => {
     this.draw(`checking redirects: ${formatNumber(urls)} removed URLs`);
   };
-
-  private draw(line: string): void {
-    const now = Date.now();
-    if (now - this.lastDraw < (this.io.stderrIsTerminal ? 100 : 10_000)) return;
-    this.lastDraw = now;
-    if (this.io.stderrIsTerminal) {
-      this.io.stderr.write(`\r${line}\u001b[K`);
-      this.drawn = true;
-    } else {
-      this.io.stderr.write(`${line}\n`);
-    }
-  }
-
-  clear(): void {
-    if (this.drawn) this.io.stderr.write('\r\u001b[K');
-    this.drawn = false;
-  }
 }

@@ -5,16 +5,18 @@
  * bench/diff.bench.ts), never two maps. The rows, usually few, are then sorted by URL
  * (sorted-runs.ts), so that they come out in URL order.
  *
- * An entry is kept as its JSON. Two entries of one URL whose JSON has the same fingerprint are
- * the same; only those whose JSON differs are read back and compared field by field (fields.ts),
+ * An entry is kept as a record of its values (entry-record.ts). Two entries of one URL whose
+ * records have the same fingerprint are the same; only those whose records differ are read back
+ * and compared field by field (fields.ts),
  * so most URLs, which did not change, cost a comparison of two numbers. A URL listed twice in one
  * set counts once, as its first listing (the one a crawler keeps); the others are counted as
  * duplicates.
  */
 import { tmpdir } from 'node:os';
 import type { UrlEntry } from '../core/entry.js';
+import { entryOfRecord, entryRecord } from './entry-record.js';
 import { changedFields, type EntryField, type EntryFields } from './fields.js';
-import { SetOnDisk, type Group, type GroupCursor } from './set-on-disk.js';
+import { RunMemory, SetOnDisk, type Group, type GroupCursor } from './set-on-disk.js';
 import { escapeKey, SortedRuns } from './sorted-runs.js';
 
 export type DiffRow =
@@ -95,9 +97,11 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
   async *unordered(): AsyncGenerator<DiffRow> {
     const sets: SetOnDisk[] = [];
     const cursors: GroupCursor[] = [];
+    // One set is read after the other: they sort their runs in the same memory.
+    const memory = new RunMemory(this.options.recordsPerRun);
     try {
-      const before = await this.sort(this.before, sets, 'old');
-      const after = await this.sort(this.after, sets, 'new');
+      const before = await this.sort(this.before, sets, memory, 'old');
+      const after = await this.sort(this.after, sets, memory, 'new');
       const a = await before.groups();
       cursors.push(a);
       const b = await after.groups();
@@ -109,13 +113,18 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
     }
   }
 
-  private async sort(entries: AsyncIterable<UrlEntry>, sets: SetOnDisk[], phase: DiffPhase): Promise<SetOnDisk> {
-    const set = await SetOnDisk.create(this.tempDir, this.options.recordsPerRun);
+  private async sort(
+    entries: AsyncIterable<UrlEntry>,
+    sets: SetOnDisk[],
+    memory: RunMemory,
+    phase: DiffPhase,
+  ): Promise<SetOnDisk> {
+    const set = await SetOnDisk.create(this.tempDir, memory);
     sets.push(set);
     const { signal, onProgress } = this.options;
     let read = 0;
     for await (const entry of entries) {
-      const pending = set.add(entry.loc, JSON.stringify(entry));
+      const pending = set.add(entry.loc, entryRecord(entry));
       if (pending) await pending;
       if (++read % PROGRESS_EVERY === 0) {
         signal?.throwIfAborted();
@@ -209,7 +218,7 @@ class Side {
   entries(group: Group, count = true): Map<string, UrlEntry> {
     const entries = new Map<string, UrlEntry>();
     for (let i = 0; i < group.count; i++) {
-      const entry = JSON.parse(this.set.read(group, i)) as UrlEntry;
+      const entry = entryOfRecord(this.set.read(group, i));
       if (entries.has(entry.loc)) this.count.duplicates += 1;
       else entries.set(entry.loc, entry);
     }

@@ -1,8 +1,9 @@
 /**
- * One set of a diff, on disk, in an order two sets share: its entries' JSON appended to a log as
- * they come (entry-log.ts), and for each entry a small fixed record (the 64-bit fingerprint of its
- * URL, the 64-bit fingerprint of its JSON, where its JSON is in the log) sorted by an external
- * sort: runs of records sorted in memory, written, merged back on a heap.
+ * One set of a diff, on disk, in an order two sets share: its entries (as text: entry-record.ts)
+ * appended to a log as they come (entry-log.ts), and for each entry a small fixed record (the
+ * 64-bit fingerprint of its URL, the 64-bit fingerprint of its text, where its text is in the
+ * log) sorted by an external sort: runs of records sorted in memory, written, merged back on a
+ * heap.
  *
  * Why fingerprints, and not the URLs: URLs of one site share long prefixes, so sorting them as
  * strings costs long comparisons, an object per record and the garbage collector's time; and
@@ -14,7 +15,7 @@
  *
  * Records of one URL fingerprint come out in the order they were added (earliest run first), so
  * a URL's first listing is first. Two URLs may share a fingerprint (about n²/2⁶⁵ among n URLs):
- * the walk reads their JSON and tells them apart by URL.
+ * the walk reads their text and tells them apart by URL.
  */
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,14 +47,51 @@ export interface Group {
   offset: number[];
 }
 
+/**
+ * The records of one run in memory: typed arrays, grown as needed up to a run's size and then
+ * reused for every run of both sets of a diff (one set is read after the other). Fresh memory
+ * costs a page fault per 4 KiB, which on a virtual machine cost more than the sort itself.
+ */
+export class RunMemory {
+  readonly capacity: number;
+  keyHigh = new Uint32Array(0);
+  keyLow = new Uint32Array(0);
+  digestHigh = new Uint32Array(0);
+  digestLow = new Uint32Array(0);
+  length = new Uint32Array(0);
+  offset = new Float64Array(0);
+  /** The sort's keys and the order it gives, for a run. */
+  keys = new Float64Array(0);
+  order = new Uint32Array(0);
+
+  /** `capacity`: records sorted in memory at once (at most, and by default, 1,048,576). */
+  constructor(capacity = MAX_RUN_RECORDS) {
+    this.capacity = Math.max(1, Math.min(capacity, MAX_RUN_RECORDS));
+  }
+
+  /** Room for `records` records (at most the capacity), their contents kept. */
+  reserve(records: number): void {
+    if (records <= this.keyHigh.length) return;
+    const size = Math.min(this.capacity, Math.max(records, 1 << 16, this.keyHigh.length * 2));
+    const u32 = (from: Uint32Array<ArrayBuffer>) => grown(from, new Uint32Array(size));
+    this.keyHigh = u32(this.keyHigh);
+    this.keyLow = u32(this.keyLow);
+    this.digestHigh = u32(this.digestHigh);
+    this.digestLow = u32(this.digestLow);
+    this.length = u32(this.length);
+    this.offset = grown(this.offset, new Float64Array(size));
+    this.keys = new Float64Array(size);
+    this.order = new Uint32Array(size);
+  }
+}
+
+function grown<T extends Uint32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
 export class SetOnDisk {
   private count = 0;
-  private keyHigh = new Uint32Array(1 << 16);
-  private keyLow = new Uint32Array(1 << 16);
-  private digestHigh = new Uint32Array(1 << 16);
-  private digestLow = new Uint32Array(1 << 16);
-  private length = new Uint32Array(1 << 16);
-  private offset = new Float64Array(1 << 16);
   private readonly key = new Uint32Array(2);
   private readonly digest = new Uint32Array(2);
   private readonly runs: string[] = [];
@@ -63,47 +101,45 @@ export class SetOnDisk {
   private constructor(
     private readonly folder: string,
     private readonly log: EntryLog,
-    private readonly runRecords: number,
+    private readonly memory: RunMemory,
   ) {}
 
   /**
-   * A set whose files go in a folder of their own under `tempDir`; `runRecords` records are
-   * sorted in memory at once (at most, and by default, 1,048,576).
+   * A set whose files go in a folder of their own under `tempDir`, sorting its runs in `memory`
+   * (which the set uses until finish()).
    */
-  static async create(tempDir: string, runRecords = MAX_RUN_RECORDS): Promise<SetOnDisk> {
+  static async create(tempDir: string, memory = new RunMemory()): Promise<SetOnDisk> {
     const folder = await mkdtemp(join(tempDir, 'sitemapkit-diff-'));
     const log = await EntryLog.create(join(folder, 'entries'));
-    return new SetOnDisk(folder, log, Math.max(1, Math.min(runRecords, MAX_RUN_RECORDS)));
+    return new SetOnDisk(folder, log, memory);
   }
 
   get runsWritten(): number {
     return this.runs.length;
   }
 
-  /** Adds an entry by its URL and its JSON; resolves when it is held (after a write, when memory was full). */
+  /** Adds an entry by its URL and its text; resolves when it is held (after a write, when memory was full). */
   add(loc: string, json: string): Promise<void> | undefined {
-    if (this.count === this.runRecords) return this.writeRun().then(() => this.add(loc, json));
-    if (this.count === this.keyHigh.length) this.grow();
+    const memory = this.memory;
+    if (this.count === memory.capacity) return this.writeRun().then(() => this.add(loc, json));
+    if (this.log.needsRoom(json)) return this.log.makeRoom(json).then(() => this.add(loc, json));
+    if (this.count === memory.keyHigh.length) memory.reserve(this.count + 1);
     const at = this.count++;
     this.records += 1;
     fingerprint(loc, this.key);
     fingerprint(json, this.digest);
-    this.keyHigh[at] = this.key[0]!;
-    this.keyLow[at] = this.key[1]!;
-    this.digestHigh[at] = this.digest[0]!;
-    this.digestLow[at] = this.digest[1]!;
-    this.offset[at] = this.log.offset;
-    const { length, flushed } = this.log.append(json);
-    this.length[at] = length;
-    return flushed;
+    memory.keyHigh[at] = this.key[0]!;
+    memory.keyLow[at] = this.key[1]!;
+    memory.digestHigh[at] = this.digest[0]!;
+    memory.digestLow[at] = this.digest[1]!;
+    memory.offset[at] = this.log.offset;
+    memory.length[at] = this.log.append(json);
+    return undefined;
   }
 
-  /** Ends the adding: what is held in memory is written, and the memory let go. */
+  /** Ends the adding: what is held in memory is written, and the memory free for another set. */
   async finish(): Promise<void> {
     if (this.count > 0 || this.runs.length === 0) await this.writeRun();
-    for (const name of ['keyHigh', 'keyLow', 'digestHigh', 'digestLow', 'length'] as const)
-      this[name] = new Uint32Array(0);
-    this.offset = new Float64Array(0);
     await this.log.end();
   }
 
@@ -113,7 +149,7 @@ export class SetOnDisk {
     return new GroupCursor(readers);
   }
 
-  /** The JSON of an entry, from the log. */
+  /** The text of an entry, from the log. */
   read(group: Group, i: number): string {
     return this.log.read(group.offset[i]!, group.length[i]!);
   }
@@ -126,6 +162,7 @@ export class SetOnDisk {
 
   /** Sorts the records held and writes them as a run; memory is free again after it. */
   private async writeRun(): Promise<void> {
+    const memory = this.memory;
     const order = this.order();
     const path = join(this.folder, `run-${this.runs.length}`);
     const file = await open(path, 'w');
@@ -138,12 +175,12 @@ export class SetOnDisk {
         for (let k = from; k < to; k++) {
           const i = order[k]!;
           const at = (k - from) * RECORD_WORDS;
-          doubles[at >> 1] = this.offset[i]!;
-          words[at + 2] = this.keyHigh[i]!;
-          words[at + 3] = this.keyLow[i]!;
-          words[at + 4] = this.digestHigh[i]!;
-          words[at + 5] = this.digestLow[i]!;
-          words[at + 6] = this.length[i]!;
+          doubles[at >> 1] = memory.offset[i]!;
+          words[at + 2] = memory.keyHigh[i]!;
+          words[at + 3] = memory.keyLow[i]!;
+          words[at + 4] = memory.digestHigh[i]!;
+          words[at + 5] = memory.digestLow[i]!;
+          words[at + 6] = memory.length[i]!;
         }
         await file.write(new Uint8Array(block, 0, (to - from) * RECORD_BYTES));
       }
@@ -159,41 +196,24 @@ export class SetOnDisk {
    * the rare stretches of equal highs put in order of low (about n²/2³³ pairs: a few per run).
    */
   private order(): Uint32Array {
+    const { keyHigh, keyLow } = this.memory;
     const n = this.count;
-    const keys = new Float64Array(n);
-    for (let i = 0; i < n; i++) keys[i] = this.keyHigh[i]! * INDEX_SCALE + i;
+    const keys = this.memory.keys.subarray(0, n);
+    for (let i = 0; i < n; i++) keys[i] = keyHigh[i]! * INDEX_SCALE + i;
     keys.sort();
-    const order = new Uint32Array(n);
+    const order = this.memory.order.subarray(0, n);
     for (let i = 0; i < n; i++) order[i] = keys[i]! % INDEX_SCALE;
     for (let start = 0; start < n;) {
       let end = start + 1;
-      while (end < n && this.keyHigh[order[end]!] === this.keyHigh[order[start]!]) end++;
-      if (end - start > 1) {
-        const low = this.keyLow;
+      while (end < n && keyHigh[order[end]!] === keyHigh[order[start]!]) end++;
+      if (end - start > 1)
         order.set(
-          Array.from(order.subarray(start, end)).sort((a, b) => low[a]! - low[b]! || a - b),
+          Array.from(order.subarray(start, end)).sort((a, b) => keyLow[a]! - keyLow[b]! || a - b),
           start,
         );
-      }
       start = end;
     }
     return order;
-  }
-
-  private grow(): void {
-    const size = Math.min(this.runRecords, this.keyHigh.length * 2);
-    const grown = <T extends Uint32Array | Float64Array>(from: T, make: (n: number) => T): T => {
-      const to = make(size);
-      to.set(from);
-      return to;
-    };
-    const u32 = (n: number) => new Uint32Array(n);
-    this.keyHigh = grown(this.keyHigh, u32);
-    this.keyLow = grown(this.keyLow, u32);
-    this.digestHigh = grown(this.digestHigh, u32);
-    this.digestLow = grown(this.digestLow, u32);
-    this.length = grown(this.length, u32);
-    this.offset = grown(this.offset, (n) => new Float64Array(n));
   }
 }
 
