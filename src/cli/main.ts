@@ -28,6 +28,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'two sets of sitemaps → the URLs added, removed, changed (and moved)',
     load: async () => (await import('./diff.js')).command,
   },
+  submit: {
+    summary: 'tell IndexNow what was added, changed or removed since the last submission',
+    load: async () => (await import('./submit.js')).command,
+  },
   rules: {
     summary: 'the rule catalog: what each code means and how to fix it',
     load: async () => (await import('./rules.js')).command,
