@@ -14,12 +14,15 @@ import {
   type TreeOptions,
   type TreeProgress,
 } from '../discover/tree.js';
+import { ConditionalFetches } from '../discover/conditional.js';
+import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
 import {
   EXIT_FAILED,
   EXIT_OK,
   UsageError,
   booleanFlag,
   integerFlag,
+  stringFlag,
   type Command,
   type Io,
   type ParsedArgs,
@@ -31,7 +34,7 @@ export const command: Command = {
   spec: {
     name: 'tree',
     summary: "read a site's whole sitemap tree from robots.txt and well-known locations",
-    usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls] [options]',
+    usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls [--changed-only]] [--state DIR] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
 probed one at a time. A sitemap URL (or several) starts the tree there. Indexes are followed
@@ -45,6 +48,14 @@ Output:
 
 Options:
   --max-depth N        index levels followed below a root (default 5)
+  --state DIR          remember each sitemap read whole (its ETag, Last-Modified and body digest,
+                       in DIR/tree.sqlite) and, next time, ask with If-None-Match and
+                       If-Modified-Since: a 304 or the same body marks it unchanged, its counts
+                       taken from the last walk (an index's children are still walked). A
+                       sitemap that fails (5xx, 408, 429…) is never taken for unchanged or empty
+  --changed-only       with --urls and --state: only the entries of sitemaps that changed since
+                       the last walk (a crawler's daily ingestion reads only what changed);
+                       without it, --urls prints every entry and fetches every sitemap whole
   -q, --quiet          no progress line or retry notice on stderr (nor, with --urls, the
                        closing count)
 
@@ -62,11 +73,14 @@ when the walk was stopped.
 Examples:
   sitemapkit tree example.com
   sitemapkit tree https://example.com/sitemap_index.xml --json > tree.json
-  sitemapkit tree example.com --urls | wc -l`,
+  sitemapkit tree example.com --urls | wc -l
+  sitemapkit tree example.com --urls --state .sitemapkit --changed-only > new-and-changed.jsonl`,
     options: {
       json: { type: 'boolean' },
       urls: { type: 'boolean' },
       'max-depth': { type: 'string' },
+      state: { type: 'string' },
+      'changed-only': { type: 'boolean' },
       ...networkOptions('pool'),
       quiet: { type: 'boolean', short: 'q' },
     },
@@ -78,6 +92,7 @@ Examples:
       throw new UsageError('--json and --urls are two different outputs; choose one');
     const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
     checkInputs(args.positionals);
+    const memory = openMemory(args);
     const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
     // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
     const interruption = listenForInterruption();
@@ -85,23 +100,54 @@ Examples:
       ...readOptions(args, io),
       onProgress: progress?.update,
       signal: interruption.signal,
+      ...(memory ? { conditional: memory.conditional } : {}),
     };
     let tree: SitemapTree;
+    let printed: number | undefined;
     try {
-      tree = booleanFlag(args, 'urls') ? await writeUrls(input, options, io) : await fetchSitemapTree(input, options);
+      if (booleanFlag(args, 'urls')) ({ tree, printed } = await writeUrls(input, options, io));
+      else tree = await fetchSitemapTree(input, options);
+    } catch (error) {
+      memory?.store.close();
+      throw error;
     } finally {
       interruption.dispose();
       progress?.clear();
     }
+    // What was read is remembered once it is out: a run killed before loses no entry a reader did not get.
+    if (memory) {
+      memory.store.remember(memory.conditional.remembered(), new Date());
+      memory.store.close();
+    }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
     else if (!booleanFlag(args, 'urls')) io.stdout.write(renderTree(tree, { color: io.isTerminal }));
-    else if (!booleanFlag(args, 'quiet'))
+    else if (!booleanFlag(args, 'quiet')) {
+      const unchanged = tree.totals.unchanged ? `, ${tree.totals.unchanged} unchanged since the last walk` : '';
       io.stderr.write(
-        `${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`,
+        `${(printed ?? 0).toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps${unchanged}\n`,
       );
+    }
     return tree.complete && tree.totals.read > 0 && tree.totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
   },
 };
+
+/**
+ * --state: the memory of the last walk, and the conditional fetches over it. Unchanged sitemaps
+ * are skipped (conditional requests, bodies digested before they are parsed) unless --urls wants
+ * every entry.
+ */
+function openMemory(args: ParsedArgs): { store: SitemapMemory; conditional: ConditionalFetches } | undefined {
+  const stateDir = stringFlag(args, 'state');
+  const changedOnly = booleanFlag(args, 'changed-only');
+  if (changedOnly && (stateDir === undefined || !booleanFlag(args, 'urls')))
+    throw new UsageError(
+      '--changed-only goes with --urls and --state DIR: the entries of the sitemaps changed since the last walk',
+    );
+  if (stateDir === undefined) return undefined;
+  const store = new SitemapMemory(sitemapMemoryPath(stateDir));
+  const skipUnchanged = !booleanFlag(args, 'urls') || changedOnly;
+  return { store, conditional: new ConditionalFetches({ memory: store, skipUnchanged }) };
+}
 
 /** One site, or sitemap URLs: anything else is a usage error before any request is made. */
 function checkInputs(inputs: readonly string[]): void {
@@ -127,20 +173,30 @@ function readOptions(args: ParsedArgs, io: Io): TreeOptions {
   };
 }
 
-/** Streams every URL entry as one JSON line, in large writes, waiting when stdout is full. */
-async function writeUrls(input: string | string[], options: TreeOptions, io: Io): Promise<SitemapTree> {
+/**
+ * Streams every URL entry as one JSON line, in large writes, waiting when stdout is full (and for
+ * the last write to be taken); returns the tree and how many entries were printed.
+ */
+async function writeUrls(
+  input: string | string[],
+  options: TreeOptions,
+  io: Io,
+): Promise<{ tree: SitemapTree; printed: number }> {
   const walk = walkSitemapTree(input, options);
   let pending = '';
+  let printed = 0;
+  const write = async () => {
+    const full = !io.stdout.write(pending);
+    pending = '';
+    if (full) await once(io.stdout, 'drain');
+  };
   for await (const batch of walk.batches()) {
     for (const { entry, source } of batch) pending += `${entryToJsonLine(entry, source)}\n`;
-    if (pending.length >= 64 * 1024) {
-      const full = !io.stdout.write(pending);
-      pending = '';
-      if (full) await once(io.stdout, 'drain');
-    }
+    printed += batch.length;
+    if (pending.length >= 64 * 1024) await write();
   }
-  if (pending !== '') io.stdout.write(pending);
-  return walk.tree;
+  if (pending !== '') await write();
+  return { tree: await walk.tree, printed };
 }
 
 /**
