@@ -81,7 +81,8 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<DiffRow> {
-    const rows = new SortedRuns({ tempDir: this.tempDir });
+    // Rows are usually few; 8 Mi characters of them are held before a run is written.
+    const rows = new SortedRuns({ tempDir: this.tempDir, budgetChars: 8 * 1024 * 1024 });
     try {
       for await (const row of this.unordered()) {
         const pending = rows.add(escapeKey(row.loc), JSON.stringify(row));
@@ -102,6 +103,7 @@ export class SitemapDiff implements AsyncIterable<DiffRow> {
     try {
       const before = await this.sort(this.before, sets, memory, 'old');
       const after = await this.sort(this.after, sets, memory, 'new');
+      memory.release();
       const a = await before.groups();
       cursors.push(a);
       const b = await after.groups();

@@ -69,6 +69,12 @@ export class RunMemory {
     this.capacity = Math.max(1, Math.min(capacity, MAX_RUN_RECORDS));
   }
 
+  /** Lets the arrays go, once every set was sorted. */
+  release(): void {
+    this.keyHigh = this.keyLow = this.digestHigh = this.digestLow = this.length = this.order = new Uint32Array(0);
+    this.offset = this.keys = new Float64Array(0);
+  }
+
   /** Room for `records` records (at most the capacity), their contents kept. */
   reserve(records: number): void {
     if (records <= this.keyHigh.length) return;
