@@ -34,7 +34,7 @@ const MODES = ['plain', 'gzip'] as const;
 type Mode = (typeof MODES)[number];
 
 /**
- * The input, identical for every contender: entries in the shape of DESIGN.md, generated on the
+ * The input, identical for every contender: entries in the shape of docs/architecture.md, generated on the
  * fly so they cost no memory. sitemap.js wants its own shape, so it pays for a conversion, as
  * its users do.
  */

@@ -1,5 +1,5 @@
 // Writes docs/rules.md from the rule catalog (src/core/catalog.ts, built into dist/ first).
-// test/rules/docs.test.ts fails when the file and the catalog drift apart.
+// test/rules/catalog.test.ts fails when the file and the catalog drift apart.
 import { writeFileSync } from 'node:fs';
 import { rulesMarkdown } from '../dist/src/report/rules.js';
 

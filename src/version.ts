@@ -16,6 +16,8 @@ function readVersion(): string {
   return '0.0.0';
 }
 
+/** sitemapkit's version. */
 export const VERSION = readVersion();
 export const PROJECT_URL = 'https://github.com/sitemapkit/sitemapkit';
+/** The User-Agent sitemapkit sends unless told otherwise. */
 export const DEFAULT_USER_AGENT = `sitemapkit/${VERSION} (+${PROJECT_URL})`;

@@ -7,32 +7,123 @@ import { join } from 'node:path';
 import * as sitemapkit from '../src/index.js';
 import type { Entry, UrlEntry } from '../src/index.js';
 
-test('the entry point exports each stage of the stream', () => {
-  for (const name of [
-    'parseSitemap',
-    'writeSitemaps',
-    'createSitemapWriter',
-    'readUrlList',
-    'walkSiteDirectory',
-    'validateSitemap',
-    'validateSources',
-    'fetchSitemapTree',
-    'walkSitemapTree',
-    'HttpClient',
-    'fetchRobotsTxt',
-    'crawlSite',
-    'CrawlStore',
-    'GenerateLedger',
-    'generateLedgerPath',
-    'pageContentDigest',
-    'CommitTimes',
-    'normaliseUrl',
-    'parseW3cDate',
-    'escapeXml',
-    'entryToJsonLine',
-  ]) {
-    assert.equal(typeof (sitemapkit as Record<string, unknown>)[name], 'function', name);
+/**
+ * What the package exports, by name: the curated public API (src/index.ts and its entry points).
+ * A name added on purpose is added here too; a name that appears by accident fails this test.
+ */
+const PUBLIC_NAMES = [
+  // core
+  'CHANGEFREQS',
+  'DiagnosticTally',
+  'FAMILIES',
+  'LIMITS',
+  'NS',
+  'RULES',
+  'checkScope',
+  'diagnostic',
+  'escapeXml',
+  'familyOf',
+  'formatDiagnostic',
+  'formatSitemapDate',
+  'isChangefreq',
+  'normaliseUrl',
+  'parseW3cDate',
+  'w3cToEpochMillis',
+  // parse
+  'DEFAULT_PARSE_LIMITS',
+  'ParseError',
+  'parseSitemap',
+  // generate, and its sources
+  'CommitTimes',
+  'EXTENSION_NAMES',
+  'GenerateError',
+  'URL_LIST_FORMATS',
+  'createSitemapWriter',
+  'pageContentDigest',
+  'prepareEntry',
+  'readSiteDirectory',
+  'readUrlList',
+  'walkSiteDirectory',
+  'writeSitemaps',
+  // validate
+  'validateSitemap',
+  'validateSources',
+  // discover
+  'HttpClient',
+  'HttpError',
+  'RobotsRules',
+  'WELL_KNOWN_SITEMAP_PATHS',
+  'fetchRobotsTxt',
+  'fetchSitemapTree',
+  'parseRobotsTxt',
+  'walkSitemapTree',
+  // crawl
+  'CrawlStore',
+  'DEFAULT_CONCURRENCY',
+  'DEFAULT_MAX_PAGE_BYTES',
+  'DEFAULT_TRAP_LIMITS',
+  'LEFT_OUT_REASONS',
+  'TRACKING_PARAMS',
+  'crawlSite',
+  'httpPageFetcher',
+  'robotsTxtPolicy',
+  'summariseCrawl',
+  // audit
+  'FINDINGS',
+  'SqliteAuditStore',
+  'auditDatabasePaths',
+  'auditHtml',
+  'checkListing',
+  'fetchLiveAnswer',
+  'formatAuditText',
+  'runAudit',
+  // the edges: the work pool, the ledger, renderings, the version
+  'DEFAULT_STATE_DIR',
+  'DEFAULT_USER_AGENT',
+  'GenerateLedger',
+  'RetryLater',
+  'VERSION',
+  'WorkPool',
+  'crawlReport',
+  'entryCsvHeader',
+  'entryToCsvRow',
+  'entryToJsonLine',
+  'formatCrawlReportJson',
+  'formatCrawlReportText',
+  'generateLedgerPath',
+  'renderTree',
+  'siteDatabasePath',
+  'treeToJson',
+];
+
+/** The subpath entry points of package.json "exports", each a part of the main entry. */
+const SUBPATHS = ['core', 'parse', 'generate', 'validate', 'discover', 'crawl', 'audit'];
+
+test('the entry point exports the curated names, and nothing else', () => {
+  assert.deepEqual(Object.keys(sitemapkit).sort(), [...PUBLIC_NAMES].sort());
+});
+
+test('each subpath (sitemapkit/parse …) resolves through package.json and exports a part of the main entry', async () => {
+  // By the package's own name, as a user imports it: through the "exports" map, to the build.
+  const load = (specifier: string) => import(specifier) as Promise<Record<string, unknown>>;
+  const main = await load('sitemapkit');
+  assert.deepEqual(Object.keys(main).sort(), [...PUBLIC_NAMES].sort());
+  const covered = new Set<string>();
+  for (const subpath of SUBPATHS) {
+    const part = await load(`sitemapkit/${subpath}`);
+    assert.ok(Object.keys(part).length > 0, subpath);
+    for (const [name, value] of Object.entries(part)) {
+      assert.equal(value, main[name], `sitemapkit/${subpath} exports ${name} as the main entry does`);
+      covered.add(name);
+    }
   }
+  // The parser's entry point is the parser alone.
+  assert.deepEqual(Object.keys(await load('sitemapkit/parse')).sort(), [
+    'DEFAULT_PARSE_LIMITS',
+    'ParseError',
+    'parseSitemap',
+  ]);
+  assert.ok(covered.has('writeSitemaps') && covered.has('crawlSite') && covered.has('HttpClient'));
 });
 
 test('generate → parse → validate through the public API gives the entries back, with no errors', async () => {

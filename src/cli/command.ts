@@ -41,6 +41,11 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
+/** Colours on stdout: on a terminal, unless NO_COLOR is set (https://no-color.org). */
+export function useColor(io: Io): boolean {
+  return io.isTerminal && !process.env.NO_COLOR;
+}
+
 /** Parses argv for a command; throws UsageError with a message a person can act on. */
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   try {
@@ -58,8 +63,21 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   }
 }
 
+/**
+ * The help of a command: usage, summary, its own text, then the exit codes, the same for every
+ * command (src/cli/problem-options.ts says why), so no command can forget or contradict them.
+ */
 export function formatHelp(spec: CommandSpec): string {
-  return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${spec.help.trim()}\n`;
+  return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${spec.help.trim()}\n\n${exitCodesHelp(spec)}\n`;
+}
+
+/** The exit-code policy as a command's help states it; commands that report problems add --fail-on. */
+export function exitCodesHelp(spec: Pick<CommandSpec, 'options'>): string {
+  const problems = 'fail-on' in spec.options;
+  return `Exit codes (the same for every sitemapkit command):
+  0  ${problems ? 'the work was done and found no problem at or above --fail-on' : 'the work was done'}
+  1  ${problems ? 'a problem at or above --fail-on (default: error) was found, or the work failed' : 'the work failed'}
+  2  bad usage: an unknown flag, a missing or wrong argument`;
 }
 
 /** Reads a flag as a string, or undefined. */

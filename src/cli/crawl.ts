@@ -2,26 +2,26 @@
  * `sitemapkit crawl URL --out DIR`: crawl a site as a search engine would, and publish the
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
  */
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress, type CrawlResult } from '../crawl/crawler.js';
+import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { normaliseCrawlUrl } from '../crawl/normalise.js';
 import { summariseCrawl, type CrawlSummary } from '../crawl/summary.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { HttpClient } from '../discover/http.js';
+import { hasScheme, withWorkingScheme } from '../discover/roots.js';
 import { walkSitemapTree } from '../discover/tree.js';
 import { writeSitemaps } from '../generate/index.js';
 import type { WriteSummary } from '../generate/types.js';
 import { crawlReport, formatCrawlProgress, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
+import { formatFolded } from '../report/format.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
-import { DEFAULT_USER_AGENT } from '../version.js';
 import {
-  EXIT_FAILED,
-  EXIT_OK,
   UsageError,
   booleanFlag,
   integerFlag,
@@ -32,7 +32,19 @@ import {
   type ParsedArgs,
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
+import { ProgressLine } from './progress.js';
+import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import {
+  OUTPUT_OPTIONS,
+  OUTPUT_OPTIONS_HELP,
+  readOutputOptions,
+  refuseStateInsideOut,
+  type OutputOptions,
+} from './output-options.js';
+import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
+
+/** The crawl retries less than the commands that fetch one document: a failed page was tried once already, in the crawl. */
+const NETWORK_DEFAULTS = { retries: 2 };
 
 const HELP = `Crawls the site from URL politely (robots.txt and its Crawl-delay, ${DEFAULT_CONCURRENCY} requests at
 a time) and lists the pages that answer 200 with HTML, are read whole, are not noindex and are
@@ -55,13 +67,7 @@ Crawl:
   --strip-param GLOB     also drop these query parameters; repeatable ("sessionid")
   --max-page-bytes N     read at most N bytes of a page (default ${DEFAULT_MAX_PAGE_BYTES.toLocaleString('en-US')}); a larger
                          page is left out as cut off
-  --delay SECONDS        least time between two requests (robots.txt Crawl-delay may raise it)
-  --concurrency N        requests in flight at once (default ${DEFAULT_CONCURRENCY})
-  --retries N            attempts after the try at the end, following a connection error,
-                         429 or 5xx, with backoff (default 2)
   --use-sitemaps         also start from the URLs of the site's existing sitemaps
-  --user-agent UA        User-Agent sent, and matched in robots.txt
-                         (default ${DEFAULT_USER_AGENT})
   --state DIR            where the crawl state lives (default ${DEFAULT_STATE_DIR}/ in the working
                          directory; never inside --out)
   --resume               continue the interrupted crawl of this site instead of starting over
@@ -82,17 +88,24 @@ Report:
   --report FILE          write every URL left out, with its reason and the page it was found
                          on, to FILE: JSON Lines, or CSV when FILE ends in .csv
 
+${PROBLEM_OPTIONS_HELP}
+                         The same bound applies to the examples of each reason left out.
+
+${networkHelp('pool', NETWORK_DEFAULTS)}
+                       (robots.txt Crawl-delay may raise --delay; --user-agent is also the
+                       name matched in robots.txt)
+
 ${OUTPUT_OPTIONS_HELP}
+
+The run fails (exit 1), whatever --fail-on says, when the crawl was interrupted, the start URL
+could not be fetched, nothing could be listed, the sitemaps could not be written, or some pages
+could not be read (a server error, no response, a page cut off: the sitemaps are written
+without them); and with --fail-on error (the default) when writing them found a problem.
 
 Examples:
   sitemapkit crawl https://www.example.com/ --out public --gzip
   sitemapkit crawl https://www.example.com/ --out public --exclude "/search*" --report left-out.csv
-  sitemapkit crawl https://www.example.com/ --out public --resume
-
-Exit codes: 0 the crawl finished, the sitemaps were written and every page was read; 1 the
-crawl was interrupted, the start URL could not be fetched, nothing could be listed, the
-sitemaps could not be written, or some pages could not be read (a server error, no response, a
-page cut off: the sitemaps are written without them); 2 bad usage.`;
+  sitemapkit crawl https://www.example.com/ --out public --resume`;
 
 /** Outcomes of the start URL that mean there was no site to crawl. */
 const START_FAILURES = new Set(['fetch-error', 'http-error', 'server-error', 'robots-blocked']);
@@ -100,7 +113,7 @@ const START_FAILURES = new Set(['fetch-error', 'http-error', 'server-error', 'ro
 export const command: Command = {
   spec: {
     name: 'crawl',
-    summary: 'crawl a site and write its sitemaps',
+    summary: 'Crawl a site as a search engine would, and write its sitemaps.',
     usage: 'sitemapkit crawl URL --out DIR [options]',
     help: HELP,
     options: {
@@ -115,11 +128,9 @@ export const command: Command = {
       'max-query-variants': { type: 'string' },
       'max-path-segments': { type: 'string' },
       'max-chain': { type: 'string' },
-      delay: { type: 'string' },
-      concurrency: { type: 'string' },
-      retries: { type: 'string' },
+      ...networkOptions('pool'),
+      ...PROBLEM_OPTIONS,
       'use-sitemaps': { type: 'boolean' },
-      'user-agent': { type: 'string' },
       state: { type: 'string' },
       resume: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -130,12 +141,16 @@ export const command: Command = {
 };
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
-  const startUrl = readStartUrl(args);
+  const typed = readStartUrl(args);
+  const problems = readProblemOptions(args);
+  const network = readNetworkOptions(args, io, { overrides: NETWORK_DEFAULTS });
+  const http = new HttpClient(network.http);
+  // A host typed without a scheme is tried over https, then over http when its server speaks no TLS.
+  const startUrl = typed.schemeGuessed ? await withWorkingScheme(typed.url, http) : typed.url;
   const output = readOutputOptions(args, { baseUrl: new URL('/', startUrl).href });
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
-  refuseStateInsideOut(stateDir, output.outDir);
-  const concurrency = integerFlag(args, 'concurrency', DEFAULT_CONCURRENCY);
-  const userAgent = stringFlag(args, 'user-agent') ?? DEFAULT_USER_AGENT;
+  refuseStateInsideOut(stateDir, output.outDir, 'crawl state');
+  const userAgent = http.userAgent;
   const resume = booleanFlag(args, 'resume');
   const reportFile = stringFlag(args, 'report');
   const databaseFile = siteDatabasePath(stateDir, startUrl);
@@ -143,12 +158,8 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   if (resume && store.getMeta('start-url') === undefined)
     io.stderr.write(`sitemapkit crawl: no crawl to resume in ${databaseFile}; starting afresh\n`);
 
-  const http = new HttpClient({
-    userAgent,
-    retries: integerFlag(args, 'retries', 2, { min: 0 }),
-  });
   const interruption = listenForInterruption();
-  const progress = progressLine(io);
+  const progress = new ProgressLine(io, { terminalEveryMs: 200 });
   const started = Date.now();
   try {
     const result = await crawlSite({
@@ -168,17 +179,18 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
       exclude: listFlag(args, 'exclude'),
       keepParams: listFlag(args, 'keep-param'),
       stripParams: listFlag(args, 'strip-param'),
-      concurrency,
-      delayMs: readDelay(args),
-      onProgress: progress.update,
+      concurrency: network.perHost.concurrency,
+      delayMs: network.perHost.delayMs,
+      onProgress: (p: CrawlProgress) => progress.update(() => formatCrawlProgress(p, Date.now() - started)),
       signal: interruption.signal,
     });
-    progress.done();
-    const summary = summariseCrawl(store, result);
+    progress.end();
+    const summary = summariseCrawl(store, result, { examples: problems.maxPerRule || -1 });
     const verdict = judgeCrawl(result, summary);
     // Unless told otherwise, the sitemaps are published at the root of the site crawled.
     const baseUrl = stringFlag(args, 'base-url') === undefined ? `${result.site}/` : output.baseUrl;
-    const published = verdict.publish ? await publish(store, { ...output, baseUrl }, io) : undefined;
+    const tally = new DiagnosticTally(problems.maxPerRule);
+    const published = verdict.publish ? await publish(store, { ...output, baseUrl }, io, tally) : undefined;
     // The report comes whatever happened: it says why nothing was published.
     const leftOutFile =
       reportFile === undefined
@@ -186,13 +198,13 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
         : { path: reportFile, urls: await writeLeftOutFile(store.leftOut(), reportFile) };
     const report = crawlReport(summary, Date.now() - started, published?.written, leftOutFile);
     io.stdout.write(booleanFlag(args, 'json') ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    const problems = [...verdict.problems, ...(published?.problem === undefined ? [] : [published.problem])];
-    if (!result.finished) problems.push(`interrupted; continue with --resume (state in ${databaseFile})`);
-    for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
-    return problems.length > 0 ? EXIT_FAILED : EXIT_OK;
+    const failures = [...verdict.problems, ...(published?.problem === undefined ? [] : [published.problem])];
+    if (!result.finished) failures.push(`interrupted; continue with --resume (state in ${databaseFile})`);
+    for (const problem of failures) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
+    return exitCode({ failed: failures.length > 0, errors: tally.errors, warnings: tally.warnings }, problems.failOn);
   } finally {
     interruption.dispose();
-    progress.done();
+    progress.end();
     store.close();
     await http.close();
   }
@@ -223,31 +235,29 @@ function judgeCrawl(result: CrawlResult, summary: CrawlSummary): { publish: bool
   return { publish: summary.listed > 0, problems };
 }
 
-/** Writes the sitemaps of the listed pages; a failure is reported, not thrown, so the report still comes. */
+/**
+ * Writes the sitemaps of the listed pages, printing the first problems of each code (`tally`
+ * counts them all); a failure is reported, not thrown, so the report still comes.
+ */
 async function publish(
   store: CrawlStore,
   options: OutputOptions,
   io: Io,
+  tally: DiagnosticTally,
 ): Promise<{ written?: WriteSummary; problem?: string }> {
   try {
     const written = await writeSitemaps(store.listedEntries(), {
       ...options,
-      onProblem: (problem) => io.stderr.write(`${formatDiagnostic(problem)}\n`),
+      onProblem: (problem) => {
+        if (tally.add(problem)) io.stderr.write(`${formatDiagnostic(problem)}\n`);
+      },
     });
+    const folded = tally.folded().map(formatFolded);
+    if (folded.length > 0) io.stderr.write(`${folded.join('\n')}\n`);
     return { written };
   } catch (error) {
     return { problem: `the sitemaps could not be written: ${(error as Error).message}` };
   }
-}
-
-/** The crawl state must not be published with the site: say where else to keep it. */
-function refuseStateInsideOut(stateDir: string, outDir: string): void {
-  if (!isInside(stateDir, resolve(outDir))) return;
-  const elsewhere = relative(process.cwd(), join(resolve(outDir), '..', DEFAULT_STATE_DIR)) || DEFAULT_STATE_DIR;
-  throw new UsageError(
-    `--state ${stateDir} is inside --out ${outDir}: the crawl state must not be published with the site. ` +
-      `Keep it elsewhere with --state (e.g. --state ${elsewhere}), or publish into a directory of its own (e.g. --out public)`,
-  );
 }
 
 /** The names, comma-separated, in lines of at most 96 characters after `indent`. */
@@ -265,32 +275,19 @@ function wrapList(names: readonly string[], indent: string): string {
   return lines.join('\n');
 }
 
-function readStartUrl(args: ParsedArgs): string {
+/** The start URL as typed; `schemeGuessed` when it named no scheme (https is tried first). */
+function readStartUrl(args: ParsedArgs): { url: string; schemeGuessed: boolean } {
   const [input, ...rest] = args.positionals;
   if (input === undefined) throw new UsageError('give the URL to start crawling from, e.g. https://www.example.com/');
   if (rest.length > 0) throw new UsageError(`crawl one site at a time; unexpected "${rest[0]}"`);
-  const url = normaliseCrawlUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(input) ? input : `https://${input}`);
+  const schemeGuessed = !hasScheme(input);
+  const url = normaliseCrawlUrl(schemeGuessed ? `https://${input}` : input);
   if (url === undefined) throw new UsageError(`"${input}" is not an http(s) URL to crawl`);
-  return url;
+  return { url, schemeGuessed };
 }
 
 function optionalInteger(args: ParsedArgs, name: string, min: number): number | undefined {
   return stringFlag(args, name) === undefined ? undefined : integerFlag(args, name, 0, { min });
-}
-
-/** --delay in seconds (fractions allowed), as milliseconds. */
-function readDelay(args: ParsedArgs): number {
-  const raw = stringFlag(args, 'delay');
-  if (raw === undefined) return 0;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0 || raw.trim() === '')
-    throw new UsageError(`--delay must be a number of seconds, not "${raw}"`);
-  return Math.round(seconds * 1000);
-}
-
-function isInside(path: string, directory: string): boolean {
-  const between = relative(directory, path);
-  return between === '' || (!between.startsWith('..') && !isAbsolute(between));
 }
 
 /** The page URLs of the site's existing sitemaps (robots.txt and well-known locations). */
@@ -298,30 +295,4 @@ async function* sitemapSeeds(site: string, http: HttpClient): AsyncIterable<stri
   for await (const entry of walkSitemapTree(site, { http })) {
     if (entry.kind === 'url') yield entry.loc;
   }
-}
-
-/** The progress line on stderr: redrawn in place on a terminal, a plain line every 10 s otherwise. */
-function progressLine(io: Io): { update: (progress: CrawlProgress) => void; done: () => void } {
-  const started = Date.now();
-  const every = io.stderrIsTerminal ? 200 : 10_000;
-  let last: CrawlProgress | undefined;
-  let drawnAt = started;
-  const draw = (progress: CrawlProgress) => {
-    const line = formatCrawlProgress(progress, Date.now() - started);
-    io.stderr.write(io.stderrIsTerminal ? `\r\x1b[K${line}` : `${line}\n`);
-    drawnAt = Date.now();
-  };
-  return {
-    update(progress) {
-      last = progress;
-      if (Date.now() - drawnAt >= every) draw(progress);
-    },
-    /** Draws the final state once, and ends the line on a terminal. */
-    done() {
-      if (last === undefined) return;
-      draw(last);
-      if (io.stderrIsTerminal) io.stderr.write('\n');
-      last = undefined;
-    },
-  };
 }

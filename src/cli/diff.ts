@@ -23,9 +23,8 @@ import {
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { ProblemPrinter } from './problem-printer.js';
-import { ProgressLine } from './progress-line.js';
-
-const DEFAULT_MAX_PER_RULE = 20;
+import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
+import { ProgressLine } from './progress.js';
 
 const HELP = `
 Compares two sets of sitemaps URL by URL and prints one JSON object per line for each URL that
@@ -85,7 +84,7 @@ Examples:
 export const command: Command = {
   spec: {
     name: 'diff',
-    summary: 'two sets of sitemaps → the URLs added, removed, changed (and moved), as JSONL',
+    summary: 'Compare two sets of sitemaps: the URLs added, removed, changed (and moved).',
     usage: 'sitemapkit diff OLD NEW [--check-redirects] [--exit-code] [--json] [options]',
     help: HELP,
     options: {
@@ -194,10 +193,10 @@ async function writeRows(rows: AsyncIterable<DiffRow>, io: Io): Promise<void> {
 /** What the diff is doing, on the progress line. */
 class DiffProgress extends ProgressLine {
   readonly phase = (phase: DiffPhase, entries: number): void => {
-    this.draw(`${phase === 'compare' ? 'comparing' : `reading ${phase}`}: ${formatNumber(entries)} URLs`);
+    this.update(() => `${phase === 'compare' ? 'comparing' : `reading ${phase}`}: ${formatNumber(entries)} URLs`);
   };
 
   readonly checked = (urls: number): void => {
-    this.draw(`checking redirects: ${formatNumber(urls)} removed URLs`);
+    this.update(() => `checking redirects: ${formatNumber(urls)} removed URLs`);
   };
 }

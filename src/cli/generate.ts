@@ -16,22 +16,20 @@ import {
   type ReadItem,
   type UrlListFormat,
 } from '../input/index.js';
-import { countOf, formatNumber } from '../report/format.js';
-import { formatFolded, formatGenerateSummary, likelyCause, type RecordedChanges } from '../report/generate.js';
+import { countOf, formatFolded, formatNumber } from '../report/format.js';
+import { formatGenerateSummary, likelyCause, type RecordedChanges } from '../report/generate.js';
 import { GenerateLedger } from '../store/generate-ledger.js';
 import { generateLedgerPath } from '../store/site-database.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  listFlag,
-  stringFlag,
-  type Command,
-  type Io,
-} from './command.js';
+import { EXIT_FAILED, UsageError, booleanFlag, listFlag, stringFlag, type Command, type Io } from './command.js';
 import { listenForInterruption } from './interrupt.js';
+import { ProgressLine } from './progress.js';
+import {
+  PROBLEM_OPTIONS,
+  PROBLEM_OPTIONS_HELP,
+  exitCode,
+  readProblemOptions,
+  type ProblemSettings,
+} from './problem-options.js';
 import {
   OUTPUT_OPTIONS,
   OUTPUT_OPTIONS_HELP,
@@ -40,13 +38,10 @@ import {
   type OutputOptions,
 } from './output-options.js';
 
-const DEFAULT_MAX_PER_RULE = 20;
-
 export const command: Command = {
   spec: {
     name: 'generate',
-    summary:
-      'Turn URL lists or a site build directory into sitemaps: sharded, optionally gzipped, with an index when needed.',
+    summary: 'Turn URL lists or a build directory into sitemaps: sharded, gzipped, indexed.',
     usage: 'sitemapkit generate INPUT… --base-url URL --out DIR [options]',
     help: `
 Inputs (any number, read in order):
@@ -64,8 +59,10 @@ Inputs (any number, read in order):
 
 Relative URLs resolve against --base-url. Bad lines are reported as file:line (standard input
 is "-") and skipped, --max-per-rule of each code, then a count; when most lines fail for one
-reason, its likely cause is said once. The run still writes everything valid and exits 1.
-Duplicate URLs are written once.
+reason, its likely cause is said once. The run still writes everything valid, and fails (exit 1)
+with --fail-on error, the default. A bad field (a lastmod that is no date) is left out of the
+URL written. Duplicate URLs are written once. The run fails whatever --fail-on says when
+nothing could be written: an input that cannot be read, --strict, no valid URL, Ctrl-C.
 
 The entry point is always sitemap.xml (sitemap.xml.gz with --gzip-index), however many URLs
 there are, so the robots.txt line never changes: the sitemap itself when one plain XML file holds
@@ -101,14 +98,12 @@ Input:
 
 ${OUTPUT_OPTIONS_HELP}
 
+${PROBLEM_OPTIONS_HELP}
+                         The same bound applies to left-out pages per reason.
+
 Printing:
-  --max-per-rule N       print at most N problems of each code, and count the rest (default
-                         ${DEFAULT_MAX_PER_RULE}; 0 prints all); the same bound applies to left-out pages per reason
   --json                 print the summary as one JSON object, with the problems and left-out pages
   -q, --quiet            print only the robots.txt line(s) and problems
-
-Exit codes: 0 written; 1 written but some entries had errors (listed), or nothing written (an
-input could not be read, --strict, no valid URL, interrupted); 2 bad usage.
 
 Examples:
   sitemapkit generate urls.txt --base-url https://www.example.com/ --out public
@@ -123,7 +118,7 @@ Examples:
       strict: { type: 'boolean' },
       'keep-duplicates': { type: 'boolean' },
       state: { type: 'string' },
-      'max-per-rule': { type: 'string' },
+      ...PROBLEM_OPTIONS,
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
     },
@@ -132,6 +127,7 @@ Examples:
   async run(args, io) {
     if (args.positionals.length === 0)
       throw new UsageError('give at least one INPUT: a URL list file, "-" for standard input, or a build directory');
+    const problems = readProblemOptions(args);
     const output = readOutputOptions(args);
     const inputFormat = readInputFormat(stringFlag(args, 'input-format'));
     const exclude = listFlag(args, 'exclude');
@@ -145,7 +141,7 @@ Examples:
     }
     const report = new RunReport(io, {
       output,
-      maxPerRule: integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }),
+      ...problems,
       json: booleanFlag(args, 'json'),
       quiet: booleanFlag(args, 'quiet'),
     });
@@ -164,6 +160,8 @@ Examples:
     // Build directories are dated by their content with a ledger; by their last commit on its first run.
     const pages = { contentDigests: ledger !== undefined, commitTimes: ledger?.knows(output.baseUrl) === false };
     const inputs = new Inputs(args.positionals, { output, inputFormat, exclude, pages, io, report });
+    // A terminal sees the count grow; a log gets only the summary, which comes soon enough.
+    const progress = new ProgressLine(io, { plainEveryMs: undefined });
     let summary: WriteSummary;
     try {
       summary = await writeSitemaps(inputs.read(), {
@@ -173,13 +171,12 @@ Examples:
         ...(ledger === undefined ? {} : { ledger }),
         signal: interruption.signal,
         onProblem: report.problem,
-        onProgress: ({ urls, files }) => {
-          if (io.stderrIsTerminal) io.stderr.write(`\r${formatNumber(urls)} URLs, ${countOf(files, 'file')}…`);
-        },
+        onProgress: ({ urls, files }) =>
+          progress.update(() => `${formatNumber(urls)} URLs, ${countOf(files, 'file')}…`),
       });
     } catch (error) {
       ledger?.close();
-      if (io.stderrIsTerminal) io.stderr.write('\r\u001b[K');
+      progress.clear();
       if (interruption.signal.aborted) return report.failed(String(interruption.signal.reason));
       if (!(error instanceof GenerateError)) throw error;
       if (error.diagnostic === undefined) return report.failed(error.message);
@@ -189,7 +186,7 @@ Examples:
     } finally {
       interruption.dispose();
     }
-    if (io.stderrIsTerminal) io.stderr.write('\r\u001b[K');
+    progress.clear();
     const changes = ledger && summary.changes && recordedChanges(ledger, summary.changes, report.maxPerRule);
     ledger?.close();
     return report.written(summary, changes);
@@ -298,7 +295,7 @@ class RunReport {
 
   constructor(
     private readonly io: Io,
-    private readonly options: { output: OutputOptions; maxPerRule: number; json: boolean; quiet: boolean },
+    private readonly options: { output: OutputOptions; json: boolean; quiet: boolean } & ProblemSettings,
   ) {
     this.tally = new DiagnosticTally(options.maxPerRule);
     this.leftOut = new LeftOutPages(options.maxPerRule);
@@ -320,7 +317,7 @@ class RunReport {
     return this.options.maxPerRule;
   }
 
-  /** The run published its sitemaps (and recorded its `changes` in the ledger): exit 0, or 1 when an error skipped an entry or left out a field. */
+  /** The run published its sitemaps (and recorded its `changes` in the ledger): exit 1 only for problems at or above --fail-on. */
   written(summary: WriteSummary, changes: RecordedChanges | undefined): number {
     this.printProblemEnd();
     if (this.options.json) {
@@ -334,7 +331,7 @@ class RunReport {
           : formatGenerateSummary(summary, this.leftOut.byReason(), resolve(outDir), changes),
       );
     }
-    return summary.problems.errors > 0 ? EXIT_FAILED : EXIT_OK;
+    return exitCode(this.tally, this.options.failOn);
   }
 
   /** Nothing was published: says why, and that the output directory is as it was. */

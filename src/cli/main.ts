@@ -1,39 +1,59 @@
 #!/usr/bin/env node
 /**
  * The `sitemapkit` binary: finds the command, parses its flags, runs it, and turns the outcome
- * into the exit codes of the contract (0 success, 1 input errors or failed work, 2 bad usage).
+ * into the exit codes of the policy (src/cli/problem-options.ts): 0 done, 1 problems at or above
+ * --fail-on or failed work, 2 bad usage.
  */
-import { EXIT_FAILED, EXIT_USAGE, UsageError, formatHelp, parseCommandArgs, type Command, type Io } from './command.js';
+import {
+  EXIT_FAILED,
+  EXIT_USAGE,
+  UsageError,
+  exitCodesHelp,
+  formatHelp,
+  parseCommandArgs,
+  type Command,
+  type Io,
+} from './command.js';
 
-/** Each command lives in its own module, loaded only when it runs. */
+/**
+ * Each command lives in its own module, loaded only when it runs. A new command adds one line here;
+ * its summary is the one its own --help prints under the usage line (a test holds them equal).
+ */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   generate: {
-    summary: 'URL lists or a build directory → sitemaps (sharded, gzip, index)',
+    summary: 'Turn URL lists or a build directory into sitemaps: sharded, gzipped, indexed.',
     load: async () => (await import('./generate.js')).command,
   },
   parse: {
-    summary: 'a sitemap (file, - or URL) → one JSON entry per line',
+    summary: 'Read sitemaps (XML, index, RSS, Atom, text; plain or gzip) as one JSON entry per line.',
     load: async () => (await import('./parse.js')).command,
   },
   validate: {
-    summary: 'check sitemaps against every rule of the protocol and the engines',
+    summary: 'Check sitemaps against every rule of the protocol and of the search engines.',
     load: async () => (await import('./validate.js')).command,
   },
   tree: {
-    summary: "read a site's whole sitemap tree from robots.txt and well-known locations",
+    summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
     load: async () => (await import('./tree.js')).command,
   },
-  crawl: { summary: 'crawl a site and write its sitemaps', load: async () => (await import('./crawl.js')).command },
+  crawl: {
+    summary: 'Crawl a site as a search engine would, and write its sitemaps.',
+    load: async () => (await import('./crawl.js')).command,
+  },
+  audit: {
+    summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
+    load: async () => (await import('./audit.js')).command,
+  },
   diff: {
-    summary: 'two sets of sitemaps → the URLs added, removed, changed (and moved)',
+    summary: 'Compare two sets of sitemaps: the URLs added, removed, changed (and moved).',
     load: async () => (await import('./diff.js')).command,
   },
   submit: {
-    summary: 'tell IndexNow what was added, changed or removed since the last submission',
+    summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
     load: async () => (await import('./submit.js')).command,
   },
   rules: {
-    summary: 'the rule catalog: what each code means and how to fix it',
+    summary: 'Print the rule catalog: what each code means, why it matters, how to fix it.',
     load: async () => (await import('./rules.js')).command,
   },
 };
@@ -44,21 +64,30 @@ function mainHelp(): string {
   return `sitemapkit: generate, parse, validate and discover sitemaps (sitemaps.org 0.9 and extensions)
 
 Usage: sitemapkit <command> [options]
+       sitemapkit help <command>
+       sitemapkit --version
 
 Commands:
 ${lines.join('\n')}
 
-Run "sitemapkit <command> --help" for the options of a command.
-Exit codes: 0 success, 1 the input has errors or the work failed, 2 bad usage.
+Options:
+  -h, --help     this help; "sitemapkit <command> --help" gives the options of a command
+  -v, --version  print the version of sitemapkit
+
+Every command that reads a sitemap takes - for standard input.
+
+${exitCodesHelp({ options: { 'fail-on': { type: 'string' } } })}
 `;
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     (name === undefined ? io.stderr : io.stdout).write(mainHelp());
     return name === undefined ? EXIT_USAGE : 0;
   }
+  // "sitemapkit help generate" is "sitemapkit generate --help", as in git.
+  if (name === 'help') return main([rest[0]!, '--help'], io);
   if (name === '--version' || name === '-v') {
     io.stdout.write(`${(await import('../version.js')).VERSION}\n`);
     return 0;

@@ -1,17 +1,26 @@
 /**
- * The network flags, shared by every command that fetches (parse, validate, tree): declared once,
- * documented once, read into the options of the HTTP client and the work pool. Waits before a
- * retry are said on stderr, so a run that waits never looks hung.
+ * The network flags, shared by every command that fetches (parse, validate, tree, crawl, and the
+ * commands to come): declared once, documented once, read into the options of the HTTP client and
+ * the work pool. A new command spreads networkOptions(use) into its options, puts
+ * networkHelp(use) in its help and calls readNetworkOptions. Waits before a retry are said on
+ * stderr, so a run that waits never looks hung.
  */
 import type { HttpOptions, RetryNotice } from '../discover/http.js';
 import { DEFAULT_HOST_POLITENESS } from '../pool/index.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
+import { CLEAR_LINE } from './progress.js';
 import { UsageError, integerFlag, stringFlag, type CommandSpec, type Io, type ParsedArgs } from './command.js';
 
-/** `single`: one document at a time (parse, validate); `pool`: many at once, polite per host (tree). */
+/** `single`: one document at a time (parse, validate); `pool`: many at once, polite per host (tree, crawl). */
 export type NetworkUse = 'single' | 'pool';
 
-const DEFAULTS = { timeoutSeconds: 60, retries: 3, maxWaitSeconds: 30 };
+export interface NetworkDefaults {
+  timeoutSeconds: number;
+  retries: number;
+  maxWaitSeconds: number;
+}
+
+const DEFAULTS: NetworkDefaults = { timeoutSeconds: 60, retries: 3, maxWaitSeconds: 30 };
 
 /** Retry notices printed before the rest are only counted: a site failing everywhere must not flood stderr. */
 const MAX_RETRY_NOTICES = 10;
@@ -26,20 +35,22 @@ export function networkOptions(use: NetworkUse): CommandSpec['options'] {
   };
 }
 
-export function networkHelp(use: NetworkUse): string {
+/** The help of the network flags; `overrides`: a command's own defaults (crawl retries less, after a pass). */
+export function networkHelp(use: NetworkUse, overrides: Partial<NetworkDefaults> = {}): string {
+  const defaults = { ...DEFAULTS, ...overrides };
   const pool =
     use === 'pool'
       ? `
-  --concurrency N      sitemaps read at once from one host (default ${DEFAULT_HOST_POLITENESS.concurrency}; twice as many across hosts)
+  --concurrency N      requests at once to one host (default ${DEFAULT_HOST_POLITENESS.concurrency}; twice as many across hosts)
   --delay SECONDS      least time between two requests to one host (default 0)`
       : '';
   return `Network:
   --timeout SECONDS    the longest one document may take, every retry, wait and the body
-                       included (default ${DEFAULTS.timeoutSeconds}); a body slower than 1 KiB/s is stopped sooner
-  --retries N          extra attempts after a 429, a 5xx or a lost connection (default ${DEFAULTS.retries}); a
+                       included (default ${defaults.timeoutSeconds}); a body slower than 1 KiB/s is stopped sooner
+  --retries N          extra attempts after a 429, a 5xx or a lost connection (default ${defaults.retries}); a
                        timeout is retried once, a host that does not resolve or a TLS mismatch never
   --max-wait SECONDS   the longest total wait before the retries of one document, Retry-After
-                       included (default ${DEFAULTS.maxWaitSeconds}); a server asking for more is not waited for
+                       included (default ${defaults.maxWaitSeconds}); a server asking for more is not waited for
   --user-agent UA      User-Agent to send (and to match robots.txt groups with)
                        (default ${DEFAULT_USER_AGENT})${pool}`;
 }
@@ -51,14 +62,19 @@ export interface NetworkSettings {
   perHost: { concurrency: number; delayMs: number };
 }
 
-/** Reads the network flags; `io` is where waits are told (unless `quiet`). */
-export function readNetworkOptions(args: ParsedArgs, io: Io, { quiet = false } = {}): NetworkSettings {
+/** Reads the network flags; `io` is where waits are told (unless `quiet`); `overrides` as given to networkHelp. */
+export function readNetworkOptions(
+  args: ParsedArgs,
+  io: Io,
+  { quiet = false, overrides = {} }: { quiet?: boolean; overrides?: Partial<NetworkDefaults> } = {},
+): NetworkSettings {
+  const defaults = { ...DEFAULTS, ...overrides };
   const perHostConcurrency = integerFlag(args, 'concurrency', DEFAULT_HOST_POLITENESS.concurrency);
   return {
     http: {
-      timeoutMs: secondsFlag(args, 'timeout', DEFAULTS.timeoutSeconds, { min: 0.001 }) * 1000,
-      retries: integerFlag(args, 'retries', DEFAULTS.retries, { min: 0 }),
-      maxWaitMs: secondsFlag(args, 'max-wait', DEFAULTS.maxWaitSeconds) * 1000,
+      timeoutMs: secondsFlag(args, 'timeout', defaults.timeoutSeconds, { min: 0.001 }) * 1000,
+      retries: integerFlag(args, 'retries', defaults.retries, { min: 0 }),
+      maxWaitMs: secondsFlag(args, 'max-wait', defaults.maxWaitSeconds) * 1000,
       userAgent: stringFlag(args, 'user-agent'),
       ...(quiet ? {} : { onRetry: retryNotices(io) }),
     },
@@ -83,7 +99,7 @@ function retryNotices(io: Io): (notice: RetryNotice) => void {
   return (notice) => {
     told += 1;
     if (told > MAX_RETRY_NOTICES + 1) return;
-    const clear = io.stderrIsTerminal ? '\r\u001b[K' : '';
+    const clear = io.stderrIsTerminal ? CLEAR_LINE : '';
     io.stderr.write(
       told > MAX_RETRY_NOTICES
         ? `${clear}sitemapkit: more retries follow; they are not shown\n`

@@ -94,6 +94,7 @@ export function refuseStateInsideOut(stateDir: string, outDir: string, what: str
   if (between !== '' && (between.startsWith('..') || isAbsolute(between))) return;
   const beside = relative(process.cwd(), join(resolve(outDir), '..', DEFAULT_STATE_DIR)) || DEFAULT_STATE_DIR;
   throw new UsageError(
-    `--state ${stateDir} is inside --out ${outDir}: the ${what} must not be published with the site; keep it elsewhere (e.g. --state ${beside})`,
+    `--state ${stateDir} is inside --out ${outDir}: the ${what} must not be published with the site. ` +
+      `Keep it elsewhere with --state (e.g. --state ${beside}), or publish into a directory of its own (e.g. --out public)`,
   );
 }

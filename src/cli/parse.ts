@@ -6,18 +6,12 @@ import { HttpClient } from '../discover/http.js';
 import { parseSitemap, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
 import { DATA_LOSS_CODES, fetchSitemap, TransferError, type SitemapBody } from '../validate/fetch.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
-import {
-  booleanFlag,
-  EXIT_FAILED,
-  EXIT_OK,
-  integerFlag,
-  stringFlag,
-  UsageError,
-  type Command,
-  type Io,
-} from './command.js';
+import { DiagnosticTally } from '../core/diagnostic-tally.js';
+import { formatFolded } from '../report/format.js';
+import { booleanFlag, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 
 const HELP = `
 Reads sitemaps as a crawler meets them: XML urlset or sitemap index (with image, video, news and
@@ -29,6 +23,10 @@ SOURCE is a file path, - for standard input, or an http(s) URL. With several sou
 also carries "source".
 
 The reader is lenient: it keeps every entry it can and reports what it repaired or left out.
+The run fails (exit 1), whatever --fail-on says, when a document could not be read whole
+(missing file, HTTP error, a transfer that broke off, corrupt gzip, the --max-bytes cap, an HTML
+page, not a sitemap; the entries read before the problem are printed), was read only around
+damage (end tags missing, cut off: entries there may be incomplete), or --strict stopped it.
 
 Options:
   --csv              CSV with a header instead of JSONL
@@ -38,13 +36,9 @@ Options:
   --max-bytes N      stop after N uncompressed bytes (default ${DEFAULT_PARSE_LIMITS.maxBytes})
   -h, --help         this help
 
-${networkHelp('single')}
+${PROBLEM_OPTIONS_HELP}
 
-Exit status: 0 when the documents were read to their end; 1 when one could not be read whole
-(missing file, HTTP error, a transfer that broke off, corrupt gzip, the --max-bytes cap, an HTML
-page, not a sitemap; the entries read before the problem are printed) or only around damage (end
-tags missing, cut off: entries there may be incomplete) or, with --strict, on any error; 2 on bad
-usage.
+${networkHelp('single')}
 
 Examples:
   sitemapkit parse sitemap.xml.gz
@@ -58,14 +52,15 @@ const FLUSH_AT = 64 * 1024;
 export const command: Command = {
   spec: {
     name: 'parse',
-    summary: 'read sitemaps (XML, index, RSS, Atom, text; plain or gzip) as JSONL entries',
-    usage: 'sitemapkit parse SOURCE… [--csv] [--strict] [--base-url URL] [--max-bytes N]',
+    summary: 'Read sitemaps (XML, index, RSS, Atom, text; plain or gzip) as one JSON entry per line.',
+    usage: 'sitemapkit parse SOURCE… [--csv] [--strict] [--base-url URL] [--max-bytes N] [options]',
     help: HELP,
     options: {
       csv: { type: 'boolean' },
       strict: { type: 'boolean' },
       'base-url': { type: 'string' },
       'max-bytes': { type: 'string' },
+      ...PROBLEM_OPTIONS,
       ...networkOptions('single'),
     },
   },
@@ -76,6 +71,7 @@ export const command: Command = {
     const baseUrl = stringFlag(args, 'base-url');
     if (baseUrl !== undefined && !URL.canParse(baseUrl))
       throw new UsageError(`--base-url must be an absolute URL, not "${baseUrl}"`);
+    const problems = readProblemOptions(args);
     const options = {
       csv: booleanFlag(args, 'csv'),
       strict: booleanFlag(args, 'strict'),
@@ -85,17 +81,29 @@ export const command: Command = {
     };
     const out = new BatchedWriter(io.stdout);
     if (options.csv) out.line(entryCsvHeader(options.withSource));
-    let status = EXIT_OK;
+    let failed = false;
+    let errors = 0;
+    let warnings = 0;
     const http = new HttpClient(readNetworkOptions(args, io).http);
     try {
       for (const source of sources) {
-        if ((await parseOne(source, options, out, io, http)) !== EXIT_OK) status = EXIT_FAILED;
+        const tally = new DiagnosticTally(problems.maxPerRule);
+        if (!(await parseOne(source, options, out, { io, http, tally }))) failed = true;
+        errors += tally.errors;
+        warnings += tally.warnings;
+        if (tally.folded().length > 0)
+          io.stderr.write(
+            tally
+              .folded()
+              .map((folded) => `${source}: ${formatFolded(folded)}\n`)
+              .join(''),
+          );
       }
     } finally {
       await http.close();
     }
     await out.flush();
-    return status;
+    return exitCode({ failed, errors, warnings }, problems.failOn);
   },
 };
 
@@ -107,26 +115,26 @@ interface RunOptions {
   withSource: boolean;
 }
 
+/** Parses one source onto `out`; true when it was read whole, false when the work failed. */
 async function parseOne(
   name: string,
   options: RunOptions,
   out: BatchedWriter,
-  io: Io,
-  http: HttpClient,
-): Promise<number> {
-  const label = name === '-' ? '<stdin>' : name;
+  { io, http, tally }: { io: Io; http: HttpClient; tally: DiagnosticTally },
+): Promise<boolean> {
+  const label = name; // standard input is "-", as it was given
   const abort = new AbortController();
   const reported = new Set<string>();
   const print = (d: Diagnostic) => {
     reported.add(d.code);
-    io.stderr.write(`${formatDiagnostic(d)}\n`);
+    if (tally.add(d)) io.stderr.write(`${formatDiagnostic(d)}\n`);
   };
   let fetched: SitemapBody | undefined;
   try {
     const opened = await openCliSource(name, io, http, { signal: abort.signal, maxBytes: options.maxBytes });
     if ('unavailable' in opened) {
       opened.unavailable.forEach((d) => print({ ...d, source: label }));
-      return EXIT_FAILED;
+      return false;
     }
     fetched = opened.fetched;
     fetched?.diagnostics.forEach(print);
@@ -156,12 +164,12 @@ async function parseOne(
       parsed.kind === 'unknown' ||
       [...reported].some((code) => DATA_LOSS_CODES.has(code));
     // A repaired document was read around the damage, but entries at the damage may be incomplete.
-    return unreadable || parsed.repairs > 0 ? EXIT_FAILED : EXIT_OK;
+    return !unreadable && parsed.repairs === 0;
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // Strict mode: the diagnostic was already printed by onDiagnostic; a source that could not be opened was not.
-    if (error.diagnostic.code === 'FETCH-001') io.stderr.write(`${formatDiagnostic(error.diagnostic, label)}\n`);
-    return EXIT_FAILED;
+    if (error.diagnostic.code === 'FETCH-001') print({ ...error.diagnostic, source: label });
+    return false;
   } finally {
     fetched?.release();
     abort.abort();

@@ -4,7 +4,7 @@
  */
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
-import { formatFolded } from '../report/generate.js';
+import { formatFolded } from '../report/format.js';
 import type { Io } from './command.js';
 
 export class ProblemPrinter {

@@ -5,7 +5,7 @@ import { EXIT_OK, UsageError, booleanFlag, type Command } from './command.js';
 export const command: Command = {
   spec: {
     name: 'rules',
-    summary: 'Print the rule catalog: what each diagnostic code means, why it matters and how to fix it.',
+    summary: 'Print the rule catalog: what each code means, why it matters, how to fix it.',
     usage: 'sitemapkit rules [CODE…] [--json]',
     help: `
 Without CODE, every rule is listed: code, severity and title, by family. With a CODE (in any

@@ -29,9 +29,8 @@ import {
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { ProblemPrinter } from './problem-printer.js';
-import { ProgressLine } from './progress-line.js';
-
-const MAX_PER_RULE = 20;
+import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
+import { ProgressLine } from './progress.js';
 
 const HELP = `
 Tells IndexNow (Bing, Yandex, Naver, Seznam, Yep and the others that share it) which URLs were
@@ -104,7 +103,7 @@ Examples:
 export const command: Command = {
   spec: {
     name: 'submit',
-    summary: 'tell IndexNow what was added, changed or removed since the last accepted submission',
+    summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
     usage:
       'sitemapkit submit (SOURCE | --from-state DIR) --key KEY [options]  |  sitemapkit submit --new-key --out DIR',
     help: HELP,
@@ -137,7 +136,7 @@ export const command: Command = {
       }
     }
     const quiet = booleanFlag(args, 'quiet');
-    const problems = new ProblemPrinter(io, MAX_PER_RULE);
+    const problems = new ProblemPrinter(io, DEFAULT_MAX_PER_RULE);
     const progress = quiet || booleanFlag(args, 'json') ? undefined : new ProgressLine(io);
     const interruption = listenForInterruption(() =>
       (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
@@ -157,7 +156,7 @@ export const command: Command = {
         ledger,
         run,
         onProblem: problems.print,
-        onProgress: (urls: number) => progress?.draw(`reading: ${formatNumber(urls)} URLs`),
+        onProgress: (urls: number) => progress?.update(() => `reading: ${formatNumber(urls)} URLs`),
       };
       const observed: Observed =
         settings.fromState !== undefined
@@ -180,7 +179,7 @@ export const command: Command = {
         pings: settings.pings,
         signal: interruption.signal,
         onProblem: problems.print,
-        onSent: (host, sent) => progress?.draw(`${host}: ${formatNumber(sent)} URLs sent`),
+        onSent: (host, sent) => progress?.update(() => `${host}: ${formatNumber(sent)} URLs sent`),
         onBatch: (host, urls) => {
           if (dryRun && !booleanFlag(args, 'json') && !quiet)
             io.stdout.write(urls.map((url) => `would send  ${url}\n`).join(''));

@@ -8,7 +8,6 @@ import { renderTree, treeToJson } from '../report/tree.js';
 import { formatBytes, formatNumber } from '../report/format.js';
 import {
   fetchSitemapTree,
-  resolveStart,
   walkSitemapTree,
   type SitemapTree,
   type TreeOptions,
@@ -17,23 +16,25 @@ import {
 import { ConditionalFetches } from '../discover/conditional.js';
 import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
 import {
-  EXIT_FAILED,
-  EXIT_OK,
   UsageError,
   booleanFlag,
   integerFlag,
   stringFlag,
+  useColor,
   type Command,
   type Io,
   type ParsedArgs,
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
+import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { readSiteInput } from './site-input.js';
+import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 
 export const command: Command = {
   spec: {
     name: 'tree',
-    summary: "read a site's whole sitemap tree from robots.txt and well-known locations",
+    summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
     usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls [--changed-only]] [--state DIR] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
@@ -59,6 +60,9 @@ Options:
   -q, --quiet          no progress line or retry notice on stderr (nor, with --urls, the
                        closing count)
 
+${PROBLEM_OPTIONS_HELP}
+                         (per sitemap; --json keeps as many of each, and counts them all)
+
 ${networkHelp('pool')}
 
 A sitemap that failed for a reason that may pass (a refused or lost connection, 429, 5xx) is
@@ -66,9 +70,9 @@ read once more after the rest of the tree.
 
 Ctrl-C (or SIGTERM) stops the walk and prints the tree read so far.
 
-Exit status: 0 when every sitemap of the tree was read whole; 1 when one could not be found,
+The run fails (exit 1), whatever --fail-on says, when a sitemap of the tree could not be found,
 fetched or read to its end (its URLs are missing from the totals), when no sitemap was found, or
-when the walk was stopped.
+when the walk was stopped; and with --fail-on error (the default) when a problem was found.
 
 Examples:
   sitemapkit tree example.com
@@ -82,6 +86,7 @@ Examples:
       state: { type: 'string' },
       'changed-only': { type: 'boolean' },
       ...networkOptions('pool'),
+      ...PROBLEM_OPTIONS,
       quiet: { type: 'boolean', short: 'q' },
     },
   },
@@ -90,15 +95,16 @@ Examples:
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
     if (booleanFlag(args, 'json') && booleanFlag(args, 'urls'))
       throw new UsageError('--json and --urls are two different outputs; choose one');
-    const input = args.positionals.length === 1 ? args.positionals[0]! : args.positionals;
-    checkInputs(args.positionals);
+    const input = readSiteInput(args);
+    const problems = readProblemOptions(args);
     const memory = openMemory(args);
     const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
     // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
     const interruption = listenForInterruption();
     const options: TreeOptions = {
       ...readOptions(args, io),
-      onProgress: progress?.update,
+      examplesPerCode: problems.maxPerRule,
+      onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
       ...(memory ? { conditional: memory.conditional } : {}),
     };
@@ -120,14 +126,16 @@ Examples:
       memory.store.close();
     }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
-    else if (!booleanFlag(args, 'urls')) io.stdout.write(renderTree(tree, { color: io.isTerminal }));
+    else if (!booleanFlag(args, 'urls'))
+      io.stdout.write(renderTree(tree, { color: useColor(io), maxPerRule: problems.maxPerRule }));
     else if (!booleanFlag(args, 'quiet')) {
       const unchanged = tree.totals.unchanged ? `, ${tree.totals.unchanged} unchanged since the last walk` : '';
       io.stderr.write(
         `${(printed ?? 0).toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps${unchanged}\n`,
       );
     }
-    return tree.complete && tree.totals.read > 0 && tree.totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
+    const failed = !tree.complete || tree.totals.read === 0 || tree.totals.failed > 0;
+    return exitCode({ failed, errors: tree.totals.errors, warnings: tree.totals.warnings }, problems.failOn);
   },
 };
 
@@ -147,20 +155,6 @@ function openMemory(args: ParsedArgs): { store: SitemapMemory; conditional: Cond
   const store = new SitemapMemory(sitemapMemoryPath(stateDir));
   const skipUnchanged = !booleanFlag(args, 'urls') || changedOnly;
   return { store, conditional: new ConditionalFetches({ memory: store, skipUnchanged }) };
-}
-
-/** One site, or sitemap URLs: anything else is a usage error before any request is made. */
-function checkInputs(inputs: readonly string[]): void {
-  for (const input of inputs) {
-    let start;
-    try {
-      start = resolveStart(input);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if (start.mode === 'site' && inputs.length > 1)
-      throw new UsageError(`give one site, or sitemap URLs: ${input} is a site`);
-  }
 }
 
 function readOptions(args: ParsedArgs, io: Io): TreeOptions {
@@ -199,32 +193,8 @@ async function writeUrls(
   return { tree: await walk.tree, printed };
 }
 
-/**
- * "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" on stderr: redrawn in place on a
- * terminal (at most 10 times a second), otherwise a line every 10 seconds.
- */
-class ProgressLine {
-  private lastDraw = Date.now();
-  private drawn = false;
-
-  constructor(private readonly io: Io) {}
-
-  readonly update = (p: TreeProgress): void => {
-    const now = Date.now();
-    const interval = this.io.stderrIsTerminal ? 100 : 10_000;
-    if (now - this.lastDraw < interval) return;
-    this.lastDraw = now;
-    const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
-    const line = `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`;
-    if (this.io.stderrIsTerminal) {
-      this.io.stderr.write(`\r${line}\u001b[K`);
-      this.drawn = true;
-    } else {
-      this.io.stderr.write(`${line}\n`);
-    }
-  };
-
-  clear(): void {
-    if (this.drawn) this.io.stderr.write('\r\u001b[K');
-  }
+/** "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" */
+function formatTreeProgress(p: TreeProgress): string {
+  const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
+  return `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`;
 }

@@ -1,40 +1,32 @@
 /** `sitemapkit validate SOURCE…`: flags and printing only; the work is src/validate/. */
-import { w3cToEpochMillis } from '../core/datetime.js';
 import { HttpClient } from '../discover/http.js';
 import { robotsSitemaps } from '../discover/robots.js';
 import { ValidationReport } from '../report/validation.js';
+import { DATA_LOSS_CODES } from '../validate/fetch.js';
 import { validateSources, type ValidationSource } from '../validate/index.js';
 import type { ValidationResult } from '../validate/types.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  stringFlag,
-  type Command,
-  type ParsedArgs,
-} from './command.js';
+import { UsageError, booleanFlag, stringFlag, useColor, type Command, type ParsedArgs } from './command.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
-
-const DEFAULT_MAX_PER_RULE = 20;
+import { readNow } from './now-option.js';
+import { ProgressLine } from './progress.js';
+import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 
 export const command: Command = {
   spec: {
     name: 'validate',
-    summary: 'Check sitemaps against every rule of the protocol and of the search engines that read them.',
+    summary: 'Check sitemaps against every rule of the protocol and of the search engines.',
     usage: 'sitemapkit validate SOURCE… [options]',
     help: `
-SOURCE is a file (XML, text or feed, gzip or not), - for stdin, or an http(s) URL.
-Each problem is printed as source:line:column, severity, rule code and what to do ("sitemapkit rules CODE" explains a code).
-Exit code: 0 no errors, 1 any error (or warning with --fail-on warning), 2 bad usage.
+SOURCE is a file (XML, text or feed, gzip or not), - for standard input, or an http(s) URL.
+Each problem is printed as source:line:column, severity, rule code and what to do ("sitemapkit
+rules CODE" explains a code). The run fails (exit 1) when a source cannot be read whole, or
+when a problem at or above --fail-on is found (--fail-on warning for CI).
 
 Options:
   --json               one JSON object per source per line: {source, kind, valid, urls, errors, warnings,
                        diagnostics, omitted}, --max-per-rule diagnostics of each rule at most
-  --max-per-rule N     show at most N problems of each rule per source, and count the rest (default ${DEFAULT_MAX_PER_RULE}; 0 shows all)
   -q, --quiet          show errors only
-  --fail-on LEVEL      error (default) or warning: warnings fail the run too, for CI
   --location URL       the URL the (single) sitemap is published at, for the location rules
                        (URL-004/005, IDX-004) and to map an index's children to local files
   --strict-scope       report URLs outside the sitemap's host or folder as errors: the sitemap is
@@ -46,6 +38,8 @@ Options:
                        levels deep; duplicates and hreflang are checked across all
   --now ISO            the current time for future dates and news age (default: the clock)
 
+${PROBLEM_OPTIONS_HELP}
+
 ${networkHelp('single')}
 
 Examples:
@@ -55,9 +49,8 @@ Examples:
 `,
     options: {
       json: { type: 'boolean' },
-      'max-per-rule': { type: 'string' },
+      ...PROBLEM_OPTIONS,
       quiet: { type: 'boolean', short: 'q' },
-      'fail-on': { type: 'string' },
       location: { type: 'string' },
       'strict-scope': { type: 'boolean' },
       recursive: { type: 'boolean', short: 'r' },
@@ -68,80 +61,65 @@ Examples:
 
   async run(args, io) {
     if (args.positionals.length === 0) throw new UsageError('name at least one SOURCE (a file, - for stdin, or a URL)');
-    const failOnWarning = readFailOn(args);
+    const { failOn, maxPerRule } = readProblemOptions(args);
     const location = readLocation(args);
     const now = readNow(args);
     const json = booleanFlag(args, 'json');
     const quiet = booleanFlag(args, 'quiet');
-    const maxPerRule = integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 });
     const report = new ValidationReport({
       maxPerRule,
       quiet,
-      color: io.isTerminal && !process.env.NO_COLOR,
+      color: useColor(io),
     });
     const sources: ValidationSource[] = args.positionals.map((source) =>
       source === '-' ? { name: '-', input: io.stdin as AsyncIterable<Uint8Array> } : source,
     );
 
     // Progress on a terminal only, on stderr, erased before the report.
-    const progress = io.stderrIsTerminal
-      ? (source: string, number: number) => io.stderr.write(`\r\u001b[Kvalidating ${number}: ${source}`)
-      : undefined;
+    const progress = new ProgressLine(io, { plainEveryMs: undefined });
     // URL sources come through the shared HTTP layer, as in `parse`: timeouts, retries, redirects, User-Agent.
     const http = new HttpClient(readNetworkOptions(args, io).http);
     let results: ValidationResult[];
+    const unread = new Set<string>();
     try {
       results = await validateSources(sources, {
         http,
         robotsSitemaps: robotsSitemaps(http),
-        ...(progress ? { onDocument: progress } : {}),
+        onDocument: (source, number) => progress.update(() => `validating ${number}: ${source}`),
         ...(location === undefined ? {} : { location }),
         ...(now === undefined ? {} : { now }),
         strictScope: booleanFlag(args, 'strict-scope'),
         recursive: booleanFlag(args, 'recursive'),
-        ...(json
-          ? { maxDiagnostics: Number.POSITIVE_INFINITY, maxPerRule }
-          : { onDiagnostic: report.add, maxDiagnostics: 0 }),
+        // A source read in part (missing, broken off, past the byte cap) is a failed run, whatever --fail-on says.
+        onDiagnostic: (d) => {
+          if (DATA_LOSS_CODES.has(d.code)) unread.add(d.source ?? '');
+          if (!json) report.add(d);
+        },
+        ...(json ? { maxDiagnostics: Number.POSITIVE_INFINITY, maxPerRule } : { maxDiagnostics: 0 }),
       });
     } finally {
       await http.close();
     }
 
-    if (progress) io.stderr.write('\r\u001b[K');
+    progress.clear();
     if (json) {
       for (const result of results) io.stdout.write(`${JSON.stringify(quiet ? errorsOnly(result) : result)}\n`);
     } else {
       io.stdout.write(report.render(results));
     }
-    const failed = results.some((result) => result.errors > 0 || (failOnWarning && result.warnings > 0));
-    return failed ? EXIT_FAILED : EXIT_OK;
+    const sum = (key: 'errors' | 'warnings') => results.reduce((total, result) => total + result[key], 0);
+    return exitCode({ failed: unread.size > 0, errors: sum('errors'), warnings: sum('warnings') }, failOn);
   },
 };
-
-function readFailOn(args: ParsedArgs): boolean {
-  const level = stringFlag(args, 'fail-on') ?? 'error';
-  if (level !== 'error' && level !== 'warning')
-    throw new UsageError(`--fail-on must be "error" or "warning", not "${level}"`);
-  return level === 'warning';
-}
 
 function readLocation(args: ParsedArgs): string | undefined {
   const location = stringFlag(args, 'location');
   if (location === undefined) return undefined;
-  if (!/^https?:\/\/[^/]/i.test(location))
+  if (!looksAbsoluteHttp(location))
     throw new UsageError(`--location must be an absolute http(s) URL, not "${location}"`);
   if (args.positionals.length > 1)
     throw new UsageError('--location names where one sitemap is published: give a single SOURCE with it');
   return new URL(location).href;
-}
-
-function readNow(args: ParsedArgs): Date | undefined {
-  const text = stringFlag(args, 'now');
-  if (text === undefined) return undefined;
-  const millis = w3cToEpochMillis(text) ?? (/^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN);
-  if (Number.isNaN(millis))
-    throw new UsageError(`--now must be an ISO date or datetime such as 2024-05-01T12:00:00Z, not "${text}"`);
-  return new Date(millis);
 }
 
 function errorsOnly(result: ValidationResult): ValidationResult {

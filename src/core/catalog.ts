@@ -9,6 +9,7 @@
  */
 import type { Severity } from './diagnostics.js';
 
+/** One rule of the catalog. */
 export interface RuleInfo {
   severity: Severity;
   /** A few words, as a heading. */
@@ -40,6 +41,10 @@ const E: Severity = 'error';
 const W: Severity = 'warning';
 const I: Severity = 'info';
 
+/**
+ * The rule catalog: every diagnostic code sitemapkit reports, with its severity, title, why it
+ * matters and how to fix it (also `sitemapkit rules` and docs/rules.md).
+ */
 export const RULES: Readonly<Record<string, RuleInfo>> = {
   // ── Fetching the sitemap ──────────────────────────────────────────────────────────────────────
   'FETCH-001': {
@@ -231,10 +236,10 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     fix: 'Either allow the URL in robots.txt or remove it from the sitemap.',
   },
   'URL-011': {
-    severity: W,
-    title: 'URL not accessible',
-    why: 'A listed URL that answers 4xx or 5xx tells engines to crawl pages that do not exist or fail.',
-    fix: 'Remove dead URLs from the sitemap, or fix the pages.',
+    severity: E,
+    title: 'URL answers 4xx',
+    why: 'A listed URL that answers 404, 410 or another 4xx names a page that does not exist (or that crawlers may not see); Search Console reports it as "Submitted URL not found" and engines trust the sitemap less.',
+    fix: 'Remove the URL from the sitemap, or restore the page (a moved page redirects, and its new URL is listed).',
   },
   'URL-012': {
     severity: W,
@@ -243,10 +248,58 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     fix: 'List the final URL the redirect leads to.',
   },
   'URL-013': {
+    severity: E,
+    title: 'URL is noindex',
+    why: 'A sitemap asks engines to index its URLs; a page that says noindex (robots or googlebot <meta>, or an X-Robots-Tag header) contradicts it, and Search Console reports "Submitted URL marked noindex".',
+    fix: 'Remove the URL from the sitemap, or drop the noindex from the page if it should be found.',
+  },
+  'URL-014': {
+    severity: E,
+    title: 'URL answers 5xx',
+    why: 'A listed URL that answers a server error (500, 502, 503 …), after the retries, cannot be crawled; engines slow down on a site that fails and drop pages that keep failing.',
+    fix: 'Fix the server error; when it is a planned outage, answer 503 with Retry-After.',
+  },
+  'URL-015': {
+    severity: E,
+    title: 'URL unreachable',
+    why: 'No answer came for a listed URL (refused or reset connection, name not resolved, timeout, a body that never arrived, too many redirects or a redirect loop): engines cannot read the page.',
+    fix: 'Make the URL answer within seconds; for redirects, point the first hop at the final URL.',
+  },
+  'URL-016': {
     severity: W,
-    title: 'URL non-canonical or noindex',
-    why: 'A sitemap is a canonical hint: listing a page that is noindex, or whose canonical is another page, contradicts the page itself.',
-    fix: 'List only canonical, indexable URLs.',
+    title: 'canonical points elsewhere',
+    why: 'A sitemap is a canonical hint; a page whose <link rel="canonical"> (or Link: header) names another URL says the listed one is a duplicate, so engines index the other one and ignore the sitemap\'s hint.',
+    fix: 'List the canonical URL instead, or make the page its own canonical.',
+  },
+  'URL-017': {
+    severity: I,
+    title: 'listed URL is not an HTML page',
+    why: 'The URL answers with something other than HTML (a PDF, an image, a feed, JSON). Engines may index some such files, but a page sitemap usually means pages: it may be listed by mistake.',
+    fix: 'Keep it if the file is meant for search results; otherwise remove it from the sitemap.',
+  },
+  'URL-018': {
+    severity: W,
+    title: 'http URL on an https site',
+    why: 'The site answers over https, yet the sitemap lists the http address: engines fetch a redirect (or a second copy of the page) instead of the page, and the listed URL is not the one to show.',
+    fix: 'List the https URL.',
+  },
+  'URL-019': {
+    severity: W,
+    title: 'orphan page',
+    why: 'The page is listed, but no page reached by following links from the home page links to it: visitors cannot find it, and engines give a page without internal links little weight.',
+    fix: 'Link to the page from related pages or a section index, or remove it from the sitemap if it is obsolete.',
+  },
+  'URL-020': {
+    severity: W,
+    title: 'indexable page not listed',
+    why: 'A crawl from the home page found this page answering 200, indexable and its own canonical, yet no sitemap lists it: the sitemap is incomplete, so engines learn of the page later, and its changes (lastmod) not at all.',
+    fix: 'Add the page to the sitemap (or make it noindex, or canonical to another page, if it should not be found).',
+  },
+  'URL-021': {
+    severity: W,
+    title: 'page larger than the read limit',
+    why: 'The page did not end within --max-page-bytes (default 10 MiB): it is very large, never ends, or is a compression bomb. Google reads only the first 15 MB of an HTML page and ignores the rest.',
+    fix: 'Make the page smaller; check for a page that streams without end.',
   },
   // ── lastmod, changefreq and priority ───────────────────────────────────────────────────────────
   'DATE-001': {
@@ -290,6 +343,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     title: 'lastmod accuracy',
     why: 'Google uses lastmod only when it is consistently accurate, and Bing relies on it to recrawl; both ignore changefreq and priority. In an index, lastmod lets crawlers fetch only the children that changed.',
     fix: 'Keep lastmod accurate, with a full date-time and offset; put the child file modification time in an index.',
+  },
+  'DATE-008': {
+    severity: W,
+    title: 'lastmod older than the page says',
+    why: 'The page says it changed (its Last-Modified header, its article:modified_time, or its JSON-LD dateModified) more than a day after the lastmod listed for it: the sitemap misses changes, and Google uses lastmod only from sites whose dates prove accurate.',
+    fix: "Write each page's last significant change as its lastmod, from the same source that stamps the page.",
   },
   'FREQ-001': {
     severity: E,
@@ -536,6 +595,18 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'An x-default alternate names the page for visitors whose language is not listed; alternates may be on other domains, and should be canonical and indexable.',
     fix: 'Add x-default for a language selector or the generic version.',
   },
+  'HREF-007': {
+    severity: W,
+    title: 'hreflang differs between the sitemap and the page',
+    why: 'The sitemap lists one set of alternates for the URL and the live page declares another; Google reads both, and links that disagree leave it unsure which versions belong together.',
+    fix: 'Declare the same alternates in both places, or use one method only (sitemap or page).',
+  },
+  'HREF-008': {
+    severity: W,
+    title: 'live hreflang return link missing',
+    why: 'The sitemap names B as an alternate of A, but the live page B declares hreflang links that do not name A back; Google ignores a pair that does not link both ways.',
+    fix: "Add A to the hreflang links of page B (or make B's links agree with the sitemap).",
+  },
   // ── Search engines and submission ───────────────────────────────────────────────────────────────
   'ENG-001': {
     severity: W,
@@ -579,6 +650,18 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     title: 'robots.txt rules before any user-agent',
     why: 'Allow and Disallow lines before the first User-agent line belong to no group and are ignored.',
     fix: 'Put a User-agent line before the rules.',
+  },
+  'ROBOTS-006': {
+    severity: W,
+    title: 'robots.txt declares no sitemap',
+    why: 'A Sitemap: line in robots.txt is how every engine (Bing, Yandex, and crawlers you never submitted to) finds the sitemap, and it proves ownership for cross-submission; without one, only the engines you submitted to know of it.',
+    fix: 'Add Sitemap: https://www.example.com/sitemap.xml (one line per sitemap or index) to robots.txt.',
+  },
+  'ROBOTS-007': {
+    severity: E,
+    title: 'robots.txt Sitemap: line points at nothing',
+    why: 'robots.txt names a sitemap that cannot be read (404, an error, no answer, or not a sitemap): engines that follow the line find nothing.',
+    fix: "Point the Sitemap: line at the sitemap's current URL, or publish the sitemap there.",
   },
   // ── IndexNow ───────────────────────────────────────────────────────────────────────────────────
   'IN-001': {

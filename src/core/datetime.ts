@@ -6,6 +6,10 @@
 
 export type DateGranularity = 'year' | 'month' | 'day' | 'minute' | 'second' | 'fraction';
 
+/**
+ * A W3C datetime taken apart: its fields, its granularity (year to fractions of a second) and its
+ * zone.
+ */
 export interface W3cDate {
   granularity: DateGranularity;
   year: number;
@@ -131,12 +135,6 @@ export function formatSitemapDate(v: W3cDate): string {
   const date = `${pad4(v.year)}-${pad2(v.month)}-${pad2(v.day)}`;
   if (v.granularity === 'year' || v.granularity === 'month' || v.granularity === 'day') return date;
   return `${date}T${pad2(v.hour)}:${pad2(v.minute)}:${pad2(v.second)}${v.zone === '+00:00' ? '+00:00' : v.zone}`;
-}
-
-/** Parses and normalises in one step: the value generators write, or the problem with it. */
-export function normaliseLastmod(text: string): { ok: true; value: string } | { ok: false; problem: DateProblem } {
-  const parsed = parseW3cDate(text.trim());
-  return parsed.ok ? { ok: true, value: formatSitemapDate(parsed.value) } : parsed;
 }
 
 /** Milliseconds since the epoch of the instant a W3C datetime names (date-only forms: UTC midnight). */

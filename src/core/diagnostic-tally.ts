@@ -14,12 +14,17 @@ export interface CodeTally {
   examples: Diagnostic[];
 }
 
+/** Problems counted by severity. */
 export interface TallyCounts {
   errors: number;
   warnings: number;
   infos: number;
 }
 
+/**
+ * Counts every problem by severity and code while keeping only the first `examplesPerCode` of each
+ * as examples: verdicts come from the counts, output from the examples.
+ */
 export class DiagnosticTally {
   private readonly codes = new Map<string, CodeTally>();
   private readonly counts: TallyCounts = { errors: 0, warnings: 0, infos: 0 };

@@ -5,8 +5,13 @@
  */
 import { RULES } from './catalog.js';
 
+/**
+ * How bad a problem is: an error breaks a rule engines enforce, a warning is likely wrong, an info
+ * is worth knowing.
+ */
 export type Severity = 'error' | 'warning' | 'info';
 
+/** A problem found in a document or an input, with the code of the rule catalog and where it is. */
 export interface Diagnostic {
   code: string;
   severity: Severity;

@@ -33,6 +33,19 @@ export class FingerprintSet {
     return true;
   }
 
+  /** True when the text was added (or another text sharing its fingerprint was). */
+  has(text: string): boolean {
+    fingerprint(text, this.scratch);
+    const high = this.scratch[0]! >>> 0;
+    const low = this.scratch[1]! >>> 0;
+    const table = this.table;
+    for (let slot = (high ^ low) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const storedLow = table[slot * 2 + 1]!;
+      if (storedLow === 0) return false;
+      if (storedLow === low && table[slot * 2] === high) return true;
+    }
+  }
+
   private insert(high: number, low: number): boolean {
     const table = this.table;
     let slot = (high ^ low) & this.mask;

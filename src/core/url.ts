@@ -6,14 +6,24 @@
 import { LIMITS } from './limits.js';
 import { problem, type RuleProblem } from './rules/problem.js';
 
+/**
+ * Why a URL cannot be listed: not absolute http(s) (URL-001), too long (URL-002), badly encoded
+ * (URL-003).
+ */
 export type UrlProblem = { code: 'URL-001' | 'URL-002' | 'URL-003'; message: string };
+/** The URL as a sitemap must hold it, or why it cannot be listed. */
 export type UrlResult = { ok: true; value: string } | { ok: false; problem: UrlProblem };
 
-const HTTP_SCHEME = /^https?:\/\//i;
+/** http:// or https:// and the first character of a host. */
+const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\s]/i;
 
-/** True when the text starts like an absolute http(s) URL (cheap; no full parse). */
+/**
+ * True when the text starts like an absolute http(s) URL: the scheme, `//` and a host (cheap; no
+ * full parse). Every part of sitemapkit that tells a URL from a path, a relative reference or a
+ * glob asks here.
+ */
 export function looksAbsoluteHttp(text: string): boolean {
-  return HTTP_SCHEME.test(text);
+  return ABSOLUTE_HTTP.test(text);
 }
 
 /**
@@ -144,6 +154,10 @@ export function fragmentProblem(url: string): RuleProblem | undefined {
   );
 }
 
+/**
+ * Where a URL lies against a sitemap's location: within its scope, on another host, or outside its
+ * folder.
+ */
 export type ScopeResult = 'in-scope' | 'other-host' | 'outside-directory';
 
 /**

@@ -12,6 +12,10 @@ export const DEFAULT_MAX_PAGE_BYTES = 10 * 1024 * 1024;
 /** The crawler reads HTML pages; other types are judged from their headers and never read. */
 const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
 
+/**
+ * The crawler's page fetcher over an {@link HttpClient}: HTML is asked for, at most `maxBytes` of a
+ * page are read.
+ */
 export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_BYTES } = {}): PageFetcher {
   return {
     async fetch(url, { retries } = {}) {
@@ -32,14 +36,17 @@ export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_
   };
 }
 
-/** The search engines whose robots.txt groups are checked too (RULES.md CR-01). */
+/** The search engines whose robots.txt groups are checked too. */
 export const ENGINE_AGENTS = ['Googlebot', 'bingbot', 'Yandex'] as const;
 
 /** robots.txt of each origin, fetched once per crawl, read for `userAgent`'s product token. */
 export function robotsTxtPolicy(
   http: HttpClient,
   userAgent: string,
-): RobotsPolicy & { robotsTxt(url: string): Promise<RobotsTxt> } {
+): RobotsPolicy & {
+  /** The robots.txt that rules `url` (fetched once per origin, then remembered). */
+  robotsTxt(url: string): Promise<RobotsTxt>;
+} {
   const cache = new RobotsTxtCache(http);
   const robotsTxt = (url: string) => cache.get(url);
   return {

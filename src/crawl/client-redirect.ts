@@ -1,5 +1,5 @@
 /**
- * Redirects a page makes itself, once a browser has it (RULES.md CR-06): a meta refresh with a
+ * Redirects a page makes itself, once a browser has it: a meta refresh with a
  * URL, or an inline script that sends the window elsewhere. Read from the page's text; scripts
  * are never run.
  */

@@ -27,6 +27,10 @@ import {
 } from './types.js';
 import { runWorkers, StoreCursor } from './workers.js';
 
+/**
+ * What to crawl and how: the start URL, the fetcher, robots.txt, the store, scope, limits and
+ * politeness.
+ */
 export interface CrawlOptions {
   /**
    * Where the crawl starts. Its scheme, host and port are the site the crawl keeps to; when the
@@ -59,11 +63,13 @@ export interface CrawlOptions {
   concurrency?: number | undefined;
   /** Least time between two requests, in ms; robots.txt's Crawl-delay raises it. */
   delayMs?: number | undefined;
+  /** Called as the crawl advances (often: throttle any drawing). */
   onProgress?: ((progress: CrawlProgress) => void) | undefined;
   /** Stops the crawl early; pages in flight are finished first. */
   signal?: AbortSignal | undefined;
 }
 
+/** Counts of a running crawl, for a progress line. */
 export interface CrawlProgress {
   fetched: number;
   /** Of `fetched`, those an earlier run of a resumed crawl had fetched: not work of this run. */
@@ -74,6 +80,7 @@ export interface CrawlProgress {
   inFlight: number;
 }
 
+/** How a crawl ended: the site crawled (after redirects), and whether it finished or was stopped. */
 export interface CrawlResult {
   startUrl: string;
   /** The origin crawled: the start URL's, or the one its redirect landed on. */
@@ -86,6 +93,7 @@ export interface CrawlResult {
   finished: boolean;
 }
 
+/** Requests in flight at once when `concurrency` is not given. */
 export const DEFAULT_CONCURRENCY = 4;
 
 /**
@@ -110,6 +118,11 @@ interface FoundOn {
   chain: number;
 }
 
+/**
+ * Crawls a site from `options.startUrl` and judges every page it reaches; the pages to list are
+ * then in `options.store` (`store.listedEntries()`). Resumable: a store that holds an interrupted
+ * crawl continues it.
+ */
 export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const crawl = new Crawl(options);
   return crawl.run();

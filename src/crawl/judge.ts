@@ -1,5 +1,5 @@
 /**
- * The listing decision for one fetched URL (issue 6, RULES.md CR-02…CR-08): listed only when it
+ * The listing decision for one fetched URL: listed only when it
  * answered 200 with HTML (by its bytes, not only its Content-Type), was read whole (no size limit
  * cut it), does not send the browser on (meta refresh, script), is not noindex and is its own
  * canonical (or has none). Every other outcome has a reason. Also returns the URLs the page leads
@@ -18,6 +18,7 @@ import { lastmodFromHeader } from './lastmod.js';
 import { parseLinkHeader } from './link-header.js';
 import { SNIFF_BYTES, whyNotHtml } from './sniff.js';
 import { headerValues, type CutOff, type FetchedPage, type LeftOutReason } from './types.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 
 /**
  * How a URL was found: links lead one level deeper; a redirect or canonical is the same page. A
@@ -86,8 +87,8 @@ async function* chunksOf(body: FetchedPage['body']): AsyncIterable<Uint8Array> {
   else yield* body;
 }
 
-/** The first chunks of a body, until they hold `bytes` bytes or the body ends. */
-async function readHead(
+/** The first chunks of a body, until they hold `bytes` bytes or the body ends (the audit sniffs pages with it too). */
+export async function readHead(
   body: AsyncIterator<Uint8Array>,
   bytes: number,
 ): Promise<{ chunks: Uint8Array[]; done: boolean }> {
@@ -178,7 +179,7 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
       ...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href)))),
     ],
     alternates: distinctAlternates([...facts.alternates, ...headerAlternates], normalise),
-    images: facts.images.filter((src) => /^https?:/i.test(src)),
+    images: facts.images.filter(looksAbsoluteHttp),
     directives,
     noindexSource: facts.directives.noindex ? 'robots <meta> tag' : 'X-Robots-Tag header',
   };

@@ -1,5 +1,5 @@
 /**
- * `lastmod` from the `Last-Modified` header (RULES.md CR-07): the IMF-fixdate becomes
+ * `lastmod` from the `Last-Modified` header: the IMF-fixdate becomes
  * `YYYY-MM-DDThh:mm:ssZ`. A date in the future, or equal to the moment of the fetch (a server
  * that stamps every response with "now"), says nothing about the page and is dropped.
  */

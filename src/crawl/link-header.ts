@@ -1,6 +1,6 @@
 /**
  * The HTTP `Link:` header (RFC 8288) as far as a sitemap cares: `rel="canonical"` and
- * `rel="alternate"; hreflang="…"` (RULES.md CR-04, CR-05).
+ * `rel="alternate"; hreflang="…"`.
  */
 
 export interface LinkValue {

@@ -1,5 +1,5 @@
 /**
- * One page, one URL (RULES.md CR-08, RFC 3986 §6): before a URL is queued or listed it is
+ * One page, one URL (RFC 3986 §6): before a URL is queued or listed it is
  * resolved, its fragment dropped, scheme and host lower-cased, default port removed,
  * percent-encoding normalised, and its tracking parameters removed (see tracking-params.ts).
  */

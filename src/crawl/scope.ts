@@ -4,6 +4,7 @@
  * URL; any other against the path and query ("/blog/**", "/search*").
  */
 import picomatch from 'picomatch';
+import { looksAbsoluteHttp } from '../core/url.js';
 
 export interface ScopeOptions {
   include?: readonly string[] | undefined;
@@ -18,7 +19,7 @@ type Matcher = (url: URL) => boolean;
 
 function globMatcher(pattern: string): Matcher {
   const test = picomatch(pattern, { dot: true });
-  return /^https?:/i.test(pattern) ? (url) => test(url.href) : (url) => test(url.pathname + url.search);
+  return looksAbsoluteHttp(pattern) ? (url) => test(url.href) : (url) => test(url.pathname + url.search);
 }
 
 export function createScope(startUrl: string, options: ScopeOptions = {}): Scope {

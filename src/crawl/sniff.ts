@@ -5,6 +5,7 @@
  * must look like HTML. file-type names what binary bytes are, so the report can say it.
  */
 import { fileTypeFromBuffer } from 'file-type';
+import { bytesStartLikeHtml } from '../core/html.js';
 
 /** How many leading bytes are looked at: the resource header of WHATWG MIME Sniffing §7.1. */
 export const SNIFF_BYTES = 1445;
@@ -17,22 +18,12 @@ export const SNIFF_BYTES = 1445;
 export async function whyNotHtml(head: Uint8Array, contentType: string | undefined): Promise<string | undefined> {
   const declared = contentType?.split(';')[0]?.trim() ?? '';
   if (contentType === undefined || declared === '') {
-    return looksLikeHtml(head) ? undefined : 'no Content-Type, and the body does not start like HTML';
+    return bytesStartLikeHtml(head) ? undefined : 'no Content-Type, and the body does not start like HTML';
   }
   if (isUtf16(head, contentType) || !hasBinaryBytes(head)) return undefined;
   const type = await fileTypeFromBuffer(head);
   const what = type === undefined ? 'binary data' : `${type.ext} data (${type.mime})`;
   return `served as ${declared}, but the body is ${what}`;
-}
-
-/** A document that starts as HTML documents do: `<!doctype html` or `<html`, after a BOM and spaces. */
-export function looksLikeHtml(start: Uint8Array): boolean {
-  const text = Buffer.from(start.subarray(0, 512))
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .trimStart()
-    .toLowerCase();
-  return text.startsWith('<!doctype html') || text.startsWith('<html');
 }
 
 /**

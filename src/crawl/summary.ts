@@ -3,6 +3,7 @@ import type { CrawlStore } from '../store/crawl-store.js';
 import type { CrawlResult } from './crawler.js';
 import { LEFT_OUT_REASONS, UNREAD_REASONS, type LeftOutReason, type Outcome } from './types.js';
 
+/** The URLs left out for one reason: how many, and the first ones as examples. */
 export interface LeftOutSummary {
   reason: LeftOutReason;
   count: number;
@@ -22,6 +23,10 @@ export interface StrippedParamsSummary {
   names: { name: string; urls: number; examples: { from: string; to: string }[] }[];
 }
 
+/**
+ * What a finished (or stopped) crawl found: counts, the start page's outcome, left-out URLs by
+ * reason with examples, tracking parameters removed.
+ */
 export interface CrawlSummary {
   startUrl: string;
   /** False when the crawl stopped before its frontier was exhausted. */
@@ -44,6 +49,7 @@ export interface CrawlSummary {
 /** Trap spaces named in the summary: past this many, the --report file has them all. */
 const TRAP_SPACES = 20;
 
+/** Sums up the crawl held in `store`, with `examples` URLs per reason (-1: all). */
 export function summariseCrawl(
   store: CrawlStore,
   result: Pick<CrawlResult, 'startUrl' | 'finished' | 'startOutcome' | 'startDetail'>,

@@ -8,6 +8,10 @@
  */
 import picomatch from 'picomatch';
 
+/**
+ * The query parameters the crawler removes from every URL unless kept (`keepParams`): analytics and
+ * ad-click identifiers such as `utm_*`, `gclid` and `fbclid`.
+ */
 export const TRACKING_PARAMS: readonly string[] = [
   // Campaign tags: Google Analytics (utm_*), Matomo, Piwik, Adobe Analytics.
   'utm_*',

@@ -20,6 +20,10 @@ export interface TrapLimits {
   maxChain: number;
 }
 
+/**
+ * Where the crawler stops following a URL space without end (query variants, path depth, chains of
+ * pages of one pattern).
+ */
 export const DEFAULT_TRAP_LIMITS: Readonly<TrapLimits> = {
   maxQueryVariants: 1000,
   maxPathSegments: 20,

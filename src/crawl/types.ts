@@ -48,6 +48,10 @@ export interface FetchOptions {
   retries?: number;
 }
 
+/**
+ * How the crawler fetches a page (see {@link httpPageFetcher}); replaceable, e.g. to read a site
+ * from disk.
+ */
 export interface PageFetcher {
   /** Fetches one URL; rejects when no response came (DNS, connection, timeout). */
   fetch(url: string, options?: FetchOptions): Promise<FetchedPage>;
@@ -55,10 +59,14 @@ export interface PageFetcher {
 
 /**
  * May we fetch a URL? When we may, `blockedFor` names the search engines robots.txt keeps out
- * of it all the same: listing it draws their complaint (RULES.md CR-01, URL-010).
+ * of it all the same: listing it draws their complaint (docs/rules.md URL-010).
  */
 export type RobotsVerdict = { allowed: true; blockedFor?: string[] } | { allowed: false; why: string };
 
+/**
+ * How the crawler asks robots.txt whether it may fetch a URL, and how long to wait between requests
+ * (see {@link robotsTxtPolicy}).
+ */
 export interface RobotsPolicy {
   /** Whether robots.txt lets our user-agent fetch `url`, and if not, why. */
   check(url: string): Promise<RobotsVerdict>;
@@ -84,8 +92,10 @@ export const LEFT_OUT_REASONS = [
   'max-pages',
   'max-depth',
 ] as const;
+/** Why a URL the crawler met is not listed. */
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 
+/** What the crawler decided about a URL: listed, or left out for a reason. */
 export type Outcome = 'listed' | LeftOutReason;
 
 /**

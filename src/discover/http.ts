@@ -29,6 +29,7 @@ export { HttpError, overHttp, type HttpErrorKind } from './http/errors.js';
 export { parseRetryAfter, RetryState, type RetryNotice } from './http/retries.js';
 export type { HttpResponse, Redirect, Transfer } from './http/types.js';
 
+/** Settings of an {@link HttpClient}; each has a default. */
 export interface HttpOptions {
   /** Sent with every request (default `sitemapkit/<version> (+<project URL>)`). */
   userAgent?: string | undefined;
@@ -62,6 +63,7 @@ export interface HttpOptions {
   random?: (() => number) | undefined;
 }
 
+/** Settings of one request of an {@link HttpClient}. */
 export interface RequestOptions {
   /** Decoded body bytes read before stopping (`transfer.truncated` then says so). */
   maxBytes?: number | undefined;
@@ -97,6 +99,10 @@ const DEFAULTS = {
   maxWaitMs: 30_000,
 };
 
+/**
+ * The HTTP client every sitemapkit fetch goes through: deadlines, redirects, retries with backoff
+ * and Retry-After, decompression, byte caps and a minimum transfer rate. Close it when done.
+ */
 export class HttpClient {
   readonly userAgent: string;
   private readonly settings: typeof DEFAULTS;

@@ -1,5 +1,5 @@
 /**
- * robots.txt as RFC 9309 defines it (RULES.md §12): groups of user-agent lines with allow and
+ * robots.txt as RFC 9309 defines it: groups of user-agent lines with allow and
  * disallow rules, matched longest-first with `*` and `$`, plus the Sitemap records that belong to
  * no group. Pure: bytes in, rules and diagnostics out.
  *
@@ -9,6 +9,7 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { looksAbsoluteHttp, normaliseUrl } from '../core/url.js';
 import { LIMITS } from '../core/limits.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 interface Rule {
   allow: boolean;
@@ -25,11 +26,16 @@ interface Group {
   crawlDelay?: number;
 }
 
+/** A `Sitemap:` line of a robots.txt: the URL it declares, and where. */
 export interface RobotsSitemap {
   url: string;
   line: number;
 }
 
+/**
+ * The rules of one robots.txt (RFC 9309): whether a user agent may fetch a URL, and its
+ * Crawl-delay.
+ */
 export class RobotsRules {
   constructor(
     /** Groups by lower-case product token; '*' is the default group. */
@@ -317,8 +323,4 @@ function encodeUtf8(ch: string): string {
   } catch {
     return '%EF%BF%BD';
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

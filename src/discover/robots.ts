@@ -7,12 +7,17 @@ import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect } from './http.js';
 import { parseRobotsTxt, RobotsRules } from './robots-txt.js';
+import { bytesStartLikeHtml } from '../core/html.js';
 
 export { parseRobotsTxt, productToken, RobotsRules, type RobotsSitemap } from './robots-txt.js';
 
 /** How the fetch went: `ok` (parsed), `unavailable` (4xx: no rules), `unreachable` (5xx or no answer: all disallowed). */
 export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';
 
+/**
+ * A site's robots.txt as fetched: its outcome (rules, none, or unreachable), its rules, its
+ * Sitemap: lines and its problems.
+ */
 export interface RobotsTxt {
   /** The robots.txt URL of the origin. */
   url: string;
@@ -93,7 +98,7 @@ export async function fetchRobotsTxt(
       rules: RobotsRules.disallowAll([unreachable(url, error.message)]),
     });
   }
-  if (isHtmlContentType(response.headers['content-type']) || looksLikeHtml(bytes)) {
+  if (isHtmlContentType(response.headers['content-type']) || bytesStartLikeHtml(bytes)) {
     const served = diagnostic(
       'ROBOTS-003',
       `${url} answered with an HTML page, not a robots.txt; it is read as having no rules`,
@@ -140,15 +145,6 @@ function unreachable(url: string, why: string): Diagnostic {
     `${url} is unreachable (${why}): the whole site is treated as disallowed for crawling`,
     { source: url },
   );
-}
-
-function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = new TextDecoder()
-    .decode(bytes.subarray(0, 256))
-    .replace(/^\uFEFF/, '')
-    .trimStart()
-    .toLowerCase();
-  return head.startsWith('<!doctype html') || head.startsWith('<html');
 }
 
 async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {

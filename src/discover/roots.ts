@@ -1,11 +1,11 @@
 /**
  * Where a sitemap tree starts: the sitemap URLs given, or for a site its robots.txt Sitemap:
  * lines, else the first well-known location that holds a sitemap. A host typed without a scheme
- * is tried over https, then over http when the server does not speak TLS.
+ * is tried over https, then over http when the server does not speak TLS (tree and crawl alike).
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { SitemapBody } from '../validate/fetch.js';
-import { overHttp, type HttpClient } from './http.js';
+import { HttpError, overHttp, type HttpClient } from './http.js';
 import { fetchRobotsTxt, type RobotsTxt } from './robots.js';
 import type { FoundBy } from './tree-model.js';
 import { probeWellKnown, type Probe } from './well-known.js';
@@ -14,19 +14,40 @@ import { probeWellKnown, type Probe } from './well-known.js';
 export type Start =
   { mode: 'site'; site: string; schemeGuessed?: true } | { mode: 'sitemap'; url: string; schemeGuessed?: true };
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** True when the text names its scheme (`https://…`, `ftp://…`); a bare host (`example.com`) does not. */
+export function hasScheme(text: string): boolean {
+  return SCHEME.test(text.trim());
+}
+
+/**
+ * For a URL whose https was guessed (the host was typed bare): the same URL over http when the
+ * server does not speak TLS, else the URL as it is. One request (the origin's robots.txt) tells.
+ */
+export async function withWorkingScheme(url: string, http: HttpClient, signal?: AbortSignal): Promise<string> {
+  try {
+    const response = await http.get(new URL('/robots.txt', url).href, { retries: 0, signal });
+    response.discard();
+  } catch (error) {
+    if (error instanceof HttpError && error.kind === 'not-tls') return overHttp(url);
+  }
+  return url;
+}
+
 /** A host, origin or URL as typed → a site origin, or a sitemap URL to start from. */
 export function resolveStart(input: string): Start {
   const text = input.trim();
-  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+  const schemeGiven = hasScheme(text);
   let url: URL;
   try {
-    url = new URL(hasScheme ? text : `https://${text}`);
+    url = new URL(schemeGiven ? text : `https://${text}`);
   } catch {
     throw new TypeError(`"${input}" is not a site or a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(`"${input}" is not an http(s) site or URL`);
-  const guessed = hasScheme ? {} : { schemeGuessed: true as const };
+  const guessed = schemeGiven ? {} : { schemeGuessed: true as const };
   if ((url.pathname === '/' || url.pathname === '') && url.search === '')
     return { mode: 'site', site: url.origin, ...guessed };
   url.hash = '';

@@ -11,8 +11,13 @@ import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsOutcome } from './robots.js';
 import type { Probe } from './well-known.js';
 
+/**
+ * How a sitemap of the tree was found: robots.txt, a well-known location, given, or listed by an
+ * index.
+ */
 export type FoundBy = 'robots' | 'well-known' | 'index' | 'explicit';
 
+/** One sitemap of the tree: its answer, kind, counts, bytes, lastmod range, problems and children. */
 export interface TreeNode {
   url: string;
   foundBy: FoundBy;
@@ -55,6 +60,7 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
+/** Sums over the whole tree: sitemaps read and failed, URLs, bytes, and every problem counted. */
 export interface TreeTotals {
   /** Sitemaps in the tree (fetched or attempted). */
   sitemaps: number;
@@ -73,6 +79,7 @@ export interface TreeTotals {
   unchanged?: number;
 }
 
+/** What the tree walk read in robots.txt. */
 export interface RobotsSummary {
   url: string;
   status?: number;
@@ -81,6 +88,10 @@ export interface RobotsSummary {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * A site's sitemap tree: how its roots were found, every sitemap with its counts and problems, and
+ * totals.
+ */
 export interface SitemapTree {
   /** What was asked for, and how it was read: a site (robots.txt, well-known) or sitemap URLs. */
   input: string;
@@ -97,6 +108,7 @@ export interface SitemapTree {
   durationMs: number;
 }
 
+/** Counts of a running tree walk, for a progress line. */
 export interface TreeProgress {
   nodesDone: number;
   nodesKnown: number;
@@ -142,6 +154,11 @@ export class NodeProblems {
 
   add(d: Diagnostic): void {
     if (this.tally.add(d)) this.record.diagnostics.push(d);
+  }
+
+  /** Errors so far (the record's count is written by settle()). */
+  get errors(): number {
+    return this.tally.errors;
   }
 
   has(code: string): boolean {

@@ -13,10 +13,10 @@
  * gets no second pass. Entries handed out before a transfer broke off are not handed out again.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import type { DocumentKind, SourcedEntry, UrlEntry } from '../core/entry.js';
+import type { DocumentKind, Entry, SourcedEntry, UrlEntry } from '../core/entry.js';
 import { detach } from '../core/detach.js';
 import { parseSitemap } from '../parse/index.js';
-import { ParseError } from '../parse/types.js';
+import { ParseError, type LocatedEntry } from '../parse/types.js';
 import { RetryLater, WorkPool, type HostPoliteness, type Settled, type TaskContext } from '../pool/index.js';
 import {
   DATA_LOSS_CODES,
@@ -28,17 +28,18 @@ import {
 } from '../validate/fetch.js';
 import { Channel } from './channel.js';
 import type { ConditionalFetches } from './conditional.js';
+import type { RememberedSitemap } from '../store/sitemap-memory.js';
 import { HttpClient, overHttp, RetryState, type HttpOptions } from './http.js';
 import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsTxt } from './robots.js';
 import { findRoots, type Root } from './roots.js';
 import { newRecord, NodeProblems, totalsOf, type SitemapTree, type TreeNode, type TreeProgress } from './tree-model.js';
-import type { RememberedSitemap } from '../store/sitemap-memory.js';
 
 export { resolveStart, type Start } from './roots.js';
 export { totalsOf } from './tree-model.js';
 export type { FoundBy, RobotsSummary, SitemapTree, TreeNode, TreeProgress, TreeTotals } from './tree-model.js';
 
+/** Settings of a tree walk; each has a default. */
 export interface TreeOptions {
   /** A client to share, or options for the one the walk makes (and closes). */
   http?: HttpClient | HttpOptions | undefined;
@@ -59,14 +60,41 @@ export interface TreeOptions {
   onProgress?: ((progress: TreeProgress) => void) | undefined;
   /** Conditional fetches against what an earlier walk remembered (conditional.ts; tree --state). */
   conditional?: ConditionalFetches | undefined;
+  /**
+   * Reads each sitemap's entries with their places as they stream by, e.g. to run the validator's
+   * rules on them (SitemapSetValidator): the walk then hands out each entry's line too. What it
+   * reports goes with the sitemap's own problems.
+   */
+  inspect?: ((document: InspectedDocument) => DocumentInspection) | undefined;
+}
+
+/** A sitemap about to be read, for `TreeOptions.inspect`. */
+export interface InspectedDocument {
+  url: string;
+  /** The URL that answered, after redirects. */
+  finalUrl: string;
+  /** Declared in robots.txt, or listed by an index that is (cross-submission, SCOPE-EX). */
+  crossSubmitted: boolean;
+  /** Adds a problem to the sitemap's. */
+  report: (diagnostic: Diagnostic) => void;
+}
+
+/** What inspects one sitemap: every entry in order, with its place, then the end of the document. */
+export interface DocumentInspection {
+  entry(located: LocatedEntry): void;
+  /** `hadErrors`: problems that may have cost entries were met (no "empty sitemap" then). */
+  end(kind: DocumentKind | undefined, hadErrors: boolean): void;
 }
 
 /** A page URL entry of the tree and the sitemap it came from, as the parser gave it (not copied). */
 export interface TreeEntry {
   entry: UrlEntry;
   source: string;
+  /** The line of its `<loc>` in the sitemap (when the walk inspects documents). */
+  line?: number;
 }
 
+/** A tree walk under way: its URL entries as they are read, and the tree once it ends. */
 export interface SitemapTreeWalk extends AsyncIterable<SourcedEntry> {
   /** The tree summary, settled when the walk ends. Read the entries, or the walk waits for you. */
   readonly tree: Promise<SitemapTree>;
@@ -433,11 +461,24 @@ class TreeWalker {
       signal,
     });
     const lastmods = new LastmodRange(this.instants);
+    const inspection = this.inspectionOf(node, fetched);
     const skip = node.handedOut;
     let read = 0;
     let sinceProgress = 0;
     try {
-      for await (const entry of parsed) {
+      // Located entries only for an inspection: the plain ones are the parser's fast path.
+      const items: AsyncIterable<Entry | LocatedEntry> = inspection ? parsed.located() : parsed;
+      for await (const item of items) {
+        let entry: Entry;
+        let line: number | undefined;
+        if (inspection) {
+          const located = item as LocatedEntry;
+          inspection.entry(located);
+          entry = located.entry;
+          line = (located.location.fields.loc ?? located.location).line;
+        } else {
+          entry = item as Entry;
+        }
         const fresh = ++read > skip;
         if (entry.kind === 'sitemap') {
           this.noteKind(node, parsed.kind);
@@ -453,7 +494,9 @@ class TreeWalker {
         if (!fresh) continue;
         node.handedOut = read;
         if (this.output) {
-          const wait = this.output.push({ entry, source: record.url });
+          const wait = this.output.push(
+            line === undefined ? { entry, source: record.url } : { entry, source: record.url, line },
+          );
           if (wait) await wait;
           if (this.output.isCancelled) break;
         }
@@ -480,6 +523,20 @@ class TreeWalker {
     }
     for (const d of fetched.finish((code) => node.problems.has(code))) this.report(node, d);
     record.ok = isSitemapKind(record.kind) && !node.problems.hasAny(DATA_LOSS_CODES);
+    inspection?.end(parsed.kind, node.problems.errors > 0);
+  }
+
+  /** The inspection of a document about to be read, when the walk has an inspector. */
+  private inspectionOf(node: WalkNode, fetched: SitemapBody): DocumentInspection | undefined {
+    if (!this.options.inspect) return undefined;
+    let root = node;
+    while (root.parent) root = root.parent;
+    return this.options.inspect({
+      url: node.record.url,
+      finalUrl: fetched.finalUrl,
+      crossSubmitted: root.record.foundBy === 'robots',
+      report: (d) => this.report(node, d),
+    });
   }
 
   private readFailure(node: WalkNode, error: unknown, signal: AbortSignal): void {
@@ -531,7 +588,10 @@ class TreeWalker {
     const source = parent.record.url;
     const known = this.seen.get(url);
     if (known) {
-      this.report(parent, diagnostic('IDX-005', describeRepeat(parent, known, url), { source, url }));
+      // A repeat within the index, or the index itself, an inspecting validator reports with its place.
+      const placedByInspector = this.options.inspect && (known === parent || known.parent === parent);
+      if (!placedByInspector)
+        this.report(parent, diagnostic('IDX-005', describeRepeat(parent, known, url), { source, url }));
       return;
     }
     if (parent.record.depth >= this.maxDepth) {

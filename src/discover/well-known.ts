@@ -6,6 +6,7 @@
  */
 import { fetchSitemap, TransferError, type SitemapBody, type SitemapFetcher } from '../validate/fetch.js';
 import { isHtmlContentType, type HttpClient } from './http.js';
+import { looksAbsoluteHttp } from '../core/url.js';
 
 /** Most common first: the plain names, then CMS and generator defaults. */
 export const WELL_KNOWN_SITEMAP_PATHS: readonly string[] = [
@@ -107,7 +108,8 @@ export function looksLikeSitemap(head: Uint8Array): boolean {
     .replace(/^\uFEFF/, '')
     .trimStart();
   if (/<(urlset|sitemapindex|rss|feed|rdf:RDF)[\s>]/i.test(text)) return true;
-  return /^https?:\/\/\S+\s*(\n|$)/i.test(text);
+  const firstLine = text.split('\n', 1)[0]!.trim();
+  return looksAbsoluteHttp(firstLine) && !/\s/.test(firstLine);
 }
 
 /** The first `bytes` of a body (or all of it, if shorter), and the body again from its start. */

@@ -82,6 +82,7 @@ export class DocumentWriter {
     if (!this.out.write(chunk)) this.waiting = true;
   }
 
+  /** Resolves once the stream can take more (after `needsDrain` said it was full). */
   drain(): Promise<void> {
     if (!this.waiting) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -108,6 +109,7 @@ export class DocumentWriter {
   }
 }
 
+/** What the document declares: extension namespaces, a stylesheet. */
 export interface SitemapWriterOptions extends DocumentHeaderOptions {
   /** 'xml' (default) or 'txt'. */
   format?: OutputFormat;
@@ -115,11 +117,13 @@ export interface SitemapWriterOptions extends DocumentHeaderOptions {
   endStream?: boolean;
 }
 
+/** Writes one sitemap document entry by entry onto a stream (see {@link createSitemapWriter}). */
 export interface SitemapWriter {
   /** Appends one entry (already checked with prepareEntry) and returns the UTF-8 bytes it added. */
   write(entry: UrlEntry): number;
   /** True when the stream asked to wait; `await writer.drain()` then. */
   readonly needsDrain: boolean;
+  /** Resolves once the stream can take more (after `needsDrain` said it was full). */
   drain(): Promise<void>;
   /** Closes the document; resolves with its total size in bytes. */
   end(): Promise<number>;

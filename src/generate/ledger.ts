@@ -77,6 +77,7 @@ export interface RecordedShard {
   lastmod?: string;
 }
 
+/** What a run changed against the last one: URLs added, changed and removed. */
 export interface RunChanges {
   /** The run's number in the ledger. */
   run: number;

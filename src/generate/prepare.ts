@@ -57,6 +57,7 @@ import {
   type W3cDate,
 } from '../core/index.js';
 
+/** A problem with one entry found by {@link prepareEntry}: its rule code and what to do. */
 export interface EntryProblem {
   code: string;
   message: string;
@@ -64,6 +65,10 @@ export interface EntryProblem {
   severity?: Severity;
 }
 
+/**
+ * An entry ready to write (with the fields left out and the warnings as `problems`), or why it
+ * cannot be written.
+ */
 export type PreparedEntry =
   | {
       ok: true;
@@ -75,6 +80,10 @@ export type PreparedEntry =
     }
   | { ok: false; problem: EntryProblem };
 
+/**
+ * What {@link prepareEntry} checks an entry against: the base URL, whether other hosts are allowed,
+ * the clock.
+ */
 export interface PrepareContext {
   /** Directory URL the sitemaps are published at, ending in '/'. */
   baseUrl: string;
@@ -89,6 +98,11 @@ export interface PrepareContext {
 
 const NONE: readonly EntryProblem[] = Object.freeze([]);
 
+/**
+ * Checks one entry against every rule of the catalog a single entry can break, as the generator
+ * does: resolves and normalises URLs, formats dates, leaves out bad fields. What it returns passes
+ * `validate` without errors.
+ */
 export function prepareEntry(raw: unknown, context: PrepareContext): PreparedEntry {
   if (!isObject(raw)) return refusedEntry('INPUT-001', 'an entry must be an object with at least "loc"');
   if (raw.kind !== undefined && raw.kind !== 'url') {

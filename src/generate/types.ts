@@ -3,10 +3,12 @@ import type { Diagnostic, UrlEntry } from '../core/index.js';
 import type { RunChanges, SitemapLedger } from './ledger.js';
 import type { LockHolder } from './run-lock.js';
 
+/** XML sitemaps, or text sitemaps of one URL per line. */
 export type OutputFormat = 'xml' | 'txt';
 
 /** An extension whose namespace a urlset may declare on its root element. */
 export type ExtensionName = 'image' | 'video' | 'news' | 'xhtml';
+/** The sitemap extensions sitemapkit writes. */
 export const EXTENSION_NAMES: readonly ExtensionName[] = ['image', 'video', 'news', 'xhtml'];
 
 /**
@@ -14,6 +16,7 @@ export const EXTENSION_NAMES: readonly ExtensionName[] = ['image', 'video', 'new
  * from (so problems name file and line), or problems a reader found before there was an entry.
  */
 export type GeneratorInput = UrlEntry | PlacedEntry | PlacedProblem;
+/** An entry with the file and line it came from, so a problem with it names the place. */
 export interface PlacedEntry {
   entry: UrlEntry;
   source?: string;
@@ -21,10 +24,15 @@ export interface PlacedEntry {
   /** For a page of a build directory: the digest of its content, by which a ledger dates the page. */
   contentDigest?: string;
 }
+/**
+ * A problem an input reader found before there was an entry (a line that is no URL), handed on to
+ * be reported.
+ */
 export interface PlacedProblem {
   problem: Diagnostic;
 }
 
+/** Where and how {@link writeSitemaps} publishes: the directory, the base URL, limits, gzip, format. */
 export interface WriteSitemapsOptions {
   /** Directory the sitemaps are published into (created when missing). */
   outDir: string;
@@ -83,12 +91,14 @@ export interface WriteSitemapsOptions {
   onProgress?: (progress: WriteProgress) => void;
 }
 
+/** Counts of a running {@link writeSitemaps}, for a progress line. */
 export interface WriteProgress {
   urls: number;
   files: number;
   skipped: number;
 }
 
+/** One sitemap file written: its name, URL, entries and bytes. */
 export interface WrittenFile {
   /** File name inside outDir. */
   name: string;
@@ -103,6 +113,10 @@ export interface WrittenFile {
   lastmod?: string;
 }
 
+/**
+ * What {@link writeSitemaps} published: the files, the index, the robots.txt lines, and the counts
+ * of what was skipped.
+ */
 export interface WriteSummary {
   /** The sitemap files (urlsets or text files), in order. */
   files: WrittenFile[];

@@ -1,5 +1,5 @@
 /**
- * Robots directives of a page (RULES.md CR-02, CR-03): `<meta name="robots">` and the
+ * Robots directives of a page: `<meta name="robots">` and the
  * `X-Robots-Tag` header, general or addressed to a search engine's bot. Comma-separated and
  * case-insensitive; `none` means both; when several sources disagree the most restrictive wins.
  */

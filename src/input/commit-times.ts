@@ -13,8 +13,13 @@ import type { Readable } from 'node:stream';
 /** Marks the start of a commit in the walk's output (file names follow it, NUL-separated). */
 const COMMIT_MARK = '\u0001';
 
+/** The commit times of a directory, or why there are none (not in git, a shallow clone). */
 export type CommitTimesOpening = { ok: true; times: CommitTimes } | { ok: false; reason: 'not-a-checkout' | 'shallow' };
 
+/**
+ * The last commit time of every file of a git work tree, read in one walk, for dating
+ * build-directory pages on a first run.
+ */
 export class CommitTimes {
   private readonly times = new Map<string, string>();
   private readonly walk: ChildProcessByStdio<null, Readable, null>;

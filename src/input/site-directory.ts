@@ -26,6 +26,7 @@ import type { CommitTimes } from './commit-times.js';
 import { pageContentDigest } from './content-digest.js';
 import type { ReadEntry } from './types.js';
 
+/** Why a page of a build directory is not listed. */
 export type LeftOutPageReason = 'excluded' | 'error-page' | 'noindex' | 'canonicalised';
 
 /** A page of the directory that is not listed, and why. */
@@ -37,6 +38,10 @@ export interface LeftOutPage {
   detail: string;
 }
 
+/**
+ * How a build directory is read: its base URL, globs to leave out, and what to compute for each
+ * page.
+ */
 export interface WalkSiteOptions {
   /** Public URL of the directory's root. */
   baseUrl: string;

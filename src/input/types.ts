@@ -1,6 +1,7 @@
 /** What the input readers yield: an entry with where it was read, or a problem with a line. */
 import type { Diagnostic, UrlEntry } from '../core/index.js';
 
+/** An entry read from an input, with the file and line it came from. */
 export interface ReadEntry {
   entry: UrlEntry;
   /** The file path, or "-" for standard input. */
@@ -11,11 +12,15 @@ export interface ReadEntry {
   contentDigest?: string;
 }
 
+/** A line an input reader could not read, as a diagnostic. */
 export interface ReadProblem {
   problem: Diagnostic;
 }
 
+/** What an input reader yields: an entry, or a problem with a line. */
 export type ReadItem = ReadEntry | ReadProblem;
 
+/** A URL list format: one URL per line, one JSON entry per line, or CSV with a header. */
 export type UrlListFormat = 'txt' | 'jsonl' | 'csv';
+/** The URL list formats {@link readUrlList} reads. */
 export const URL_LIST_FORMATS: readonly UrlListFormat[] = ['txt', 'jsonl', 'csv'];

@@ -1,6 +1,6 @@
 /**
  * URL lists → entries: text (one URL per line), JSON Lines (one entry object per line, the
- * shape of DESIGN.md), CSV (a header row; columns loc, lastmod, changefreq, priority), from a
+ * shape of docs/architecture.md), CSV (a header row; columns loc, lastmod, changefreq, priority), from a
  * file or standard input. Lines that cannot be read become problems with their line number;
  * the entries themselves are checked later, by the writer.
  */
@@ -12,6 +12,10 @@ import { readLines } from './lines.js';
 import { formatFromContent, formatFromPath } from './sniff.js';
 import type { ReadItem, UrlListFormat } from './types.js';
 
+/**
+ * How {@link readUrlList} reads: the format (else told from the name or content), and the stream
+ * `-` means.
+ */
 export interface ReadUrlListOptions {
   /** The format; otherwise from the file extension, or sniffed from the first line. */
   format?: UrlListFormat;
@@ -22,6 +26,10 @@ export interface ReadUrlListOptions {
 /** Name used in problems for standard input: "-", as the command line writes it (and as validate names it). */
 export const STDIN_SOURCE = '-';
 
+/**
+ * Reads a URL list (txt, jsonl or csv; `-` for standard input) as entries, each with its line; a
+ * line that cannot be read is yielded as a problem, and reading goes on.
+ */
 export async function* readUrlList(path: string, options: ReadUrlListOptions = {}): AsyncGenerator<ReadItem> {
   const fromStdin = path === '-';
   const source = fromStdin ? STDIN_SOURCE : path;

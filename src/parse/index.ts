@@ -27,10 +27,12 @@ import {
   type SitemapSource,
 } from './types.js';
 import { Flatten, type FlattenHandler } from './flatten.js';
+import { startsLikeHtml } from '../core/html.js';
 
 export * from './types.js';
 export { rfc822ToW3c } from './formats/rfc822.js';
 
+/** The parser's limits when none are given: decompressed bytes, entries and value length. */
 export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
   maxBytes: 200 * 1024 * 1024,
   maxEntries: 10_000_000,
@@ -163,9 +165,8 @@ class SitemapParser implements ParsedSitemap {
 
   private chooseReader(head: string, positions: boolean, out: EntryQueue): DocumentReader {
     const report = this.sink.report;
-    const start = head.trimStart().slice(0, 64).toLowerCase();
-    if (start.startsWith('<!doctype html') || start.startsWith('<html')) return htmlDocument(report);
-    if (start.startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
+    if (startsLikeHtml(head)) return htmlDocument(report);
+    if (head.trimStart().startsWith('<') || /<\?xml|<urlset|<sitemapindex|<rss|<feed/i.test(head)) {
       return new XmlDocument(
         report,
         { maxValueLength: this.limits.maxValueLength, positions, baseUrl: this.options.baseUrl },

@@ -18,6 +18,7 @@ export type SitemapSource =
   | AsyncIterable<Uint8Array>
   | ReadableStream<Uint8Array>;
 
+/** Where the parser stops, so that hostile input cannot exhaust memory or time. */
 export interface ParseLimits {
   /** Decompressed bytes read before stopping with FETCH-006 (default 200 MiB). */
   maxBytes: number;
@@ -29,6 +30,10 @@ export interface ParseLimits {
   maxDiagnostics: number;
 }
 
+/**
+ * How {@link parseSitemap} reads: lenient or strict, the base URL for relative locs, limits, a
+ * signal.
+ */
 export interface ParseOptions {
   /** Stop at the first protocol violation (throws a ParseError carrying that diagnostic). */
   strict?: boolean | undefined;
@@ -53,11 +58,13 @@ export interface EntryLocation extends Position {
   fields: Record<string, Position>;
 }
 
+/** An entry with the line and column of the entry and of each of its fields. */
 export interface LocatedEntry {
   entry: Entry;
   location: EntryLocation;
 }
 
+/** Counts of what the parser read. */
 export interface ParseStats {
   /** Bytes read from the source (compressed, when it was gzip). */
   bytesIn: number;
@@ -69,6 +76,10 @@ export interface ParseStats {
   sitemaps: number;
 }
 
+/**
+ * A sitemap being read: iterate it for entries (or `located()` for entries with positions); `kind`,
+ * `stats` and `diagnostics` fill in as it is read.
+ */
 export interface ParsedSitemap extends AsyncIterable<Entry> {
   /** The document's kind; known once the first bytes are read (undefined before). */
   readonly kind: DocumentKind | undefined;

@@ -33,6 +33,7 @@
 import { DeferredHeap } from './deferred.js';
 import { Deque } from './deque.js';
 
+/** How gently one host is treated: tasks at once, and the least time between two starts. */
 export interface HostPoliteness {
   /** Tasks of one host running at once. */
   concurrency: number;
@@ -40,6 +41,7 @@ export interface HostPoliteness {
   delayMs: number;
 }
 
+/** What a running task is given: the signal that stops it. */
 export interface TaskContext {
   /** The host the task was queued under. */
   host: string;
@@ -49,8 +51,10 @@ export interface TaskContext {
   run: number;
 }
 
+/** How a task ended: its value, or what it threw. */
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
+/** What a {@link WorkPool} runs, and how many at once. */
 export interface WorkPoolOptions<T, R> {
   /** Does one task. Throw RetryLater to be started again later; any other throw settles the task as failed. */
   run: (task: T, context: TaskContext) => Promise<R>;
@@ -94,6 +98,10 @@ interface HostState<T> {
   inRing: boolean;
 }
 
+/**
+ * Runs tasks at a bounded concurrency with per-host politeness; a task that throws {@link
+ * RetryLater} is started again after its wait without holding a worker meanwhile.
+ */
 export class WorkPool<T, R = void> {
   private readonly concurrency: number;
   private readonly politeness: HostPoliteness;

@@ -8,6 +8,7 @@ import type { LeftOutReason, Outcome } from '../crawl/types.js';
 import type { WriteSummary } from '../generate/types.js';
 import { countOf, formatNumber } from './format.js';
 
+/** The report of a crawl, as `crawl --json` prints it. */
 export interface CrawlReport extends CrawlSummary {
   durationMs: number;
   /** The sitemaps written from the listed pages, when they were. */
@@ -34,6 +35,7 @@ const REASON_TITLES: Record<LeftOutReason, string> = {
   'max-depth': 'not fetched: deeper than --max-depth',
 };
 
+/** The report of a crawl from its summary, its duration, what was written and the left-out file. */
 export function crawlReport(
   summary: CrawlSummary,
   durationMs: number,
@@ -51,10 +53,12 @@ export function crawlReport(
   return report;
 }
 
+/** The report as one JSON document. */
 export function formatCrawlReportJson(report: CrawlReport): string {
   return `${JSON.stringify(report)}\n`;
 }
 
+/** The report for a person, as `crawl` prints it. */
 export function formatCrawlReportText(report: CrawlReport): string {
   const leftOutTotal = report.leftOut.reduce((sum, group) => sum + group.count, 0);
   const seconds = (report.durationMs / 1000).toFixed(1);
@@ -135,5 +139,5 @@ export function formatCrawlProgress(
 ): string {
   const fetchedNow = progress.fetched - (progress.fetchedEarlier ?? 0);
   const rate = elapsedMs > 0 ? (fetchedNow * 1000) / elapsedMs : 0;
-  return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${formatNumber(progress.errors)} errors`;
+  return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${countOf(progress.errors, 'error')}`;
 }

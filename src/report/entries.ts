@@ -1,5 +1,5 @@
 /**
- * Entries as text: one JSON object per line (DESIGN.md's shape, `source` last when given) or CSV
+ * Entries as text: one JSON object per line (the entry shape of docs/architecture.md, `source` last when given) or CSV
  * rows under a fixed header. Used by `parse` and by `tree --urls`.
  */
 import type { Entry } from '../core/entry.js';

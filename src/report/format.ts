@@ -1,4 +1,5 @@
 /** Numbers as the reports print them: thousands separators, counted nouns, binary byte units. */
+import type { Severity } from '../core/diagnostics.js';
 
 /** 12345 → "12,345" (the same in every locale, so output is stable across machines). */
 export function formatNumber(n: number): string {
@@ -21,4 +22,9 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "… 119,979 more URL-005 errors not shown (--max-per-rule 0 shows all)", as every command says it. */
+export function formatFolded({ code, severity, count }: { code: string; severity: Severity; count: number }): string {
+  return `… ${formatNumber(count)} more ${code} ${count === 1 ? severity : `${severity}s`} not shown (--max-per-rule 0 shows all)`;
 }

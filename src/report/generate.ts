@@ -4,7 +4,6 @@
  * when most entries failed for one reason.
  */
 import type { DiagnosticTally } from '../core/diagnostic-tally.js';
-import type { Severity } from '../core/diagnostics.js';
 import type { RunChanges, UrlChange } from '../generate/ledger.js';
 import type { WriteSummary } from '../generate/types.js';
 import type { LeftOutGroup, LeftOutPageReason } from '../input/index.js';
@@ -101,11 +100,6 @@ function formatLeftOut(groups: LeftOutGroup[]): string[] {
       lines.push(`          … and ${formatNumber(group.count - group.examples.length)} more`);
   }
   return lines;
-}
-
-/** "… 119,979 more URL-005 errors not shown (--max-per-rule 0 shows all)", as validate says it. */
-export function formatFolded({ code, severity, count }: { code: string; severity: Severity; count: number }): string {
-  return `… ${formatNumber(count)} more ${code} ${count === 1 ? severity : `${severity}s`} not shown (--max-per-rule 0 shows all)`;
 }
 
 /**

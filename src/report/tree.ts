@@ -7,20 +7,23 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
-import { countOf, formatBytes, formatNumber } from './format.js';
+import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
+import { painter, SEVERITY_MARK, type Style } from './paint.js';
 
+/** How {@link renderTree} draws: problems per rule, siblings per level, colours. */
 export interface TreeReportOptions {
-  /** Problems shown under each node; the rest are counted (default 3). */
-  maxProblemsPerNode?: number;
+  /**
+   * Problems shown of each rule code under each node (default 20; 0: all the walk kept); the
+   * rest are counted. The walk keeps at most its `examplesPerCode` of each.
+   */
+  maxPerRule?: number;
   /** Siblings drawn one per line before the rest are summed up on one line (default 20). */
   maxSiblings?: number;
   /** ANSI colours (only on a terminal). */
   color?: boolean;
 }
 
-const COLORS = { error: '31', warning: '33', info: '36', ok: '32', dim: '2', bold: '1' } as const;
-const MARK: Record<Severity, string> = { error: '✗', warning: '!', info: 'i' };
-
+/** The tree for a terminal, as `sitemapkit tree` prints it. */
 export function renderTree(tree: SitemapTree, options: TreeReportOptions = {}): string {
   return new TreeRenderer(tree, options).render();
 }
@@ -33,16 +36,18 @@ export function treeToJson(tree: SitemapTree): string {
 class TreeRenderer {
   private readonly lines: string[] = [];
   private readonly origin: string | undefined;
-  private readonly maxProblems: number;
+  private readonly maxPerRule: number;
   private readonly maxSiblings: number;
+  private readonly paint: (style: Style, text: string) => string;
 
   constructor(
     private readonly tree: SitemapTree,
     private readonly options: TreeReportOptions,
   ) {
-    this.maxProblems = options.maxProblemsPerNode ?? 3;
+    this.maxPerRule = options.maxPerRule ?? 20;
     this.maxSiblings = options.maxSiblings ?? 20;
     this.origin = originOf(tree);
+    this.paint = painter(options.color ?? false);
   }
 
   render(): string {
@@ -81,10 +86,22 @@ class TreeRenderer {
     const below = indent + (last ? '    ' : '│   ');
     this.lines.push(`${indent}${branch}${this.paint('bold', this.short(node.url))}  ${this.facts(node)}`);
     const problemIndent = below + (node.children.length > 0 ? '│ ' : '  ');
-    node.diagnostics.slice(0, this.maxProblems).forEach((d) => this.lines.push(this.problem(d, problemIndent)));
-    const hidden = node.diagnosticCount - Math.min(node.diagnostics.length, this.maxProblems);
-    if (hidden > 0)
-      this.lines.push(`${problemIndent}${this.paint('dim', `… ${countOf(hidden, 'more problem')} (see --json)`)}`);
+    const shown = new Map<string, { severity: Severity; count: number }>();
+    for (const d of node.diagnostics) {
+      const code = shown.get(d.code) ?? { severity: d.severity, count: 0 };
+      shown.set(d.code, code);
+      if (this.maxPerRule !== 0 && code.count >= this.maxPerRule) continue;
+      code.count += 1;
+      this.lines.push(this.problem(d, problemIndent));
+    }
+    // Every problem of the node is counted in `codes`, also those the walk kept no example of.
+    for (const [code, count] of Object.entries(node.codes)) {
+      const { severity, count: printed } = shown.get(code) ?? { severity: 'error' as const, count: 0 };
+      if (count > printed)
+        this.lines.push(
+          `${problemIndent}${this.paint('dim', formatFolded({ code, severity, count: count - printed }))}`,
+        );
+    }
     this.siblings(node.children, below);
   }
 
@@ -147,7 +164,7 @@ class TreeRenderer {
 
   private problem(d: Diagnostic, indent = ''): string {
     const place = d.line === undefined ? '' : `${d.line}:${d.column ?? 1} `;
-    return `${indent}${this.paint(d.severity, `${MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${d.message}`;
+    return `${indent}${this.paint(d.severity, `${SEVERITY_MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${d.message}`;
   }
 
   private totals(): string {
@@ -167,10 +184,6 @@ class TreeRenderer {
   /** URLs on the site's own origin are shown by path. */
   private short(url: string): string {
     return this.origin && url.startsWith(`${this.origin}/`) ? url.slice(this.origin.length) : url;
-  }
-
-  private paint(style: keyof typeof COLORS, text: string): string {
-    return this.options.color && text !== '' ? `\u001b[${COLORS[style]}m${text}\u001b[0m` : text;
   }
 }
 

@@ -6,7 +6,8 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { ValidationResult } from '../validate/types.js';
-import { countOf } from './format.js';
+import { countOf, formatFolded } from './format.js';
+import { painter, type Style } from './paint.js';
 
 export interface ValidationReportOptions {
   /** Diagnostics shown per rule and source; the rest are counted (0: show all). */
@@ -23,12 +24,12 @@ interface RuleBucket {
   severity: Severity;
 }
 
-const COLORS = { error: '31', warning: '33', info: '36', dim: '2', bold: '1', green: '32' } as const;
-
 export class ValidationReport {
   private readonly bySource = new Map<string, Map<string, RuleBucket>>();
 
-  constructor(private readonly options: ValidationReportOptions) {}
+  constructor(private readonly options: ValidationReportOptions) {
+    this.paint = painter(options.color);
+  }
 
   readonly add = (d: Diagnostic): void => {
     if (this.options.quiet && d.severity !== 'error') return;
@@ -62,10 +63,7 @@ export class ValidationReport {
     for (const [code, bucket] of rules) {
       if (bucket.folded > 0) {
         lines.push(
-          this.paint(
-            'dim',
-            `${source}: … ${bucket.folded} more ${code} ${plural(bucket.folded, bucket.severity)} not shown (--max-per-rule 0 shows all)`,
-          ),
+          this.paint('dim', `${source}: ${formatFolded({ code, severity: bucket.severity, count: bucket.folded })}`),
         );
       }
     }
@@ -73,7 +71,7 @@ export class ValidationReport {
   }
 
   private summary(result: ValidationResult): string {
-    const verdict = result.valid ? this.paint('green', 'valid') : this.paint('error', 'invalid');
+    const verdict = result.valid ? this.paint('ok', 'valid') : this.paint('error', 'invalid');
     const counts = [
       result.kind ?? 'unreadable',
       result.kind === 'sitemapindex' ? countOf(result.sitemaps ?? 0, 'sitemap') : countOf(result.urls, 'URL'),
@@ -87,18 +85,12 @@ export class ValidationReport {
   private total(results: readonly ValidationResult[]): string {
     const invalid = results.filter((result) => !result.valid).length;
     const sum = (key: 'errors' | 'warnings' | 'urls') => results.reduce((total, result) => total + result[key], 0);
-    return `${countOf(results.length, 'source')}, ${countOf(sum('urls'), 'URL')}, ${countOf(sum('errors'), 'error')}, ${countOf(sum('warnings'), 'warning')}: ${invalid === 0 ? this.paint('green', 'all valid') : this.paint('error', `${invalid} invalid`)}`;
+    return `${countOf(results.length, 'source')}, ${countOf(sum('urls'), 'URL')}, ${countOf(sum('errors'), 'error')}, ${countOf(sum('warnings'), 'warning')}: ${invalid === 0 ? this.paint('ok', 'all valid') : this.paint('error', `${invalid} invalid`)}`;
   }
 
-  private paint(style: keyof typeof COLORS, text: string): string {
-    return this.options.color ? `\u001b[${COLORS[style]}m${text}\u001b[0m` : text;
-  }
+  private readonly paint: (style: Style, text: string) => string;
 }
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
-}
-
-function plural(n: number, severity: Severity): string {
-  return n === 1 ? severity : severity === 'info' ? 'infos' : `${severity}s`;
 }

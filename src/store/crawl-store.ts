@@ -94,6 +94,10 @@ CREATE TABLE IF NOT EXISTS crawl_stripped (url TEXT NOT NULL, name TEXT NOT NULL
 /** The layout above; a state file of another layout is not read (PRAGMA user_version). */
 const SCHEMA_VERSION = 2;
 
+/**
+ * The crawl's state in one SQLite file: the queue, every URL's outcome, the pages to list. A crawl
+ * stopped at any moment continues from it.
+ */
 export class CrawlStore {
   readonly file: string;
   private readonly db: Database.Database;
@@ -228,10 +232,12 @@ export class CrawlStore {
     this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
+  /** A value the crawl recorded about itself (its start URL, its options), or undefined. */
   getMeta(key: string): string | undefined {
     return this.statements.getMeta.get(key)?.value;
   }
 
+  /** Records a value about the crawl, kept for a resume. */
   setMeta(key: string, value: string): void {
     this.statements.setMeta.run(key, value);
   }
@@ -279,10 +285,12 @@ export class CrawlStore {
     return this.statements.queuedUrl.get(url);
   }
 
+  /** URLs waiting to be fetched. */
   queuedCount(): number {
     return this.statements.queuedCount.get()!.n;
   }
 
+  /** URLs fetched so far. */
   fetchedCount(): number {
     return this.statements.fetchedCount.get()!.n;
   }
@@ -292,6 +300,7 @@ export class CrawlStore {
     return new Map(this.statements.outcomeCounts.all().map((row) => [row.outcome, row.n]));
   }
 
+  /** The first `limit` URLs left out as `outcome` (-1: all), with their details. */
   examples(outcome: string, limit: number): OutcomeExample[] {
     return this.statements.examples.all(outcome, limit);
   }
@@ -364,6 +373,7 @@ export class CrawlStore {
     for (const row of this.statements.listed.iterate()) yield JSON.parse(row.entry) as UrlEntry;
   }
 
+  /** Closes the database; call it when the crawl is done. */
   close(): void {
     this.db.close();
   }

@@ -151,6 +151,7 @@ export class GenerateLedger implements SitemapLedger {
       .map((row) => row.loc);
   }
 
+  /** Closes the database; call it when the run is done. */
   close(): void {
     this.db.close();
   }

@@ -35,7 +35,11 @@ export function resolveChild(childUrl: string, parent: ParentSource): ChildSourc
     missing:
       candidates.length === 0
         ? `${childUrl} has no file name to look for beside the index`
-        : `${childUrl} was looked for at ${[...new Set(candidates)].join(' and ')}, and is not there; pass --location with the index's URL to map children to files, or validate the index by its URL`,
+        : `${childUrl} was looked for at ${[...new Set(candidates)].join(' and ')}, and is not there; ${
+            parent.location === undefined
+              ? "pass --location with the index's URL to map children to files, or validate the index by its URL"
+              : 'write the file there, or validate the index by its URL'
+          }`,
   };
 }
 

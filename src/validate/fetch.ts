@@ -1,7 +1,7 @@
 /**
  * How a sitemap is fetched by URL, decided once for `tree`, `validate` and `parse`: the request
  * (sitemap Accept header, the transfer capped just above the parser's own cap) and the transport
- * rules of the catalog (RULES.md §1): the URL must answer 200 (FETCH-001), without a login
+ * rules of the catalog (docs/rules.md, FETCH): the URL must answer 200 (FETCH-001), without a login
  * (FETCH-004), and should not redirect (FETCH-002); a body that breaks off is FETCH-001 (or
  * FETCH-005 when its Content-Encoding does not decode), after the entries read before the break.
  *
@@ -25,6 +25,7 @@ export interface SitemapFetcher {
   ): Promise<FetchedResponse>;
 }
 
+/** The response a {@link SitemapFetcher} gives: status, headers, redirects and the body. */
 export interface FetchedResponse {
   /** The URL that answered, after redirects. */
   url: string;

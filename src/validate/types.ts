@@ -4,6 +4,10 @@ import type { DocumentKind } from '../core/entry.js';
 import type { ParseLimits } from '../parse/types.js';
 import type { SitemapFetcher } from './fetch.js';
 
+/**
+ * How the validator checks: where the sitemap is published, scope, recursion, the clock, limits,
+ * and the HTTP layer for URL sources.
+ */
 export interface ValidateOptions {
   /**
    * The URL the sitemap is (or will be) published at. URL sources use the URL they were fetched
@@ -43,7 +47,7 @@ export interface ValidateOptions {
   signal?: AbortSignal;
 }
 
-/** One source's verdict, in DESIGN.md's JSON shape (`validate --json` prints one per line). */
+/** One source's verdict, as `validate --json` prints it (one per line). */
 export interface ValidationResult {
   /** The path or URL as given (children of an index: their URL). */
   source: string;

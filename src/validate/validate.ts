@@ -222,7 +222,7 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
 }
 
 /**
- * The cross-submission proof (RULES.md SCOPE-EX): a sitemap that its origin's robots.txt declares,
+ * The cross-submission proof (docs/rules.md, URL-005): a sitemap that its origin's robots.txt declares,
  * or that an index declared there lists, may list any URL of that origin, not only those below
  * its own folder. Sought for fetched documents, unless --strict-scope rules cross-submission out
  * or --location says the document is published elsewhere than where it was fetched.

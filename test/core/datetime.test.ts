@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   formatSitemapDate,
-  normaliseLastmod,
   parseW3cDate,
   toEpochMillis,
   formatUtcDateTime,
@@ -52,9 +51,9 @@ test('invalid forms are named by their rule', () => {
 
 test('generators write YYYY-MM-DD or a full date-time with seconds and zone', () => {
   const normalised = (text: string) => {
-    const result = normaliseLastmod(text);
+    const result = parseW3cDate(text.trim());
     assert.ok(result.ok, text);
-    return result.value;
+    return formatSitemapDate(result.value);
   };
   assert.equal(normalised('2024'), '2024-01-01');
   assert.equal(normalised('2024-05'), '2024-05-01');

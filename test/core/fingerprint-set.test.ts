@@ -14,3 +14,10 @@ test('the duplicate set remembers every URL it was given, across growth, and not
   assert.equal(set.add(''), false);
   assert.equal(set.size, 200_002);
 });
+
+test('has() finds what was added and nothing else, across growth', () => {
+  const set = new FingerprintSet(16);
+  for (let i = 0; i < 1000; i++) set.add(`https://example.com/${i}`);
+  for (let i = 0; i < 1000; i++) assert.equal(set.has(`https://example.com/${i}`), true);
+  for (let i = 1000; i < 2000; i++) assert.equal(set.has(`https://example.com/${i}`), false);
+});

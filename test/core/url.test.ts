@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkScope, findUrlSyntaxProblem, joinUrl, normaliseUrl, urlLengthProblem } from '../../src/core/url.js';
+import {
+  checkScope,
+  findUrlSyntaxProblem,
+  joinUrl,
+  looksAbsoluteHttp,
+  normaliseUrl,
+  urlLengthProblem,
+} from '../../src/core/url.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 
 function normalised(input: string, base?: string): string {
@@ -76,4 +83,16 @@ test('joinUrl builds file URLs under a base with or without a trailing slash', (
   assert.equal(joinUrl('https://example.com', 'sitemap.xml'), 'https://example.com/sitemap.xml');
   assert.equal(joinUrl('https://example.com/blog', 'sitemap.xml'), 'https://example.com/blog/sitemap.xml');
   assert.equal(joinUrl('https://example.com/blog/', 'sitemap.xml'), 'https://example.com/blog/sitemap.xml');
+});
+
+test('looksAbsoluteHttp: a scheme, // and a host; paths, relative references and other schemes are not', () => {
+  for (const url of [
+    'https://example.com/',
+    'HTTP://example.com',
+    'https://*.example.com/**',
+    'http://127.0.0.1:8080/a',
+  ])
+    assert.equal(looksAbsoluteHttp(url), true, url);
+  for (const other of ['https://', 'https:///a', 'http:/example.com', '/a', 'example.com', 'ftp://example.com/', ''])
+    assert.equal(looksAbsoluteHttp(other), false, other);
 });

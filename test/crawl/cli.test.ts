@@ -10,6 +10,7 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { everyCaseSite } from './fixtures/every-case-site.js';
 import { serveSite, type RunningSite } from './fixtures/server.js';
+import { startSite } from '../helpers/site-server.js';
 
 const LISTED_PATHS = [
   '/',
@@ -338,7 +339,7 @@ describe('sitemapkit crawl', () => {
     // The output flags end the list, with nothing stray under the last of them.
     assert.match(
       help.stdout,
-      /--allow-other-hosts {4}[^\n]*\n {25}valid when each host's robots\.txt lists the sitemap\)\n\nExamples:/,
+      /--allow-other-hosts {4}[^\n]*\n {25}valid when each host's robots\.txt lists the sitemap\)\n\nThe run fails \(exit 1\)/,
     );
   });
 
@@ -367,5 +368,30 @@ describe('sitemapkit crawl', () => {
     assert.equal((await runCli(['crawl', '--out', join(dir, 'x')])).code, 2);
     assert.equal((await runCli(['crawl', 'ftp://example.com/', '--out', join(dir, 'x')])).code, 2);
     assert.equal((await runCli(['crawl', `${site.origin}/`, '--out', join(dir, 'x'), '--delay', 'soon'])).code, 2);
+  });
+});
+
+describe('sitemapkit crawl HOST (no scheme)', () => {
+  it('tries https, then http when the server does not speak TLS, and says nothing of OpenSSL', async () => {
+    const site = await startSite({
+      '/robots.txt': { body: 'User-agent: *\nAllow: /\n' },
+      '/': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><a href="/a">a</a>' },
+      '/a': { headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>a</p>' },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-crawl-host-'));
+    try {
+      const host = site.origin.replace('http://', '');
+      const result = await runCli(['crawl', host, '--out', join(dir, 'out'), '--state', join(dir, 'state')]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, new RegExp(`^Crawled ${site.origin}/ in `));
+      assert.deepEqual(locsOf(readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8')), [
+        `${site.origin}/`,
+        `${site.origin}/a`,
+      ]);
+      assert.doesNotMatch(result.stderr, /ssl|wrong version/i);
+    } finally {
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,7 +13,7 @@ import type { UrlEntry } from '../../src/core/entry.js';
 import { writeSitemaps } from '../../src/generate/index.js';
 import { runCli } from '../helpers/cli.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
-import { sitemapIndex, startSite, urlset, XML } from '../discover/site-server.js';
+import { sitemapIndex, startSite, urlset, XML } from '../helpers/site-server.js';
 
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-diff-cli-'));
 after(() => rm(scratch, { recursive: true, force: true }));
@@ -203,5 +203,8 @@ test('bad usage and missing sources are refused before any work', async () => {
   assert.match(missing.stderr, /cannot read .*nowhere\.xml: no such file or directory/);
   const help = await runCli(['diff', '--help']);
   assert.match(help.stdout, /--check-redirects {6}request every removed URL/);
-  assert.match((await runCli(['--help'])).stdout, /\n {2}diff {6}two sets of sitemaps/);
+  assert.match(
+    (await runCli(['--help'])).stdout,
+    /\n {2}diff {6}Compare two sets of sitemaps: the URLs added, removed, changed \(and moved\)\.\n/,
+  );
 });

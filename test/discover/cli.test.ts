@@ -5,7 +5,7 @@ import type { SourcedEntry } from '../../src/core/entry.js';
 import type { SitemapTree } from '../../src/discover/tree.js';
 import { runCli } from '../helpers/cli.js';
 import { hostile, startHostileServer } from '../helpers/hostile-server.js';
-import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
+import { sitemapIndex, startSite, urlset, XML, type Site } from '../helpers/site-server.js';
 
 const FAST = ['--timeout', '5', '--retries', '0'];
 

@@ -13,7 +13,7 @@ import type { SitemapTree } from '../../src/discover/tree.js';
 import type { ValidationResult } from '../../src/validate/types.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { hostile, startHostileServer, type Behaviour, type HostileServer } from '../helpers/hostile-server.js';
-import { urlset } from './site-server.js';
+import { urlset } from '../helpers/site-server.js';
 
 const ORIGIN = 'https://www.example.com';
 const BODY = urlset(Array.from({ length: 300 }, (_, i) => `${ORIGIN}/page/${i}`));

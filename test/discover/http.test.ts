@@ -20,7 +20,7 @@ import { compose, type Fetch, type HttpRequest } from '../../src/discover/http/t
 import { RetryLater } from '../../src/pool/index.js';
 import { DEFAULT_USER_AGENT } from '../../src/version.js';
 import { hostile, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
-import { startSite, urlset, type Site } from './site-server.js';
+import { startSite, urlset, type Site } from '../helpers/site-server.js';
 
 const BODY = urlset(Array.from({ length: 200 }, (_, i) => `https://example.com/page/${i}`));
 

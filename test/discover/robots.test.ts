@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { HttpClient } from '../../src/discover/http.js';
 import { fetchRobotsTxt, parseRobotsTxt, productToken } from '../../src/discover/robots.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
-import { startSite, type Site } from './site-server.js';
+import { startSite, type Site } from '../helpers/site-server.js';
 
 /** robots-parser is CommonJS with a loose type declaration; load it as CommonJS. */
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { HttpClient, type HttpOptions } from '../../src/discover/http.js';
 import { fetchSitemapTree, walkSitemapTree, type TreeOptions } from '../../src/discover/tree.js';
 import { hostile, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
-import { sitemapIndex, urlset } from './site-server.js';
+import { sitemapIndex, urlset } from '../helpers/site-server.js';
 
 const FAST_HTTP: HttpOptions = {
   retries: 1,

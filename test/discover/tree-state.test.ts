@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { sitemapIndex, startSite, urlset, XML } from './site-server.js';
+import { sitemapIndex, startSite, urlset, XML } from '../helpers/site-server.js';
 
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-tree-state-'));
 after(() => rm(scratch, { recursive: true, force: true }));

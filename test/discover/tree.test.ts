@@ -12,7 +12,7 @@ import {
   type TreeOptions,
 } from '../../src/discover/tree.js';
 import { renderTree } from '../../src/report/tree.js';
-import { sitemapIndex, startSite, urlset, XML, type Site } from './site-server.js';
+import { sitemapIndex, startSite, urlset, XML, type Site } from '../helpers/site-server.js';
 
 const HTML_PAGE = readFileSync(new URL('./fixtures/not-a-sitemap.html', import.meta.url));
 const GZIP = { 'content-type': 'application/gzip' };
@@ -374,7 +374,7 @@ describe('sitemap tree of a site with every kind of trouble', () => {
   });
 
   it('renders as a terminal tree, problems under their sitemap, the rest counted', () => {
-    const lines = renderTree(tree, { maxProblemsPerNode: 1 }).split('\n');
+    const lines = renderTree(tree, { maxPerRule: 1 }).split('\n');
     const at = (start: string) => lines.findIndex((line) => line.startsWith(start));
     assert.equal(lines[0], site.origin);
     assert.equal(lines[1], 'robots.txt: HTTP 200, 2 sitemaps declared');
@@ -382,7 +382,7 @@ describe('sitemap tree of a site with every kind of trouble', () => {
     const index = at('├── /index.xml  ✓ 200 · sitemapindex · 5 sitemaps · ');
     assert.ok(index > 0, lines.join('\n'));
     assert.match(lines[index + 1]!, /^│ {3}│ ! IDX-005 the index lists itself/);
-    assert.equal(lines[index + 2], '│   │ … 1 more problem (see --json)');
+    assert.equal(lines[index + 2], '│   │ … 1 more IDX-005 warning not shown (--max-per-rule 0 shows all)');
     assert.match(
       lines[index + 3]!,
       /^│ {3}├── \/gz\/a\.xml\.gz {2}✓ 200 · urlset · 3 URLs · \d+ B gzip → \d+ B · lastmod 2024-01-05 … 2024-03-01T10:00:00\+02:00 · \d+ ms$/,

@@ -270,7 +270,7 @@ test('--state: explained in --help; refused inside --out and with --keep-duplica
   assert.equal(inside.code, 2);
   assert.match(
     inside.stderr,
-    /--state .*public\/state is inside --out .*public: the ledger must not be published with the site; keep it elsewhere \(e\.g\. --state .*\.sitemapkit\)\n/,
+    /--state .*public\/state is inside --out .*public: the ledger must not be published with the site\. Keep it elsewhere with --state \(e\.g\. --state .*\.sitemapkit\), or publish into a directory of its own \(e\.g\. --out public\)\n/,
   );
   const both = await runCli([
     'generate',

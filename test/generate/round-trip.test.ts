@@ -1,5 +1,5 @@
 /**
- * DESIGN.md: parse(generate(x)) gives back x. Random entries (every field the writer knows,
+ * parse(generate(x)) gives back x (docs/architecture.md). Random entries (every field the writer knows,
  * text with XML specials and non-ASCII) are written by the generator and read back by the
  * project's parser.
  */

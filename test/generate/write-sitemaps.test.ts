@@ -377,8 +377,18 @@ test('text format: one URL per line, same sharding, listed by an XML index even 
     shards.map((name) => `${BASE_URL}${name}`),
   );
   assert.equal((await validateAgainstXsd(index, 'siteindex')).valid, true);
+  // 10 lines of about 33 bytes split into files of at most 100 bytes: 3 lines each, the URLs in order.
   const bytes = await write(plainEntries(10), { format: 'txt', maxBytes: 100 });
-  for (const file of bytes.summary.files) assert.ok(file.bytes <= 100);
+  const texts = await Promise.all(bytes.summary.files.map((file) => readFile(join(bytes.outDir, file.name), 'utf8')));
+  assert.deepEqual(
+    texts.map((text) => text.split('\n').length - 1),
+    [3, 3, 3, 1],
+  );
+  for (const [i, text] of texts.entries()) {
+    assert.ok(Buffer.byteLength(text) <= 100, `${bytes.summary.files[i]!.name}: ${Buffer.byteLength(text)} bytes`);
+    assert.equal(Buffer.byteLength(text), bytes.summary.files[i]!.bytes);
+  }
+  assert.equal(texts.join(''), Array.from(plainEntries(10), (e) => `${e.loc}\n`).join(''));
 });
 
 test('news sitemaps split at 1,000 news entries; other URLs do not count toward that', async () => {
@@ -395,12 +405,23 @@ test('news sitemaps split at 1,000 news entries; other URLs do not count toward 
         }
       : { kind: 'url', loc: `${BASE_URL}page/${i}` },
   );
-  const { summary } = await write(entries);
+  const { summary, outDir } = await write(entries);
   // The 1,001st news entry (index 2000) starts the second file.
   assert.deepEqual(
     summary.files.map((f) => f.urls),
     [2000, 100],
   );
+  // What is on disk: two files, 1,000 and 50 news entries, every URL once and in order.
+  const xmls = await Promise.all(summary.files.map((file) => readFile(join(outDir, file.name), 'utf8')));
+  assert.deepEqual(
+    xmls.map((xml) => xml.split('<news:news>').length - 1),
+    [1000, 50],
+  );
+  assert.deepEqual(
+    xmls.flatMap(locsOf),
+    entries.map((e) => e.loc),
+  );
+  for (const xml of xmls) assert.deepEqual((await validateAgainstXsd(xml, 'extensions')).errors, []);
 });
 
 test('an input with no writable URL publishes nothing (an empty urlset fails the XSD); async iterables are read as well', async () => {

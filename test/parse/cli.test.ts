@@ -40,25 +40,29 @@ test('--csv prints a header and RFC 4180 rows; several sources add "source"', as
   assert.deepEqual(sources, [INDEX, INDEX, SAMPLE, SAMPLE, SAMPLE, SAMPLE, SAMPLE]);
 });
 
-test('stdin with --base-url: relative locs resolve, diagnostics are source:line:column: severity CODE message', async () => {
+test('stdin (-) with --base-url: relative locs resolve, diagnostics are source:line:column: severity CODE message', async () => {
   const xml = urlset('<url><loc>/a</loc></url>');
   const { code, stdout, stderr } = await runCli(['parse', '-', '--base-url', 'https://example.com/s/sitemap.xml'], {
     input: gzipSync(xml),
   });
-  assert.equal(code, 0);
+  assert.equal(code, 1, 'the relative loc is an error, and --fail-on error is the default');
   assert.deepEqual(JSON.parse(stdout), { kind: 'url', loc: 'https://example.com/a' });
-  assert.match(stderr, /^<stdin>:3:11: error URL-001 <loc>: "\/a" is relative; read as https:\/\/example\.com\/a/);
+  assert.match(stderr, /^-:3:11: error URL-001 <loc>: "\/a" is relative; read as https:\/\/example\.com\/a/);
 });
 
-test('--strict exits 1 at the first error; lenient reading exits 0 with the same diagnostic', async () => {
+test('--strict exits 1 at the first error; lenient reading goes on, and --fail-on never exits 0', async () => {
   const bad = join(CONFORMANCE_DIR, 'cases/sitemap.js/bad-tag-sitemap.xml');
   const strict = await runCli(['parse', '--strict', bad]);
   assert.equal(strict.code, 1);
   assert.equal(strict.stdout, '');
   assert.match(strict.stderr, /bad-tag-sitemap\.xml:3:3: error XML-007 /);
   const lenient = await runCli(['parse', bad]);
-  assert.equal(lenient.code, 0);
+  assert.equal(lenient.code, 1);
   assert.equal(lines(lenient.stdout).length, 7);
+  assert.match(lenient.stderr, /bad-tag-sitemap\.xml:3:3: error XML-007 /);
+  const never = await runCli(['parse', bad, '--fail-on', 'never']);
+  assert.equal(never.code, 0);
+  assert.equal(never.stdout, lenient.stdout);
 });
 
 test('exit 1 when a document cannot be read: missing file, HTML page; exit 2 on bad usage', async () => {
@@ -85,21 +89,21 @@ test('an http(s) URL is fetched and streamed; HTTP errors exit 1', async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const ok = await runCli(['parse', `${base}/sitemap.xml.gz`]);
+    const ok = await runCli(['parse', `${base}/sitemap.xml.gz`, '--fail-on', 'never']);
     assert.equal(ok.code, 0);
     assert.deepEqual(
       lines(ok.stdout).map((line) => (JSON.parse(line) as SourcedEntry).loc),
       [`${base}/relative`, 'https://example.com/b'],
     );
-    const moved = await runCli(['parse', `${base}/moved`]);
+    const moved = await runCli(['parse', `${base}/moved`, '--fail-on', 'never']);
     assert.equal(moved.code, 0, moved.stderr);
     assert.equal(
       (JSON.parse(lines(moved.stdout)[0]!) as SourcedEntry).loc,
       `${base}/relative`,
       'relative locs resolve against the URL that answered',
     );
-    const missing = await runCli(['parse', `${base}/nothing.xml`]);
-    assert.equal(missing.code, 1);
+    const missing = await runCli(['parse', `${base}/nothing.xml`, '--fail-on', 'never']);
+    assert.equal(missing.code, 1, 'a document not read is a failed run, whatever --fail-on says');
     assert.match(missing.stderr, /answered HTTP 404/);
   } finally {
     server.close();

@@ -64,7 +64,7 @@ test('sitemapkit rules lists every rule; rules CODE prints one in full; --json g
     .map((line) => JSON.parse(line) as { code: string; severity: string; why: string; fix: string });
   assert.deepEqual(
     rules.map((rule) => rule.code),
-    ['HREF-001', 'HREF-002', 'HREF-003', 'HREF-004', 'HREF-005', 'HREF-006'],
+    ['HREF-001', 'HREF-002', 'HREF-003', 'HREF-004', 'HREF-005', 'HREF-006', 'HREF-007', 'HREF-008'],
   );
   assert.deepEqual(rules[0], { code: 'HREF-001', family: 'hreflang alternates', ...RULES['HREF-001'] });
 

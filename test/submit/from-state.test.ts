@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { BuildDirectory, type Pages } from '../helpers/build-site.js';
 import { runCli } from '../helpers/cli.js';
 import { startIndexNowServer, type IndexNowServer } from '../helpers/indexnow-server.js';
-import { startSite, type Site } from '../discover/site-server.js';
+import { startSite, type Site } from '../helpers/site-server.js';
 
 const KEY = 'b0c1d2e3f40516273f2a9c1b7d4e4f6a';
 

@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { CLI_PATH, kill9, runCli } from '../helpers/cli.js';
 import { startIndexNowServer, type IndexNowServer } from '../helpers/indexnow-server.js';
-import { startSite, urlset, type Site } from '../discover/site-server.js';
+import { startSite, urlset, type Site } from '../helpers/site-server.js';
 
 const KEY = '3f2a9c1b7d4e4f6a8b0c1d2e3f405162';
 const PING_PATH = `/sitemap-ping?sitemap=${encodeURIComponent('https://www.example.com/sitemap.xml')}`;

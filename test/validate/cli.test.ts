@@ -30,7 +30,7 @@ test('errors: source:line:column severity CODE message, then the summary, exit 1
   assert.doesNotMatch(stdout, /\u001b\[/);
 });
 
-test('--json prints one DESIGN.md object per source per line', async () => {
+test('--json prints the documented JSON object per source per line', async () => {
   const { code, stdout } = await runCli([
     'validate',
     '--json',
@@ -143,6 +143,43 @@ test('--recursive validates an index and its children, one summary line each', a
       ],
       'three duplicates, and two URLs off the origin the index gives the child',
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('-r names where a missing child was looked for, and hints at --location only when it was not given', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-cli-'));
+  try {
+    const index = join(dir, 'index.xml');
+    writeFileSync(
+      index,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <sitemap><loc>https://www.example.com/maps/b.xml</loc></sitemap>\n</sitemapindex>\n',
+    );
+    const without = await runCli(['validate', index, '-r', ...NOW]);
+    assert.equal(without.code, 1);
+    assert.match(
+      without.stdout,
+      new RegExp(
+        `FETCH-001 https://www\\.example\\.com/maps/b\\.xml was looked for at ${join(dir, 'b.xml')}, and is not there; pass --location with the index's URL`,
+      ),
+    );
+    const located = await runCli([
+      'validate',
+      index,
+      '-r',
+      '--location',
+      'https://www.example.com/sitemap.xml',
+      ...NOW,
+    ]);
+    assert.equal(located.code, 1);
+    assert.match(
+      located.stdout,
+      new RegExp(
+        `was looked for at ${join(dir, 'maps', 'b.xml')} and ${join(dir, 'b.xml')}, and is not there; write the file there, or validate the index by its URL`,
+      ),
+    );
+    assert.doesNotMatch(located.stdout, /pass --location/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

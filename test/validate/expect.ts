@@ -29,13 +29,25 @@ export function positionOf(text: string, snippet: string, nth = 1): { line: numb
   return { line, column: index - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
-/** Asserts each expected diagnostic is among `diagnostics`, at the snippet's exact position. */
+/**
+ * Asserts that `diagnostics` are exactly the expected ones: each at its snippet's exact position,
+ * with its severity and URL, and no other diagnostic besides (a fixture that draws an extra
+ * problem fails, so a case cannot pass on a superset).
+ */
 export function assertDiagnostics(
   diagnostics: readonly Diagnostic[],
   fixture: string,
   expected: readonly Expected[],
 ): void {
   const text = readFileSync(fixture, 'utf8');
+  const place = (d: { code: string; line?: number | undefined; column?: number | undefined }) =>
+    `${d.code}@${d.line}:${d.column}`;
+  const wanted = expected.map((want) => place({ code: want.code, ...positionOf(text, want.at, want.nth) }));
+  assert.deepEqual(
+    diagnostics.map(place).sort(),
+    [...wanted].sort(),
+    `the diagnostics of ${fixture} are not exactly those expected; got:\n${describe(diagnostics)}`,
+  );
   for (const want of expected) {
     const { line, column } = positionOf(text, want.at, want.nth);
     const found = diagnostics.find((d) => d.code === want.code && d.line === line && d.column === column);

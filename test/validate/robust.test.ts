@@ -17,6 +17,9 @@ test('random bytes yield a result, never an exception', async () => {
       );
       assert.equal(result.source, 'random');
       assert.equal(result.valid, result.errors === 0);
+      // Random bytes are never a valid sitemap: there is always an error, and it is given.
+      assert.ok(result.errors > 0, 'random bytes are never a valid sitemap');
+      assert.equal(result.errors, result.diagnostics.filter((d) => d.severity === 'error').length);
     }),
     { numRuns: 150 },
   );
@@ -41,6 +44,9 @@ test('a clean sitemap with a slice replaced by a few characters still yields a r
         );
       }
       assert.equal(result.valid, result.errors === 0);
+      // The counts are those of the diagnostics given, so the checks above ran on every problem found.
+      assert.equal(result.errors, result.diagnostics.filter((d) => d.severity === 'error').length);
+      assert.equal(result.warnings, result.diagnostics.filter((d) => d.severity === 'warning').length);
     }),
     { numRuns: 150 },
   );
@@ -50,6 +56,8 @@ test('a clean sitemap with a slice replaced by a few characters still yields a r
 test('positions stay 1-based on a mangled attribute', async () => {
   const text = `${CLEAN.slice(0, 1672)}(&${CLEAN.slice(1723)}`;
   const result = await validateSitemap({ name: 'mangled', input: { text } }, { now: new Date('2024-05-02T12:00:00Z') });
-  for (const d of result.diagnostics)
-    assert.ok(d.line === undefined || (d.line >= 1 && (d.column ?? 1) >= 1), `${d.code} at ${d.line}:${d.column}`);
+  assert.deepEqual(
+    result.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`),
+    ['XML-001@31:7', 'XML-005@31:29', 'XML-001@34:5', 'XML-010@31:7', 'URL-001@31:7'],
+  );
 });

@@ -121,7 +121,10 @@ const CASES: Case[] = [
   {
     file: 'idx-004.xml',
     options: { location: `${SITE}/sitemaps/index.xml`, strictScope: true },
-    expect: [{ code: 'IDX-004', severity: 'error', at: 'https://cdn.example.net/sitemaps/b.xml' }],
+    expect: [
+      { code: 'IDX-004', severity: 'error', at: 'https://cdn.example.net/sitemaps/b.xml' },
+      { code: 'IDX-004', severity: 'error', at: `${SITE}/other/c.xml` },
+    ],
   },
   {
     file: 'idx-005.xml',
@@ -216,12 +219,21 @@ const CASES: Case[] = [
     expect: [
       { code: 'HREF-002', severity: 'error', at: '<xhtml:link rel="alternate" hreflang="en-UK"' },
       { code: 'HREF-002', severity: 'error', at: '<xhtml:link rel="alternate" hreflang="GB"' },
+      // GB is no language, so the cluster of /en-gb/ and its alternate disagree.
+      { code: 'HREF-005', severity: 'warning', at: '<xhtml:link rel="alternate" hreflang="GB"' },
     ],
     counts: { 'HREF-002': 2 },
   },
   {
     file: 'href-003.xml',
-    expect: [{ code: 'HREF-003', severity: 'error', at: '<xhtml:link' }],
+    expect: [
+      { code: 'HREF-003', severity: 'error', at: '<xhtml:link' },
+      // Without itself, /en/'s cluster is not /de/'s; and x-default's page is not listed to check.
+      { code: 'HREF-005', severity: 'warning', at: '<xhtml:link rel="alternate" hreflang="de"' },
+      { code: 'HREF-005', severity: 'warning', at: '<xhtml:link rel="alternate" hreflang="x-default"' },
+      { code: 'HREF-005', severity: 'warning', at: '<xhtml:link rel="alternate" hreflang="en"' },
+      { code: 'HREF-005', severity: 'warning', at: '<xhtml:link rel="alternate" hreflang="x-default"', nth: 2 },
+    ],
     counts: { 'HREF-003': 1 },
   },
   {
@@ -246,6 +258,13 @@ const CASES: Case[] = [
         at: `<xhtml:link rel="alternate" hreflang="en" href="${SITE}/en/"/>`,
         nth: 2,
       },
+      // Two more findings of the same disagreement: /en-us/ is not listed to be checked, and /de/'s cluster differs.
+      {
+        code: 'HREF-005',
+        severity: 'warning',
+        at: `<xhtml:link rel="alternate" hreflang="en" href="${SITE}/en-us/"/>`,
+      },
+      { code: 'HREF-005', severity: 'warning', at: '<xhtml:link rel="alternate" hreflang="de"' },
     ],
   },
   {

@@ -106,7 +106,9 @@ test('--recursive over local files: children mapped through --location, cross-fi
 
     const missing = find(results, /missing\.xml$/, 'FETCH-001');
     assert.equal(missing.length, 1);
-    assert.match(missing[0]!.message, /--location/);
+    // --location was given: the message says where the file was looked for, not to pass --location.
+    assert.match(missing[0]!.message, /was looked for at .*missing\.xml, and is not there; write the file there/);
+    assert.doesNotMatch(missing[0]!.message, /--location/);
     const repeat = find(results, /nested-index\.xml$/, 'IDX-005');
     assert.equal(repeat.length, 1, 'the nested index is descended: its one child was validated already');
     assert.match(repeat[0]!.message, /sitemaps\/pages\.xml" was already validated in this run/);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 // The public API: URL sources come with the shared HttpClient and the robots.txt proof.
 import { validateSources, type ValidationResult } from '../../src/index.js';
-import { sitemapIndex, startSite, urlset, XML, type Site } from '../discover/site-server.js';
+import { sitemapIndex, startSite, urlset, XML, type Site } from '../helpers/site-server.js';
 
 const NOW = new Date('2024-05-02T12:00:00Z');
 

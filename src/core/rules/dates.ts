@@ -47,6 +47,25 @@ export function futureDateProblem(text: string, millis: number, now: number): Ru
   );
 }
 
+/**
+ * DATE-008: the page says it changed (`changedMillis`, read from `how`: its Last-Modified header,
+ * its article:modified_time, its JSON-LD dateModified) more than a day after its lastmod; a day of
+ * slack covers a date-only lastmod and every time zone.
+ */
+export function staleLastmodProblem(
+  lastmod: string,
+  lastmodMillis: number,
+  changedMillis: number,
+  how: string,
+): RuleProblem | undefined {
+  if (changedMillis <= lastmodMillis + DAY_MS) return undefined;
+  const changed = new Date(changedMillis).toISOString().replace(/\.000Z$/, 'Z');
+  return problem(
+    'DATE-008',
+    `the page says it changed on ${changed} (${how}), after lastmod ${shown(lastmod)}; write the page's last change as its lastmod`,
+  );
+}
+
 /** The earliest day (YYYY-MM-DD, UTC) a lastmod must reach to be in the future: earlier days need no exact check. */
 export function firstPossibleFutureDay(now: number): string {
   return new Date(now - DAY_MS).toISOString().slice(0, 10);

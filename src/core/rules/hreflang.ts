@@ -81,3 +81,34 @@ export function alternatesProblems(loc: string, alternates: readonly Alternate[]
   }
   return problems;
 }
+
+/**
+ * HREF-007: the hreflang links a sitemap gives a URL and those its live page declares, when both
+ * declare some and they differ (languages compared without case, URLs as given, absolute). A page
+ * with none uses the sitemap's, which is allowed.
+ */
+export function alternatesMismatchProblem(
+  listed: readonly Alternate[],
+  live: readonly Alternate[],
+): RuleProblem | undefined {
+  if (listed.length === 0 || live.length === 0) return undefined;
+  const key = ({ hreflang, href }: Alternate) => `${hreflang.toLowerCase()} ${href}`;
+  const inLive = new Set(live.map(key));
+  const inListed = new Set(listed.map(key));
+  const onlyListed = [...inListed].filter((pair) => !inLive.has(pair));
+  const onlyLive = [...inLive].filter((pair) => !inListed.has(pair));
+  if (onlyListed.length === 0 && onlyLive.length === 0) return undefined;
+  const pairs = (list: string[]) =>
+    list
+      .slice(0, 3)
+      .map((pair) => pair.replace(' ', ' → '))
+      .join(', ') + (list.length > 3 ? ` and ${list.length - 3} more` : '');
+  const parts = [
+    ...(onlyListed.length > 0 ? [`only in the sitemap: ${pairs(onlyListed)}`] : []),
+    ...(onlyLive.length > 0 ? [`only on the page: ${pairs(onlyLive)}`] : []),
+  ];
+  return problem(
+    'HREF-007',
+    `the sitemap's hreflang links differ from the page's (${parts.join('; ')}); declare the same set in both`,
+  );
+}

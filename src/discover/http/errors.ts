@@ -4,6 +4,10 @@
  */
 import type { Redirect } from './types.js';
 
+/**
+ * What went wrong with a request, so callers can tell a host that does not resolve from a timeout
+ * or a TLS mismatch.
+ */
 export type HttpErrorKind =
   /** The host name does not resolve. */
   | 'dns'

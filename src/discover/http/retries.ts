@@ -28,6 +28,7 @@ export interface RetryPolicy {
   onRetry?: ((notice: RetryNotice) => void) | undefined;
 }
 
+/** Told before each wait between two attempts: which URL, which attempt, how long and why. */
 export interface RetryNotice {
   url: string;
   /** The attempt about to be made (2 for the first retry), and how many may be made at most. */
@@ -54,16 +55,18 @@ export function retry(policy: RetryPolicy): Layer {
     const state = request.retryState;
     state.startedAt ??= Date.now();
     const deadlineAt = state.startedAt + policy.deadlineMs;
-    const tooLate = new HttpError(
-      'deadline',
-      `${request.url} did not finish within ${seconds(policy.deadlineMs)} (--timeout), retries included`,
-      request.url,
-    );
+    // Made when needed: an Error captures a stack, a cost every request would pay for nothing.
+    const tooLate = () =>
+      new HttpError(
+        'deadline',
+        `${request.url} did not finish within ${seconds(policy.deadlineMs)} (--timeout), retries included`,
+        request.url,
+      );
     for (;;) {
       const remaining = deadlineAt - Date.now();
-      if (remaining <= 0) throw tooLate.after(state.attempts);
+      if (remaining <= 0) throw tooLate().after(state.attempts);
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(tooLate), remaining).unref();
+      const timer = setTimeout(() => deadline.abort(tooLate()), remaining).unref();
       const clear = () => clearTimeout(timer);
       state.attempts += 1;
       let response: HttpResponse | undefined;

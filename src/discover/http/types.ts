@@ -6,6 +6,7 @@
 import type { HttpError } from './errors.js';
 import type { RetryState } from './retries.js';
 
+/** One redirect followed on the way to a response. */
 export interface Redirect {
   from: string;
   to: string;
@@ -44,6 +45,10 @@ export interface HttpRequest {
   deferRetries: boolean;
 }
 
+/**
+ * A response of the {@link HttpClient}: status, headers, the URL that answered, the redirects
+ * followed, and the body as a stream read once.
+ */
 export interface HttpResponse {
   /** The URL asked for, and the URL that answered after redirects. */
   requestedUrl: string;

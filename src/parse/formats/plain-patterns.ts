@@ -8,6 +8,7 @@
 import { W3C_DATE_IN_RANGE } from '../../core/datetime.js';
 import { CHANGEFREQS } from '../../core/entry.js';
 import { IMAGE_FIELDS, SITEMAP_FIELDS, URL_FIELDS, type Field, type FieldProperty, type ValueKind } from './fields.js';
+import { escapeRegExp } from '../../core/regexp.js';
 
 /** The blocks read this way: a urlset's `<url>`, an index's `<sitemap>`. */
 export type PlainElement = 'url' | 'sitemap';
@@ -142,7 +143,7 @@ function children(
   prefix: string,
   groups?: GroupNumbers,
 ): { source: string; fields: PlainField[] } {
-  const escaped = escapePrefix(prefix);
+  const escaped = escapeRegExp(prefix);
   const fields: PlainField[] = [];
   const source = table.map(({ tag, property, kind }, i) => {
     let value = PLAIN_VALUES[kind];
@@ -159,14 +160,14 @@ function children(
 
 /** An image under `prefix`: its fields in the schema's order (loc required); with `groups`, their values are captured. */
 function imagePattern(prefix: string, groups?: GroupNumbers): { source: string; fields: PlainField[] } {
-  const p = escapePrefix(prefix);
+  const p = escapeRegExp(prefix);
   const image = children(IMAGE_FIELDS, `${prefix}:`, groups);
   return { source: `<${p}:image>${SPACE}${image.source}</${p}:image>`, fields: image.fields };
 }
 
 /** An hreflang alternate under `prefix`, written exactly so. */
 function alternatePattern(prefix: string, hreflang = PLAIN_LANGUAGE_TAG, href = CLEAN_URL): string {
-  return `<${escapePrefix(prefix)}:link rel="alternate" hreflang="${hreflang}" href="${href}" ?/>`;
+  return `<${escapeRegExp(prefix)}:link rel="alternate" hreflang="${hreflang}" href="${href}" ?/>`;
 }
 
 /**
@@ -188,9 +189,4 @@ class GroupNumbers {
 /** How many capturing groups a pattern holds (an empty alternative matches, reporting all of them). */
 function capturingGroupsIn(pattern: string): number {
   return new RegExp(`${pattern}|`).exec('')!.length - 1;
-}
-
-/** A prefix as literal text in an expression (a lenient reader may hand on any characters). */
-function escapePrefix(prefix: string): string {
-  return prefix.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }

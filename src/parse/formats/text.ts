@@ -6,8 +6,7 @@ import { findUrlSyntaxProblem } from '../../core/url.js';
 import type { Report } from '../diagnostics.js';
 import type { EntryQueue } from '../emitted.js';
 import { abbreviate } from './values.js';
-
-const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\s]/i;
+import { looksAbsoluteHttp } from '../../core/url.js';
 
 export class TextSitemapReader {
   private carry = '';
@@ -64,7 +63,7 @@ export class TextSitemapReader {
       }
       return;
     }
-    if (!ABSOLUTE_HTTP.test(value)) {
+    if (!looksAbsoluteHttp(value)) {
       this.report('TXT-001', `"${abbreviate(value)}" is not an absolute http(s) URL; line skipped`, at);
       return;
     }

@@ -72,7 +72,7 @@ function textDecoder(encoding: string): ChunkDecoder {
 function chooseDecoder(head: Uint8Array, report: Report): ChunkDecoder {
   const [b0, b1, b2, b3] = head;
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
-    // Legal XML (RULES.md XML-002 accepts it), but worth knowing: some older tools choke on it.
+    // Legal XML (docs/rules.md XML-002 accepts it), but worth knowing: some older tools choke on it.
     report(
       'XML-002',
       'the document starts with a UTF-8 byte-order mark: accepted, but some tools reject it; save the file without the BOM',

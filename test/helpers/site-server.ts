@@ -1,6 +1,8 @@
 /**
- * A real HTTP server on 127.0.0.1 (port 0) serving one fixture site from a table of routes, for
- * the discovery tests. It counts requests per path and the most requests in flight at once.
+ * The test HTTP server: a real server on 127.0.0.1 (port 0) serving one fixture site from a table
+ * of routes (a route may be a function for answers that vary). It counts requests per path and
+ * the most requests in flight at once, and stops with close(). Tests that need a server start
+ * one here rather than writing their own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

@@ -1,0 +1,241 @@
+/**
+ * The second part of an audit: every sampled listed URL not yet checked goes through the work
+ * pool (per-host politeness, robots.txt's Crawl-delay, retries that wait without holding a
+ * worker), is fetched unless robots.txt keeps Googlebot or us out of it, checked (./check.ts), and
+ * its result committed within COMMIT_WITHIN_MS (in one transaction with its neighbours: one commit
+ * per URL cost more than the check): an audit killed at any moment resumes with what it had, and
+ * fetches again only the URLs in flight or checked in that last instant. The pool is fed from the
+ * state a window at a time, so memory does not grow with the number of URLs.
+ */
+import type { Alternate } from '../core/entry.js';
+import { FingerprintSet } from '../core/fingerprint-set.js';
+import { looksAbsoluteHttp } from '../core/url.js';
+import { RetryState, type HttpClient } from '../discover/http.js';
+import { RobotsTxtCache, productToken, type RobotsTxt } from '../discover/robots.js';
+import { WorkPool, type HostPoliteness } from '../pool/index.js';
+import type { AuditState, StoredCheck, StoredListing } from '../store/audit-store.js';
+import { checkListing, type CheckContext, type CheckedUrl, type Listing } from './check.js';
+import { findingBits } from './findings.js';
+import { fetchLiveAnswer, type LiveAnswer } from './live-page.js';
+
+export interface CheckProgress {
+  /** Sampled URLs checked, by this run and the runs it resumes. */
+  checked: number;
+  /** Sampled URLs to check in all. */
+  total: number;
+  /** Checked URLs with at least one finding. */
+  flagged: number;
+  /** Checked by this run, and the time it has run (for the rate). */
+  checkedNow: number;
+  elapsedMs: number;
+}
+
+export interface CheckOptions {
+  state: AuditState;
+  http: HttpClient;
+  context: Omit<CheckContext, 'isListed'>;
+  /** Decoded bytes read of a page at most. */
+  maxPageBytes: number;
+  /** Requests at once across hosts. */
+  concurrency?: number | undefined;
+  /** Politeness of every host; robots.txt's Crawl-delay raises the delay of its host. */
+  perHost?: Partial<HostPoliteness> | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: CheckProgress) => void) | undefined;
+}
+
+/** The search engine whose robots.txt group decides robots-blocked (with `*` behind it, per RFC 9309). */
+const SEARCH_ENGINE_AGENT = 'Googlebot';
+
+/** Listings read from the state per query, and held in the pool at most (queued, parked or running). */
+const BATCH = 512;
+const WINDOW = 4096;
+/** Checks are committed together, at most this long after they end, or as soon as this many wait. */
+const COMMIT_WITHIN_MS = 100;
+const COMMIT_BATCH = 256;
+
+interface Task {
+  listing: StoredListing;
+  retry: RetryState;
+}
+
+/** Checks every sampled URL not yet checked; true when all were (false when stopped). */
+export async function checkListedUrls(options: CheckOptions): Promise<boolean> {
+  return new ListingChecker(options).run();
+}
+
+class ListingChecker {
+  private readonly state: AuditState;
+  private readonly robots: RobotsTxtCache;
+  private readonly pool: WorkPool<Task, CheckedUrl>;
+  private readonly context: CheckContext;
+  private readonly politeHosts = new Set<string>();
+  private readonly started = Date.now();
+  private readonly progress: CheckProgress;
+  private cursor = 0;
+  private exhausted = false;
+  private held = 0;
+  /** Checks ended but not yet committed, and the timer that commits them. */
+  private unsaved: { seq: number; check: StoredCheck }[] = [];
+  private commitTimer: NodeJS.Timeout | undefined;
+  /** URLs listed more than once (few): only those ask the state for their repeats. */
+  private readonly repeated = new FingerprintSet(1024);
+
+  constructor(private readonly options: CheckOptions) {
+    this.state = options.state;
+    this.robots = new RobotsTxtCache(options.http, { signal: options.signal });
+    this.context = { ...options.context, isListed: (url) => this.state.isListed(url) };
+    this.pool = new WorkPool<Task, CheckedUrl>({
+      run: (task, { signal }) => this.check(task, signal),
+      onSettled: (task, settled) => {
+        this.held -= 1;
+        this.save(task, settled.ok ? settled.value : crashed(task, settled.error));
+        this.fill();
+      },
+      concurrency: options.concurrency,
+      perHost: options.perHost,
+      signal: options.signal,
+    });
+    this.progress = {
+      checked: this.state.checkedCount(),
+      total: this.state.sampledCount(),
+      flagged: this.state.flaggedCount(),
+      checkedNow: 0,
+      elapsedMs: 0,
+    };
+  }
+
+  async run(): Promise<boolean> {
+    for (const url of this.state.repeatedUrls()) this.repeated.add(url);
+    this.fill();
+    try {
+      await this.pool.idle();
+    } finally {
+      this.commit();
+    }
+    this.notify();
+    return !this.options.signal?.aborted;
+  }
+
+  /** Tops the pool up to WINDOW listings, a batch at a time, in the order they were listed. */
+  private fill(): void {
+    while (!this.exhausted && this.held < WINDOW && !this.options.signal?.aborted) {
+      const batch = this.state.nextToCheck(this.cursor, BATCH);
+      if (batch.length < BATCH) this.exhausted = true;
+      for (const listing of batch) {
+        this.cursor = listing.seq;
+        this.held += 1;
+        this.pool.enqueue({ listing, retry: new RetryState() }, hostOf(listing.url));
+      }
+    }
+  }
+
+  private async check(task: Task, signal: AbortSignal): Promise<CheckedUrl> {
+    const { url } = task.listing;
+    const listing = listingOf(task.listing, this.repeated.has(url) ? this.state : NO_REPEATS);
+    if (!looksAbsoluteHttp(url)) {
+      const message = `"${url}" is not an absolute http(s) URL (URL-001): there is nothing to fetch`;
+      return checkListing(listing, { kind: 'failed', message, redirects: [] }, this.context);
+    }
+    const robots = await this.robots.get(url);
+    this.respectCrawlDelay(url, robots);
+    const blocked = this.blockedFor(url, robots);
+    const answer: LiveAnswer =
+      blocked === undefined
+        ? await fetchLiveAnswer(this.options.http, url, {
+            maxBytes: this.options.maxPageBytes,
+            signal,
+            retry: task.retry,
+          })
+        : { kind: 'blocked', why: blocked };
+    return checkListing(listing, answer, this.context);
+  }
+
+  /** Why robots.txt keeps the URL from being fetched (for Googlebot, or for us), if it does. */
+  private blockedFor(url: string, robots: RobotsTxt): string | undefined {
+    if (robots.outcome === 'unreachable')
+      return `${robots.url} is unreachable (${robots.status === undefined ? 'no answer' : `HTTP ${robots.status}`}): crawlers must take the whole site as disallowed`;
+    const userAgent = this.options.http.userAgent;
+    const agents = [
+      ...(robots.rules.isAllowed(url, SEARCH_ENGINE_AGENT) ? [] : [SEARCH_ENGINE_AGENT]),
+      ...(robots.rules.isAllowed(url, userAgent) ? [] : [productToken(userAgent)]),
+    ];
+    return agents.length === 0 ? undefined : `disallowed by ${robots.url} for ${agents.join(' and ')}; not fetched`;
+  }
+
+  /** robots.txt's Crawl-delay for us, once per host, when it is longer than the delay asked for. */
+  private respectCrawlDelay(url: string, robots: RobotsTxt): void {
+    const host = hostOf(url);
+    if (this.politeHosts.has(host)) return;
+    this.politeHosts.add(host);
+    const seconds = robots.rules.crawlDelay(this.options.http.userAgent);
+    const delayMs = (seconds ?? 0) * 1000;
+    if (delayMs > (this.options.perHost?.delayMs ?? 0)) this.pool.configureHost(host, { delayMs });
+  }
+
+  private save(task: Task, checked: CheckedUrl): void {
+    this.unsaved.push({ seq: task.listing.seq, check: encodeCheck(checked) });
+    if (this.unsaved.length >= COMMIT_BATCH) this.commit();
+    else this.commitTimer ??= setTimeout(() => this.commit(), COMMIT_WITHIN_MS);
+    this.progress.checked += 1;
+    this.progress.checkedNow += 1;
+    if (checked.findings.length > 0) this.progress.flagged += 1;
+    this.notify();
+  }
+
+  private commit(): void {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    if (this.unsaved.length === 0) return;
+    this.state.saveChecks(this.unsaved);
+    this.unsaved = [];
+  }
+
+  private notify(): void {
+    if (!this.options.onProgress) return;
+    this.progress.elapsedMs = Date.now() - this.started;
+    this.options.onProgress({ ...this.progress });
+  }
+}
+
+/** A check that threw (a bug, or something no HTTP error describes) is still a row, never lost. */
+function crashed(task: Task, error: unknown): CheckedUrl {
+  return {
+    indexable: false,
+    findings: ['unreachable'],
+    details: { unreachable: `the check failed: ${(error as Error).message ?? String(error)} (${task.listing.url})` },
+  };
+}
+
+const NO_REPEATS: Pick<AuditState, 'repeatsOf'> = { repeatsOf: () => [] };
+
+/** A stored listing as the check reads it, with its repeats. */
+export function listingOf(stored: StoredListing, state: Pick<AuditState, 'repeatsOf'>): Listing {
+  const repeats = state.repeatsOf(stored.url);
+  return {
+    url: stored.url,
+    sitemap: stored.sitemap,
+    ...(stored.line === null ? {} : { line: stored.line }),
+    ...(stored.lastmod === null ? {} : { lastmod: stored.lastmod }),
+    ...(stored.alternates === null ? {} : { alternates: JSON.parse(stored.alternates) as Alternate[] }),
+    ...(repeats.length > 0 ? { repeats } : {}),
+  };
+}
+
+/** A check as the state keeps it: the row's facts as JSON, the findings as bits, the live hreflang aside. */
+export function encodeCheck(checked: CheckedUrl): StoredCheck {
+  const { liveHreflang, ...facts } = checked;
+  return {
+    result: JSON.stringify(facts),
+    findings: findingBits(checked.findings),
+    ...(liveHreflang ? { liveHreflang: JSON.stringify(liveHreflang) } : {}),
+  };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}

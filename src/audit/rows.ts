@@ -1,0 +1,93 @@
+/**
+ * The rows of an audit, one per checked URL (and with a crawl, one per indexable page no sitemap
+ * lists), as `--rows` writes them and the report counts them: the listing, what its check found,
+ * and the findings that need other URLs (./cross-checks.ts). Read from the state in the order the
+ * URLs were listed, lazily, so a million rows cost no more memory than one.
+ */
+import type { Alternate } from '../core/entry.js';
+import type { AuditState } from '../store/audit-store.js';
+import type { CheckedUrl } from './check.js';
+import { missingReturnLink, type CrawlComparison } from './cross-checks.js';
+import { inReportOrder, type Finding } from './findings.js';
+
+/** One row of an audit: a listed URL checked (or, with a crawl, an indexable page not listed). */
+export interface AuditRow {
+  url: string;
+  /** False for a page the crawl found that no sitemap lists (absent otherwise). */
+  listed?: false;
+  sitemap?: string;
+  line?: number;
+  status?: number;
+  finalUrl?: string;
+  contentType?: string;
+  indexable: boolean;
+  findings: Finding[];
+  lastmod?: string;
+  lastModified?: string;
+  pageModified?: string;
+  /** Where a redirect ended: its status, and whether the sitemaps list it. */
+  finalStatus?: number;
+  targetListed?: boolean;
+  canonical?: string;
+  /** What each finding is about, in words. */
+  details: Partial<Record<Finding, string>>;
+}
+
+/** Crawled pages, for the findings a crawl brings. */
+export interface CrawlFacts {
+  comparison: CrawlComparison;
+  /** Every URL the crawl met, with its outcome ('listed': indexable, as the crawler judges). */
+  pages: () => Iterable<{ url: string; outcome: string | null }>;
+}
+
+/** Every checked row, then (with a crawl) the rows of indexable pages no sitemap lists. */
+export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<AuditRow> {
+  for (const stored of state.rows()) {
+    if (stored.result === null) continue;
+    const checked = JSON.parse(stored.result) as Omit<CheckedUrl, 'liveHreflang'>;
+    const findings = new Set(checked.findings);
+    const details = { ...checked.details };
+    const add = (finding: Finding, detail: string | undefined) => {
+      if (detail === undefined) return;
+      findings.add(finding);
+      details[finding] = detail;
+    };
+    if (stored.alternates !== null) {
+      const alternates = JSON.parse(stored.alternates) as Alternate[];
+      add(
+        'hreflang-no-return',
+        missingReturnLink(stored.url, alternates, (url) => state.liveHreflangOf(url)),
+      );
+    }
+    if (crawl) add('orphan', crawl.comparison.orphan(stored.url));
+    yield {
+      url: stored.url,
+      sitemap: stored.sitemap,
+      ...(stored.line === null ? {} : { line: stored.line }),
+      ...pick(checked, 'status', 'finalUrl', 'contentType'),
+      indexable: checked.indexable,
+      findings: inReportOrder(findings),
+      ...(stored.lastmod === null ? {} : { lastmod: stored.lastmod }),
+      ...pick(checked, 'lastModified', 'pageModified', 'finalStatus', 'targetListed', 'canonical'),
+      details,
+    };
+  }
+  if (!crawl) return;
+  for (const page of crawl.pages()) {
+    if (page.outcome !== 'listed' || crawl.comparison.isListed(page.url)) continue;
+    yield {
+      url: page.url,
+      listed: false,
+      indexable: true,
+      findings: ['not-listed'],
+      details: { 'not-listed': 'the crawl found this page indexable (200, HTML, not noindex, its own canonical)' },
+    };
+  }
+}
+
+/** The fields of `from` that are set, in the order named. */
+function pick<T extends object, K extends keyof T>(from: T, ...keys: K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (from[key] !== undefined) picked[key] = from[key];
+  return picked;
+}

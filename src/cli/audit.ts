@@ -1,0 +1,280 @@
+/**
+ * `sitemapkit audit SITE_OR_SITEMAP_URL`: does what the site declares match what it serves? Flags
+ * and printing only; the work is src/audit/.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { runAudit, type AuditPhase } from '../audit/audit.js';
+import type { CheckProgress } from '../audit/checker.js';
+import { findingsAtOrAbove, type AuditReport } from '../audit/report.js';
+import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
+import type { CrawlProgress } from '../crawl/crawler.js';
+import { resolveStart, type TreeProgress } from '../discover/tree.js';
+import { HttpClient } from '../discover/http.js';
+import { auditHtml } from '../report/audit-html.js';
+import { openRowsFile } from '../report/audit-rows.js';
+import { formatAuditText } from '../report/audit-text.js';
+import { formatCrawlProgress } from '../report/crawl.js';
+import { formatDuration } from '../report/tree.js';
+import { formatNumber } from '../report/format.js';
+import { SqliteAuditStore } from '../store/audit-store.js';
+import { CrawlStore } from '../store/crawl-store.js';
+import { auditDatabasePaths, DEFAULT_STATE_DIR } from '../store/site-database.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  type Command,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
+import { listenForInterruption } from './interrupt.js';
+import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { readNow } from './now-option.js';
+import { PROBLEM_OPTIONS, readProblemOptions, type FailOn } from './problem-options.js';
+import { ProgressLine } from './progress.js';
+import { readSiteInput } from './site-input.js';
+
+const HELP = `Walks the site's sitemap tree (robots.txt Sitemap: lines, else the well-known locations; each
+sitemap fetched once and checked against every rule of the validator), then fetches every listed
+URL politely and checks that what the sitemaps declare is what the site serves. A sitemap URL
+(or several) starts the tree there instead.
+
+Each listed URL gets one row, with its findings:
+  http-4xx, http-5xx, unreachable  the page answers an error, or nothing
+  robots-blocked        robots.txt disallows it for Googlebot (or *, or us): not fetched
+  noindex               robots or googlebot <meta>, or X-Robots-Tag
+  redirect              3xx (finalUrl says where, targetListed whether the target is listed)
+  canonical-elsewhere   the page's canonical is another URL
+  http-on-https         an http URL listed for a site that answers over https
+  duplicate-listing     listed twice, or beside its http/https or www twin
+  cut-off               the page went past --max-page-bytes
+  lastmod-future        lastmod later than the audit's clock
+  lastmod-stale         the page says it changed more than a day after its lastmod (Last-Modified,
+                        article:modified_time, JSON-LD dateModified)
+  hreflang-mismatch     the sitemap's alternates differ from the live page's hreflang links
+  hreflang-no-return    the sitemap names B as an alternate, and B's live links do not name it back
+  not-html              listed as a page, served as something else (info)
+  with --crawl: orphan (listed, but no crawled page leads to it), and a row for each indexable
+  page the crawl found that no sitemap lists (not-listed)
+Each finding is a rule of the catalog (sitemapkit rules URL-011); the sitemaps' own problems
+(the validator's, sitemaps that could not be read, robots.txt Sitemap: lines missing or pointing
+at nothing) are reported beside them.
+
+Output:
+  (default)            a one-screen summary: counts per finding with two examples each
+  --json               the report as one JSON object: site, complete, sitemaps, urls, summary,
+                       checks (per finding: code, severity, title, count, the first 100 examples),
+                       siteChecks (the sitemaps' problems), charts
+  --rows FILE          every row to FILE: JSON Lines, or CSV when FILE ends in .csv
+  --html FILE          the report as one self-contained HTML file (charts, a table per finding
+                       with a filter box; no request leaves it; prints well)
+  -q, --quiet          no progress line on stderr
+
+Checks:
+  --now DATE           the audit's clock, for reproducible reports (default: the real clock; a
+                       resumed audit keeps its first run's)
+  --max-urls N         check a deterministic sample of N listed URLs (the same ones every run),
+                       stated in the report
+  --max-depth N        sitemap index levels followed below a root (default 5)
+  --max-page-bytes N   read at most N bytes of a page (default ${DEFAULT_MAX_PAGE_BYTES.toLocaleString('en-US')})
+  --crawl              also crawl the site from its home page, as "crawl" does
+  --max-pages N        with --crawl: request at most N pages
+
+Exit status (an audit stopped before the end always exits 1; continue it with --resume):
+  --fail-on LEVEL      error (default), warning, or never: the least severe finding that fails
+                       the audit (never: only an audit that could not finish exits 1)
+  --max-errors N       tolerate up to N findings at or above --fail-on (default 0): a budget for CI
+
+State:
+  --state DIR          where the audit's state lives (default ${DEFAULT_STATE_DIR}/): each URL checked is
+                       committed within a tenth of a second
+  --resume             continue an interrupted audit of this site (Ctrl-C, SIGTERM, even kill -9)
+                       without checking a URL twice
+
+${networkHelp('pool')}
+
+Examples:
+  sitemapkit audit example.com --html audit.html
+  sitemapkit audit https://www.example.com/sitemap_index.xml --rows rows.csv --max-urls 10000
+  sitemapkit audit example.com --crawl --json > audit.json
+  sitemapkit audit example.com --fail-on warning --max-errors 20   # in CI
+`;
+
+export const command: Command = {
+  spec: {
+    name: 'audit',
+    summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
+    usage: 'sitemapkit audit SITE_OR_SITEMAP_URL… [options]',
+    help: HELP,
+    options: {
+      json: { type: 'boolean' },
+      rows: { type: 'string' },
+      html: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      now: { type: 'string' },
+      'max-urls': { type: 'string' },
+      'max-depth': { type: 'string' },
+      'max-page-bytes': { type: 'string' },
+      crawl: { type: 'boolean' },
+      'max-pages': { type: 'string' },
+      'fail-on': PROBLEM_OPTIONS['fail-on']!,
+      'max-errors': { type: 'string' },
+      state: { type: 'string' },
+      resume: { type: 'boolean' },
+      ...networkOptions('pool'),
+    },
+  },
+  run,
+};
+
+async function run(args: ParsedArgs, io: Io): Promise<number> {
+  const input = readSiteInput(args);
+  const { failOn } = readProblemOptions(args);
+  const maxErrors = integerFlag(args, 'max-errors', 0, { min: 0 });
+  const maxUrls = stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1);
+  const maxPages = stringFlag(args, 'max-pages') === undefined ? undefined : integerFlag(args, 'max-pages', 1);
+  if (maxPages !== undefined && !booleanFlag(args, 'crawl')) throw new UsageError('--max-pages goes with --crawl');
+  const quiet = booleanFlag(args, 'quiet');
+  const network = readNetworkOptions(args, io, { quiet });
+  const paths = auditDatabasePaths(resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR), siteOf(input));
+  const resume = booleanFlag(args, 'resume');
+  const state = new SqliteAuditStore(paths.audit, { fresh: !resume });
+  const crawlStore = booleanFlag(args, 'crawl') ? new CrawlStore(paths.crawl, { fresh: !resume }) : undefined;
+  const http = new HttpClient(network.http);
+  const interruption = listenForInterruption();
+  const progress = quiet ? undefined : auditProgress(io);
+  const rowsFile = stringFlag(args, 'rows');
+  const rows = rowsFile === undefined ? undefined : openRowsFile(rowsFile);
+  try {
+    const now = settleClock(state, readNow(args), resume, input, io);
+    const report = await runAudit(input, {
+      state,
+      http,
+      now,
+      maxUrls,
+      maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
+      maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
+      concurrency: network.concurrency,
+      perHost: network.perHost,
+      crawl: crawlStore ? { store: crawlStore, maxPages } : undefined,
+      signal: interruption.signal,
+      ...(progress ? progress.callbacks : {}),
+      onRow: rows ? (row) => rows.write(row) : undefined,
+    });
+    progress?.clear();
+    await rows?.close();
+    const htmlFile = stringFlag(args, 'html');
+    if (htmlFile !== undefined) await writeFile(htmlFile, auditHtml(report));
+    io.stdout.write(
+      booleanFlag(args, 'json')
+        ? `${JSON.stringify(report)}\n`
+        : formatAuditText(report, {
+            color: io.isTerminal && !process.env.NO_COLOR,
+            htmlFile,
+            rowsFile,
+            stateFile: paths.audit,
+          }),
+    );
+    return verdict(report, failOn, maxErrors, io);
+  } finally {
+    progress?.clear();
+    interruption.dispose();
+    await rows?.close().catch(() => 0);
+    state.close();
+    crawlStore?.close();
+    await http.close();
+  }
+}
+
+/** The origin the state is named after: the site's, or the first sitemap URL's. */
+function siteOf(input: string | string[]): string {
+  const start = resolveStart(typeof input === 'string' ? input : input[0]!);
+  return start.mode === 'site' ? start.site : new URL(start.url).origin;
+}
+
+/**
+ * The audit's clock: --now, else the real one; kept in the state, so that a resumed audit judges
+ * its URLs by the clock its first run judged the others by.
+ */
+function settleClock(
+  state: SqliteAuditStore,
+  asked: Date | undefined,
+  resume: boolean,
+  input: string | string[],
+  io: Io,
+): number {
+  const inputText = typeof input === 'string' ? input : input.join(' ');
+  const kept = state.getMeta('now');
+  if (resume && kept !== undefined) {
+    const keptInput = state.getMeta('input');
+    if (keptInput !== undefined && keptInput !== inputText)
+      throw new UsageError(
+        `the audit state in ${state.file} is of "${keptInput}", not "${inputText}": audit again without --resume, or give --state another folder`,
+      );
+    if (asked !== undefined && asked.getTime() !== Number(kept))
+      io.stderr.write(
+        `sitemapkit audit: resuming with the first run's clock ${new Date(Number(kept)).toISOString()}, not --now\n`,
+      );
+    return Number(kept);
+  }
+  if (resume) io.stderr.write(`sitemapkit audit: no audit to resume in ${state.file}; starting afresh\n`);
+  const now = (asked ?? new Date()).getTime();
+  state.setMeta('now', String(now));
+  state.setMeta('input', inputText);
+  return now;
+}
+
+/**
+ * The exit-code policy of every command (problem-options.ts), with a budget: 1 when the audit
+ * stopped early, or its findings at or above --fail-on are more than --max-errors.
+ */
+function verdict(report: AuditReport, failOn: FailOn, maxErrors: number, io: Io): number {
+  if (!report.complete) return EXIT_FAILED;
+  if (failOn === 'never') return EXIT_OK;
+  const failing = findingsAtOrAbove(report, failOn);
+  if (failing <= maxErrors) return EXIT_OK;
+  const budget = maxErrors > 0 ? `, over the budget of ${formatNumber(maxErrors)} (--max-errors)` : '';
+  io.stderr.write(
+    `sitemapkit audit: ${formatNumber(failing)} finding${failing === 1 ? '' : 's'} at or above ${failOn}${budget}\n`,
+  );
+  return EXIT_FAILED;
+}
+
+/** The progress line of each part of the audit. */
+function auditProgress(io: Io): {
+  callbacks: {
+    onPhase: (phase: AuditPhase) => void;
+    onDiscoveryProgress: (progress: TreeProgress) => void;
+    onCheckProgress: (progress: CheckProgress) => void;
+    onCrawlProgress: (progress: CrawlProgress) => void;
+  };
+  clear: () => void;
+} {
+  const line = new ProgressLine(io);
+  let phaseStarted = Date.now();
+  return {
+    callbacks: {
+      onPhase: () => {
+        line.clear();
+        phaseStarted = Date.now();
+      },
+      onDiscoveryProgress: (p) =>
+        line.update(() => `reading sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs listed`),
+      onCheckProgress: (p) => line.update(() => checkLine(p)),
+      onCrawlProgress: (p) => line.update(() => `crawling: ${formatCrawlProgress(p, Date.now() - phaseStarted)}`),
+    },
+    clear: () => line.clear(),
+  };
+}
+
+/** "checked 12,345/1,000,000 · 850 URLs/s · 37 with findings · ETA 19 min 22 s" */
+function checkLine(p: CheckProgress): string {
+  const rate = p.elapsedMs > 0 ? (p.checkedNow * 1000) / p.elapsedMs : 0;
+  const left = p.total - p.checked;
+  const eta = rate > 0 ? ` · ETA ${formatDuration((left / rate) * 1000)}` : '';
+  return `checked ${formatNumber(p.checked)}/${formatNumber(p.total)} · ${formatNumber(Math.round(rate))} URLs/s · ${formatNumber(p.flagged)} with findings${eta}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * The rows of an audit in a file (`--rows`): one JSON object per line, or CSV when the name ends
+ * in `.csv` (findings space-separated, their details in one cell). Rows stream to the file as the
+ * audit reads them, so memory stays flat at any size.
+ */
+import type { AuditRow } from '../audit/rows.js';
+import { csvCell } from './entries.js';
+import { openLineFile } from './line-file.js';
+
+const CSV_COLUMNS = [
+  'url',
+  'listed',
+  'sitemap',
+  'line',
+  'status',
+  'final_url',
+  'final_status',
+  'target_listed',
+  'content_type',
+  'indexable',
+  'findings',
+  'lastmod',
+  'last_modified',
+  'page_modified',
+  'canonical',
+  'details',
+] as const;
+
+export interface RowsFile {
+  write(row: AuditRow): Promise<void>;
+  /** Ends the file; resolves with the number of rows written. */
+  close(): Promise<number>;
+}
+
+/** Creates (or replaces) the rows file at `path`. */
+export function openRowsFile(path: string): RowsFile {
+  const out = openLineFile(path);
+  const csv = path.toLowerCase().endsWith('.csv');
+  let count = 0;
+  let started = false;
+  return {
+    async write(row) {
+      if (csv && !started) await out.write(CSV_COLUMNS.join(','));
+      started = true;
+      count += 1;
+      await out.write(csv ? csvRow(row) : JSON.stringify(row));
+    },
+    async close() {
+      if (csv && !started) await out.write(CSV_COLUMNS.join(','));
+      started = true;
+      await out.close();
+      return count;
+    },
+  };
+}
+
+function csvRow(row: AuditRow): string {
+  const text = (value: string | number | boolean | undefined) => (value === undefined ? '' : String(value));
+  const details = Object.entries(row.details)
+    .map(([finding, detail]) => `${finding}: ${detail}`)
+    .join('; ');
+  return [
+    row.url,
+    text(row.listed ?? true),
+    text(row.sitemap),
+    text(row.line),
+    text(row.status),
+    text(row.finalUrl),
+    text(row.finalStatus),
+    text(row.targetListed),
+    text(row.contentType),
+    text(row.indexable),
+    row.findings.join(' '),
+    text(row.lastmod),
+    text(row.lastModified),
+    text(row.pageModified),
+    text(row.canonical),
+    details,
+  ]
+    .map(csvCell)
+    .join(',');
+}
