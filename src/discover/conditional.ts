@@ -19,8 +19,23 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SitemapBody } from '../validate/fetch.js';
-import type { RememberedSitemap } from '../store/sitemap-memory.js';
 import type { TreeNode } from './tree-model.js';
+
+/** A sitemap as it was when last read whole. */
+export interface RememberedSitemap {
+  url: string;
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+  /** SHA-256 of the body (Content-Encoding undone), hex. */
+  digest: string;
+  kind: string;
+  urls: number;
+  sitemaps: number;
+  /** The child sitemaps an index lists (none for a urlset). */
+  children: string[];
+  newestLastmod?: string | undefined;
+  oldestLastmod?: string | undefined;
+}
 
 /** What conditional fetches need of the memory: the store implements it (store/sitemap-memory.ts). */
 export interface SitemapRecall {

@@ -27,8 +27,7 @@ import {
   type SitemapFetcher,
 } from '../validate/fetch.js';
 import { Channel } from './channel.js';
-import type { ConditionalFetches } from './conditional.js';
-import type { RememberedSitemap } from '../store/sitemap-memory.js';
+import type { ConditionalFetches, RememberedSitemap } from './conditional.js';
 import { HttpClient, overHttp, RetryState, type HttpOptions } from './http.js';
 import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsTxt } from './robots.js';

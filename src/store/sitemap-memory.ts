@@ -14,6 +14,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { RememberedSitemap, SitemapRecall } from '../discover/conditional.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tree_sitemaps (
@@ -37,23 +38,7 @@ export function sitemapMemoryPath(stateDir: string): string {
   return join(stateDir, 'tree.sqlite');
 }
 
-/** A sitemap as it was when last read whole. */
-export interface RememberedSitemap {
-  url: string;
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  /** SHA-256 of the body (Content-Encoding undone), hex. */
-  digest: string;
-  kind: string;
-  urls: number;
-  sitemaps: number;
-  /** The child sitemaps an index lists (none for a urlset). */
-  children: string[];
-  newestLastmod?: string | undefined;
-  oldestLastmod?: string | undefined;
-}
-
-export class SitemapMemory {
+export class SitemapMemory implements SitemapRecall {
   private readonly db: Database.Database;
   private readonly recallStatement;
 
