@@ -44,6 +44,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
     load: async () => (await import('./audit.js')).command,
   },
+  diff: {
+    summary: 'Compare two sets of sitemaps: the URLs added, removed, changed (and moved).',
+    load: async () => (await import('./diff.js')).command,
+  },
+  submit: {
+    summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
+    load: async () => (await import('./submit.js')).command,
+  },
   rules: {
     summary: 'Print the rule catalog: what each code means, why it matters, how to fix it.',
     load: async () => (await import('./rules.js')).command,

@@ -13,7 +13,18 @@ import {
   type TreeOptions,
   type TreeProgress,
 } from '../discover/tree.js';
-import { UsageError, booleanFlag, integerFlag, useColor, type Command, type Io, type ParsedArgs } from './command.js';
+import { ConditionalFetches } from '../discover/conditional.js';
+import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
+import {
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  useColor,
+  type Command,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
@@ -24,7 +35,7 @@ export const command: Command = {
   spec: {
     name: 'tree',
     summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
-    usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls] [options]',
+    usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls [--changed-only]] [--state DIR] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
 probed one at a time. A sitemap URL (or several) starts the tree there. Indexes are followed
@@ -38,6 +49,14 @@ Output:
 
 Options:
   --max-depth N        index levels followed below a root (default 5)
+  --state DIR          remember each sitemap read whole (its ETag, Last-Modified and body digest,
+                       in DIR/tree.sqlite) and, next time, ask with If-None-Match and
+                       If-Modified-Since: a 304 or the same body marks it unchanged, its counts
+                       taken from the last walk (an index's children are still walked). A
+                       sitemap that fails (5xx, 408, 429…) is never taken for unchanged or empty
+  --changed-only       with --urls and --state: only the entries of sitemaps that changed since
+                       the last walk (a crawler's daily ingestion reads only what changed);
+                       without it, --urls prints every entry and fetches every sitemap whole
   -q, --quiet          no progress line or retry notice on stderr (nor, with --urls, the
                        closing count)
 
@@ -58,11 +77,14 @@ when the walk was stopped; and with --fail-on error (the default) when a problem
 Examples:
   sitemapkit tree example.com
   sitemapkit tree https://example.com/sitemap_index.xml --json > tree.json
-  sitemapkit tree example.com --urls | wc -l`,
+  sitemapkit tree example.com --urls | wc -l
+  sitemapkit tree example.com --urls --state .sitemapkit --changed-only > new-and-changed.jsonl`,
     options: {
       json: { type: 'boolean' },
       urls: { type: 'boolean' },
       'max-depth': { type: 'string' },
+      state: { type: 'string' },
+      'changed-only': { type: 'boolean' },
       ...networkOptions('pool'),
       ...PROBLEM_OPTIONS,
       quiet: { type: 'boolean', short: 'q' },
@@ -75,6 +97,7 @@ Examples:
       throw new UsageError('--json and --urls are two different outputs; choose one');
     const input = readSiteInput(args);
     const problems = readProblemOptions(args);
+    const memory = openMemory(args);
     const progress = booleanFlag(args, 'quiet') ? undefined : new ProgressLine(io);
     // Ctrl-C or SIGTERM stops the walk; the tree read so far is still printed, marked as stopped.
     const interruption = listenForInterruption();
@@ -83,25 +106,56 @@ Examples:
       examplesPerCode: problems.maxPerRule,
       onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
+      ...(memory ? { conditional: memory.conditional } : {}),
     };
     let tree: SitemapTree;
+    let printed: number | undefined;
     try {
-      tree = booleanFlag(args, 'urls') ? await writeUrls(input, options, io) : await fetchSitemapTree(input, options);
+      if (booleanFlag(args, 'urls')) ({ tree, printed } = await writeUrls(input, options, io));
+      else tree = await fetchSitemapTree(input, options);
+    } catch (error) {
+      memory?.store.close();
+      throw error;
     } finally {
       interruption.dispose();
       progress?.clear();
     }
+    // What was read is remembered once it is out: a run killed before loses no entry a reader did not get.
+    if (memory) {
+      memory.store.remember(memory.conditional.remembered(), new Date());
+      memory.store.close();
+    }
     if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
     else if (!booleanFlag(args, 'urls'))
       io.stdout.write(renderTree(tree, { color: useColor(io), maxPerRule: problems.maxPerRule }));
-    else if (!booleanFlag(args, 'quiet'))
+    else if (!booleanFlag(args, 'quiet')) {
+      const unchanged = tree.totals.unchanged ? `, ${tree.totals.unchanged} unchanged since the last walk` : '';
       io.stderr.write(
-        `${tree.totals.urls.toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps\n`,
+        `${(printed ?? 0).toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps${unchanged}\n`,
       );
+    }
     const failed = !tree.complete || tree.totals.read === 0 || tree.totals.failed > 0;
     return exitCode({ failed, errors: tree.totals.errors, warnings: tree.totals.warnings }, problems.failOn);
   },
 };
+
+/**
+ * --state: the memory of the last walk, and the conditional fetches over it. Unchanged sitemaps
+ * are skipped (conditional requests, bodies digested before they are parsed) unless --urls wants
+ * every entry.
+ */
+function openMemory(args: ParsedArgs): { store: SitemapMemory; conditional: ConditionalFetches } | undefined {
+  const stateDir = stringFlag(args, 'state');
+  const changedOnly = booleanFlag(args, 'changed-only');
+  if (changedOnly && (stateDir === undefined || !booleanFlag(args, 'urls')))
+    throw new UsageError(
+      '--changed-only goes with --urls and --state DIR: the entries of the sitemaps changed since the last walk',
+    );
+  if (stateDir === undefined) return undefined;
+  const store = new SitemapMemory(sitemapMemoryPath(stateDir));
+  const skipUnchanged = !booleanFlag(args, 'urls') || changedOnly;
+  return { store, conditional: new ConditionalFetches({ memory: store, skipUnchanged }) };
+}
 
 function readOptions(args: ParsedArgs, io: Io): TreeOptions {
   const network = readNetworkOptions(args, io, { quiet: booleanFlag(args, 'quiet') });
@@ -113,20 +167,30 @@ function readOptions(args: ParsedArgs, io: Io): TreeOptions {
   };
 }
 
-/** Streams every URL entry as one JSON line, in large writes, waiting when stdout is full. */
-async function writeUrls(input: string | string[], options: TreeOptions, io: Io): Promise<SitemapTree> {
+/**
+ * Streams every URL entry as one JSON line, in large writes, waiting when stdout is full (and for
+ * the last write to be taken); returns the tree and how many entries were printed.
+ */
+async function writeUrls(
+  input: string | string[],
+  options: TreeOptions,
+  io: Io,
+): Promise<{ tree: SitemapTree; printed: number }> {
   const walk = walkSitemapTree(input, options);
   let pending = '';
+  let printed = 0;
+  const write = async () => {
+    const full = !io.stdout.write(pending);
+    pending = '';
+    if (full) await once(io.stdout, 'drain');
+  };
   for await (const batch of walk.batches()) {
     for (const { entry, source } of batch) pending += `${entryToJsonLine(entry, source)}\n`;
-    if (pending.length >= 64 * 1024) {
-      const full = !io.stdout.write(pending);
-      pending = '';
-      if (full) await once(io.stdout, 'drain');
-    }
+    printed += batch.length;
+    if (pending.length >= 64 * 1024) await write();
   }
-  if (pending !== '') io.stdout.write(pending);
-  return walk.tree;
+  if (pending !== '') await write();
+  return { tree: await walk.tree, printed };
 }
 
 /** "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" */

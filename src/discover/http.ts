@@ -23,7 +23,7 @@ import { followRedirects } from './http/redirects.js';
 import { retry, RetryState, type RetryNotice } from './http/retries.js';
 import { minimumRate } from './http/transfer-rate.js';
 import { transport } from './http/transport.js';
-import { compose, type Fetch, type HttpResponse } from './http/types.js';
+import { compose, type Fetch, type HttpRequest, type HttpResponse } from './http/types.js';
 
 export { HttpError, overHttp, type HttpErrorKind } from './http/errors.js';
 export { parseRetryAfter, RetryState, type RetryNotice } from './http/retries.js';
@@ -71,6 +71,8 @@ export interface RequestOptions {
   retries?: number | undefined;
   /** The Accept header: sitemap formats unless the caller reads something else (the crawler: HTML). */
   accept?: string | undefined;
+  /** Further request headers (a conditional GET's If-None-Match, a POST's Content-Type). */
+  headers?: Readonly<Record<string, string>> | undefined;
   signal?: AbortSignal | undefined;
   /**
    * For a task of a work pool: instead of sleeping before a retry, throw RetryLater (the pool
@@ -137,14 +139,31 @@ export class HttpClient {
 
   /** GETs `url`, following redirects and retrying; throws HttpError when no response came. */
   async get(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    return this.request({ url }, options);
+  }
+
+  /**
+   * POSTs `body` to `url`, retrying as a GET is (429, 5xx, a lost connection: the caller's
+   * request must be safe to send twice) but never following a redirect; throws HttpError when no
+   * response came.
+   */
+  async post(url: string, body: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    return this.request({ method: 'POST', url, body }, options);
+  }
+
+  private async request(
+    target: Pick<HttpRequest, 'method' | 'url' | 'body'>,
+    options: RequestOptions,
+  ): Promise<HttpResponse> {
     // A signal of its own per request: undici listens on it, never on one signal shared by all.
     const signals = [this.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
     const response = await this.fetch({
-      url,
+      ...target,
       headers: {
         'user-agent': this.userAgent,
         accept: options.accept ?? SITEMAP_ACCEPT,
         'accept-encoding': 'gzip, deflate, br',
+        ...options.headers,
       },
       signal: AbortSignal.any(signals),
       maxBytes: options.maxBytes ?? Infinity,

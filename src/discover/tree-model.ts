@@ -45,6 +45,11 @@ export interface TreeNode {
   durationMs: number;
   /** True when the document was fetched (200) and read to its end as a sitemap: nothing in it was lost. */
   ok: boolean;
+  /**
+   * With conditional fetches (tree --state): the sitemap is as it was when last read (a 304, or
+   * the same body); its counts and lastmod range are the remembered ones.
+   */
+  unchanged?: boolean;
   /** Every problem counted, by severity and by code; `diagnostics` keeps the first few of each code. */
   errors: number;
   warnings: number;
@@ -70,6 +75,8 @@ export interface TreeTotals {
   infos: number;
   newestLastmod?: string;
   oldestLastmod?: string;
+  /** Sitemaps found unchanged since the last walk (with conditional fetches). */
+  unchanged?: number;
 }
 
 /** What the tree walk read in robots.txt. */
@@ -199,6 +206,7 @@ export function totalsOf(roots: readonly TreeNode[], more: readonly Diagnostic[]
     totals.sitemaps += 1;
     if (node.ok) totals.read += 1;
     else totals.failed += 1;
+    if (node.unchanged) totals.unchanged = (totals.unchanged ?? 0) + 1;
     totals.urls += node.urls;
     totals.bytesIn += node.bytesIn;
     totals.bytesDecoded += node.bytesDecoded;

@@ -27,6 +27,7 @@ import {
   type SitemapFetcher,
 } from '../validate/fetch.js';
 import { Channel } from './channel.js';
+import type { ConditionalFetches, RememberedSitemap } from './conditional.js';
 import { HttpClient, overHttp, RetryState, type HttpOptions } from './http.js';
 import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsTxt } from './robots.js';
@@ -56,6 +57,8 @@ export interface TreeOptions {
   signal?: AbortSignal | undefined;
   /** Called as the walk advances (often: throttle any drawing). */
   onProgress?: ((progress: TreeProgress) => void) | undefined;
+  /** Conditional fetches against what an earlier walk remembered (conditional.ts; tree --state). */
+  conditional?: ConditionalFetches | undefined;
   /**
    * Reads each sitemap's entries with their places as they stream by, e.g. to run the validator's
    * rules on them (SitemapSetValidator): the walk then hands out each entry's line too. What it
@@ -342,21 +345,26 @@ class TreeWalker {
         );
         return;
       }
+      const conditional = this.options.conditional;
+      const remembered = conditional?.recall(record.url);
       const fetched =
         node.fetched ??
         (await fetchSitemap(this.fetcherFor(node), record.url, {
           signal: context.signal,
           maxBytes: this.maxBytes,
+          conditional: conditional?.headersFor(remembered),
         }));
       node.fetched = undefined;
       if (!fetched.ok && node.schemeGuessed && fetched.kind === 'not-tls') return this.overHttp(node);
       this.noteResponse(node, fetched);
+      if (!fetched.ok && fetched.notModified && remembered) return this.unchanged(node, remembered, {});
       if (!fetched.ok) {
         node.transient = fetched.transient;
         return;
       }
       try {
-        await this.readDocument(node, fetched, context.signal);
+        if (conditional) await this.readAgain(node, fetched, conditional, remembered, context.signal);
+        else await this.readDocument(node, fetched, context.signal);
       } finally {
         fetched.release();
       }
@@ -401,10 +409,50 @@ class TreeWalker {
     for (const d of fetched.diagnostics) this.report(node, d);
   }
 
+  /**
+   * A 200 under conditional fetches: unchanged when its body's digest is the one remembered (then
+   * not parsed, when unchanged sitemaps are skipped), else read, and remembered when read whole.
+   */
+  private async readAgain(
+    node: WalkNode,
+    fetched: SitemapBody,
+    conditional: ConditionalFetches,
+    remembered: RememberedSitemap | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    let opened;
+    try {
+      opened = await conditional.open(fetched, remembered);
+    } catch (error) {
+      return this.readFailure(node, error, signal);
+    }
+    if ('unchanged' in opened) return this.unchanged(node, opened.unchanged, fetched.headers);
+    try {
+      await this.readDocument(node, fetched, signal, opened.body);
+    } finally {
+      await opened.close();
+    }
+    if (!node.record.ok) return;
+    const digest = opened.digest();
+    conditional.note(node.record, fetched.headers, digest);
+    if (digest === remembered?.digest) node.record.unchanged = true;
+  }
+
+  /** A sitemap as it was when last read: its record from memory, an index's children walked. */
+  private unchanged(node: WalkNode, remembered: RememberedSitemap, headers: Readonly<Record<string, string>>): void {
+    this.options.conditional!.unchanged(node.record, remembered, headers);
+    for (const child of remembered.children) this.follow(node, child);
+  }
+
   /** Parses the body: children are scheduled as they are met, page URLs streamed out. */
-  private async readDocument(node: WalkNode, fetched: SitemapBody, signal: AbortSignal): Promise<void> {
+  private async readDocument(
+    node: WalkNode,
+    fetched: SitemapBody,
+    signal: AbortSignal,
+    body: AsyncIterable<Uint8Array> = fetched.body,
+  ): Promise<void> {
     const record = node.record;
-    const parsed = parseSitemap(fetched.body, {
+    const parsed = parseSitemap(body, {
       baseUrl: fetched.finalUrl,
       source: record.url,
       limits: { maxBytes: this.maxBytes },

@@ -139,10 +139,11 @@ class TreeRenderer {
         ? this.paint('ok', `✓ ${status}`)
         : this.paint('error', `✗ ${node.diagnostics.some((d) => d.code === 'FETCH-003') ? 'blocked' : status}`),
     );
+    if (node.unchanged) parts.push('unchanged');
     if (node.redirects.length > 0) parts.push(`via ${countOf(node.redirects.length, 'redirect')}`);
     if (node.kind) parts.push(node.kind);
     if (node.kind === 'sitemapindex') parts.push(countOf(node.sitemaps, 'sitemap'));
-    else if (node.status === 200) parts.push(countOf(node.urls, 'URL'));
+    else if (node.status === 200 || node.unchanged) parts.push(countOf(node.urls, 'URL'));
     if (node.bytesDecoded > 0 || node.bytesIn > 0) {
       parts.push(
         node.gzip
@@ -169,7 +170,7 @@ class TreeRenderer {
   private totals(): string {
     const t = this.tree.totals;
     const parts = [
-      `${countOf(t.sitemaps, 'sitemap')} (${formatNumber(t.read)} read, ${formatNumber(t.failed)} failed)`,
+      `${countOf(t.sitemaps, 'sitemap')} (${formatNumber(t.read)} read, ${formatNumber(t.failed)} failed${t.unchanged === undefined ? '' : `, ${formatNumber(t.unchanged)} unchanged`})`,
       countOf(t.urls, 'URL'),
       `${formatBytes(t.bytesIn)} transferred, ${formatBytes(t.bytesDecoded)} decoded`,
       `${countOf(t.errors, 'error')}, ${countOf(t.warnings, 'warning')}${t.infos > 0 ? `, ${countOf(t.infos, 'info')}` : ''}`,

@@ -438,3 +438,64 @@ class GenerateLedgerRun implements LedgerRun {
     this.done();
   }
 }
+
+/** A URL's last change in the runs read, as `submit --from-state` takes it. */
+export interface LedgerChange {
+  loc: string;
+  change: UrlChange;
+  /** The entry's digest now; null when removed. */
+  digest: string | null;
+}
+
+/**
+ * The ledger read by `submit --from-state`, read-only, while generate may be writing (WAL lets
+ * both be): each site with its last run, the changes since a run, every URL of a site now.
+ */
+export class GenerateLedgerReader {
+  private readonly db: Database.Database;
+
+  /** Opens the ledger at `file` (generateLedgerPath); throws when there is none. */
+  constructor(readonly file: string) {
+    this.db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  }
+
+  /** The sites of the ledger, each with its last run and whether its entry point is gzipped. */
+  sites(): { baseUrl: string; lastRun: number; gzipIndex: boolean }[] {
+    return this.db
+      .prepare<[], { base_url: string; last_run: number; layout: string }>(
+        `SELECT s.base_url, s.layout, (SELECT max(run) FROM generate_runs r WHERE r.base_url = s.base_url) AS last_run
+         FROM generate_sites s ORDER BY s.base_url`,
+      )
+      .all()
+      .map((row) => ({
+        baseUrl: row.base_url,
+        lastRun: row.last_run,
+        gzipIndex: (JSON.parse(row.layout) as { gzipIndex?: boolean }).gzipIndex === true,
+      }));
+  }
+
+  /** Each URL changed in the runs of `site` after `afterRun` up to `upToRun`, with its last change. */
+  *changesSince(site: string, afterRun: number, upToRun: number): Iterable<LedgerChange> {
+    yield* this.db
+      .prepare<[string, number, number], LedgerChange>(
+        `SELECT c.loc, c.change, c.digest FROM generate_changes c
+         JOIN (SELECT loc, max(c2.rowid) AS last FROM generate_changes c2 JOIN generate_runs r ON r.run = c2.run
+               WHERE r.base_url = ? AND c2.run > ? AND c2.run <= ? GROUP BY loc) l ON c.rowid = l.last
+         ORDER BY c.loc`,
+      )
+      .iterate(site, afterRun, upToRun);
+  }
+
+  /** Every URL of `site` as its last run published it, with its entry's digest. */
+  *urlsOf(site: string): Iterable<{ loc: string; digest: string }> {
+    yield* this.db
+      .prepare<[string], { loc: string; digest: string }>(
+        'SELECT u.loc, u.digest FROM generate_urls u JOIN generate_sites s ON s.site = u.site WHERE s.base_url = ?',
+      )
+      .iterate(site);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

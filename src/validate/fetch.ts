@@ -19,7 +19,10 @@ export interface SitemapFetcher {
    * GETs `url`, following redirects. When no response comes, throws an Error whose message says
    * what went wrong and names the URL (see FetchFailure for what else it may carry).
    */
-  get(url: string, options?: { signal?: AbortSignal; maxBytes?: number }): Promise<FetchedResponse>;
+  get(
+    url: string,
+    options?: { signal?: AbortSignal; maxBytes?: number; headers?: Readonly<Record<string, string>> },
+  ): Promise<FetchedResponse>;
 }
 
 /** The response a {@link SitemapFetcher} gives: status, headers, redirects and the body. */
@@ -63,6 +66,11 @@ interface FetchFailure {
 
 export interface SitemapFetchOptions {
   signal?: AbortSignal | undefined;
+  /**
+   * A conditional request's headers (If-None-Match, If-Modified-Since): a 304 then means the
+   * document did not change since it was read (`notModified`), not a failure.
+   */
+  conditional?: Readonly<Record<string, string>> | undefined;
   /** Decompressed bytes the parser will read (its limits.maxBytes); the transfer stops a little above. */
   maxBytes?: number | undefined;
 }
@@ -88,6 +96,8 @@ export interface SitemapUnavailable extends FetchedCommon {
   transient: boolean;
   /** The HTTP layer's name for the failure when no response came (`dns`, `not-tls`, `connect`…). */
   kind?: string;
+  /** A 304 to a conditional request: the document is as it was when last read (no diagnostic). */
+  notModified?: true;
 }
 
 /** A 200 whose body is to be read through the parser. */
@@ -147,6 +157,7 @@ export async function fetchSitemap(
     response = await http.get(url, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes + TRANSFER_CAP_MARGIN }),
+      ...(options.conditional === undefined ? {} : { headers: options.conditional }),
     });
   } catch (error) {
     if (error instanceof RetryLater || (error as FetchFailure).kind === 'aborted') throw error;
@@ -169,6 +180,10 @@ export async function fetchSitemap(
     diagnostics.push(diagnostic(code, message, { source: url }));
     return { ok: false, ...common, status: response.status, transient };
   };
+  if (response.status === 304 && options.conditional !== undefined) {
+    response.discard();
+    return { ok: false, ...common, status: 304, transient: false, notModified: true };
+  }
   const at = response.url === url ? '' : ` (at ${response.url})`;
   if (response.status === 401 || response.status === 403) {
     return refuse(

@@ -405,9 +405,55 @@ describe('HttpClient', () => {
         res.writeHead(200, { 'content-type': 'application/xml' });
         res.write('<urlset>'); // then silence
       },
+      '/echo-post': (req, res) => {
+        let body = '';
+        req.setEncoding('utf8');
+        req.on('data', (piece: string) => (body += piece));
+        req.on('end', () => {
+          posts += 1;
+          // The first POST meets a busy server; the second is answered with what it carried.
+          if (posts === 1) res.writeHead(503, { 'retry-after': '0' }).end('busy');
+          else
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ method: req.method, type: req.headers['content-type'], body }));
+        });
+      },
+      '/moved-post': { status: 308, headers: { location: '/echo-post' } },
+      '/echo-conditional': (req, res) => {
+        res.writeHead(304, { etag: req.headers['if-none-match'] ?? '' }).end();
+      },
     });
   });
   after(() => site.close());
+  let posts = 0;
+
+  it('POSTs a body, sent again whole when a 503 is retried; a redirect is its answer, not followed', async () => {
+    const client = new HttpClient({ backoffMs: 1 });
+    const body = JSON.stringify({ urlList: ['https://example.com/é'] });
+    const response = await client.post(site.url('/echo-post'), body, {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    assert.equal(response.attempts, 2);
+    assert.deepEqual(JSON.parse(await text(response)), {
+      method: 'POST',
+      type: 'application/json; charset=utf-8',
+      body,
+    });
+    const moved = await client.post(site.url('/moved-post'), body);
+    assert.deepEqual([moved.status, moved.headers.location, moved.redirects], [308, '/echo-post', []]);
+    moved.discard();
+    assert.equal(posts, 2, 'the redirect was not followed');
+    await client.close();
+  });
+
+  it("sends the headers a request adds, such as a conditional GET's If-None-Match", async () => {
+    const client = new HttpClient();
+    const response = await client.get(site.url('/echo-conditional'), { headers: { 'if-none-match': '"v1"' } });
+    assert.deepEqual([response.status, response.headers.etag], [304, '"v1"']);
+    response.discard();
+    await client.close();
+  });
 
   it('sends the sitemapkit User-Agent, or the one given', async () => {
     const client = new HttpClient();

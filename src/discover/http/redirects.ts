@@ -1,7 +1,8 @@
 /**
  * Redirects followed by hand: at most `maxRedirects` hops, each recorded, a loop refused at the
  * first URL met twice, a target that is not http(s) refused. The body of each redirect is dropped
- * unread; the final answer, and any failure on the way, carries the whole chain.
+ * unread; the final answer, and any failure on the way, carries the whole chain. A POST is not
+ * followed: a redirect is its answer (an API that moved is the caller's to report, not to guess).
  */
 import { HttpError, type HttpErrorKind } from './errors.js';
 import type { Layer, Redirect } from './types.js';
@@ -10,6 +11,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export function followRedirects(maxRedirects: number): Layer {
   return (next) => async (request) => {
+    if (request.method === 'POST') return next(request);
     const redirects: Redirect[] = [];
     const visited = new Set<string>([request.url]);
     const failure = (kind: HttpErrorKind, message: string) => new HttpError(kind, message, request.url, [...redirects]);

@@ -1,5 +1,5 @@
 /**
- * The bottom of the HTTP stack: one GET through undici (the client behind Node's fetch), with a
+ * The bottom of the HTTP stack: one request (a GET, or a POST with its body) through undici (the client behind Node's fetch), with a
  * connect timeout (the agent's), a first-byte timeout that no trickle of header bytes can stretch,
  * and an idle timeout while the body streams. The body comes back raw, counted on the wire.
  */
@@ -29,7 +29,8 @@ export function transport(settings: TransportSettings): Fetch {
     let answer;
     try {
       answer = await request(req.url, {
-        method: 'GET',
+        method: req.method ?? 'GET',
+        ...(req.body === undefined ? {} : { body: req.body }),
         dispatcher: settings.agent,
         headers: req.headers,
         headersTimeout: settings.firstByteTimeoutMs,

@@ -26,7 +26,11 @@ export interface Transfer {
 }
 
 export interface HttpRequest {
+  /** GET unless said otherwise; a POST is never redirected (its answer is the caller's to read). */
+  method?: 'GET' | 'POST' | undefined;
   url: string;
+  /** The body of a POST, sent again as it is with each attempt. */
+  body?: string | undefined;
   /** Sent as they are (the transport adds nothing but what undici must). */
   headers: Record<string, string>;
   /** Aborts the request and its body. */

@@ -1,0 +1,286 @@
+/**
+ * `sitemapkit submit SOURCE --key KEY` (or `--from-state DIR`): tell IndexNow what changed since
+ * the last accepted submission; `sitemapkit submit --new-key --out DIR` makes a key and its file.
+ * Flags and printing only; the work is in submit/ and the ledger in store/submission-ledger.ts.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { HttpClient } from '../discover/http.js';
+import { missingSource } from '../discover/sitemap-set.js';
+import { formatNumber } from '../report/format.js';
+import { formatSubmitReport, submitSucceeded, type SubmitReport } from '../report/submit.js';
+import { DEFAULT_STATE_DIR } from '../store/site-database.js';
+import { SubmissionLedger, submissionLedgerPath } from '../store/submission-ledger.js';
+import { DEFAULT_ENDPOINT, isValidKey, MAX_URLS_PER_REQUEST, newKey } from '../submit/indexnow.js';
+import { observeGenerateLedger, observeSource, type Observed } from '../submit/observe.js';
+import { SITEMAP_PLACEHOLDER } from '../submit/ping.js';
+import { submitChanges } from '../submit/submit.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  listFlag,
+  stringFlag,
+  type Command,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
+import { listenForInterruption } from './interrupt.js';
+import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { ProblemPrinter } from './problem-printer.js';
+import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
+import { ProgressLine } from './progress.js';
+
+const HELP = `
+Tells IndexNow (Bing, Yandex, Naver, Seznam, Yep and the others that share it) which URLs were
+added, changed or removed since their last accepted submission, and nothing else. A ledger
+remembers, per URL, the state last accepted; each run compares the source with it and sends
+what differs, one host at a time, in requests of at most ${formatNumber(MAX_URLS_PER_REQUEST)} URLs.
+
+SOURCE is what the site holds now, all of it:
+  FILE, DIR, URL, SITE   sitemaps, as "sitemapkit diff" reads them (a file and the children of
+                         its index, a directory of sitemaps, a sitemap URL or a site's whole tree)
+  FILE.txt, .jsonl, .csv a URL list
+  -                      standard input
+URLs the ledger knows on a host of the source that the source no longer lists were removed:
+they are sent too (engines then recrawl them and find them gone), unless the source could not
+be read whole. --from-state DIR takes the changes that "sitemapkit generate --state DIR"
+recorded since the last submission instead of a SOURCE.
+
+The first run for a host records its URLs as they are and sends none: IndexNow asks not to
+submit history. --all sends them (and, on any run, every URL of the source). A URL is never sent
+twice within 10 minutes: one submitted (or sent by a run that died before its answer) less than
+10 minutes ago waits for a later run.
+
+Before the first request for a host, its key file is checked as the engines check it:
+{scheme}://{host}/{KEY}.txt (or --key-location) must answer 200 itself, no redirect, with the
+key as its text. Answers: 200 and 202 are accepted (202: the engine is still checking the key);
+400, 403 and 422 are explained and never retried (403: the key file; 422: URLs not on the host,
+or a key that does not match); 429 and 5xx are retried with backoff, honouring Retry-After within
+--max-wait. The first 2 KB of any other answer are shown. A URL is recorded as submitted only
+once its request was accepted: a run stopped at any moment (Ctrl-C, kill -9) leaves the ledger
+consistent, and the next run sends what was not accepted.
+
+Options:
+  --key KEY              the IndexNow key: 8 to 128 letters, digits and dashes
+  --key-location URL     the key file's URL when it is not {scheme}://{host}/{KEY}.txt, for the
+                         host it is on (repeatable, one per host); it covers only URLs in its
+                         folder and below, and is sent with each request
+  --endpoint URL         where to send (default ${DEFAULT_ENDPOINT}; one
+                         engine's own endpoint works as well, as they share what they receive)
+  --from-state DIR       read the generate ledger DIR/generate.sqlite instead of a SOURCE
+  --state DIR            the submission ledger: DIR/submit.sqlite (default ${DEFAULT_STATE_DIR}, as generate
+                         and crawl; one ledger may serve many sites)
+  --all                  send every URL of the source, changed or not (a first run too)
+  --dry-run              check the key files and print the URLs that would be sent; send
+                         nothing and leave the ledger as it was
+  --ping URL_TEMPLATE    after a run that found changes, GET this URL with ${SITEMAP_PLACEHOLDER} replaced by
+                         the URL-encoded sitemap URL, for engines that still take a sitemap ping
+                         (repeatable; Google's and Bing's pings were retired)
+  --sitemap-url URL      the public URL of a local SOURCE's sitemap, for --ping (a URL SOURCE is
+                         its own; with --from-state, each site's sitemap.xml)
+  --json                 one JSON object: per host, the URLs due, sent, accepted and rejected
+                         with the reason, each request's answer; the pings
+  -q, --quiet            print only problems
+  --new-key              make a key (32 hexadecimal characters) and write its file KEY.txt into
+                         --out DIR, to be published at the root of the site
+
+${networkHelp('single')}
+
+Exit status: 0 when everything due was accepted (or nothing was due); 1 when a key file is wrong,
+URLs were refused or not sent, a ping failed, or the source could not be read whole; 2 on bad
+usage.
+
+Examples:
+  sitemapkit submit --new-key --out public
+  sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --state .sitemapkit
+  sitemapkit submit --from-state .sitemapkit --key 3f2a9c1b7d4e4f6a8b0c1d2e3f405162
+  sitemapkit submit https://www.example.com/sitemap.xml --key 3f2a9c1b7d4e4f6a8b0c1d2e3f405162 --dry-run
+  sitemapkit submit changed-pages.jsonl --key … --key-location https://www.example.com/keys/indexnow.txt
+`;
+
+export const command: Command = {
+  spec: {
+    name: 'submit',
+    summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
+    usage:
+      'sitemapkit submit (SOURCE | --from-state DIR) --key KEY [options]  |  sitemapkit submit --new-key --out DIR',
+    help: HELP,
+    options: {
+      key: { type: 'string' },
+      'key-location': { type: 'string', multiple: true },
+      endpoint: { type: 'string' },
+      'from-state': { type: 'string' },
+      state: { type: 'string' },
+      all: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      ping: { type: 'string', multiple: true },
+      'sitemap-url': { type: 'string' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+      'new-key': { type: 'boolean' },
+      out: { type: 'string', short: 'o' },
+      ...networkOptions('single'),
+    },
+  },
+
+  async run(args, io) {
+    if (booleanFlag(args, 'new-key')) return makeKey(args, io);
+    const settings = readSettings(args);
+    if (settings.source !== undefined) {
+      const missing = await missingSource(settings.source);
+      if (missing !== undefined) {
+        io.stderr.write(`sitemapkit submit: ${missing}\n`);
+        return EXIT_FAILED;
+      }
+    }
+    const quiet = booleanFlag(args, 'quiet');
+    const problems = new ProblemPrinter(io, DEFAULT_MAX_PER_RULE);
+    const progress = quiet || booleanFlag(args, 'json') ? undefined : new ProgressLine(io);
+    const interruption = listenForInterruption(() =>
+      (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
+    );
+    const network = readNetworkOptions(args, io, { quiet });
+    const http = new HttpClient({ ...network.http, signal: interruption.signal });
+    const ledger = new SubmissionLedger(submissionLedgerPath(settings.stateDir));
+    const dryRun = booleanFlag(args, 'dry-run');
+    const work = async (): Promise<SubmitReport> => {
+      const run = ledger.beginRun(
+        new Date(),
+        settings.source ?? `--from-state ${settings.fromState}`,
+        settings.endpoint,
+        dryRun,
+      );
+      const observing = {
+        ledger,
+        run,
+        onProblem: problems.print,
+        onProgress: (urls: number) => progress?.update(() => `reading: ${formatNumber(urls)} URLs`),
+      };
+      const observed: Observed =
+        settings.fromState !== undefined
+          ? observeGenerateLedger(settings.fromState, observing)
+          : await observeSource(settings.source!, {
+              ...observing,
+              set: { http, stdin: io.stdin, signal: interruption.signal },
+              sitemapUrl: settings.sitemapUrl,
+            });
+      if (settings.pings.length > 0 && observed.sitemaps.length === 0)
+        throw new UsageError('--ping needs the sitemap URL: give --sitemap-url URL for a local SOURCE');
+      progress?.clear();
+      return submitChanges(ledger, run, observed, {
+        key: settings.key,
+        endpoint: settings.endpoint,
+        keyLocations: settings.keyLocations,
+        all: booleanFlag(args, 'all'),
+        dryRun,
+        http,
+        pings: settings.pings,
+        signal: interruption.signal,
+        onProblem: problems.print,
+        onSent: (host, sent) => progress?.update(() => `${host}: ${formatNumber(sent)} URLs sent`),
+        onBatch: (host, urls) => {
+          if (dryRun && !booleanFlag(args, 'json') && !quiet)
+            io.stdout.write(urls.map((url) => `would send  ${url}\n`).join(''));
+        },
+      });
+    };
+    let report: SubmitReport;
+    try {
+      report = dryRun ? await ledger.rehearse(work) : await work();
+    } catch (error) {
+      progress?.clear();
+      if (!interruption.signal.aborted) throw error;
+      io.stderr.write(
+        `sitemapkit submit: ${String(interruption.signal.reason)}; what was accepted is recorded, the rest goes with the next run\n`,
+      );
+      return EXIT_FAILED;
+    } finally {
+      interruption.dispose();
+      ledger.close();
+      await http.close();
+    }
+    progress?.clear();
+    problems.end();
+    if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify({ ...report, ledger: resolve(ledger.file) })}\n`);
+    else if (!quiet) io.stdout.write(formatSubmitReport(report, ledger.file));
+    return submitSucceeded(report) ? EXIT_OK : EXIT_FAILED;
+  },
+};
+
+interface Settings {
+  source: string | undefined;
+  fromState: string | undefined;
+  stateDir: string;
+  key: string;
+  keyLocations: string[];
+  endpoint: string;
+  pings: string[];
+  sitemapUrl: string | undefined;
+}
+
+function readSettings(args: ParsedArgs): Settings {
+  const fromState = stringFlag(args, 'from-state');
+  if (args.positionals.length > 1) throw new UsageError('give one SOURCE');
+  const source = args.positionals[0];
+  if (source === undefined && fromState === undefined)
+    throw new UsageError('give a SOURCE (sitemaps, a URL list, a site) or --from-state DIR');
+  if (source !== undefined && fromState !== undefined)
+    throw new UsageError('give a SOURCE or --from-state DIR, not both');
+  const key = stringFlag(args, 'key');
+  if (key === undefined)
+    throw new UsageError('--key KEY is required (make one with "sitemapkit submit --new-key --out DIR")');
+  if (!isValidKey(key))
+    throw new UsageError(`--key must be 8 to 128 letters, digits and dashes (IN-001), not "${key}"`);
+  const pings = listFlag(args, 'ping');
+  for (const template of pings) {
+    if (!template.includes(SITEMAP_PLACEHOLDER))
+      throw new UsageError(
+        `--ping ${template}: the template must hold ${SITEMAP_PLACEHOLDER}, where the sitemap URL goes`,
+      );
+    absoluteUrl(template.replaceAll(SITEMAP_PLACEHOLDER, 'x'), '--ping');
+  }
+  const sitemapUrl = stringFlag(args, 'sitemap-url');
+  return {
+    source,
+    fromState,
+    stateDir: stringFlag(args, 'state') ?? DEFAULT_STATE_DIR,
+    key,
+    keyLocations: listFlag(args, 'key-location').map((url) => absoluteUrl(url, '--key-location')),
+    endpoint: absoluteUrl(stringFlag(args, 'endpoint') ?? DEFAULT_ENDPOINT, '--endpoint'),
+    pings,
+    sitemapUrl: sitemapUrl === undefined ? undefined : absoluteUrl(sitemapUrl, '--sitemap-url'),
+  };
+}
+
+function absoluteUrl(text: string, flag: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new UsageError(`${flag} must be an absolute http(s) URL, not "${text}"`);
+  return text;
+}
+
+/** `--new-key --out DIR`: a new key and its file, with what to do next. */
+async function makeKey(args: ParsedArgs, io: Io): Promise<number> {
+  const out = stringFlag(args, 'out');
+  if (out === undefined) throw new UsageError('--new-key writes the key file into --out DIR: give --out');
+  if (
+    args.positionals.length > 0 ||
+    stringFlag(args, 'key') !== undefined ||
+    stringFlag(args, 'from-state') !== undefined
+  )
+    throw new UsageError('--new-key makes a key and nothing else: give only --out DIR');
+  const key = newKey();
+  const file = join(out, `${key}.txt`);
+  await mkdir(out, { recursive: true });
+  // The key alone, no newline: exactly what engines compare.
+  await writeFile(file, key, { flag: 'wx' });
+  if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify({ key, file: resolve(file) })}\n`);
+  else
+    io.stdout.write(
+      `${key}\nWrote ${file}. Publish it at the root of the site (https://www.example.com/${key}.txt), then:\n` +
+        `  sitemapkit submit SOURCE --key ${key}\n`,
+    );
+  return EXIT_OK;
+}
