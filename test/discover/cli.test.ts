@@ -173,6 +173,30 @@ describe('sitemapkit tree on a failing site', () => {
   });
 });
 
+describe('sitemapkit tree on a server that is always busy', () => {
+  it('waits --max-wait in all for a sitemap, its last pass included, and says why it stopped', async () => {
+    const server = await startHostileServer({ '/busy.xml': hostile.retryAfter(1) });
+    try {
+      const url = server.url('/busy.xml');
+      const { code, stdout, stderr } = await runCli(['tree', url, '--max-wait', '3']);
+      assert.equal(code, 1);
+      const waits = stderr.split('\n').filter((line) => line.startsWith('sitemapkit: waiting'));
+      assert.deepEqual(
+        waits,
+        [2, 3, 4].map(
+          (attempt) =>
+            `sitemapkit: waiting 1.0 s to retry ${url} (attempt ${attempt} of 4): HTTP 503 (Retry-After: 1 s)`,
+        ),
+        'three waits of 1 s: the last pass has none left',
+      );
+      assert.equal(server.hits.get('/busy.xml'), 5, 'four attempts, then one in the last pass');
+      assert.match(stdout, /more than the 0 s of waiting left \(--max-wait\)/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('sitemapkit tree, stopped', () => {
   it('prints the tree read so far on SIGTERM, marked as stopped, and exits 1', async () => {
     const server = await startHostileServer((origin) => ({
