@@ -16,6 +16,7 @@ import { createScope, type Scope } from './scope.js';
 import { paramFilter } from './tracking-params.js';
 import { chainOf, DEFAULT_TRAP_LIMITS, pathTrap, QueryVariants, urlPattern, type TrapLimits } from './traps.js';
 import {
+  isPermanentFailure,
   RETRIED_REASONS,
   type FetchedPage,
   type FetchOptions,
@@ -313,7 +314,7 @@ class Crawl {
       this.progress.fetched += 1;
     }
     const retryLater = how === 'first';
-    const fetchOptions: FetchOptions = retryLater ? { retries: 0 } : {};
+    const fetchOptions: FetchOptions = retryLater ? { retries: 0 } : how === 'retry' ? { triedBefore: true } : {};
     const release = await politeness.acquire(new URL(url).host);
     let answer: ReadAnswer;
     try {
@@ -321,9 +322,11 @@ class Crawl {
       onAnswer?.(page);
       answer = await readAnswer(page);
     } catch (error) {
-      // No answer, or a body that broke off (timeout, reset, bad Content-Encoding).
+      // No answer, or a body that broke off (timeout, reset, bad Content-Encoding); tried again at
+      // the end unless no try can mend it (a name that does not resolve, headers too large).
       const detail = (error as Error).message;
-      this.finish({ url, outcome: 'fetch-error', detail, fetched: true, retry: retryLater });
+      const retry = retryLater && !isPermanentFailure(error);
+      this.finish({ url, outcome: 'fetch-error', detail, fetched: true, retry });
       return;
     } finally {
       release();

@@ -46,11 +46,25 @@ export interface FetchOptions {
    * when absent. The crawler asks for none on a first visit: it tries failed URLs again at the end.
    */
   retries?: number;
+  /**
+   * The URL was fetched once before, in the crawl, and failed: this is its try at the end. A
+   * timeout now is not tried again (a timeout is retried once at most: this is its once).
+   */
+  triedBefore?: boolean;
 }
 
 export interface PageFetcher {
-  /** Fetches one URL; rejects when no response came (DNS, connection, timeout). */
+  /**
+   * Fetches one URL; rejects when no response came (DNS, connection, timeout), with an error whose
+   * `permanent` is true when trying again cannot help (a name that does not resolve, response
+   * headers too large, a TLS mismatch: HttpError's).
+   */
   fetch(url: string, options?: FetchOptions): Promise<FetchedPage>;
+}
+
+/** Whether a fetcher's failure is one no later try can mend: such a URL is not tried again. */
+export function isPermanentFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { permanent?: unknown }).permanent === true;
 }
 
 /**

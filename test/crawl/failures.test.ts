@@ -14,6 +14,7 @@ import { HttpClient } from '../../src/discover/http.js';
 import type { CrawlReport } from '../../src/report/crawl.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { runCli } from '../helpers/cli.js';
+import { hostile, startHostileServer } from '../helpers/hostile-server.js';
 import { html, serveSite, type Route } from './fixtures/server.js';
 
 /** Home links to `paths`; each page answers 200 with HTML linking to `links[path]`, unless `fail` says otherwise. */
@@ -120,6 +121,33 @@ describe('failures that may pass', () => {
     } finally {
       await http.close();
       await site.close();
+    }
+  });
+
+  it('tries a timeout again once in all, and never what no try can mend (headers too large)', async () => {
+    const server = await startHostileServer({
+      '/robots.txt': hostile.answer(200, { 'content-type': 'text/plain' }, 'User-agent: *\nDisallow:\n'),
+      '/': hostile.answer(
+        200,
+        { 'content-type': 'text/html' },
+        html('<title>home</title>', '<a href="/never">never</a> <a href="/huge-headers">huge</a>'),
+      ),
+      '/never': hostile.neverAnswers(),
+      '/huge-headers': hostile.headerOverflow(),
+    });
+    const http = new HttpClient({ retries: 3, backoffMs: 1, firstByteTimeoutMs: 200 });
+    try {
+      const outcomes = await crawl(server.origin, http, 2);
+      assert.deepEqual(Object.fromEntries(outcomes), {
+        '/': 'listed',
+        '/never': 'fetch-error',
+        '/huge-headers': 'fetch-error',
+      });
+      assert.equal(server.hits.get('/never'), 2, 'once in the crawl, once at the end');
+      assert.equal(server.hits.get('/huge-headers'), 1, 'once');
+    } finally {
+      await http.close();
+      await server.close();
     }
   });
 
