@@ -5,6 +5,7 @@
  * limit, not by the number of problems.
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { DiagnosticHold, MAX_KEPT_DIAGNOSTICS } from '../validate/result.js';
 import type { ValidationResult } from '../validate/types.js';
 import { countOf } from './format.js';
 
@@ -27,6 +28,8 @@ const COLORS = { error: '31', warning: '33', info: '36', dim: '2', bold: '1', gr
 
 export class ValidationReport {
   private readonly bySource = new Map<string, Map<string, RuleBucket>>();
+  /** What each source may hold, whatever --max-per-rule asks (see DiagnosticHold). */
+  private readonly holds = new Map<string, DiagnosticHold>();
 
   constructor(private readonly options: ValidationReportOptions) {}
 
@@ -37,9 +40,15 @@ export class ValidationReport {
     if (!rules) this.bySource.set(source, (rules = new Map<string, RuleBucket>()));
     let bucket = rules.get(d.code);
     if (!bucket) rules.set(d.code, (bucket = { shown: [], folded: 0, severity: d.severity }));
-    if (this.options.maxPerRule === 0 || bucket.shown.length < this.options.maxPerRule) bucket.shown.push(d);
-    else bucket.folded++;
+    if (this.options.maxPerRule !== 0 && bucket.shown.length >= this.options.maxPerRule) bucket.folded++;
+    else if (this.holdOf(source).admit(d.severity, bucket.shown.length)) bucket.shown.push(d);
   };
+
+  private holdOf(source: string): DiagnosticHold {
+    let hold = this.holds.get(source);
+    if (!hold) this.holds.set(source, (hold = new DiagnosticHold()));
+    return hold;
+  }
 
   /** The whole report, for the results the diagnostics belong to. */
   render(results: readonly ValidationResult[]): string {
@@ -68,6 +77,16 @@ export class ValidationReport {
           ),
         );
       }
+    }
+    const beyond = this.holds.get(source)?.beyond ?? 0;
+    if (beyond > 0) {
+      const most = MAX_KEPT_DIAGNOSTICS.toLocaleString('en-US');
+      lines.push(
+        this.paint(
+          'dim',
+          `${source}: … ${countOf(beyond, 'more problem')} not shown (a source holds ${most} of each severity, then a few of each code)`,
+        ),
+      );
     }
     return `${lines.join('\n')}\n`;
   }

@@ -1,9 +1,35 @@
 /** Collects one source's diagnostics into its ValidationResult: counts all, keeps a bounded number. */
-import type { Diagnostic } from '../core/diagnostics.js';
+import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { DocumentKind } from '../core/entry.js';
 import type { ValidationResult } from './types.js';
 
 export const DEFAULT_MAX_DIAGNOSTICS = 10_000;
+
+/** The diagnostics of each severity one source holds in memory at most, whatever is asked for (some 10 MB). */
+export const MAX_KEPT_DIAGNOSTICS = 20_000;
+/** Past MAX_KEPT_DIAGNOSTICS, the first diagnostics of each code are still held: a problem met late has its examples. */
+const FIRST_OF_EACH_CODE = 20;
+
+/**
+ * What one source may hold in memory, asked for or not (no bound, no limit per rule): past
+ * MAX_KEPT_DIAGNOSTICS of a severity, only the first few of each code. A document with a problem
+ * in every entry then cannot fill memory (a run stays under 400 MB on any input), and the byte
+ * cap met after a million bad dates is still shown. What is not held is counted in `beyond`.
+ */
+export class DiagnosticHold {
+  private readonly held: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  beyond = 0;
+
+  /** Whether to hold one more diagnostic of `severity`, of a code of which `heldOfCode` are held. */
+  admit(severity: Severity, heldOfCode: number): boolean {
+    if (this.held[severity] >= MAX_KEPT_DIAGNOSTICS && heldOfCode >= FIRST_OF_EACH_CODE) {
+      this.beyond++;
+      return false;
+    }
+    this.held[severity]++;
+    return true;
+  }
+}
 
 export class ResultBuilder {
   kind: DocumentKind | undefined;
@@ -11,8 +37,8 @@ export class ResultBuilder {
   sitemaps = 0;
   private readonly counts = { error: 0, warning: 0, info: 0 };
   private readonly kept: Diagnostic[] = [];
-  /** Diagnostics kept per code, when maxPerRule bounds them. */
   private readonly keptPerCode = new Map<string, number>();
+  private readonly hold = new DiagnosticHold();
 
   constructor(
     readonly source: string,
@@ -29,14 +55,13 @@ export class ResultBuilder {
   readonly add = (diagnostic: Diagnostic): void => {
     const sourced = diagnostic.source === this.source ? diagnostic : { ...diagnostic, source: this.source };
     // Each severity has its own quota, so a flood of warnings never hides an error.
-    if (this.counts[sourced.severity]++ < this.maxDiagnostics && this.roomFor(sourced.code)) this.kept.push(sourced);
+    if (this.counts[sourced.severity]++ < this.maxDiagnostics && this.roomFor(sourced)) this.kept.push(sourced);
     this.onDiagnostic?.(sourced);
   };
 
-  private roomFor(code: string): boolean {
-    if (this.maxPerRule === 0) return true;
+  private roomFor({ code, severity }: Diagnostic): boolean {
     const kept = this.keptPerCode.get(code) ?? 0;
-    if (kept >= this.maxPerRule) return false;
+    if ((this.maxPerRule !== 0 && kept >= this.maxPerRule) || !this.hold.admit(severity, kept)) return false;
     this.keptPerCode.set(code, kept + 1);
     return true;
   }

@@ -2,13 +2,16 @@
  * Memory stays bounded on any input (issue 10 §4): a never-ending urlset of distinct URLs, piped
  * into a validating child process, ends at the parser's 200 MiB cap with the URL set's budget
  * spent on the way (LIMIT-004), and the child's peak RSS stays under 400 MB. Before the budget,
- * the URL set alone grew to 944 MB on this input.
+ * the URL set alone grew to 944 MB on this input. And a problem in every entry, every one of them
+ * asked for, is held only up to a bound.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MAX_REMEMBERED_URLS } from '../../src/validate/duplicates.js';
+import type { ValidationResult } from '../../src/validate/types.js';
+import { runCli } from '../helpers/cli.js';
 
 const CHILD = fileURLToPath(new URL('./memory-child.mjs', import.meta.url));
 const MAX_RSS_BYTES = 400 * 1_000_000;
@@ -43,4 +46,44 @@ test('validate of a never-ending stream stays under 400 MB and says where it sto
   assert.ok(urls > MAX_REMEMBERED_URLS, `${urls} URLs read: past the URL set's budget`);
   assert.deepEqual(codes, ['FETCH-006', 'LIMIT-004', 'URL-009'], 'the cap, the budget, and the 50,000-URL limit');
   assert.ok(maxRssKiB * 1024 < MAX_RSS_BYTES, `peak RSS ${Math.round(maxRssKiB / 1024)} MiB`);
+});
+
+test('validate showing every problem (--max-per-rule 0) of a document with one in each entry stays under 400 MB', async () => {
+  // 64 MiB, a bad lastmod in each of its 700,000 URLs: held whole, their diagnostics took 1.5 GB.
+  const head = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+  const lines: string[] = [];
+  let bytes = head.length;
+  while (bytes < 64 * 1024 * 1024) {
+    const n = lines.length;
+    const line = `<url><loc>https://www.example.com/page/${n}</loc><lastmod>bad ${n}</lastmod></url>\n`;
+    lines.push(line);
+    bytes += line.length;
+  }
+  const input = `${head}${lines.join('')}</urlset>\n`;
+  const total = lines.length.toLocaleString('en-US');
+  for (const json of [false, true]) {
+    const run = await runCli(['validate', '-', '--max-per-rule', '0', ...(json ? ['--json'] : [])], {
+      input,
+      measureUsage: true,
+    });
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(run.usage!.peakMemory < MAX_RSS_BYTES, `peak memory ${Math.round(run.usage!.peakMemory / 1e6)} MB`);
+    if (json) {
+      const result = JSON.parse(run.stdout) as ValidationResult;
+      assert.equal(result.errors, lines.length + 1);
+      assert.equal(result.diagnostics.length + result.omitted!, result.errors);
+      assert.ok(
+        result.diagnostics.some((d) => d.code === 'URL-009'),
+        'a problem met late is still shown',
+      );
+    } else {
+      assert.match(run.stdout, /\n-:\d+:1 +error +URL-009 /, 'a problem met late is still shown');
+      assert.match(run.stdout, /\n-: … [\d,]+ more problems not shown \(a source holds 20,000 of each severity/);
+      assert.ok(
+        run.stdout.endsWith(
+          `\n-: urlset, ${total} URLs, ${(lines.length + 1).toLocaleString('en-US')} errors, 0 warnings: invalid\n`,
+        ),
+      );
+    }
+  }
 });
