@@ -28,8 +28,9 @@ const COLORS = { error: '31', warning: '33', info: '36', dim: '2', bold: '1', gr
 
 export class ValidationReport {
   private readonly bySource = new Map<string, Map<string, RuleBucket>>();
-  /** What each source may hold, whatever --max-per-rule asks (see DiagnosticHold). */
-  private readonly holds = new Map<string, DiagnosticHold>();
+  /** What the report may hold, whatever --max-per-rule asks; and per source, how many it did not. */
+  private readonly hold = new DiagnosticHold();
+  private readonly notHeld = new Map<string, number>();
 
   constructor(private readonly options: ValidationReportOptions) {}
 
@@ -41,14 +42,9 @@ export class ValidationReport {
     let bucket = rules.get(d.code);
     if (!bucket) rules.set(d.code, (bucket = { shown: [], folded: 0, severity: d.severity }));
     if (this.options.maxPerRule !== 0 && bucket.shown.length >= this.options.maxPerRule) bucket.folded++;
-    else if (this.holdOf(source).admit(d.severity, bucket.shown.length)) bucket.shown.push(d);
+    else if (this.hold.admit(d)) bucket.shown.push(d);
+    else this.notHeld.set(source, (this.notHeld.get(source) ?? 0) + 1);
   };
-
-  private holdOf(source: string): DiagnosticHold {
-    let hold = this.holds.get(source);
-    if (!hold) this.holds.set(source, (hold = new DiagnosticHold()));
-    return hold;
-  }
 
   /** The whole report, for the results the diagnostics belong to. */
   render(results: readonly ValidationResult[]): string {
@@ -78,13 +74,13 @@ export class ValidationReport {
         );
       }
     }
-    const beyond = this.holds.get(source)?.beyond ?? 0;
+    const beyond = this.notHeld.get(source) ?? 0;
     if (beyond > 0) {
       const most = MAX_KEPT_DIAGNOSTICS.toLocaleString('en-US');
       lines.push(
         this.paint(
           'dim',
-          `${source}: … ${countOf(beyond, 'more problem')} not shown (a source holds ${most} of each severity, then a few of each code)`,
+          `${source}: … ${countOf(beyond, 'more problem')} not shown (a run holds ${most} of each severity, then a few of each code)`,
         ),
       );
     }
