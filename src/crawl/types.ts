@@ -64,7 +64,16 @@ export interface PageFetcher {
 
 /** Whether a fetcher's failure is one no later try can mend: such a URL is not tried again. */
 export function isPermanentFailure(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { permanent?: unknown }).permanent === true;
+  return flagOf(error, 'permanent');
+}
+
+/** Whether a fetcher's failure is a timeout (HttpError's `timeout`), which is retried once at most. */
+export function isTimeoutFailure(error: unknown): boolean {
+  return flagOf(error, 'timeout');
+}
+
+function flagOf(error: unknown, flag: 'permanent' | 'timeout'): boolean {
+  return typeof error === 'object' && error !== null && (error as Record<string, unknown>)[flag] === true;
 }
 
 /**
