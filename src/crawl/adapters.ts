@@ -2,7 +2,7 @@
  * The crawler's seams wired to the real modules: pages through the discover/ HTTP layer
  * (timeouts, retries, size caps, Content-Encoding), permissions from robots.txt per RFC 9309.
  */
-import type { HttpClient } from '../discover/http.js';
+import { RetryState, type HttpClient } from '../discover/http.js';
 import { RobotsTxtCache, type RobotsTxt } from '../discover/robots.js';
 import type { PageFetcher, RobotsPolicy } from './types.js';
 
@@ -18,8 +18,11 @@ const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
  */
 export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_BYTES } = {}): PageFetcher {
   return {
-    async fetch(url, { retries } = {}) {
-      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries });
+    async fetch(url, { retries, triedBefore = false } = {}) {
+      // Its first try in the crawl was the retry a timeout gets: a timeout now is not retried.
+      const retryState = new RetryState();
+      if (triedBefore) retryState.timeoutsRetried = 1;
+      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries, retryState });
       // The body streams on to the HTML reader; PDFs, images and errors are never read (see readAnswer).
       return {
         url: response.url,

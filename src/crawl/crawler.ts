@@ -5,7 +5,10 @@
  *
  * A page that fails in a way that may pass (no answer, 429, 5xx) does not hold a worker through
  * backoff: it is set aside, and once the frontier is done every such URL is fetched once more,
- * with the fetcher's retries (a pass that may queue new pages, crawled in turn).
+ * with the fetcher's retries (a pass that may queue new pages, crawled in turn). A few pages that
+ * fail even then get a last pass, one at a time, as the tree's sitemaps do: a round-robin balancer
+ * with one broken backend fails every other request, which tries interleaved with other pages'
+ * keep meeting.
  * Scheduling lives in ./workers.ts, judging in ./judge.ts; this file joins them to the store.
  */
 import { HostLimiter } from '../discover/host-limiter.js';
@@ -16,6 +19,8 @@ import { createScope, type Scope } from './scope.js';
 import { paramFilter } from './tracking-params.js';
 import { chainOf, DEFAULT_TRAP_LIMITS, pathTrap, QueryVariants, urlPattern, type TrapLimits } from './traps.js';
 import {
+  isPermanentFailure,
+  isTimeoutFailure,
   RETRIED_REASONS,
   type FetchedPage,
   type FetchOptions,
@@ -103,13 +108,21 @@ export const DEFAULT_CONCURRENCY = 4;
  */
 export const RETRY_PASS_WORKERS = 64;
 
+/**
+ * Pages that failed in a way that may pass at their try at the end too, and get a last one: at
+ * most this many (more is a site that is down, not flaky), one at a time, two attempts back to
+ * back, which a balancer failing every other request cannot both fail.
+ */
+export const LAST_PASS_PAGES = 10;
+
 const ERROR_OUTCOMES = new Set<string>(['http-error', 'server-error', 'fetch-error', 'cut-off']);
 
 /**
  * How a URL is visited: `first` fetches once and sets a failure that may pass aside for the retry
- * pass; `start` (the start URL, fetched alone) and `retry` use the fetcher's own retries at once.
+ * pass; `start` (the start URL, fetched alone) and `retry` use the fetcher's own retries at once;
+ * `last` is the last pass's try of a page that failed at its retry too.
  */
-type Visit = 'first' | 'start' | 'retry';
+type Visit = 'first' | 'start' | 'retry' | 'last';
 
 /** The page a URL was found on, as the trap rules and the report need it. */
 interface FoundOn {
@@ -142,6 +155,8 @@ class Crawl {
   private readonly retries: StoreCursor<QueuedUrl>;
   private inFlight = 0;
   private progress: Omit<CrawlProgress, 'inFlight'>;
+  /** Pages that failed at their retry in a way that may pass, for the last pass; undefined once too many did. */
+  private lastPass: QueuedUrl[] | undefined = [];
 
   constructor(private readonly options: CrawlOptions) {
     this.store = options.store;
@@ -210,6 +225,7 @@ class Crawl {
     const signal = this.options.signal;
     const retryWorkers = Math.max(concurrency, RETRY_PASS_WORKERS);
     const retryPoliteness = await this.politeness(site, retryWorkers);
+    const onePage = await this.politeness(site, 1);
     for (;;) {
       await runWorkers(
         concurrency,
@@ -225,7 +241,13 @@ class Crawl {
         return item;
       };
       await runWorkers(retryWorkers, takeRetry, (item) => this.visit(item, retryPoliteness, 'retry'), signal);
-      if (retried === 0 || signal?.aborted) return;
+      if (signal?.aborted) return;
+      if (retried > 0) continue;
+      // The pages recovered in the last pass may queue more, crawled in turn.
+      const last = this.lastPass ?? [];
+      if (last.length === 0) return;
+      this.lastPass = [];
+      for (const item of last) if (!signal?.aborted) await this.visit(item, onePage, 'last');
     }
   }
 
@@ -310,14 +332,15 @@ class Crawl {
   ): Promise<void> {
     const { url } = item;
     // A retried URL was counted as fetched, and as an error, on its first visit.
-    if (how === 'retry') this.progress.errors -= 1;
+    const again = how === 'retry' || how === 'last';
+    if (again) this.progress.errors -= 1;
     else this.progress.queued -= 1;
     const robots = await this.options.robots.check(url);
     if (!robots.allowed) {
       this.finish({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
       return;
     }
-    if (how !== 'retry') {
+    if (!again) {
       const notFetched = this.refuseFetch(url);
       if (notFetched !== undefined) {
         this.finish({ url, ...notFetched, fetched: false });
@@ -326,7 +349,13 @@ class Crawl {
       this.progress.fetched += 1;
     }
     const retryLater = how === 'first';
-    const fetchOptions: FetchOptions = retryLater ? { retries: 0 } : {};
+    const fetchOptions: FetchOptions = retryLater
+      ? { retries: 0 }
+      : how === 'last'
+        ? { retries: 1, triedBefore: true }
+        : how === 'retry'
+          ? { triedBefore: true }
+          : {};
     const release = await politeness.acquire(new URL(url).host);
     let answer: ReadAnswer;
     try {
@@ -334,9 +363,13 @@ class Crawl {
       onAnswer?.(page);
       answer = await readAnswer(page);
     } catch (error) {
-      // No answer, or a body that broke off (timeout, reset, bad Content-Encoding).
+      // No answer, or a body that broke off (timeout, reset, bad Content-Encoding); tried again at
+      // the end unless no try can mend it (a name that does not resolve, headers too large).
       const detail = (error as Error).message;
-      this.finish({ url, outcome: 'fetch-error', detail, fetched: true, retry: retryLater });
+      const mayPass = !isPermanentFailure(error);
+      this.finish({ url, outcome: 'fetch-error', detail, fetched: true, retry: retryLater && mayPass });
+      // A timeout had its retry: only other failures get a last pass.
+      if (how === 'retry' && mayPass && !isTimeoutFailure(error)) this.toLastPass(item);
       return;
     } finally {
       release();
@@ -344,6 +377,13 @@ class Crawl {
     const judged = this.judge(item, answer, { blockedFor: robots.blockedFor, retryLater });
     if (judged.finished.outcome === 'redirected') await this.judgeLanding(judged, item, answer, retryLater);
     this.finish(judged.finished, judged.found);
+    if (how === 'retry' && RETRIED_REASONS.includes(judged.finished.outcome as LeftOutReason)) this.toLastPass(item);
+  }
+
+  /** Sets aside a page that failed at its retry too, for the last pass, while they are few. */
+  private toLastPass(item: QueuedUrl): void {
+    this.lastPass?.push(item);
+    if ((this.lastPass?.length ?? 0) > LAST_PASS_PAGES) this.lastPass = undefined;
   }
 
   /** Why a queued URL is not to be fetched at all: the page limit, or a trap's query space. */

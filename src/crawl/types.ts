@@ -46,6 +46,11 @@ export interface FetchOptions {
    * when absent. The crawler asks for none on a first visit: it tries failed URLs again at the end.
    */
   retries?: number;
+  /**
+   * The URL was fetched once before, in the crawl, and failed: this is its try at the end. A
+   * timeout now is not tried again (a timeout is retried once at most: this is its once).
+   */
+  triedBefore?: boolean;
 }
 
 /**
@@ -53,8 +58,26 @@ export interface FetchOptions {
  * from disk.
  */
 export interface PageFetcher {
-  /** Fetches one URL; rejects when no response came (DNS, connection, timeout). */
+  /**
+   * Fetches one URL; rejects when no response came (DNS, connection, timeout), with an error whose
+   * `permanent` is true when trying again cannot help (a name that does not resolve, response
+   * headers too large, a TLS mismatch: HttpError's).
+   */
   fetch(url: string, options?: FetchOptions): Promise<FetchedPage>;
+}
+
+/** Whether a fetcher's failure is one no later try can mend: such a URL is not tried again. */
+export function isPermanentFailure(error: unknown): boolean {
+  return flagOf(error, 'permanent');
+}
+
+/** Whether a fetcher's failure is a timeout (HttpError's `timeout`), which is retried once at most. */
+export function isTimeoutFailure(error: unknown): boolean {
+  return flagOf(error, 'timeout');
+}
+
+function flagOf(error: unknown, flag: 'permanent' | 'timeout'): boolean {
+  return typeof error === 'object' && error !== null && (error as Record<string, unknown>)[flag] === true;
 }
 
 /**

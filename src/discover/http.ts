@@ -80,6 +80,11 @@ export interface RequestOptions {
    * task keeps and passes again each time it runs.
    */
   deferRetries?: RetryState | undefined;
+  /**
+   * Attempts and waits an earlier pass over the same document spent (RetryState.laterPass): the
+   * retries are slept through, within what is left of its deadline and waits.
+   */
+  retryState?: RetryState | undefined;
 }
 
 /** What sitemap readers accept: XML first, then text, then anything (feeds, mislabelled files). */
@@ -168,7 +173,7 @@ export class HttpClient {
       signal: AbortSignal.any(signals),
       maxBytes: options.maxBytes ?? Infinity,
       retries: options.retries ?? this.settings.retries,
-      retryState: options.deferRetries ?? new RetryState(),
+      retryState: options.deferRetries ?? options.retryState ?? new RetryState(),
       deferRetries: options.deferRetries !== undefined,
     });
     return readOnce(response);

@@ -7,10 +7,12 @@
  * (tree-model.ts); the URL entries stream out and are never held.
  *
  * A sitemap that failed for a reason that may pass (a refused or broken connection, 429, 5xx, a
- * transfer that broke off; not a timeout, whose time is spent already) gets one more pass once the rest of the tree is read, one sitemap of a host at a time and
- * its attempts back to back: a balancer with one broken backend then costs a little time instead
- * of a lost sitemap. A host where most sitemaps failed (more than a few) is down, not flaky: it
- * gets no second pass. Entries handed out before a transfer broke off are not handed out again.
+ * transfer that broke off; not a timeout, whose time is spent already) gets one more pass once the
+ * rest of the tree is read, one sitemap of a host at a time and its attempts back to back, within
+ * what is left of its --timeout and --max-wait: a balancer with one broken backend then costs a
+ * little time instead of a lost sitemap. A host where most sitemaps failed (more than a few) is
+ * down, not flaky: it gets no second pass. Entries handed out before a transfer broke off are not
+ * handed out again.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry, SourcedEntry, UrlEntry } from '../core/entry.js';
@@ -323,7 +325,8 @@ class TreeWalker {
     Object.assign(record, { redirects: [], bytesIn: 0, bytesDecoded: 0, gzip: false, urls: 0, sitemaps: 0 });
     node.problems.reset();
     node.problems.settle();
-    node.retry = new RetryState();
+    // The last pass has what is left of the sitemap's time and waits, not a fresh allowance.
+    node.retry = node.retry.laterPass(record.durationMs);
     node.startedAt = undefined;
     node.transient = false;
     node.depthLimitReported = false;
@@ -376,10 +379,11 @@ class TreeWalker {
 
   /**
    * The client, with a retry's wait handed back to the pool instead of slept through by the
-   * worker; in a last pass the attempts of one sitemap follow each other.
+   * worker; in a last pass the attempts of one sitemap follow each other, within what is left of
+   * its time and waits.
    */
   private fetcherFor(node: WalkNode): SitemapFetcher {
-    if (node.lastPass) return this.http;
+    if (node.lastPass) return { get: (url, options) => this.http.get(url, { ...options, retryState: node.retry }) };
     return { get: (url, options) => this.http.get(url, { ...options, deferRetries: node.retry }) };
   }
 

@@ -23,7 +23,7 @@ const REASON_TITLES: Record<LeftOutReason, string> = {
   'js-redirect': 'JavaScript redirect (the target is crawled instead)',
   'http-error': 'HTTP error (4xx)',
   'server-error': 'server error (5xx, 429), tried again at the end: the page may exist',
-  'fetch-error': 'no response (connection, timeout, redirect loop), tried again at the end',
+  'fetch-error': 'no response (connection, timeout, redirect loop), tried again at the end if that may help',
   'cut-off': 'cut off by the page size limit (links past the cut are not seen)',
   'non-html': 'not HTML',
   noindex: 'noindex (robots meta or X-Robots-Tag)',

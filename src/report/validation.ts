@@ -5,6 +5,7 @@
  * limit, not by the number of problems.
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { DiagnosticHold, MAX_KEPT_DIAGNOSTICS } from '../validate/result.js';
 import type { ValidationResult } from '../validate/types.js';
 import { countOf, formatFolded } from './format.js';
 import { painter, type Style } from './paint.js';
@@ -26,6 +27,9 @@ interface RuleBucket {
 
 export class ValidationReport {
   private readonly bySource = new Map<string, Map<string, RuleBucket>>();
+  /** What the report may hold, whatever --max-per-rule asks; and per source, how many it did not. */
+  private readonly hold = new DiagnosticHold();
+  private readonly notHeld = new Map<string, number>();
 
   constructor(private readonly options: ValidationReportOptions) {
     this.paint = painter(options.color);
@@ -38,8 +42,9 @@ export class ValidationReport {
     if (!rules) this.bySource.set(source, (rules = new Map<string, RuleBucket>()));
     let bucket = rules.get(d.code);
     if (!bucket) rules.set(d.code, (bucket = { shown: [], folded: 0, severity: d.severity }));
-    if (this.options.maxPerRule === 0 || bucket.shown.length < this.options.maxPerRule) bucket.shown.push(d);
-    else bucket.folded++;
+    if (this.options.maxPerRule !== 0 && bucket.shown.length >= this.options.maxPerRule) bucket.folded++;
+    else if (this.hold.admit(d)) bucket.shown.push(d);
+    else this.notHeld.set(source, (this.notHeld.get(source) ?? 0) + 1);
   };
 
   /** The whole report, for the results the diagnostics belong to. */
@@ -66,6 +71,16 @@ export class ValidationReport {
           this.paint('dim', `${source}: ${formatFolded({ code, severity: bucket.severity, count: bucket.folded })}`),
         );
       }
+    }
+    const beyond = this.notHeld.get(source) ?? 0;
+    if (beyond > 0) {
+      const most = MAX_KEPT_DIAGNOSTICS.toLocaleString('en-US');
+      lines.push(
+        this.paint(
+          'dim',
+          `${source}: … ${countOf(beyond, 'more problem')} not shown (a run holds ${most} of each severity, then a few of each code)`,
+        ),
+      );
     }
     return `${lines.join('\n')}\n`;
   }

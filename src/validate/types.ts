@@ -27,7 +27,10 @@ export interface ValidateOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Called as each document starts being read (children of an index included), for progress. */
   onDocument?: (source: string, number: number) => void;
-  /** Diagnostics kept per result and severity (default 10,000 each); the counts cover all of them. */
+  /**
+   * Diagnostics kept per result and severity (default 10,000 each; past 20,000, only the first
+   * of each code, so that memory stays bounded: DiagnosticHold); the counts cover all of them.
+   */
   maxDiagnostics?: number;
   /** Diagnostics kept per result and code (default 0: no limit beyond maxDiagnostics); the counts cover all. */
   maxPerRule?: number;

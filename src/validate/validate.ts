@@ -15,7 +15,7 @@ import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
 import { fetchSitemap, TransferError, type SitemapBody } from './fetch.js';
 import { looksAbsoluteHttp } from '../core/url.js';
-import { DEFAULT_MAX_DIAGNOSTICS, ResultBuilder } from './result.js';
+import { DEFAULT_MAX_DIAGNOSTICS, DiagnosticHold, ResultBuilder } from './result.js';
 import { quote, Reporter } from './reporter.js';
 import { scopeFor } from './scope.js';
 import type { ValidateOptions, ValidationResult } from './types.js';
@@ -65,6 +65,7 @@ export async function validateSources(
   options: ValidateOptions = {},
 ): Promise<ValidationResult[]> {
   const run = new RunState();
+  const hold = new DiagnosticHold();
   const now = options.now?.getTime() ?? Date.now();
   const builders: ResultBuilder[] = [];
   const reporters: Reporter[] = [];
@@ -98,6 +99,7 @@ export async function validateSources(
       options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS,
       options.onDiagnostic,
       options.maxPerRule,
+      hold,
     );
     const reporter = new Reporter(pending.name, builder.add);
     const sourceIndex = builders.push(builder) - 1;

@@ -1,7 +1,8 @@
 /**
  * Failures that may pass (issue 10 §7, issue 15 §3): a page that answers 5xx or not at all is set
  * aside instead of holding a worker through backoff, fetched once more when the rest of the site
- * is done, and a failure that lasts makes `crawl` exit 1.
+ * is done (and, when few still fail, once more one at a time), and a failure that lasts makes
+ * `crawl` exit 1.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
-import { crawlSite } from '../../src/crawl/crawler.js';
+import { crawlSite, LAST_PASS_PAGES } from '../../src/crawl/crawler.js';
 import { HttpClient } from '../../src/discover/http.js';
 import type { CrawlReport } from '../../src/report/crawl.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { runCli } from '../helpers/cli.js';
+import { hostile, startHostileServer } from '../helpers/hostile-server.js';
 import { html, serveSite, type Route } from './fixtures/server.js';
 
 /** Home links to `paths`; each page answers 200 with HTML linking to `links[path]`, unless `fail` says otherwise. */
@@ -81,7 +83,8 @@ describe('failures that may pass', () => {
   });
 
   it('lets the pages tried again at the end wait for their backoff together, not one after another', async () => {
-    const down = Array.from({ length: 10 }, (_, n) => `/down/${n}`);
+    // More pages down than get a last pass: a site that is down is not tried page by page.
+    const down = Array.from({ length: LAST_PASS_PAGES + 1 }, (_, n) => `/down/${n}`);
     const site = await serveSite(siteOf(down, (path) => (path.startsWith('/down/') ? 503 : undefined)));
     // One retry after a backoff of exactly one second (no jitter).
     const http = new HttpClient({ retries: 1, backoffMs: 1000, random: () => 1 });
@@ -89,13 +92,19 @@ describe('failures that may pass', () => {
       const outcomes = await crawl(site.origin, http, 1);
       assert.deepEqual(
         down.map((path) => outcomes.get(path)),
-        Array(10).fill('server-error'),
+        Array(down.length).fill('server-error'),
       );
       // The crawl, then the pass at the end: every first try, then every retry once its wait is over.
       const requests = site.requests.filter((path) => path !== '/robots.txt');
-      assert.deepEqual(requests.slice(0, 11), ['/', ...down]);
-      assert.deepEqual(requests.slice(11, 21).sort(), down, 'every first try of the pass comes before any retry');
-      assert.deepEqual(requests.slice(21).sort(), down);
+      const n = down.length;
+      assert.deepEqual(requests.slice(0, n + 1), ['/', ...down]);
+      const sorted = [...down].sort();
+      assert.deepEqual(
+        requests.slice(n + 1, 2 * n + 1).sort(),
+        sorted,
+        'every first try of the pass comes before any retry',
+      );
+      assert.deepEqual(requests.slice(2 * n + 1).sort(), sorted, 'and no last pass for a site that is down');
     } finally {
       await http.close();
       await site.close();
@@ -120,6 +129,64 @@ describe('failures that may pass', () => {
     } finally {
       await http.close();
       await site.close();
+    }
+  });
+
+  it('tries a timeout again once in all, and never what no try can mend (headers too large)', async () => {
+    const server = await startHostileServer({
+      '/robots.txt': hostile.answer(200, { 'content-type': 'text/plain' }, 'User-agent: *\nDisallow:\n'),
+      '/': hostile.answer(
+        200,
+        { 'content-type': 'text/html' },
+        html('<title>home</title>', '<a href="/never">never</a> <a href="/huge-headers">huge</a>'),
+      ),
+      '/never': hostile.neverAnswers(),
+      '/huge-headers': hostile.headerOverflow(),
+    });
+    const http = new HttpClient({ retries: 3, backoffMs: 1, firstByteTimeoutMs: 200 });
+    try {
+      const outcomes = await crawl(server.origin, http, 2);
+      assert.deepEqual(Object.fromEntries(outcomes), {
+        '/': 'listed',
+        '/never': 'fetch-error',
+        '/huge-headers': 'fetch-error',
+      });
+      assert.equal(server.hits.get('/never'), 2, 'once in the crawl, once at the end');
+      assert.equal(server.hits.get('/huge-headers'), 1, 'once');
+    } finally {
+      await http.close();
+      await server.close();
+    }
+  });
+
+  it('lists every page behind a round-robin balancer with one broken backend, which fails every other request', async () => {
+    const pages = Array.from({ length: 100 }, (_, n) => `/p/${n}`);
+    const page = (body: string) =>
+      hostile.answer(200, { 'content-type': 'text/html' }, html('<title>page</title>', body));
+    const server = await startHostileServer(
+      {
+        '/robots.txt': hostile.answer(200, { 'content-type': 'text/plain' }, 'User-agent: *\nDisallow:\n'),
+        '/': page(pages.map((path) => `<a href="${path}">${path}</a>`).join('\n')),
+        ...Object.fromEntries(pages.map((path) => [path, page('a page')])),
+      },
+      { balancer: { failWith: hostile.answer(502, { 'content-type': 'text/plain' }, 'bad gateway'), failEvery: 2 } },
+    );
+    try {
+      const out = join(dir, 'balancer', 'out');
+      const result = await runCli([
+        'crawl',
+        `${server.origin}/`,
+        '--out',
+        out,
+        '--state',
+        join(dir, 'balancer', 'state'),
+        '--json',
+      ]);
+      assert.equal(result.code, 0, result.stderr);
+      const report = JSON.parse(result.stdout) as CrawlReport;
+      assert.deepEqual([report.listed, report.unread, report.leftOut], [101, 0, []]);
+    } finally {
+      await server.close();
     }
   });
 
@@ -148,8 +215,8 @@ describe('failures that may pass', () => {
         { reason: 'server-error', count: 1, examples: [{ url: `${site.origin}/down`, detail: 'HTTP 503' }] },
       ]);
       assert.ok(report.sitemaps, 'the pages read are published');
-      // Once in the crawl, then at the end with --retries 1: twice more.
-      assert.equal(site.requests.filter((path) => path === '/down').length, 3);
+      // Once in the crawl, then at the end with --retries 1: twice more; then twice in the last pass.
+      assert.equal(site.requests.filter((path) => path === '/down').length, 5);
     } finally {
       await site.close();
     }

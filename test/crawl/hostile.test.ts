@@ -10,8 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULT_MAX_PAGE_BYTES } from '../../src/crawl/adapters.js';
 import type { CrawlReport } from '../../src/report/crawl.js';
 import { runCli } from '../helpers/cli.js';
+import { hostile, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 import { HOSTILE_OUTCOMES, hostileSite } from './fixtures/hostile-pages.js';
-import { serveSite, type RunningSite } from './fixtures/server.js';
+import { html, serveSite, type RunningSite } from './fixtures/server.js';
 
 interface LeftOutLine {
   url: string;
@@ -75,5 +76,56 @@ describe('crawl of hostile pages', () => {
     assert.equal(lines.find((line) => line.url.endsWith('/big'))?.found_on, `${site.origin}/`);
     assert.ok(site.requests.includes('/before-the-cut'), 'the link before the cut is followed');
     assert.ok(!site.requests.includes('/after-the-cut'), 'the link past the cut is never seen');
+  });
+});
+
+describe('crawl --use-sitemaps of a large index whose sitemap is served as text/html', () => {
+  const PAGES = Array.from({ length: 100 }, (_, i) => `/p/${i}`);
+  const CHILDREN = 1_000;
+  let server: HostileServer;
+  let dir: string;
+  before(async () => {
+    const page = hostile.answer(200, { 'content-type': 'text/html' }, html('<title>page</title>', 'a page'));
+    server = await startHostileServer((origin) => ({
+      '/robots.txt': hostile.answer(200, { 'content-type': 'text/plain' }, `Sitemap: ${origin}/index.xml\n`),
+      // The home page links to nothing: every other page is known from the sitemaps alone.
+      '/': page,
+      ...Object.fromEntries(PAGES.map((path) => [path, page])),
+      // One child lists the pages, served as HTML as some CMSs do; the others are gone.
+      '/index.xml': hostile.sitemap(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
+          { length: CHILDREN },
+          (_, i) => `<sitemap><loc>${origin}/sitemap-${i}.xml</loc></sitemap>`,
+        ).join('\n')}\n</sitemapindex>\n`,
+      ),
+      '/sitemap-0.xml': hostile.servedAsHtml(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${PAGES.map(
+          (path) => `<url><loc>${origin}${path}</loc></url>`,
+        ).join('\n')}\n</urlset>\n`,
+      ),
+    }));
+    dir = mkdtempSync(join(tmpdir(), 'sitemapkit-use-sitemaps-'));
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the sitemap by its bytes, lists every page it names, and prints no Node warning', async () => {
+    const result = await runCli([
+      'crawl',
+      `${server.origin}/`,
+      '--out',
+      join(dir, 'out'),
+      '--state',
+      join(dir, 'state'),
+      '--use-sitemaps',
+      '--json',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /Warning|\(node:\d+\)/, 'no Node warning');
+    const report = JSON.parse(result.stdout) as CrawlReport;
+    assert.equal(report.listed, PAGES.length + 1);
+    assert.equal(server.hits.get('/sitemap-999.xml'), 1, 'every child of the index was looked at');
   });
 });

@@ -389,6 +389,33 @@ describe('the HTTP layers', () => {
       assert.deepEqual([second.status, second.attempts], [200, 2]);
       assert.equal(await text(second), 'finally');
     });
+
+    it('gives a later pass over a document only what is left of its waits and its deadline', async () => {
+      const firstPass = new RetryState();
+      const before = server.hits.get('/always-503') ?? 0;
+      const policy = { maxWaitMs: 30, deadlineMs: 30_000 };
+      (await retrying(policy)(request(server.url('/always-503'), { retries: 3, retryState: firstPass }))).discard();
+      const firstAttempts = server.hits.get('/always-503')! - before;
+      assert.ok(firstPass.waitedMs > 0 && firstAttempts > 1, 'the first pass waited between its attempts');
+
+      const later = await retrying(policy)(
+        request(server.url('/always-503'), { retries: 3, retryState: firstPass.laterPass(100) }),
+      );
+      later.discard();
+      assert.equal(later.attempts, 1, 'no wait is left for a retry');
+      assert.match(
+        later.notRetried!,
+        /^not retried: waiting longer than [\d.]+ s in all is not allowed \(--max-wait\)$/,
+      );
+
+      assert.equal(server.hits.get('/always-503')! - before, firstAttempts + 1);
+
+      const fetched = server.hits.get('/sitemap.xml') ?? 0;
+      const spent = new RetryState().laterPass(30_000);
+      const tooLate = await failureOf(retrying(policy)(request(server.url('/sitemap.xml'), { retryState: spent })));
+      assert.equal(tooLate.kind, 'deadline');
+      assert.equal(server.hits.get('/sitemap.xml') ?? 0, fetched, 'a pass with no time left makes no request');
+    });
   });
 });
 

@@ -1,14 +1,28 @@
 /** Runs the built `sitemapkit` binary as a user would, and captures what it prints. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const RUN_USAGE = fileURLToPath(new URL('./run-usage.mjs', import.meta.url));
+
+/** What a run used, measured by the process itself (test/helpers/run-usage.mjs). */
+export interface RunUsage {
+  /** Peak resident memory, in bytes. */
+  peakMemory: number;
+  /** CPU time, user and system, in seconds: the work done, which a busy machine does not stretch. */
+  cpuSeconds: number;
+}
 
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** What the run used, when asked for (`measureUsage`) and the run exited by itself. */
+  usage?: RunUsage;
 }
 
 export function runCli(
@@ -19,12 +33,16 @@ export function runCli(
     env?: NodeJS.ProcessEnv;
     /** Called with the running process, e.g. to send it a signal. */
     onSpawn?: (child: ChildProcess) => void;
+    /** Measure what the run uses (CliResult.usage). */
+    measureUsage?: boolean;
   } = {},
 ): Promise<CliResult> {
+  const usageDir = options.measureUsage ? mkdtempSync(join(tmpdir(), 'sitemapkit-usage-')) : undefined;
+  const usageFile = usageDir && join(usageDir, 'usage.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    const child = spawn(process.execPath, [...(usageFile ? ['--import', RUN_USAGE] : []), CLI_PATH, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, ...options.env, ...(usageFile ? { SITEMAPKIT_TEST_USAGE: usageFile } : {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
@@ -32,9 +50,19 @@ export function runCli(
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
+    child.on('close', (code) => {
+      const result: CliResult = {
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      };
+      if (usageDir) {
+        // No file when the run was killed before it could write one.
+        if (existsSync(usageFile!)) result.usage = JSON.parse(readFileSync(usageFile!, 'utf8')) as RunUsage;
+        rmSync(usageDir, { recursive: true, force: true });
+      }
+      resolve(result);
+    });
     child.stdin.end(options.input ?? '');
     options.onSpawn?.(child);
   });

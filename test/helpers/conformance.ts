@@ -9,6 +9,9 @@ export interface ConformanceCase {
   id: string;
   file: string;
   format: string;
+  /** The project the case came from (`owner/name` on GitHub, or a site), and the commit read. */
+  source_repo: string;
+  source_commit?: string | null;
   gzip?: boolean;
   base_url?: string | null;
   options?: Record<string, unknown>;

@@ -245,3 +245,41 @@ test('plain blocks: a broken namespace declaration on the root never breaks the 
     assert.equal((fast.entries as unknown[]).length, 1, prefix);
   }
 });
+
+test('plain blocks: whitespace between blocks is read once and let go, however much of it streams in', async () => {
+  // A gzip bomb of spaces and line breaks after the root: read again at every chunk, it made the
+  // reading quadratic (minutes for the 200 MiB cap) and held it all in memory.
+  const chunk = Buffer.from(`${' '.repeat(65_535)}\n`);
+  const chunks = 256; // 16 MiB
+  // eslint-disable-next-line @typescript-eslint/require-await -- async, as a stream is
+  async function* stream(): AsyncGenerator<Uint8Array> {
+    yield Buffer.from(urlset('<url><loc>https://example.com/a</loc></url>').replace(/\n<\/urlset>\n$/, ''));
+    for (let i = 0; i < chunks; i++) yield chunk;
+    yield Buffer.from('<url><loc>https://example.com/b</loc></url></urlset>');
+  }
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below
+  const read = PlainBlockReader.prototype.read;
+  let scanned = 0;
+  const counting = mock.method(
+    PlainBlockReader.prototype,
+    'read',
+    function (this: PlainBlockReader, text: string, start: number, base: number, final: boolean) {
+      scanned += text.length - start;
+      return read.call(this, text, start, base, final);
+    },
+  );
+  try {
+    const { located, diagnostics } = await parseAll(stream());
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(
+      located.map((l) => [l.entry.loc, l.location.line]),
+      [
+        ['https://example.com/a', 3],
+        ['https://example.com/b', 3 + chunks],
+      ],
+    );
+  } finally {
+    counting.mock.restore();
+  }
+  assert.ok(scanned < 2 * chunks * chunk.length, `${scanned} characters scanned for ${chunks * chunk.length}`);
+});

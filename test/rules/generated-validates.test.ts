@@ -1,14 +1,16 @@
 /**
  * Whatever generate writes, validate reports with zero errors, and the official schemas accept:
  * arbitrary entries (every extension, good values mixed with the bad ones people write) go
- * through writeSitemaps into a temporary folder, sharded, and the result is validated as
- * published, recursively from its entry point, and checked against the XSDs.
+ * through writeSitemaps into a temporary folder, sharded, as XML or text, gzipped or not, and
+ * the result is validated as published, recursively from its entry point, and checked against
+ * the XSDs.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { UrlEntry } from '../../src/core/index.js';
 import { writeSitemaps } from '../../src/generate/index.js';
@@ -159,13 +161,15 @@ test('whatever generate writes, validate reports with zero errors and the offici
     fc.asyncProperty(
       fc.array(entry, { minLength: 1, maxLength: 10 }),
       fc.integer({ min: 2, max: 8 }),
-      async (entries, maxUrls) => {
+      // Every form of output: XML or text shards, gzipped or not, the index too.
+      fc.record({ format: fc.constantFrom('xml', 'txt'), gzip: fc.boolean(), gzipIndex: fc.boolean() }),
+      async (entries, maxUrls, output) => {
         const outDir = await mkdtemp(join(tmpdir(), 'sitemapkit-rules-'));
         run++;
         try {
           // One plain URL, so that some file is always written; the rest as loosely typed as JSON input.
           const input = [{ loc: `${BASE}home` }, ...entries] as unknown as UrlEntry[];
-          const summary = await writeSitemaps(input, { outDir, baseUrl: BASE, now: NOW, maxUrls });
+          const summary = await writeSitemaps(input, { outDir, baseUrl: BASE, now: NOW, maxUrls, ...output });
           const entryPoint = summary.index ?? summary.files[0]!;
           const results = await validateSources([join(outDir, entryPoint.name)], {
             location: entryPoint.url,
@@ -177,19 +181,24 @@ test('whatever generate writes, validate reports with zero errors and the offici
             const errors = result.diagnostics.filter((d) => d.severity === 'error');
             assert.deepEqual(errors, [], `${result.source}: ${errors.map((d) => `${d.code} ${d.message}`).join('\n')}`);
           }
-          const read = async (name: string): Promise<XmlFile> => ({
-            fileName: `run-${run}-${name}`,
-            contents: await readFile(join(outDir, name), 'utf8'),
-            input: JSON.stringify(input),
-          });
-          written.shards.push(...(await Promise.all(summary.files.map((file) => read(file.name)))));
+          const read = async (name: string): Promise<XmlFile> => {
+            const bytes = await readFile(join(outDir, name));
+            return {
+              fileName: `run-${run}-${name.replace(/\.gz$/, '')}`,
+              contents: (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'),
+              input: JSON.stringify(input),
+            };
+          };
+          // Text shards have no schema; the XML ones and every index do.
+          if (output.format === 'xml')
+            written.shards.push(...(await Promise.all(summary.files.map((file) => read(file.name)))));
           if (summary.index) written.indexes.push(await read(summary.index.name));
         } finally {
           await rm(outDir, { recursive: true, force: true });
         }
       },
     ),
-    { numRuns: 30, includeErrorInReport: true },
+    { numRuns: 60, includeErrorInReport: true },
   );
   for (const [files, schema] of [
     [written.shards, 'extensions'],
@@ -201,7 +210,7 @@ test('whatever generate writes, validate reports with zero errors and the offici
       assert.deepEqual(result.errors, [], `${name} fails the ${schema} schema; written from ${file.input}`);
     }
   }
-  assert.ok(written.shards.length >= 30, 'every run wrote files');
+  assert.ok(written.shards.length >= 20 && written.indexes.length >= 20, 'the runs wrote XML shards and indexes');
   const all = written.shards.map((file) => file.contents).join('');
   for (const tag of ['<image:image>', '<video:video>', '<news:news>', '<xhtml:link ', '<lastmod>', '<priority>'])
     assert.ok(all.includes(tag), `the runs wrote some ${tag}: the property is not vacuous`);

@@ -46,6 +46,21 @@ export class RetryState {
   waitedMs = 0;
   /** When the first attempt started: the deadline counts from here (epoch ms). */
   startedAt: number | undefined;
+  /** Time earlier passes over the document took: it counts against the deadline too. */
+  spentMs = 0;
+
+  /**
+   * The state of one more pass over the document, later on (`spentMs`: how long this pass took):
+   * attempts anew, but within what is left of its deadline and of its waits, so that no number of
+   * passes makes a document cost more than one --timeout, or wait more than one --max-wait.
+   */
+  laterPass(spentMs: number): RetryState {
+    const next = new RetryState();
+    next.timeoutsRetried = this.timeoutsRetried;
+    next.waitedMs = this.waitedMs;
+    next.spentMs = this.spentMs + spentMs;
+    return next;
+  }
 }
 
 type Plan = { retryAfterMs: number; reason: string } | { stop: string };
@@ -54,7 +69,7 @@ export function retry(policy: RetryPolicy): Layer {
   return (next) => async (request) => {
     const state = request.retryState;
     state.startedAt ??= Date.now();
-    const deadlineAt = state.startedAt + policy.deadlineMs;
+    const deadlineAt = state.startedAt + policy.deadlineMs - state.spentMs;
     // Made when needed: an Error captures a stack, a cost every request would pay for nothing.
     const tooLate = () =>
       new HttpError(

@@ -96,13 +96,15 @@ export class PlainBlockReader {
       end = next;
       block.lastIndex = next;
     }
-    return { end, next: !final && this.isCut(end) ? 'wait' : 'general' };
+    // Whitespace between blocks says nothing: a wait starts past it, so the lexer lets it go. (Held,
+    // it would be scanned again at every chunk: a gzip bomb of spaces made that quadratic.)
+    const next = skipSpace(text, end);
+    return !final && this.isCut(next) ? { end: next, next: 'wait' } : { end, next: 'general' };
   }
 
-  /** Whether what the text holds at `at` (past whitespace) is a block, or its start tag, cut by the end of the text. */
-  private isCut(at: number): boolean {
+  /** Whether what the text holds at `from` is a block, or its start tag, cut by the end of the text. */
+  private isCut(from: number): boolean {
     const text = this.text;
-    const from = skipSpace(text, at);
     if (text.length - from < this.startTag.length) return this.startTag.startsWith(text.slice(from));
     return (
       text.startsWith(this.startTag, from) &&
