@@ -15,7 +15,7 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, SourcedEntry, UrlEntry } from '../core/entry.js';
 import { detach } from '../core/detach.js';
-import { parseSitemap } from '../parse/index.js';
+import { entryBatches, parseSitemap } from '../parse/index.js';
 import { ParseError } from '../parse/types.js';
 import { RetryLater, WorkPool, type HostPoliteness, type Settled, type TaskContext } from '../pool/index.js';
 import {
@@ -388,32 +388,35 @@ class TreeWalker {
     let read = 0;
     let sinceProgress = 0;
     try {
-      for await (const entry of parsed) {
-        const fresh = ++read > skip;
-        if (entry.kind === 'sitemap') {
-          this.noteKind(node, parsed.kind);
-          record.sitemaps += 1;
-          if (fresh) {
-            node.handedOut = read;
-            this.follow(node, entry.loc);
+      // A batch at a time: a promise per entry cost a tenth of a walk.
+      reading: for await (const batch of entryBatches(parsed)) {
+        for (const entry of batch) {
+          const fresh = ++read > skip;
+          if (entry.kind === 'sitemap') {
+            this.noteKind(node, parsed.kind);
+            record.sitemaps += 1;
+            if (fresh) {
+              node.handedOut = read;
+              this.follow(node, entry.loc);
+            }
+            continue;
           }
-          continue;
-        }
-        record.urls += 1;
-        if (entry.lastmod !== undefined) lastmods.add(entry.lastmod);
-        if (!fresh) continue;
-        node.handedOut = read;
-        if (this.output) {
-          const wait = this.output.push({ entry, source: record.url });
-          if (wait) await wait;
-          if (this.output.isCancelled) break;
-        }
-        if (++sinceProgress === PROGRESS_EVERY) {
-          sinceProgress = 0;
-          this.progress.urls += PROGRESS_EVERY;
-          this.progress.bytesIn += fetched.transfer.wireBytes - record.bytesIn;
-          record.bytesIn = fetched.transfer.wireBytes;
-          this.notify();
+          record.urls += 1;
+          if (entry.lastmod !== undefined) lastmods.add(entry.lastmod);
+          if (!fresh) continue;
+          node.handedOut = read;
+          if (this.output) {
+            const wait = this.output.push({ entry, source: record.url });
+            if (wait) await wait;
+            if (this.output.isCancelled) break reading;
+          }
+          if (++sinceProgress === PROGRESS_EVERY) {
+            sinceProgress = 0;
+            this.progress.urls += PROGRESS_EVERY;
+            this.progress.bytesIn += fetched.transfer.wireBytes - record.bytesIn;
+            record.bytesIn = fetched.transfer.wireBytes;
+            this.notify();
+          }
         }
       }
     } catch (error) {

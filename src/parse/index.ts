@@ -43,6 +43,18 @@ export function parseSitemap(source: SitemapSource, options: ParseOptions = {}):
   return new SitemapParser(source, options);
 }
 
+/**
+ * The entries of a parsed sitemap a chunk's worth at a time, instead of one by one, for a reader
+ * that counts every microsecond (the tree walk, where a promise per entry cost a tenth of a run).
+ * Read it, the entries or located(), once; leaving the loop early closes the source.
+ */
+export function entryBatches(parsed: ParsedSitemap): AsyncIterable<readonly Entry[]> {
+  if (parsed instanceof SitemapParser) return parsed.entryBatches();
+  return (async function* () {
+    for await (const entry of parsed) yield [entry];
+  })();
+}
+
 /** What reads the decoded text of one document. */
 interface DocumentReader {
   readonly kind: DocumentKind | undefined;
@@ -100,14 +112,36 @@ class SitemapParser implements ParsedSitemap {
     return this.iterate(true) as AsyncIterableIterator<LocatedEntry>;
   }
 
+  /** See entryBatches(). */
+  async *entryBatches(): AsyncGenerator<Entry[]> {
+    const gate = this.gate(false);
+    for await (const batch of this.start(false)) {
+      const entries: Entry[] = [];
+      for (const emitted of batch) {
+        if (!gate.admit(emitted)) {
+          if (entries.length > 0) yield entries;
+          return;
+        }
+        entries.push(emitted.entry);
+      }
+      yield entries;
+    }
+  }
+
   private iterate(positions: boolean): AsyncIterableIterator<Entry | LocatedEntry> {
+    return new Flatten(this.start(positions), this.gate(positions));
+  }
+
+  /** The batches, once. */
+  private start(positions: boolean): AsyncGenerator<EmittedEntry[]> {
     if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
     this.started = true;
+    return this.batches(positions);
+  }
+
+  private gate(positions: boolean): OutgoingEntries {
     const locate = (offset: number) => this.reader?.locate?.(offset);
-    return new Flatten(
-      this.batches(positions),
-      new OutgoingEntries(this.stats, this.limits.maxEntries, this.sink.report, locate, positions),
-    );
+    return new OutgoingEntries(this.stats, this.limits.maxEntries, this.sink.report, locate, positions);
   }
 
   /**
