@@ -9,6 +9,11 @@ export interface NumberedLine {
 }
 
 export async function* readLines(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<NumberedLine> {
+  for await (const lines of readLineBatches(chunks)) yield* lines;
+}
+
+/** The same lines, those of each chunk together (no promise per line). */
+export async function* readLineBatches(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<NumberedLine[]> {
   const decoder = new TextDecoder('utf-8');
   let carry = '';
   let line = 0;
@@ -19,14 +24,16 @@ export async function* readLines(chunks: AsyncIterable<Uint8Array | string>): As
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
     }
+    const lines: NumberedLine[] = [];
     let start = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
       const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-      yield { text: text.slice(start, stop), line: ++line };
+      lines.push({ text: text.slice(start, stop), line: ++line });
       start = end + 1;
     }
     carry = text.slice(start);
+    if (lines.length > 0) yield lines;
   }
   carry += decoder.decode();
-  if (carry.length > 0) yield { text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, line: line + 1 };
+  if (carry.length > 0) yield [{ text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, line: line + 1 }];
 }
