@@ -91,16 +91,19 @@ async function runSitemapJs(count: number, outDir: string, gzip: boolean): Promi
     },
   });
   function* items() {
-    for (const page of pages(count)) {
-      yield {
-        url: page.loc,
-        ...(page.lastmod ? { lastmod: page.lastmod } : {}),
-        ...(page.changefreq ? { changefreq: page.changefreq, priority: page.priority! } : {}),
-        ...(page.images ? { img: page.images.map((image) => ({ url: image.loc })) } : {}),
-      };
-    }
+    for (const page of pages(count)) yield sitemapJsItem(page);
   }
   await pipeline(Readable.from(items()), index, createWriteStream(join(outDir, 'sitemap-index.xml')));
+}
+
+/** An entry in sitemap.js's own shape, which its users convert to as this does. */
+function sitemapJsItem(page: Omit<UrlEntry, 'kind'>) {
+  return {
+    url: page.loc,
+    ...(page.lastmod ? { lastmod: page.lastmod } : {}),
+    ...(page.changefreq ? { changefreq: page.changefreq, priority: page.priority! } : {}),
+    ...(page.images ? { img: page.images.map((image) => ({ url: image.loc })) } : {}),
+  };
 }
 
 /**
@@ -195,13 +198,7 @@ async function runSitemapJsJsonl(path: string, outDir: string): Promise<void> {
   async function* items() {
     for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
       if (line === '') continue;
-      const page = JSON.parse(line) as Omit<UrlEntry, 'kind'>;
-      yield {
-        url: page.loc,
-        ...(page.lastmod ? { lastmod: page.lastmod } : {}),
-        ...(page.changefreq ? { changefreq: page.changefreq, priority: page.priority! } : {}),
-        ...(page.images ? { img: page.images.map((image) => ({ url: image.loc })) } : {}),
-      };
+      yield sitemapJsItem(JSON.parse(line) as Omit<UrlEntry, 'kind'>);
     }
   }
   await pipeline(Readable.from(items()), index, createWriteStream(join(outDir, 'sitemap-index.xml')));

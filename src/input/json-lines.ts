@@ -16,6 +16,7 @@
  * both readings to the same items.
  */
 import { diagnostic, type Changefreq, type UrlEntry } from '../core/index.js';
+import { decodeUtf8 } from './lines.js';
 import type { ReadItem } from './types.js';
 
 /** A JSON string without escapes (JSON forbids raw control characters in strings anyway). */
@@ -31,16 +32,10 @@ export async function* readJsonLineBatches(
   chunks: AsyncIterable<Uint8Array | string>,
   source: string,
 ): AsyncGenerator<ReadItem[]> {
-  const decoder = new TextDecoder('utf-8');
   let carry = '';
   let line = 0;
-  let first = true;
-  for await (const chunk of chunks) {
-    let text = carry + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    if (first && text.length > 0) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      first = false;
-    }
+  for await (const piece of decodeUtf8(chunks)) {
+    const text = carry + piece;
     const items: ReadItem[] = [];
     let at = 0;
     for (;;) {
@@ -64,9 +59,8 @@ export async function* readJsonLineBatches(
     carry = text.slice(at);
     if (items.length > 0) yield items;
   }
-  carry += decoder.decode();
-  if (carry.endsWith('\r')) carry = carry.slice(0, -1);
-  const last = carry === '' ? undefined : readJsonLine(carry, source, line + 1);
+  const last =
+    carry === '' ? undefined : readJsonLine(carry.endsWith('\r') ? carry.slice(0, -1) : carry, source, line + 1);
   if (last !== undefined) yield [last];
 }
 

@@ -4,6 +4,20 @@
  */
 import { CHANGEFREQS, type Entry } from '../core/entry.js';
 
+/** An entry's fields in DESIGN.md's order, `source` last: the CSV columns, and the order of JSON lines. */
+export const ENTRY_CSV_COLUMNS = [
+  'kind',
+  'loc',
+  'lastmod',
+  'changefreq',
+  'priority',
+  'images',
+  'videos',
+  'news',
+  'alternates',
+  'source',
+] as const;
+
 /**
  * One JSONL line (without the newline): exactly what JSON.stringify writes for the entry, with
  * `source` last when given (an entry that names a source already has it replaced).
@@ -19,20 +33,8 @@ export function entryToJsonLine(entry: Entry, source?: string): string {
   return JSON.stringify(source === undefined ? entry : { ...entry, source });
 }
 
-/** The fields of an entry in DESIGN.md's order, `source` last. */
-const FIELDS = [
-  'kind',
-  'loc',
-  'lastmod',
-  'changefreq',
-  'priority',
-  'images',
-  'videos',
-  'news',
-  'alternates',
-  'source',
-] as const;
-const FIELD_RANK: ReadonlyMap<string, number> = new Map(FIELDS.map((field, rank) => [field, rank]));
+/** Each field's place in DESIGN.md's order (the CSV columns' order), `source` last. */
+const FIELD_RANK: ReadonlyMap<string, number> = new Map(ENTRY_CSV_COLUMNS.map((field, rank) => [field, rank]));
 
 /** Whether `entry` is a plain object whose every field is one of FIELD_RANK's, in its order. */
 function isInFieldOrder(entry: object): boolean {
@@ -47,7 +49,7 @@ function isInFieldOrder(entry: object): boolean {
 }
 
 /** An entry's fields as isInFieldOrder found them; each may hold anything (the entry may be the caller's). */
-type EntryFields = { [Field in (typeof FIELDS)[number]]?: unknown };
+type EntryFields = { [Field in (typeof ENTRY_CSV_COLUMNS)[number]]?: unknown };
 
 /** The line of an entry in field order; undefined when a field holds what JSON.stringify writes otherwise. */
 function fieldByField(entry: EntryFields, source: string | undefined): string | undefined {
@@ -88,19 +90,6 @@ const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
 function jsonString(text: string): string {
   return NEEDS_ESCAPING.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
-
-export const ENTRY_CSV_COLUMNS = [
-  'kind',
-  'loc',
-  'lastmod',
-  'changefreq',
-  'priority',
-  'images',
-  'videos',
-  'news',
-  'alternates',
-  'source',
-] as const;
 
 /** The CSV header line (without the newline). */
 export function entryCsvHeader(withSource = false): string {
