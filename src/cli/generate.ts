@@ -12,10 +12,10 @@ import {
   LeftOutPages,
   URL_LIST_FORMATS,
   readSiteDirectory,
-  readUrlList,
   type ReadItem,
   type UrlListFormat,
 } from '../input/index.js';
+import { readUrlListBatches } from '../input/url-list.js';
 import { countOf, formatFolded, formatNumber } from '../report/format.js';
 import { formatGenerateSummary, likelyCause, type RecordedChanges } from '../report/generate.js';
 import { GenerateLedger } from '../store/generate-ledger.js';
@@ -232,16 +232,21 @@ class Inputs {
     },
   ) {}
 
-  async *read(): AsyncGenerator<GeneratorInput> {
+  /** The items, in batches where the reader gives them so (URL lists: no promise per line). */
+  async *read(): AsyncGenerator<GeneratorInput | GeneratorInput[]> {
     const { output, inputFormat, exclude, io, report } = this.context;
     for (const path of this.paths) {
-      const items =
-        path !== '-' && (await stat(path)).isDirectory()
-          ? this.directory(path, output.baseUrl, exclude, report)
-          : readUrlList(path, { ...(inputFormat ? { format: inputFormat } : {}), stdin: io.stdin });
-      for await (const item of items) {
-        report.itemRead();
-        yield item;
+      if (path !== '-' && (await stat(path)).isDirectory()) {
+        for await (const item of this.directory(path, output.baseUrl, exclude, report)) {
+          report.itemsRead(1);
+          yield item;
+        }
+        continue;
+      }
+      const format = inputFormat ? { format: inputFormat } : {};
+      for await (const items of readUrlListBatches(path, { ...format, stdin: io.stdin })) {
+        report.itemsRead(items.length);
+        yield items;
       }
     }
     report.unusedExcludes(this.directories === 0 ? exclude : this.excludesUnusedEverywhere(), this.directories);
@@ -305,8 +310,8 @@ class RunReport {
     if (this.tally.add(problem) && !this.options.json) this.io.stderr.write(`${formatDiagnostic(problem)}\n`);
   };
 
-  itemRead(): void {
-    this.items++;
+  itemsRead(count: number): void {
+    this.items += count;
   }
 
   unusedExcludes(patterns: string[], directories: number): void {

@@ -18,11 +18,12 @@ const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
  */
 export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_BYTES } = {}): PageFetcher {
   return {
-    async fetch(url, { retries, triedBefore = false } = {}) {
+    async fetch(url, { retries, deferRetries, triedBefore = false } = {}) {
+      // The task's state across the pool's restarts of it, or this fetch's own.
+      const retryState = deferRetries ?? new RetryState();
       // Its first try in the crawl was the retry a timeout gets: a timeout now is not retried.
-      const retryState = new RetryState();
-      if (triedBefore) retryState.timeoutsRetried = 1;
-      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries, retryState });
+      if (triedBefore) retryState.timeoutsRetried = Math.max(retryState.timeoutsRetried, 1);
+      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries, deferRetries, retryState });
       // The body streams on to the HTML reader; PDFs, images and errors are never read (see readAnswer).
       return {
         url: response.url,

@@ -13,8 +13,8 @@ const CHUNK_CHARS = 64 * 1024;
 
 export class DocumentWriter {
   private pending = '';
-  /** Exact UTF-8 size of `pending`, or -1 while only the cheap upper bound is kept. */
-  private pendingBytes = -1;
+  /** Exact UTF-8 size of `pending`; undefined while only the cheap upper bound is kept. */
+  private pendingBytes: number | undefined;
   private flushedBytes = 0;
   private waiting = false;
   private readonly footerBytes: number;
@@ -54,20 +54,19 @@ export class DocumentWriter {
 
   private append(text: string): void {
     this.pending += text;
-    if (this.pendingBytes >= 0) this.pendingBytes += this.out.byteLength(text);
+    if (this.pendingBytes !== undefined) this.pendingBytes += this.out.byteLength(text);
     if (this.pending.length >= CHUNK_CHARS) this.flush();
   }
 
   private exactPendingBytes(): number {
-    if (this.pendingBytes < 0) this.pendingBytes = this.out.byteLength(this.pending);
-    return this.pendingBytes;
+    return (this.pendingBytes ??= this.out.byteLength(this.pending));
   }
 
   private flush(): void {
     if (this.pending === '') return;
     const chunk = this.out.encode(this.pending);
     this.pending = '';
-    this.pendingBytes = -1;
+    this.pendingBytes = undefined;
     this.flushedBytes += chunk.length;
     if (!this.out.write(chunk)) this.waiting = true;
   }

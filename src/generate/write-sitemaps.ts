@@ -224,7 +224,8 @@ function isSyncIterable(input: unknown): input is Iterable<GeneratorInput> {
  * Writes entries as sitemaps into `options.outDir`, sharded, optionally gzipped, under an entry
  * point whose name depends on the options alone (an index unless one plain XML file holds every
  * URL), and publishes them atomically: one rename switches from the old set to the new one, and
- * only files earlier runs recorded as their own are removed. Entries with errors are
+ * only files earlier runs recorded as their own are removed. `entries` may come one by one or,
+ * from an async source, in arrays (batches spare a promise per entry). Entries with errors are
  * reported through `onProblem` and skipped (or, with `strict`, the run stops and nothing is
  * published). Memory does not grow with the number of URLs, except for the duplicate set
  * (8 bytes per distinct URL in a table kept under 3/4 full; `dedupe: false` turns it off).
@@ -235,7 +236,7 @@ function isSyncIterable(input: unknown): input is Iterable<GeneratorInput> {
  * returned (`changes`). The ledger finds duplicates, so no duplicate set is kept.
  */
 export async function writeSitemaps(
-  entries: AsyncIterable<GeneratorInput> | Iterable<GeneratorInput>,
+  entries: AsyncIterable<GeneratorInput | readonly GeneratorInput[]> | Iterable<GeneratorInput>,
   options: WriteSitemapsOptions,
 ): Promise<WriteSummary> {
   const settings = settingsOf(options);
@@ -310,6 +311,11 @@ export async function writeSitemaps(
     urls++;
   };
 
+  /** Waits for the shards to take more (a stream asked to wait, or too many are closing). */
+  const settle = (): Promise<void> => {
+    progress();
+    return shards.settle();
+  };
   const { signal } = options;
   const checkAborted = (): void => {
     if (signal?.aborted) throw new GenerateError(`stopped before the end (${String(signal.reason ?? 'aborted')})`);
@@ -321,18 +327,22 @@ export async function writeSitemaps(
       for (const item of entries) {
         handle(item);
         if (shards.mustWait) {
-          progress();
           checkAborted();
-          await shards.settle();
+          await settle();
         }
       }
     } else {
-      for await (const item of entries) {
+      // Items one by one, or in batches (the CLI's readers: no promise per entry).
+      for await (const input of entries) {
         checkAborted();
-        handle(item);
-        if (shards.mustWait) {
-          progress();
-          await shards.settle();
+        if (!Array.isArray(input)) {
+          handle(input as GeneratorInput);
+          if (shards.mustWait) await settle();
+          continue;
+        }
+        for (const item of input as readonly GeneratorInput[]) {
+          handle(item);
+          if (shards.mustWait) await settle();
         }
       }
     }

@@ -9,24 +9,43 @@ export interface NumberedLine {
 }
 
 export async function* readLines(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<NumberedLine> {
-  const decoder = new TextDecoder('utf-8');
+  for await (const lines of readLineBatches(chunks)) yield* lines;
+}
+
+/** The same lines, those of each chunk together (no promise per line). */
+export async function* readLineBatches(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<NumberedLine[]> {
   let carry = '';
   let line = 0;
+  for await (const piece of decodeUtf8(chunks)) {
+    const text = carry + piece;
+    const lines: NumberedLine[] = [];
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+      lines.push({ text: text.slice(start, stop), line: ++line });
+      start = end + 1;
+    }
+    carry = text.slice(start);
+    if (lines.length > 0) yield lines;
+  }
+  if (carry.length > 0) yield [{ text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, line: line + 1 }];
+}
+
+/**
+ * A byte stream's text, chunk by chunk: UTF-8 decoded in streaming mode (a character split
+ * between two chunks comes whole), a byte order mark at the very start dropped.
+ */
+export async function* decodeUtf8(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
   let first = true;
   for await (const chunk of chunks) {
-    let text = carry + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     if (first && text.length > 0) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
     }
-    let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-      yield { text: text.slice(start, stop), line: ++line };
-      start = end + 1;
-    }
-    carry = text.slice(start);
+    yield text;
   }
-  carry += decoder.decode();
-  if (carry.length > 0) yield { text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, line: line + 1 };
+  const rest = decoder.decode();
+  if (rest !== '') yield rest;
 }

@@ -8,7 +8,7 @@ import type { ParseOptions, ParsedSitemap, SitemapSource } from './types.js';
 
 export * from './types.js';
 export { rfc822ToW3c } from './formats/rfc822.js';
-export { DEFAULT_PARSE_LIMITS } from './parser.js';
+export { DEFAULT_PARSE_LIMITS, entryBatches, locatedEntryBatches } from './parser.js';
 
 /**
  * Reads a sitemap lazily: nothing is read until the result is iterated (once, as entries or

@@ -44,6 +44,26 @@ export function parserOn(edge: InputEdge): (source: SitemapSource, options?: Par
   return (source, options = {}) => new SitemapParser(source, options, edge);
 }
 
+/**
+ * The entries of a parsed sitemap a chunk's worth at a time, instead of one by one, for a reader
+ * that counts every microsecond (the tree walk, where a promise per entry cost a tenth of a run).
+ * Read it, the entries or located(), once; leaving the loop early closes the source.
+ */
+export function entryBatches(parsed: ParsedSitemap): AsyncIterable<readonly Entry[]> {
+  if (parsed instanceof SitemapParser) return parsed.entryBatches(false) as AsyncIterable<Entry[]>;
+  return oneByOne(parsed);
+}
+
+/** entryBatches() of located entries, as located() hands them out. */
+export function locatedEntryBatches(parsed: ParsedSitemap): AsyncIterable<readonly LocatedEntry[]> {
+  if (parsed instanceof SitemapParser) return parsed.entryBatches(true) as AsyncIterable<LocatedEntry[]>;
+  return oneByOne(parsed.located());
+}
+
+async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const item of items) yield [item];
+}
+
 /** What reads the decoded text of one document. */
 interface DocumentReader {
   readonly kind: DocumentKind | undefined;
@@ -102,14 +122,36 @@ class SitemapParser implements ParsedSitemap {
     return this.iterate(true) as AsyncIterableIterator<LocatedEntry>;
   }
 
+  /** See entryBatches(). */
+  async *entryBatches(positions: boolean): AsyncGenerator<(Entry | LocatedEntry)[]> {
+    const gate = this.gate(positions);
+    for await (const batch of this.start(positions)) {
+      const entries: (Entry | LocatedEntry)[] = [];
+      for (const emitted of batch) {
+        if (!gate.admit(emitted)) {
+          if (entries.length > 0) yield entries;
+          return;
+        }
+        entries.push(gate.output(emitted));
+      }
+      yield entries;
+    }
+  }
+
   private iterate(positions: boolean): AsyncIterableIterator<Entry | LocatedEntry> {
+    return new Flatten(this.start(positions), this.gate(positions));
+  }
+
+  /** The batches, once. */
+  private start(positions: boolean): AsyncGenerator<EmittedEntry[]> {
     if (this.started) throw new Error('a parsed sitemap can be read once; call parseSitemap again to read it again');
     this.started = true;
+    return this.batches(positions);
+  }
+
+  private gate(positions: boolean): OutgoingEntries {
     const locate = (offset: number) => this.reader?.locate?.(offset);
-    return new Flatten(
-      this.batches(positions),
-      new OutgoingEntries(this.stats, this.limits.maxEntries, this.sink.report, locate, positions),
-    );
+    return new OutgoingEntries(this.stats, this.limits.maxEntries, this.sink.report, locate, positions);
   }
 
   /**

@@ -2,19 +2,9 @@
  * Entries as text: one JSON object per line (the entry shape of docs/architecture.md, `source` last when given) or CSV
  * rows under a fixed header. Used by `parse` and by `tree --urls`.
  */
-import type { Entry } from '../core/entry.js';
+import { CHANGEFREQS, type Entry } from '../core/entry.js';
 
-/**
- * One JSONL line (without the newline). Absent fields are already absent from entries. `source`
- * is appended to the text rather than spread into a copy of the entry, which cost more than the
- * rest; an entry that names a source already has it replaced.
- */
-export function entryToJsonLine(entry: Entry, source?: string): string {
-  if (source === undefined) return JSON.stringify(entry);
-  if ('source' in entry) return JSON.stringify({ ...entry, source });
-  return `${JSON.stringify(entry).slice(0, -1)},"source":${JSON.stringify(source)}}`;
-}
-
+/** An entry's fields in DESIGN.md's order, `source` last: the CSV columns, and the order of JSON lines. */
 export const ENTRY_CSV_COLUMNS = [
   'kind',
   'loc',
@@ -27,6 +17,79 @@ export const ENTRY_CSV_COLUMNS = [
   'alternates',
   'source',
 ] as const;
+
+/**
+ * One JSONL line (without the newline): exactly what JSON.stringify writes for the entry, with
+ * `source` last when given (an entry that names a source already has it replaced).
+ *
+ * An entry whose fields come in DESIGN.md's order (as the parser makes them) is written field by
+ * field, its strings quoted as they are unless they hold something JSON escapes: JSON.stringify
+ * was a quarter of a `tree --urls` run, and this is 2.5 times as fast. Any other object goes
+ * through JSON.stringify.
+ */
+export function entryToJsonLine(entry: Entry, source?: string): string {
+  const line = isInFieldOrder(entry) ? fieldByField(entry, source) : undefined;
+  if (line !== undefined) return line;
+  return JSON.stringify(source === undefined ? entry : { ...entry, source });
+}
+
+/** Each field's place in DESIGN.md's order (the CSV columns' order), `source` last. */
+const FIELD_RANK: ReadonlyMap<string, number> = new Map(ENTRY_CSV_COLUMNS.map((field, rank) => [field, rank]));
+
+/** Whether `entry` is a plain object whose every field is one of FIELD_RANK's, in its order. */
+function isInFieldOrder(entry: object): boolean {
+  if (Object.getPrototypeOf(entry) !== Object.prototype) return false;
+  let last = -1;
+  for (const key in entry) {
+    const rank = FIELD_RANK.get(key);
+    if (rank === undefined || rank <= last) return false;
+    last = rank;
+  }
+  return true;
+}
+
+/** An entry's fields as isInFieldOrder found them; each may hold anything (the entry may be the caller's). */
+type EntryFields = { [Field in (typeof ENTRY_CSV_COLUMNS)[number]]?: unknown };
+
+/** The line of an entry in field order; undefined when a field holds what JSON.stringify writes otherwise. */
+function fieldByField(entry: EntryFields, source: string | undefined): string | undefined {
+  const { kind, loc, lastmod, changefreq, priority } = entry;
+  if (typeof kind !== 'string' || typeof loc !== 'string') return undefined;
+  let line = `{"kind":${quotedName(kind)},"loc":${jsonString(loc)}`;
+  if (typeof lastmod === 'string') line += `,"lastmod":${jsonString(lastmod)}`;
+  else if (lastmod !== undefined) return undefined;
+  if (typeof changefreq === 'string') line += `,"changefreq":${quotedName(changefreq)}`;
+  else if (changefreq !== undefined) return undefined;
+  if (typeof priority === 'number') line += `,"priority":${Number.isFinite(priority) ? `${priority}` : 'null'}`;
+  else if (priority !== undefined) return undefined;
+  // Lists and records, rare and varied: JSON.stringify's own.
+  for (const field of ['images', 'videos', 'news', 'alternates'] as const) {
+    const value = entry[field];
+    if (typeof value === 'object' && value !== null) line += `,"${field}":${JSON.stringify(value)}`;
+    else if (value !== undefined) return undefined;
+  }
+  const named = source ?? entry.source;
+  if (typeof named === 'string') line += `,"source":${jsonString(named)}`;
+  else if (named !== undefined) return undefined;
+  return `${line}}`;
+}
+
+/** The names entries hold (kinds, changefreqs), quoted once; others as any string. */
+const QUOTED_NAMES: ReadonlyMap<string, string> = new Map(
+  ['url', 'sitemap', ...CHANGEFREQS].map((name) => [name, `"${name}"`]),
+);
+
+function quotedName(name: string): string {
+  return QUOTED_NAMES.get(name) ?? jsonString(name);
+}
+
+/** What JSON.stringify escapes in a string: quotes, backslashes, control characters, lone surrogates (and, here, paired ones). */
+// eslint-disable-next-line no-control-regex -- the control characters JSON escapes are the point
+const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+function jsonString(text: string): string {
+  return NEEDS_ESCAPING.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
 
 /** The CSV header line (without the newline). */
 export function entryCsvHeader(withSource = false): string {

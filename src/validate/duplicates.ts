@@ -130,7 +130,9 @@ export class UrlRegistry {
   /** The slot holding `key`, or the one's complement of the empty slot where it would go. */
   private find(key: string): number {
     fingerprint(key, this.hash);
-    const [high, low] = this.hash as unknown as [number, number];
+    // Read one by one: destructuring a typed array goes through its iterator, per URL.
+    const high = this.hash[0]!;
+    const low = this.hash[1]!;
     const table = this.table;
     for (let slot = (high ^ low) & this.mask; ; slot = (slot + 1) & this.mask) {
       const at = slot * WORDS;
@@ -216,7 +218,9 @@ export class UrlRegistry {
       const high = old[at + KEY_HIGH]!;
       let slot = (high ^ low) & this.mask;
       while (this.table[slot * WORDS + KEY_LOW] !== 0) slot = (slot + 1) & this.mask;
-      this.table.set(old.subarray(at, at + WORDS), slot * WORDS);
+      // Word by word: a subarray per URL moved was most of the cost of growing.
+      const to = slot * WORDS;
+      for (let word = 0; word < WORDS; word++) this.table[to + word] = old[at + word]!;
     }
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
+import fc from 'fast-check';
 import type { Entry } from '../../src/core/entry.js';
 import { csvCell, entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../../src/report/entries.js';
 
@@ -70,4 +71,43 @@ test('CSV: header and rows that a CSV reader reads back to the same values', () 
   });
   assert.equal(csvCell('plain'), 'plain');
   assert.equal(csvCell('a"b'), '"a""b"');
+});
+
+test('JSONL: any entry-like object, its fields in any order and holding anything, is written as JSON.stringify writes it', () => {
+  const field = fc.constantFrom(
+    'kind',
+    'loc',
+    'lastmod',
+    'changefreq',
+    'priority',
+    'images',
+    'videos',
+    'news',
+    'alternates',
+    'source',
+    'other',
+  );
+  const value = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('url', 'sitemap', 'daily', 'weekly'),
+    fc.double(),
+    fc.constant(undefined),
+    fc.boolean(),
+    fc.array(fc.record({ loc: fc.string() }), { maxLength: 2 }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(field, value), { maxLength: 12 }),
+      fc.option(fc.string({ unit: 'binary' })),
+      (pairs, source) => {
+        const entry = Object.fromEntries(pairs) as unknown as Entry;
+        const expected =
+          source === null
+            ? JSON.stringify(entry)
+            : JSON.stringify('source' in entry ? { ...entry, source } : { ...entry, source });
+        assert.equal(entryToJsonLine(entry, source ?? undefined), expected);
+      },
+    ),
+    { numRuns: 2_000 },
+  );
 });

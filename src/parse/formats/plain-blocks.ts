@@ -124,7 +124,8 @@ export class PlainBlockReader {
     // Positions in document order: the block, its fields, then its extension elements.
     const at = this.options.positions ? this.at(start) : undefined;
     const positions: Record<string, Position> | undefined = at && {};
-    if (!this.readFields(match, fields, entry, ampersands, start, positions, '')) return undefined;
+    if (!this.readFields(match, fields, entry, ampersands)) return undefined;
+    if (positions !== undefined) this.locateFields(match, fields, start, positions, '');
     const extensions = run === undefined ? undefined : match[run];
     if (extensions) {
       // They end where the end tag starts.
@@ -136,35 +137,46 @@ export class PlainBlockReader {
   }
 
   /**
-   * Sets the values `fields` match on `target`, and records where each starts into `positions`
-   * (under `path`) when given: just past its start tag, after the value before it (the match has
-   * proved the order; finding them so is cheaper than having the expression record them, as its
-   * `d` flag makes every match several times slower). False when a value is one the general path
-   * would not take silently.
+   * Sets the values `fields` match on `target`; false when a value is one the general path would
+   * not take silently.
    */
   private readFields(
     match: RegExpExecArray,
     fields: readonly PlainField[],
     target: UrlEntry | SitemapRef | Image,
     ampersands: boolean,
-    from: number,
-    positions: Record<string, Position> | undefined,
-    path: string,
   ): boolean {
-    let after = from;
     for (const field of fields) {
       const raw = match[field.group];
       if (raw === undefined) continue;
       const value = this.value(field.kind, raw, ampersands);
       if (value === undefined) return false;
       setField(target, field.property, value);
-      if (positions !== undefined) {
-        const valueStart = this.text.indexOf(field.startTag, after) + field.startTag.length;
-        positions[path + field.property] = this.at(valueStart);
-        after = valueStart + raw.length;
-      }
     }
     return true;
+  }
+
+  /**
+   * Records where the values `fields` match start, from `from` on, into `positions` (under
+   * `path`), as the general path records them: each just past its start tag, after the value
+   * before it (the match has proved the order; finding them so is cheaper than having the
+   * expression record them, as its `d` flag makes every match several times slower).
+   */
+  private locateFields(
+    match: RegExpExecArray,
+    fields: readonly PlainField[],
+    from: number,
+    positions: Record<string, Position>,
+    path: string,
+  ): void {
+    let after = from;
+    for (const field of fields) {
+      const raw = match[field.group];
+      if (raw === undefined) continue;
+      const valueStart = this.text.indexOf(field.startTag, after) + field.startTag.length;
+      positions[path + field.property] = this.at(valueStart);
+      after = valueStart + raw.length;
+    }
   }
 
   /**
@@ -189,9 +201,12 @@ export class PlainBlockReader {
       if (alternate === undefined || match[alternate.href] === undefined) {
         const images = (entry.images ??= []);
         const image: Image = { loc: '' };
-        const path = `images.${images.length}`;
-        if (positions !== undefined) positions[path] = this.at(i);
-        if (!this.readFields(match, imageFields, image, true, i, positions, `${path}.`)) return false;
+        if (!this.readFields(match, imageFields, image, true)) return false;
+        if (positions !== undefined) {
+          const path = `images.${images.length}`;
+          positions[path] = this.at(i);
+          this.locateFields(match, imageFields, i, positions, `${path}.`);
+        }
         images.push(image);
       } else {
         const href = this.value('url', match[alternate.href]!, true);
