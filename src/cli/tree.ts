@@ -26,12 +26,15 @@ import {
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { RUN_OPTIONS, RUN_OPTIONS_HELP } from './run-options.js';
+import { runTreeSites } from './tree-sites.js';
 
 export const command: Command = {
   spec: {
     name: 'tree',
     summary: "read a site's whole sitemap tree from robots.txt and well-known locations",
-    usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls] [options]',
+    usage:
+      'sitemapkit tree SITE_OR_URL… [--json | --urls] [options]\n       sitemapkit tree --sites FILE [--urls] [--run NAME --store URL --workers N] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
 probed one at a time. A sitemap URL (or several) starts the tree there. Indexes are followed
@@ -43,12 +46,22 @@ Output:
   --json               the tree as one JSON document
   --urls               every URL entry of the tree as JSONL, each with "source" (its sitemap)
 
+Many sites:
+  --sites FILE         the trees of every site in FILE (one host, origin or sitemap URL a line;
+                       blank lines and # comments skipped), walked by the workers of a run: JSON
+                       lines on stdout, each site's summary row ("kind":"site") after its URL
+                       entries (with --urls, each with "source" and "site"); each site is walked
+                       once, by one worker
+  --out FILE           once the run is done, every site's summary row into FILE (JSONL)
+
 Options:
   --max-depth N        index levels followed below a root (default 5)
   -q, --quiet          no progress line or retry notice on stderr (nor, with --urls, the
                        closing count)
 
 ${networkHelp('pool')}
+
+${RUN_OPTIONS_HELP}
 
 A sitemap that failed for a reason that may pass (a refused or lost connection, 429, 5xx) is
 read once more after the rest of the tree.
@@ -57,22 +70,30 @@ Ctrl-C (or SIGTERM) stops the walk and prints the tree read so far.
 
 Exit status: 0 when every sitemap of the tree was read whole; 1 when one could not be found,
 fetched or read to its end (its URLs are missing from the totals), when no sitemap was found, or
-when the walk was stopped.
+when the walk was stopped. With --sites: 0 when every site's tree was read whole.
 
 Examples:
   sitemapkit tree example.com
   sitemapkit tree https://example.com/sitemap_index.xml --json > tree.json
-  sitemapkit tree example.com --urls | wc -l`,
+  sitemapkit tree example.com --urls | wc -l
+  sitemapkit tree --sites sites.txt --urls --workers 4 > urls.jsonl
+  sitemapkit tree --sites sites.txt --run daily --store postgres://crawler@db/sitemaps --out rows.jsonl`,
     options: {
       json: { type: 'boolean' },
       urls: { type: 'boolean' },
       'max-depth': { type: 'string' },
       ...networkOptions('pool'),
       quiet: { type: 'boolean', short: 'q' },
+      sites: { type: 'string' },
+      out: { type: 'string' },
+      ...RUN_OPTIONS,
     },
   },
 
   async run(args, io) {
+    if (args.values.sites !== undefined) return runTreeSites(args, io);
+    for (const flag of ['out', 'run', 'store', 'workers', 'worker'])
+      if (args.values[flag] !== undefined) throw new UsageError(`--${flag} goes with --sites FILE`);
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
     if (booleanFlag(args, 'json') && booleanFlag(args, 'urls'))
       throw new UsageError('--json and --urls are two different outputs; choose one');
