@@ -14,8 +14,8 @@ const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
 
 export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_BYTES } = {}): PageFetcher {
   return {
-    async fetch(url, { retries } = {}) {
-      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries });
+    async fetch(url, { retries, deferRetries } = {}) {
+      const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries, deferRetries });
       // The body streams on to the HTML reader; PDFs, images and errors are never read (see readAnswer).
       return {
         url: response.url,

@@ -1,15 +1,20 @@
 /**
- * The crawl: breadth-first over the site from its seeds, `concurrency` requests at a time, spaced
- * by the politeness gap, every URL judged once. The frontier and the outcomes live in the store,
- * so memory stays flat however large the site, and a killed crawl resumes where it stopped.
+ * The crawl: breadth-first over the site from its seeds, every URL judged once, on the work pool
+ * (src/pool/), which owns politeness: `concurrency` requests at a time, spaced by --delay or
+ * robots.txt's Crawl-delay. The frontier and the outcomes live in the store, so memory stays flat
+ * however large the site, and a killed crawl resumes where it stopped; the pool holds only a few
+ * of its URLs at a time and asks for more as workers free up (./frontier.ts).
  *
  * A page that fails in a way that may pass (no answer, 429, 5xx) does not hold a worker through
- * backoff: it is set aside, and once the frontier is done every such URL is fetched once more,
- * with the fetcher's retries (a pass that may queue new pages, crawled in turn).
- * Scheduling lives in ./workers.ts, judging in ./judge.ts; this file joins them to the store.
+ * backoff: it is set aside, and once no other URL is queued it is fetched once more, with the
+ * fetcher's retries, whose waits the pool holds instead of a worker (RetryLater: the URL is
+ * queued again with a not-before time, so the waits overlap the rest of the work). A recovered
+ * page may queue new pages, crawled in turn. Judging lives in ./judge.ts.
  */
-import { HostLimiter } from '../discover/host-limiter.js';
+import { RetryState } from '../discover/http.js';
+import { RetryLater, WorkPool, type TaskContext } from '../pool/index.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
+import { Frontier } from './frontier.js';
 import { judgeAnswer, readAnswer, type Discovered, type ReadAnswer } from './judge.js';
 import { normaliseCrawlUrl } from './normalise.js';
 import { createScope, type Scope } from './scope.js';
@@ -25,7 +30,6 @@ import {
   type RobotsPolicy,
   type RobotsVerdict,
 } from './types.js';
-import { runWorkers, StoreCursor } from './workers.js';
 
 export interface CrawlOptions {
   /**
@@ -52,9 +56,8 @@ export interface CrawlOptions {
   /** Query parameter name globs to keep although TRACKING_PARAMS or stripParams name them. */
   keepParams?: readonly string[] | undefined;
   /**
-   * Requests in flight at once (the crawl stays on one host). Default 4. In the retry pass at the
-   * end, RETRY_PASS_WORKERS URLs may wait for their retries at once: the fetcher bounds the
-   * requests they make (httpPageFetcher: its HttpClient's per-host concurrency).
+   * Requests in flight at once (the crawl stays on one host). Default 4. URLs waiting for a
+   * retry's backoff are not in flight: the pool holds them, however many.
    */
   concurrency?: number | undefined;
   /** Least time between two requests, in ms; robots.txt's Crawl-delay raises it. */
@@ -88,20 +91,24 @@ export interface CrawlResult {
 
 export const DEFAULT_CONCURRENCY = 4;
 
-/**
- * URLs tried at once in the retry pass at the end. They spend their time waiting for the
- * fetcher's backoff, which holds no connection: with nothing else left to crawl, the waits must
- * overlap one another, or a site where many pages fail for good would end one backoff at a time.
- */
-export const RETRY_PASS_WORKERS = 64;
-
 const ERROR_OUTCOMES = new Set<string>(['http-error', 'server-error', 'fetch-error', 'cut-off']);
 
 /**
- * How a URL is visited: `first` fetches once and sets a failure that may pass aside for the retry
- * pass; `start` (the start URL, fetched alone) and `retry` use the fetcher's own retries at once.
+ * How a URL is visited: `first` fetches once and sets a failure that may pass aside for one more
+ * try; `start` (the start URL, fetched alone) and `retry` (that one more try) use the fetcher's
+ * own retries, their waits held by the pool.
  */
 type Visit = 'first' | 'start' | 'retry';
+
+/** One task of the crawl's work pool. */
+interface CrawlTask {
+  item: QueuedUrl;
+  how: Visit;
+  /** Attempts and waits of the fetcher's retries, across the pool's restarts of the task. */
+  retries: RetryState;
+  /** Sees the answer before it is judged. */
+  onAnswer?: ((page: FetchedPage) => void) | undefined;
+}
 
 /** The page a URL was found on, as the trap rules and the report need it. */
 interface FoundOn {
@@ -125,8 +132,14 @@ class Crawl {
   private readonly maxDepth: number;
   private readonly traps: TrapLimits;
   private readonly queryVariants: QueryVariants;
-  private readonly queue: StoreCursor<QueuedUrl>;
-  private readonly retries: StoreCursor<QueuedUrl>;
+  private readonly frontier: Frontier;
+  private readonly pool: WorkPool<CrawlTask>;
+  /** Tasks the pool holds at most beyond those running: enough to start one as soon as a worker frees up. */
+  private readonly window: number;
+  /** Whether the pool is fed from the frontier (not while the start URL settles the site). */
+  private feeding = false;
+  /** Queued URLs in the pool, queued or running: while there are any, they may queue more. */
+  private frontierTasks = 0;
   private inFlight = 0;
   private progress: Omit<CrawlProgress, 'inFlight'>;
 
@@ -143,8 +156,20 @@ class Crawl {
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
     this.traps = { ...DEFAULT_TRAP_LIMITS, ...definedOnly(options.trapLimits ?? {}) };
     this.queryVariants = new QueryVariants(this.traps.maxQueryVariants, this.store.queryVariantCounts());
-    this.queue = new StoreCursor((after, limit) => this.store.nextQueued(after, limit));
-    this.retries = new StoreCursor((after, limit) => this.store.nextRetry(after, limit));
+    this.frontier = new Frontier(this.store);
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.window = concurrency;
+    this.pool = new WorkPool<CrawlTask>({
+      run: (task, context) => this.visit(task, context),
+      // A visit settles every failure of its page itself: what it throws is a fault of the crawl.
+      onSettled: (_task, settled) => {
+        if (!settled.ok) throw settled.error;
+      },
+      refill: () => this.fill(),
+      concurrency,
+      perHost: { concurrency, delayMs: options.delayMs ?? 0 },
+      signal: options.signal,
+    });
     const counts = this.store.outcomeCounts();
     const fetched = this.store.fetchedCount();
     this.progress = {
@@ -159,13 +184,12 @@ class Crawl {
   async run(): Promise<CrawlResult> {
     if (this.store.getMeta('start-url') === undefined) this.store.setMeta('start-url', this.startUrl);
     this.addQueued(this.store.enqueue([{ url: this.startUrl, depth: 0 }]));
-    const concurrency = this.options.concurrency ?? DEFAULT_CONCURRENCY;
     const startOrigin = new URL(this.startUrl).origin;
-    let politeness = await this.politeness(startOrigin, concurrency);
-    const site = await this.settleSite(politeness);
-    if (site !== startOrigin) politeness = await this.politeness(site, concurrency);
+    await this.politeness(startOrigin);
+    const site = await this.settleSite();
+    if (site !== startOrigin) await this.politeness(site);
     await this.seed(site);
-    await this.passes(concurrency, politeness, site);
+    await this.crawl();
     const finished = !this.options.signal?.aborted;
     if (finished) {
       this.store.settleRemaining(
@@ -190,61 +214,71 @@ class Crawl {
   }
 
   /**
-   * The frontier, then one more try of every failure that may pass; recovered pages may queue
-   * new URLs, so again until a retry pass has nothing to try. Each URL is retried once at most.
+   * The frontier, with one more try of every failure that may pass once nothing else is queued
+   * (recovered pages may queue new URLs), until nothing is left. Each URL is retried once at most.
    */
-  private async passes(concurrency: number, politeness: HostLimiter, site: string): Promise<void> {
-    const signal = this.options.signal;
-    const retryWorkers = Math.max(concurrency, RETRY_PASS_WORKERS);
-    const retryPoliteness = await this.politeness(site, retryWorkers);
+  private async crawl(): Promise<void> {
+    this.feeding = true;
     for (;;) {
-      await runWorkers(
-        concurrency,
-        () => this.takeQueued(),
-        (item) => this.visit(item, politeness, 'first'),
-        signal,
-      );
-      this.retries.restart();
-      let retried = 0;
-      const takeRetry = () => {
-        const item = this.retries.take();
-        if (item !== undefined) retried += 1;
-        return item;
-      };
-      await runWorkers(retryWorkers, takeRetry, (item) => this.visit(item, retryPoliteness, 'retry'), signal);
-      if (retried === 0 || signal?.aborted) return;
+      this.fill();
+      const { running, queued, deferred } = this.pool.stats;
+      if (running + queued + deferred === 0) return;
+      await this.pool.idle();
+      if (this.options.signal?.aborted) return;
+      // Nothing is in flight: URLs set aside behind the last sweep are met on this one.
+      this.frontier.sweepSetAsideAgain();
     }
   }
 
-  private takeQueued(): QueuedUrl | undefined {
+  /** Queues tasks until the pool holds `window` waiting to start, or there are none left. */
+  private fill(): void {
+    if (!this.feeding) return;
+    while (this.pool.stats.queued < this.window && !this.options.signal?.aborted) {
+      const task = this.nextTask();
+      if (task === undefined) return;
+      this.pool.enqueue(task, hostOf(task.item.url));
+    }
+  }
+
+  /** A queued URL; when none is, nor may be queued by a visit under way, one set aside for one more try. */
+  private nextTask(): CrawlTask | undefined {
     // At the page limit the rest of the frontier is settled in one go at the end.
-    return this.progress.fetched >= this.maxPages ? undefined : this.queue.take();
+    const queued = this.progress.fetched >= this.maxPages ? undefined : this.frontier.takeQueued();
+    if (queued !== undefined) {
+      this.frontierTasks += 1;
+      return { item: queued, how: 'first', retries: new RetryState() };
+    }
+    if (this.frontierTasks > 0) return undefined;
+    const setAside = this.frontier.takeSetAside();
+    return setAside && { item: setAside, how: 'retry', retries: new RetryState() };
   }
 
   /** Spacing of requests to `site`: --delay or robots.txt's Crawl-delay, whichever is longer. */
-  private async politeness(site: string, concurrency: number): Promise<HostLimiter> {
+  private async politeness(site: string): Promise<void> {
     const crawlDelay = await this.options.robots.crawlDelay(site);
-    return new HostLimiter(concurrency, Math.max(this.options.delayMs ?? 0, (crawlDelay ?? 0) * 1000));
+    this.pool.configureHost(hostOf(site), { delayMs: Math.max(this.options.delayMs ?? 0, (crawlDelay ?? 0) * 1000) });
   }
 
   /**
    * Fetches the start URL alone, first, to learn the site: the origin its redirects land on, if
    * any. Remembered in the store, so a resumed crawl keeps to the same site.
    */
-  private async settleSite(politeness: HostLimiter): Promise<string> {
+  private async settleSite(): Promise<string> {
     const remembered = this.store.getMeta('site');
     let site = remembered ?? new URL(this.startUrl).origin;
     this.useSite(site);
     if (remembered !== undefined) return site;
     const start = this.store.queuedUrl(this.startUrl);
     if (start !== undefined) {
-      await this.visit(start, politeness, 'start', (page) => {
+      const onAnswer = (page: FetchedPage) => {
         const landed = this.normalise(page.url);
         if (landed === undefined) return;
         this.store.setMeta('landed', landed);
         site = new URL(landed).origin;
         this.useSite(site);
-      });
+      };
+      this.pool.enqueue({ item: start, how: 'start', retries: new RetryState(), onAnswer }, hostOf(start.url));
+      await this.pool.idle();
     }
     this.store.setMeta('site', site);
     return site;
@@ -274,59 +308,53 @@ class Crawl {
     this.store.setMeta('seeded', 'true');
   }
 
-  /** Judges one URL; `onAnswer` sees the answer before it is judged. */
-  private async visit(
-    item: QueuedUrl,
-    politeness: HostLimiter,
-    how: Visit,
-    onAnswer?: (page: FetchedPage) => void,
-  ): Promise<void> {
+  /** One task of the pool: judges one URL. */
+  private async visit(task: CrawlTask, context: TaskContext): Promise<void> {
     this.inFlight += 1;
     try {
-      await this.visitNow(item, politeness, how, onAnswer);
+      await this.visitNow(task, context);
     } finally {
       this.inFlight -= 1;
+      // A first visit never waits for a retry: it is done.
+      if (task.how === 'first') this.frontierTasks -= 1;
     }
   }
 
-  private async visitNow(
-    item: QueuedUrl,
-    politeness: HostLimiter,
-    how: Visit,
-    onAnswer?: (page: FetchedPage) => void,
-  ): Promise<void> {
+  /** Fetches and judges the URL; throws RetryLater when the fetcher must wait before its next attempt. */
+  private async visitNow({ item, how, retries, onAnswer }: CrawlTask, context: TaskContext): Promise<void> {
     const { url } = item;
+    const firstRun = context.run === 1;
     // A retried URL was counted as fetched, and as an error, on its first visit.
-    if (how === 'retry') this.progress.errors -= 1;
-    else this.progress.queued -= 1;
+    if (firstRun && how === 'retry') this.progress.errors -= 1;
+    else if (firstRun) this.progress.queued -= 1;
     const robots = await this.options.robots.check(url);
     if (!robots.allowed) {
+      context.madeNoRequest();
       this.finish({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
       return;
     }
-    if (how !== 'retry') {
+    if (firstRun && how !== 'retry') {
       const notFetched = this.refuseFetch(url);
       if (notFetched !== undefined) {
+        context.madeNoRequest();
         this.finish({ url, ...notFetched, fetched: false });
         return;
       }
       this.progress.fetched += 1;
     }
     const retryLater = how === 'first';
-    const fetchOptions: FetchOptions = retryLater ? { retries: 0 } : {};
-    const release = await politeness.acquire(new URL(url).host);
+    const fetchOptions: FetchOptions = retryLater ? { retries: 0 } : { deferRetries: retries };
     let answer: ReadAnswer;
     try {
       const page = await this.options.fetcher.fetch(url, fetchOptions);
       onAnswer?.(page);
       answer = await readAnswer(page);
     } catch (error) {
+      if (error instanceof RetryLater) throw error;
       // No answer, or a body that broke off (timeout, reset, bad Content-Encoding).
       const detail = (error as Error).message;
       this.finish({ url, outcome: 'fetch-error', detail, fetched: true, retry: retryLater });
       return;
-    } finally {
-      release();
     }
     const judged = this.judge(item, answer, { blockedFor: robots.blockedFor, retryLater });
     if (judged.finished.outcome === 'redirected') await this.judgeLanding(judged, item, answer, retryLater);
@@ -431,6 +459,10 @@ class Crawl {
   private report(): void {
     this.options.onProgress?.({ ...this.progress, inFlight: this.inFlight });
   }
+}
+
+function hostOf(url: string): string {
+  return new URL(url).host;
 }
 
 /** Links lead one hop deeper; a redirect or canonical target stands in for the same page. */

@@ -3,6 +3,7 @@
  * so the HTTP layer and the robots.txt module of discover/ plug in (see ./adapters.ts) and tests
  * can drive the crawler directly.
  */
+import type { RetryState } from '../discover/http.js';
 
 /** A redirect the fetcher followed on the way to the answer. */
 export interface FollowedRedirect {
@@ -43,9 +44,15 @@ export interface CutOff {
 export interface FetchOptions {
   /**
    * Extra attempts after a failure that may pass (connection, 429, 5xx); the fetcher's default
-   * when absent. The crawler asks for none on a first visit: it tries failed URLs again at the end.
+   * when absent. The crawler asks for none on a first visit: it tries failed URLs again later.
    */
   retries?: number;
+  /**
+   * For a task of the work pool: a wait between attempts is thrown as RetryLater (the pool starts
+   * the task again once it is over) instead of slept through, the attempts counted in this state,
+   * which the task passes again each time. A fetcher that cannot defer may sleep instead.
+   */
+  deferRetries?: RetryState;
 }
 
 export interface PageFetcher {

@@ -8,6 +8,7 @@
  * const pool = new WorkPool<Page, Outcome>({
  *   run: (page, { signal, host, run }) => visit(page, signal),  // one task: fetch and judge one URL
  *   onSettled: (page, settled) => record(page, settled),        // results as they finish
+ *   refill: () => queueMoreFromTheStore(),                      // (optional) a worker is free
  *   concurrency: 8,                                             // tasks running at once, all hosts
  *   perHost: { concurrency: 4, delayMs: 0 },                    // the default for every host
  *   signal,                                                     // aborting stops the pool
@@ -25,6 +26,10 @@
  *   its worker at once and starts the task again, first in its host's line, once the wait is over.
  *   The backoff of one URL overlaps the work on the others instead of holding a worker asleep.
  *   `context.run` counts the starts, so a task knows it is being retried.
+ * - A caller whose work lives in a larger store (the crawl's frontier) need not queue it all: the
+ *   pool calls `refill` whenever a task stops running, and the caller queues a few more there.
+ * - Politeness counts requests, not tasks: a task that decides to make no request after all (a
+ *   URL robots.txt refuses) calls `context.madeNoRequest()`, and its host's delay is not spent.
  * - Waiting tasks hold no timer and no abort listener each: one timer for the pool's next due
  *   time and one listener on the caller's signal, however many tasks are queued.
  * - Aborting (the signal, or `abort()`) drops what is queued; running tasks see `context.signal`
@@ -47,6 +52,8 @@ export interface TaskContext {
   signal: AbortSignal;
   /** 1 on the task's first start, 2 on its start after one RetryLater, and so on. */
   run: number;
+  /** The task made no request to its host after all: this start does not count against the host's delay. */
+  madeNoRequest(): void;
 }
 
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
@@ -54,8 +61,13 @@ export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 export interface WorkPoolOptions<T, R> {
   /** Does one task. Throw RetryLater to be started again later; any other throw settles the task as failed. */
   run: (task: T, context: TaskContext) => Promise<R>;
-  /** Each task's result as it finishes (not called for tasks dropped by an abort). Must not throw. */
+  /**
+   * Each task's result as it finishes (not called for tasks dropped by an abort). A throw aborts
+   * the pool, and idle() rejects with it.
+   */
   onSettled?: ((task: T, settled: Settled<R>) => void) | undefined;
+  /** Called whenever a task stops running (settled, or parked by RetryLater): a moment to queue more. */
+  refill?: (() => void) | undefined;
   /** Tasks running at once across all hosts (default 8). */
   concurrency?: number | undefined;
   /** The politeness of every host unless configureHost says otherwise (default 4 at once, no delay). */
@@ -90,6 +102,8 @@ interface HostState<T> {
   active: number;
   /** The earliest time the next task of this host may start (epoch ms). */
   nextStart: number;
+  /** `nextStart` before the last start moved it, for a task that made no request (see madeNoRequest). */
+  previousStart: number;
   /** Whether the host is in the ring (it stays there, queue empty, until the ring passes it). */
   inRing: boolean;
 }
@@ -193,7 +207,7 @@ export class WorkPool<T, R = void> {
   private hostState(name: string): HostState<T> {
     let state = this.hosts.get(name);
     if (!state) {
-      state = { name, queue: new Deque(), active: 0, nextStart: 0, inRing: false };
+      state = { name, queue: new Deque(), active: 0, nextStart: 0, previousStart: 0, inRing: false };
       this.hosts.set(name, state);
     }
     return state;
@@ -259,10 +273,21 @@ export class WorkPool<T, R = void> {
     this.queued -= 1;
     this.running += 1;
     host.active += 1;
-    host.nextStart = now + this.settingsOf(host.name).delayMs;
+    host.previousStart = host.nextStart;
+    const nextStart = (host.nextStart = now + this.settingsOf(host.name).delayMs);
     job.runs += 1;
-    // A signal of its own per start: requests listen on it, never on the pool's one signal.
-    const context: TaskContext = { host: host.name, signal: AbortSignal.any([this.signal]), run: job.runs };
+    const context: TaskContext = {
+      host: host.name,
+      // A signal of its own per start: requests listen on it, never on the pool's one signal.
+      signal: AbortSignal.any([this.signal]),
+      run: job.runs,
+      madeNoRequest: () => {
+        // Unless another task of the host has started since, which spent the turn.
+        if (host.nextStart !== nextStart) return;
+        host.nextStart = host.previousStart;
+        this.pump();
+      },
+    };
     new Promise<R>((resolve) => resolve(this.options.run(job.task, context))).then(
       (value) => this.finish(job, host, { ok: true, value }),
       (error: unknown) => {
@@ -279,13 +304,12 @@ export class WorkPool<T, R = void> {
   private finish(job: Job<T>, host: HostState<T>, settled: Settled<R> | undefined): void {
     this.running -= 1;
     host.active -= 1;
-    if (settled && !(this.signal.aborted && !settled.ok)) {
-      try {
-        this.options.onSettled?.(job.task, settled);
-      } catch (error) {
-        this.failure ??= { error };
-        this.abort(error);
-      }
+    try {
+      if (settled && !(this.signal.aborted && !settled.ok)) this.options.onSettled?.(job.task, settled);
+      if (!this.signal.aborted) this.options.refill?.();
+    } catch (error) {
+      this.failure ??= { error };
+      this.abort(error);
     }
     this.forgetIfDone(host);
     this.pump();

@@ -101,6 +101,24 @@ describe('politeness', () => {
     }
   });
 
+  it('spends no Crawl-delay on a link robots.txt disallows: no request is made for it', async () => {
+    // Home links to 4 pages, the first 3 disallowed: 2 requests, one delay apart, not 5.
+    const site = await serveWideSite(
+      4,
+      'User-agent: *\nCrawl-delay: 0.4\nDisallow: /p/0\nDisallow: /p/1\nDisallow: /p/2\n',
+      0,
+    );
+    try {
+      const sent: number[] = [];
+      assert.equal(await crawl(site.origin, { concurrency: 1 }, sent), 2);
+      assert.equal(sent.length, 2);
+      const gap = sent[1]! - sent[0]!;
+      assert.ok(gap >= 385 && gap < 1_200, `the second request came ${gap.toFixed(0)} ms after the first`);
+    } finally {
+      await site.close();
+    }
+  });
+
   it('spaces requests by --delay when it is the longer', async () => {
     const site = await serveWideSite(3, 'User-agent: *\nCrawl-delay: 0.01\n', 0);
     try {

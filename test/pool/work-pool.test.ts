@@ -153,6 +153,42 @@ describe('WorkPool', () => {
     assert.ok(log.starts[1]!.at - queuedAt >= 75);
   });
 
+  it('does not spend a host delay on a task that made no request', async () => {
+    const { pool, log, add } = recordingPool({ concurrency: 1, perHost: { delayMs: 150 } }, (task, context) => {
+      if (task.name.startsWith('refused')) context.madeNoRequest();
+    });
+    for (const name of ['refused0', 'refused1', 'fetched0', 'fetched1']) add({ name, host: 'a' });
+    await pool.idle();
+    const at = (name: string) => log.starts.find((start) => start.name === name)!.at;
+    assert.ok(at('fetched0') - at('refused0') < 100, `${(at('fetched0') - at('refused0')).toFixed(0)} ms`);
+    assert.ok(at('fetched1') - at('fetched0') >= 145, `${(at('fetched1') - at('fetched0')).toFixed(0)} ms`);
+  });
+
+  it('asks for more work whenever a task stops running, so a caller can feed it from a larger store', async () => {
+    const store = tasks('a', 50);
+    let mostQueued = 0;
+    const ran: string[] = [];
+    const feed = () => {
+      while (pool.stats.queued < 2 && store.length > 0) pool.enqueue(store.shift()!, 'a');
+      mostQueued = Math.max(mostQueued, pool.stats.queued);
+    };
+    const pool = new WorkPool<Task>({
+      concurrency: 3,
+      run: async (task, context) => {
+        ran.push(task.name);
+        await sleep(1);
+        // A parked task frees its worker too: the pool asks for more then as well.
+        if (task.name === 'a7' && context.run === 1) throw new RetryLater(5, 'again');
+      },
+      refill: feed,
+    });
+    feed();
+    await pool.idle();
+    assert.equal(ran.length, 51);
+    assert.deepEqual(new Set(ran), new Set(tasks('a', 50).map((task) => task.name)));
+    assert.ok(mostQueued <= 2, `${mostQueued} queued at once`);
+  });
+
   it('settles a failing task as failed and goes on with the rest', async () => {
     const { pool, log, add } = recordingPool({ concurrency: 2 }, (task) => {
       if (task.name === 'a1') throw new Error('broken');
