@@ -3,17 +3,13 @@
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
  */
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { formatDiagnostic } from '../core/diagnostics.js';
 import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
-import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress, type CrawlResult } from '../crawl/crawler.js';
-import { normaliseCrawlUrl } from '../crawl/normalise.js';
-import { summariseCrawl, type CrawlSummary } from '../crawl/summary.js';
+import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
+import { summariseCrawl } from '../crawl/summary.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { HttpClient } from '../discover/http.js';
 import { walkSitemapTree } from '../discover/tree.js';
-import { writeSitemaps } from '../generate/index.js';
-import type { WriteSummary } from '../generate/types.js';
 import { crawlReport, formatCrawlProgress, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
 import { CrawlStore } from '../store/crawl-store.js';
@@ -25,14 +21,16 @@ import {
   UsageError,
   booleanFlag,
   integerFlag,
-  listFlag,
   stringFlag,
   type Command,
   type Io,
   type ParsedArgs,
 } from './command.js';
+import { judgeCrawl, optionalInteger, publish, readCrawlRules, readStartUrls } from './crawl-common.js';
+import { crawlOnWorkers } from './crawl-run.js';
 import { listenForInterruption } from './interrupt.js';
-import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, type OutputOptions } from './output-options.js';
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, wantsRun } from './run-options.js';
+import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions } from './output-options.js';
 
 const HELP = `Crawls the site from URL politely (robots.txt and its Crawl-delay, ${DEFAULT_CONCURRENCY} requests at
 a time) and lists the pages that answer 200 with HTML, are read whole, are not noindex and are
@@ -84,18 +82,25 @@ Report:
 
 ${OUTPUT_OPTIONS_HELP}
 
+${RUN_OPTIONS_HELP}
+A crawl on workers (--run, --store or --workers; or several start URLs, the hosts of one site)
+keeps --concurrency and --delay per host across all its processes. When its work is done, one
+process writes the sitemaps (one directory per host under --out when the site has several) and
+the report; "sitemapkit run finish NAME" writes them again. A killed worker loses nothing: its
+pages are taken over by the others. Not on workers yet: --resume (a run goes on by itself when
+started again), --use-sitemaps, --max-pages; --max-query-variants is counted per process.
+
 Examples:
   sitemapkit crawl https://www.example.com/ --out public --gzip
   sitemapkit crawl https://www.example.com/ --out public --exclude "/search*" --report left-out.csv
   sitemapkit crawl https://www.example.com/ --out public --resume
+  sitemapkit crawl https://www.example.com/ https://shop.example.com/ --out public --workers 4
+  sitemapkit crawl https://www.example.com/ --out public --run weekly --store postgres://crawler@db/sitemaps
 
 Exit codes: 0 the crawl finished, the sitemaps were written and every page was read; 1 the
 crawl was interrupted, the start URL could not be fetched, nothing could be listed, the
 sitemaps could not be written, or some pages could not be read (a server error, no response, a
 page cut off: the sitemaps are written without them); 2 bad usage.`;
-
-/** Outcomes of the start URL that mean there was no site to crawl. */
-const START_FAILURES = new Set(['fetch-error', 'http-error', 'server-error', 'robots-blocked']);
 
 export const command: Command = {
   spec: {
@@ -124,17 +129,19 @@ export const command: Command = {
       resume: { type: 'boolean' },
       json: { type: 'boolean' },
       report: { type: 'string' },
+      ...RUN_OPTIONS,
     },
   },
   run,
 };
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
-  const startUrl = readStartUrl(args);
+  if (wantsRun(args) || args.positionals.length > 1) return crawlOnWorkers(args, io);
+  const [startUrl] = readStartUrls(args, { several: false }) as [string];
   const output = readOutputOptions(args, { baseUrl: new URL('/', startUrl).href });
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
   refuseStateInsideOut(stateDir, output.outDir);
-  const concurrency = integerFlag(args, 'concurrency', DEFAULT_CONCURRENCY);
+  const rules = readCrawlRules(args);
   const userAgent = stringFlag(args, 'user-agent') ?? DEFAULT_USER_AGENT;
   const resume = booleanFlag(args, 'resume');
   const reportFile = stringFlag(args, 'report');
@@ -153,23 +160,12 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   try {
     const result = await crawlSite({
       startUrl,
-      fetcher: httpPageFetcher(http, { maxBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES) }),
+      fetcher: httpPageFetcher(http, { maxBytes: rules.maxPageBytes }),
       robots: robotsTxtPolicy(http, userAgent),
       store,
       seeds: booleanFlag(args, 'use-sitemaps') ? (site) => sitemapSeeds(site, http) : undefined,
       maxPages: optionalInteger(args, 'max-pages', 1),
-      maxDepth: optionalInteger(args, 'max-depth', 0),
-      trapLimits: {
-        maxQueryVariants: optionalInteger(args, 'max-query-variants', 1),
-        maxPathSegments: optionalInteger(args, 'max-path-segments', 1),
-        maxChain: optionalInteger(args, 'max-chain', 1),
-      },
-      include: listFlag(args, 'include'),
-      exclude: listFlag(args, 'exclude'),
-      keepParams: listFlag(args, 'keep-param'),
-      stripParams: listFlag(args, 'strip-param'),
-      concurrency,
-      delayMs: readDelay(args),
+      ...rules,
       onProgress: progress.update,
       signal: interruption.signal,
     });
@@ -178,7 +174,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     const verdict = judgeCrawl(result, summary);
     // Unless told otherwise, the sitemaps are published at the root of the site crawled.
     const baseUrl = stringFlag(args, 'base-url') === undefined ? `${result.site}/` : output.baseUrl;
-    const published = verdict.publish ? await publish(store, { ...output, baseUrl }, io) : undefined;
+    const published = verdict.publish ? await publish(store.listedEntries(), { ...output, baseUrl }, io) : undefined;
     // The report comes whatever happened: it says why nothing was published.
     const leftOutFile =
       reportFile === undefined
@@ -195,48 +191,6 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     progress.done();
     store.close();
     await http.close();
-  }
-}
-
-/**
- * Whether the sitemaps are to be written, and what makes the crawl a failure (exit 1): no start
- * page, nothing to list, pages that could not be read.
- */
-function judgeCrawl(result: CrawlResult, summary: CrawlSummary): { publish: boolean; problems: string[] } {
-  if (!result.finished) return { publish: false, problems: [] };
-  const start = summary.start;
-  if (start === undefined || START_FAILURES.has(start.outcome))
-    return {
-      publish: false,
-      problems: [`the start URL ${result.startUrl} could not be fetched: ${start?.detail ?? 'no answer'}`],
-    };
-  const problems: string[] = [];
-  if (summary.listed === 0) {
-    const why =
-      start.outcome === 'listed' ? '' : `: the start page was left out as ${start.outcome} (${start.detail ?? ''})`;
-    problems.push(`no page could be listed, so no sitemap was written${why}`);
-  }
-  if (summary.unread > 0)
-    problems.push(
-      `${summary.unread} ${summary.unread === 1 ? 'page' : 'pages'} could not be read (server error, no response or cut off); the report lists them`,
-    );
-  return { publish: summary.listed > 0, problems };
-}
-
-/** Writes the sitemaps of the listed pages; a failure is reported, not thrown, so the report still comes. */
-async function publish(
-  store: CrawlStore,
-  options: OutputOptions,
-  io: Io,
-): Promise<{ written?: WriteSummary; problem?: string }> {
-  try {
-    const written = await writeSitemaps(store.listedEntries(), {
-      ...options,
-      onProblem: (problem) => io.stderr.write(`${formatDiagnostic(problem)}\n`),
-    });
-    return { written };
-  } catch (error) {
-    return { problem: `the sitemaps could not be written: ${(error as Error).message}` };
   }
 }
 
@@ -263,29 +217,6 @@ function wrapList(names: readonly string[], indent: string): string {
   }
   lines.push(`${indent}${line}`);
   return lines.join('\n');
-}
-
-function readStartUrl(args: ParsedArgs): string {
-  const [input, ...rest] = args.positionals;
-  if (input === undefined) throw new UsageError('give the URL to start crawling from, e.g. https://www.example.com/');
-  if (rest.length > 0) throw new UsageError(`crawl one site at a time; unexpected "${rest[0]}"`);
-  const url = normaliseCrawlUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(input) ? input : `https://${input}`);
-  if (url === undefined) throw new UsageError(`"${input}" is not an http(s) URL to crawl`);
-  return url;
-}
-
-function optionalInteger(args: ParsedArgs, name: string, min: number): number | undefined {
-  return stringFlag(args, name) === undefined ? undefined : integerFlag(args, name, 0, { min });
-}
-
-/** --delay in seconds (fractions allowed), as milliseconds. */
-function readDelay(args: ParsedArgs): number {
-  const raw = stringFlag(args, 'delay');
-  if (raw === undefined) return 0;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0 || raw.trim() === '')
-    throw new UsageError(`--delay must be a number of seconds, not "${raw}"`);
-  return Math.round(seconds * 1000);
 }
 
 function isInside(path: string, directory: string): boolean {

@@ -68,7 +68,7 @@ export function processLabel(): string {
 export async function takePart(
   who: Participation,
   plan: RunPlan,
-  setup: (run: RunRecord) => Promise<WorkSetup>,
+  setup: (run: RunRecord, store: RunStore) => Promise<WorkSetup>,
   local: { workerArgs: readonly string[]; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
   signal?: AbortSignal,
 ): Promise<Taken> {
@@ -93,7 +93,7 @@ export async function takePart(
       });
       failedWorkers = codes.filter((code) => code !== 0).length;
     } else {
-      const work = await setup(run);
+      const work = await setup(run, store);
       try {
         await runWorker({
           store,

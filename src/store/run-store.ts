@@ -547,7 +547,7 @@ export class RunStore {
   /** The query parameters a crawl run stripped, in the order recorded. */
   async *stripped(runId: number): AsyncIterable<{ from: string; to: string; name: string }> {
     const rows = await this.db.all<{ url: string; name: string; kept: string }>(
-      'SELECT url, name, kept FROM sitemapkit_run_stripped WHERE run_id = $1',
+      'SELECT url, name, kept FROM sitemapkit_run_stripped WHERE run_id = $1 ORDER BY url, name',
       [runId],
     );
     for (const row of rows) yield { from: row.url, to: row.kept, name: row.name };
