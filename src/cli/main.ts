@@ -24,6 +24,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./tree.js')).command,
   },
   crawl: { summary: 'crawl a site and write its sitemaps', load: async () => (await import('./crawl.js')).command },
+  run: {
+    summary: 'progress of a run shared by workers (run status), its outputs again (run finish)',
+    load: async () => (await import('./run.js')).command,
+  },
   rules: {
     summary: 'the rule catalog: what each code means and how to fix it',
     load: async () => (await import('./rules.js')).command,

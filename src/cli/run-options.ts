@@ -4,14 +4,17 @@
  */
 import { resolve } from 'node:path';
 import { STORE_ENV, type Participation } from '../run/session.js';
+import { DEFAULT_LEASE_MS } from '../run/worker.js';
 import { isPostgresLocation, redactLocation } from '../store/database.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
+import { secondsFlag } from './network-options.js';
 
 export const RUN_OPTIONS: CommandSpec['options'] = {
   run: { type: 'string' },
   store: { type: 'string' },
   workers: { type: 'string' },
+  lease: { type: 'string' },
   // Set on the processes that --workers starts: they work and leave the outputs to their parent.
   worker: { type: 'boolean' },
 };
@@ -24,6 +27,8 @@ export const RUN_OPTIONS_HELP = `Workers (one run shared by processes on any num
                        (default: $${STORE_ENV}, else ${DEFAULT_STATE_DIR}/runs.sqlite)
   --workers N          start N worker processes here and wait for them (default: work in this
                        process)
+  --lease SECONDS      how long a worker's hold on a host's batch lasts unless renewed: the
+                       work of a worker killed is taken over after it (default ${DEFAULT_LEASE_MS / 1000})
 Progress of a run from any machine: sitemapkit run status NAME --store URL.`;
 
 /** The store's location: --store, else $SITEMAPKIT_STORE, else the SQLite file of the state directory. */
@@ -35,7 +40,7 @@ export function storeLocation(args: ParsedArgs, stateDir = DEFAULT_STATE_DIR): s
 
 /** True when the command line asks for a run (a name, a store or workers). */
 export function wantsRun(args: ParsedArgs): boolean {
-  return ['run', 'store', 'workers', 'worker'].some((name) => args.values[name] !== undefined);
+  return ['run', 'store', 'workers', 'worker', 'lease'].some((name) => args.values[name] !== undefined);
 }
 
 /**
@@ -49,8 +54,10 @@ export function readParticipation(args: ParsedArgs, fallbackName: string, stateD
   if (named !== undefined && named.trim() === '') throw new UsageError('--run needs a name');
   if (workerOnly && named === undefined) throw new UsageError('--worker is for processes that --workers starts');
   const store = storeLocation(args, stateDir);
+  const lease = stringFlag(args, 'lease') === undefined ? undefined : secondsFlag(args, 'lease', 0, { min: 0.1 });
   return {
     store,
+    ...(lease === undefined ? {} : { leaseMs: lease * 1000 }),
     name: named ?? `${fallbackName} ${new Date().toISOString()} ${process.pid}`,
     workers: workerOnly ? undefined : workers,
     workerOnly,

@@ -20,6 +20,8 @@ export interface Participation {
   workers?: number | undefined;
   /** This process was started by --workers: it works, and leaves the outputs to its parent. */
   workerOnly: boolean;
+  /** How long a lease lasts unless renewed (default DEFAULT_LEASE_MS). */
+  leaseMs?: number | undefined;
 }
 
 /** What the creator of a run sets down for everyone: the options, the first items and their hosts' pace. */
@@ -102,7 +104,7 @@ export async function takePart(
           label: processLabel(),
           slots: work.slots,
           batch: work.batch,
-          leaseMs: work.leaseMs,
+          leaseMs: who.leaseMs ?? work.leaseMs,
           pace: work.pace,
           signal,
           onBatch: work.onBatch,

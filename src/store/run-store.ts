@@ -288,7 +288,9 @@ export class RunStore {
 
   /**
    * Leases up to `batch` items of one host whose turn has come, for `leaseMs` (plus the time the
-   * batch's delays take). `seedsOnly` takes only the run's seeds (items found on no page).
+   * batch's delays take). `seedsOnly` takes only the run's seeds (items found on no page). A
+   * worker holds at most its share of a host's concurrency (split among the live workers), so
+   * the first worker up does not take every host's every slot.
    * Undefined when no host has work that may start now.
    */
   async claim(
@@ -307,8 +309,11 @@ export class RunStore {
                        WHERE i.run_id = $1 AND i.host_id = h.id AND i.outcome IS NULL AND i.not_before <= $2${seeds}
                          AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$2')}))
            AND (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.expires_at > $2) < h.concurrency
+           AND (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.worker_id = $3 AND l.expires_at > $2)
+             * (SELECT count(*) FROM sitemapkit_run_workers w WHERE w.run_id = $1 AND w.stopped_at IS NULL AND w.seen_at > $2 - $4)
+             < h.concurrency
          ORDER BY h.next_at, h.id LIMIT 1 ${d.skipLocked}`,
-        [runId, now],
+        [runId, now, workerId, leaseMs],
       );
       if (host === undefined) return undefined;
       const delayMs = host.delay_ms ?? undefined;

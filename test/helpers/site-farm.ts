@@ -8,7 +8,7 @@
  * The servers count, per host, the requests for each path and the most requests in flight at
  * once: what the crawl tests assert (no page fetched twice, per-host limits held across workers).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface FarmOptions {
@@ -88,7 +88,7 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
     origins.push(host.origin);
   }
 
-  function serve(path: string, index: number, response: import('node:http').ServerResponse): void {
+  function serve(path: string, index: number, response: ServerResponse): void {
     const html = { 'content-type': 'text/html; charset=utf-8' };
     const page = /^\/p\/(\d+)$/.exec(path);
     const moved = /^\/moved\/(\d+)$/.exec(path);
