@@ -20,6 +20,8 @@ export interface PostgresServer {
   url: string;
   /** How long initialising and starting took. */
   startedMs: number;
+  /** The server's data directory (its postmaster.pid names the server's process). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startPostgresServer({ durable = false } = {}): Promise<Pos
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     startedMs: Date.now() - started,
+    dataDir: join(home, 'data'),
     async stop() {
       await server.stop();
       rmSync(home, { recursive: true, force: true });
