@@ -80,8 +80,6 @@ Report:
   --report FILE          write every URL left out, with its reason and the page it was found
                          on, to FILE: JSON Lines, or CSV when FILE ends in .csv
 
-${OUTPUT_OPTIONS_HELP}
-
 ${RUN_OPTIONS_HELP}
 A crawl on workers (--run, --store or --workers; or several start URLs, the hosts of one site)
 keeps --concurrency and --delay per host across all its processes. When its work is done, one
@@ -89,6 +87,8 @@ process writes the sitemaps (one directory per host under --out when the site ha
 the report; "sitemapkit run finish NAME" writes them again. A killed worker loses nothing: its
 pages are taken over by the others. Not on workers yet: --resume (a run goes on by itself when
 started again), --use-sitemaps, --max-pages; --max-query-variants is counted per process.
+
+${OUTPUT_OPTIONS_HELP}
 
 Examples:
   sitemapkit crawl https://www.example.com/ --out public --gzip
@@ -106,7 +106,7 @@ export const command: Command = {
   spec: {
     name: 'crawl',
     summary: 'crawl a site and write its sitemaps',
-    usage: 'sitemapkit crawl URL --out DIR [options]',
+    usage: 'sitemapkit crawl URL… --out DIR [options]',
     help: HELP,
     options: {
       ...OUTPUT_OPTIONS,
