@@ -51,12 +51,14 @@ function sorted(set: Set<string>): string[] {
 describe('a crawl on workers sharing PostgreSQL', () => {
   test('one process per host, crawling the classic way, is the reference', async () => {
     const reference = new Set<string>();
-    for (const [index, start] of starts.entries()) {
-      const out = join(work, `single-${index}`);
-      const result = await runCli(['crawl', start, '--out', out, '--state', join(work, 'state'), '--json']);
-      assert.equal(result.code, 0, result.stderr);
-      for (const url of listedIn(out)) reference.add(url);
-    }
+    await Promise.all(
+      starts.map(async (start, index) => {
+        const out = join(work, `single-${index}`);
+        const result = await runCli(['crawl', start, '--out', out, '--state', join(work, 'state'), '--json']);
+        assert.equal(result.code, 0, result.stderr);
+        for (const url of listedIn(out)) reference.add(url);
+      }),
+    );
     assert.deepEqual(sorted(reference), sorted(farm.expectedListed()));
   });
 
