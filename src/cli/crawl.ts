@@ -3,48 +3,38 @@
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
  */
 import { resolve } from 'node:path';
-import { formatDiagnostic } from '../core/diagnostics.js';
 import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
-import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress, type CrawlResult } from '../crawl/crawler.js';
+import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
-import { normaliseCrawlUrl } from '../crawl/normalise.js';
-import { summariseCrawl, type CrawlSummary } from '../crawl/summary.js';
+import { summariseCrawl } from '../crawl/summary.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { HttpClient } from '../discover/http.js';
-import { hasScheme, withWorkingScheme } from '../discover/roots.js';
+import { withWorkingScheme } from '../discover/roots.js';
 import { walkSitemapTree } from '../discover/tree.js';
-import { writeSitemaps } from '../generate/index.js';
-import type { WriteSummary } from '../generate/types.js';
 import { crawlReport, formatCrawlProgress, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
-import { formatFolded } from '../report/format.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
+import { booleanFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
 import {
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  listFlag,
-  stringFlag,
-  type Command,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
+  CRAWL_NETWORK_DEFAULTS,
+  judgeCrawl,
+  optionalInteger,
+  publish,
+  readCrawlRules,
+  readStartUrls,
+  type StartUrl,
+} from './crawl-common.js';
+import { crawlOnWorkers } from './crawl-run.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
-import {
-  OUTPUT_OPTIONS,
-  OUTPUT_OPTIONS_HELP,
-  readOutputOptions,
-  refuseStateInsideOut,
-  type OutputOptions,
-} from './output-options.js';
+import { OUTPUT_OPTIONS, OUTPUT_OPTIONS_HELP, readOutputOptions, refuseStateInsideOut } from './output-options.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, wantsRun } from './run-options.js';
 
-/** The crawl retries less than the commands that fetch one document: a failed page was tried once already, in the crawl. */
-const NETWORK_DEFAULTS = { retries: 2 };
+const NETWORK_DEFAULTS = CRAWL_NETWORK_DEFAULTS;
 
 const HELP = `Crawls the site from URL politely (robots.txt and its Crawl-delay, ${DEFAULT_CONCURRENCY} requests at
 a time) and lists the pages that answer 200 with HTML, are read whole, are not noindex and are
@@ -95,6 +85,14 @@ ${networkHelp('pool', NETWORK_DEFAULTS)}
                        (robots.txt Crawl-delay may raise --delay; --user-agent is also the
                        name matched in robots.txt)
 
+${RUN_OPTIONS_HELP}
+A crawl on workers (--run, --store or --workers; or several start URLs, the hosts of one site)
+keeps --concurrency and --delay per host across all its processes. When its work is done, one
+process writes the sitemaps (one directory per host under --out when the site has several) and
+the report; "sitemapkit run finish NAME" writes them again. A killed worker loses nothing: its
+pages are taken over by the others. Not on workers yet: --resume (a run goes on by itself when
+started again), --use-sitemaps, --max-pages; --max-query-variants is counted per process.
+
 ${OUTPUT_OPTIONS_HELP}
 
 The run fails (exit 1), whatever --fail-on says, when the crawl was interrupted, the start URL
@@ -105,16 +103,15 @@ without them); and with --fail-on error (the default) when writing them found a 
 Examples:
   sitemapkit crawl https://www.example.com/ --out public --gzip
   sitemapkit crawl https://www.example.com/ --out public --exclude "/search*" --report left-out.csv
-  sitemapkit crawl https://www.example.com/ --out public --resume`;
-
-/** Outcomes of the start URL that mean there was no site to crawl. */
-const START_FAILURES = new Set(['fetch-error', 'http-error', 'server-error', 'robots-blocked']);
+  sitemapkit crawl https://www.example.com/ --out public --resume
+  sitemapkit crawl https://www.example.com/ https://shop.example.com/ --out public --workers 4
+  sitemapkit crawl https://www.example.com/ --out public --run weekly --store postgres://crawler@db/sitemaps`;
 
 export const command: Command = {
   spec: {
     name: 'crawl',
     summary: 'Crawl a site as a search engine would, and write its sitemaps.',
-    usage: 'sitemapkit crawl URL --out DIR [options]',
+    usage: 'sitemapkit crawl URL… --out DIR [options]',
     help: HELP,
     options: {
       ...OUTPUT_OPTIONS,
@@ -135,13 +132,15 @@ export const command: Command = {
       resume: { type: 'boolean' },
       json: { type: 'boolean' },
       report: { type: 'string' },
+      ...RUN_OPTIONS,
     },
   },
   run,
 };
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
-  const typed = readStartUrl(args);
+  if (wantsRun(args) || args.positionals.length > 1) return crawlOnWorkers(args, io);
+  const [typed] = readStartUrls(args, { several: false }) as [StartUrl];
   const problems = readProblemOptions(args);
   const network = readNetworkOptions(args, io, { overrides: NETWORK_DEFAULTS });
   const http = new HttpClient(network.http);
@@ -150,6 +149,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const output = readOutputOptions(args, { baseUrl: new URL('/', startUrl).href });
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
   refuseStateInsideOut(stateDir, output.outDir, 'crawl state');
+  const rules = readCrawlRules(args, network.perHost);
   const userAgent = http.userAgent;
   const resume = booleanFlag(args, 'resume');
   const reportFile = stringFlag(args, 'report');
@@ -164,23 +164,12 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   try {
     const result = await crawlSite({
       startUrl,
-      fetcher: httpPageFetcher(http, { maxBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES) }),
+      fetcher: httpPageFetcher(http, { maxBytes: rules.maxPageBytes }),
       robots: robotsTxtPolicy(http, userAgent),
       store,
       seeds: booleanFlag(args, 'use-sitemaps') ? (site) => sitemapSeeds(site, http) : undefined,
       maxPages: optionalInteger(args, 'max-pages', 1),
-      maxDepth: optionalInteger(args, 'max-depth', 0),
-      trapLimits: {
-        maxQueryVariants: optionalInteger(args, 'max-query-variants', 1),
-        maxPathSegments: optionalInteger(args, 'max-path-segments', 1),
-        maxChain: optionalInteger(args, 'max-chain', 1),
-      },
-      include: listFlag(args, 'include'),
-      exclude: listFlag(args, 'exclude'),
-      keepParams: listFlag(args, 'keep-param'),
-      stripParams: listFlag(args, 'strip-param'),
-      concurrency: network.perHost.concurrency,
-      delayMs: network.perHost.delayMs,
+      ...rules,
       onProgress: (p: CrawlProgress) => progress.update(() => formatCrawlProgress(p, Date.now() - started)),
       signal: interruption.signal,
     });
@@ -190,7 +179,9 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     // Unless told otherwise, the sitemaps are published at the root of the site crawled.
     const baseUrl = stringFlag(args, 'base-url') === undefined ? `${result.site}/` : output.baseUrl;
     const tally = new DiagnosticTally(problems.maxPerRule);
-    const published = verdict.publish ? await publish(store, { ...output, baseUrl }, io, tally) : undefined;
+    const published = verdict.publish
+      ? await publish(store.listedEntries(), { ...output, baseUrl }, io, tally)
+      : undefined;
     // The report comes whatever happened: it says why nothing was published.
     const leftOutFile =
       reportFile === undefined
@@ -210,56 +201,6 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   }
 }
 
-/**
- * Whether the sitemaps are to be written, and what makes the crawl a failure (exit 1): no start
- * page, nothing to list, pages that could not be read.
- */
-function judgeCrawl(result: CrawlResult, summary: CrawlSummary): { publish: boolean; problems: string[] } {
-  if (!result.finished) return { publish: false, problems: [] };
-  const start = summary.start;
-  if (start === undefined || START_FAILURES.has(start.outcome))
-    return {
-      publish: false,
-      problems: [`the start URL ${result.startUrl} could not be fetched: ${start?.detail ?? 'no answer'}`],
-    };
-  const problems: string[] = [];
-  if (summary.listed === 0) {
-    const why =
-      start.outcome === 'listed' ? '' : `: the start page was left out as ${start.outcome} (${start.detail ?? ''})`;
-    problems.push(`no page could be listed, so no sitemap was written${why}`);
-  }
-  if (summary.unread > 0)
-    problems.push(
-      `${summary.unread} ${summary.unread === 1 ? 'page' : 'pages'} could not be read (server error, no response or cut off); the report lists them`,
-    );
-  return { publish: summary.listed > 0, problems };
-}
-
-/**
- * Writes the sitemaps of the listed pages, printing the first problems of each code (`tally`
- * counts them all); a failure is reported, not thrown, so the report still comes.
- */
-async function publish(
-  store: CrawlStore,
-  options: OutputOptions,
-  io: Io,
-  tally: DiagnosticTally,
-): Promise<{ written?: WriteSummary; problem?: string }> {
-  try {
-    const written = await writeSitemaps(store.listedEntries(), {
-      ...options,
-      onProblem: (problem) => {
-        if (tally.add(problem)) io.stderr.write(`${formatDiagnostic(problem)}\n`);
-      },
-    });
-    const folded = tally.folded().map(formatFolded);
-    if (folded.length > 0) io.stderr.write(`${folded.join('\n')}\n`);
-    return { written };
-  } catch (error) {
-    return { problem: `the sitemaps could not be written: ${(error as Error).message}` };
-  }
-}
-
 /** The names, comma-separated, in lines of at most 96 characters after `indent`. */
 function wrapList(names: readonly string[], indent: string): string {
   const lines: string[] = [];
@@ -273,21 +214,6 @@ function wrapList(names: readonly string[], indent: string): string {
   }
   lines.push(`${indent}${line}`);
   return lines.join('\n');
-}
-
-/** The start URL as typed; `schemeGuessed` when it named no scheme (https is tried first). */
-function readStartUrl(args: ParsedArgs): { url: string; schemeGuessed: boolean } {
-  const [input, ...rest] = args.positionals;
-  if (input === undefined) throw new UsageError('give the URL to start crawling from, e.g. https://www.example.com/');
-  if (rest.length > 0) throw new UsageError(`crawl one site at a time; unexpected "${rest[0]}"`);
-  const schemeGuessed = !hasScheme(input);
-  const url = normaliseCrawlUrl(schemeGuessed ? `https://${input}` : input);
-  if (url === undefined) throw new UsageError(`"${input}" is not an http(s) URL to crawl`);
-  return { url, schemeGuessed };
-}
-
-function optionalInteger(args: ParsedArgs, name: string, min: number): number | undefined {
-  return stringFlag(args, name) === undefined ? undefined : integerFlag(args, name, 0, { min });
 }
 
 /** The page URLs of the site's existing sitemaps (robots.txt and well-known locations). */

@@ -52,6 +52,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
     load: async () => (await import('./submit.js')).command,
   },
+  run: {
+    summary: 'Show a run shared by workers (run status), or write its outputs again (run finish).',
+    load: async () => (await import('./run.js')).command,
+  },
   rules: {
     summary: 'Print the rule catalog: what each code means, why it matters, how to fix it.',
     load: async () => (await import('./rules.js')).command,

@@ -30,12 +30,15 @@ import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { readSiteInput } from './site-input.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
+import { RUN_OPTIONS, RUN_OPTIONS_HELP } from './run-options.js';
+import { runTreeSites } from './tree-sites.js';
 
 export const command: Command = {
   spec: {
     name: 'tree',
     summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
-    usage: 'sitemapkit tree SITE_OR_URL… [--json | --urls [--changed-only]] [--state DIR] [options]',
+    usage:
+      'sitemapkit tree SITE_OR_URL… [--json | --urls [--changed-only]] [--state DIR] [options]\n       sitemapkit tree --sites FILE [--urls] [--run NAME --store URL --workers N] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
 probed one at a time. A sitemap URL (or several) starts the tree there. Indexes are followed
@@ -46,6 +49,14 @@ Output:
                        range, time, and its problems beneath; totals at the end
   --json               the tree as one JSON document
   --urls               every URL entry of the tree as JSONL, each with "source" (its sitemap)
+
+Many sites:
+  --sites FILE         the trees of every site in FILE (one host, origin or sitemap URL a line;
+                       blank lines and # comments skipped), walked by the workers of a run: JSON
+                       lines on stdout, each site's summary row ("kind":"site") after its URL
+                       entries (with --urls, each with "source" and "site"); each site is walked
+                       once, by one worker
+  --out FILE           once the run is done, every site's summary row into FILE (JSONL)
 
 Options:
   --max-depth N        index levels followed below a root (default 5)
@@ -65,6 +76,8 @@ ${PROBLEM_OPTIONS_HELP}
 
 ${networkHelp('pool')}
 
+${RUN_OPTIONS_HELP}
+
 A sitemap that failed for a reason that may pass (a refused or lost connection, 429, 5xx) is
 read once more after the rest of the tree.
 
@@ -73,12 +86,15 @@ Ctrl-C (or SIGTERM) stops the walk and prints the tree read so far.
 The run fails (exit 1), whatever --fail-on says, when a sitemap of the tree could not be found,
 fetched or read to its end (its URLs are missing from the totals), when no sitemap was found, or
 when the walk was stopped; and with --fail-on error (the default) when a problem was found.
+With --sites: 0 when every site's tree was read whole.
 
 Examples:
   sitemapkit tree example.com
   sitemapkit tree https://example.com/sitemap_index.xml --json > tree.json
   sitemapkit tree example.com --urls | wc -l
-  sitemapkit tree example.com --urls --state .sitemapkit --changed-only > new-and-changed.jsonl`,
+  sitemapkit tree example.com --urls --state .sitemapkit --changed-only > new-and-changed.jsonl
+  sitemapkit tree --sites sites.txt --urls --workers 4 > urls.jsonl
+  sitemapkit tree --sites sites.txt --run daily --store postgres://crawler@db/sitemaps --out rows.jsonl`,
     options: {
       json: { type: 'boolean' },
       urls: { type: 'boolean' },
@@ -88,10 +104,16 @@ Examples:
       ...networkOptions('pool'),
       ...PROBLEM_OPTIONS,
       quiet: { type: 'boolean', short: 'q' },
+      sites: { type: 'string' },
+      out: { type: 'string' },
+      ...RUN_OPTIONS,
     },
   },
 
   async run(args, io) {
+    if (args.values.sites !== undefined) return runTreeSites(args, io);
+    for (const flag of ['out', 'run', 'store', 'workers', 'worker'])
+      if (args.values[flag] !== undefined) throw new UsageError(`--${flag} goes with --sites FILE`);
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
     if (booleanFlag(args, 'json') && booleanFlag(args, 'urls'))
       throw new UsageError('--json and --urls are two different outputs; choose one');

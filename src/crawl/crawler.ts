@@ -18,11 +18,12 @@ import { RetryState } from '../discover/http.js';
 import { RetryLater, WorkPool, type TaskContext } from '../pool/index.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
 import { Frontier } from './frontier.js';
-import { judgeAnswer, readAnswer, type Discovered, type ReadAnswer } from './judge.js';
+import { readAnswer, type ReadAnswer } from './judge.js';
 import { normaliseCrawlUrl } from './normalise.js';
 import { createScope, type Scope } from './scope.js';
 import { paramFilter } from './tracking-params.js';
-import { chainOf, DEFAULT_TRAP_LIMITS, pathTrap, QueryVariants, urlPattern, type TrapLimits } from './traps.js';
+import { PageRules } from './page-rules.js';
+import { DEFAULT_TRAP_LIMITS, QueryVariants, type TrapLimits } from './traps.js';
 import {
   isPermanentFailure,
   isTimeoutFailure,
@@ -131,13 +132,6 @@ interface CrawlTask {
   onAnswer?: ((page: FetchedPage) => void) | undefined;
 }
 
-/** The page a URL was found on, as the trap rules and the report need it. */
-interface FoundOn {
-  seq: number;
-  pattern: string;
-  chain: number;
-}
-
 /**
  * Crawls a site from `options.startUrl` and judges every page it reaches; the pages to list are
  * then in `options.store` (`store.listedEntries()`). Resumable: a store that holds an interrupted
@@ -151,12 +145,11 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
 /** One run of a crawl: its limits, its counters, and its passes. */
 class Crawl {
   private readonly store: CrawlStore;
-  private scope: Scope;
+  private readonly rules: PageRules;
   private readonly normalise: (href: string) => string | undefined;
   private readonly startUrl: string;
   private readonly maxPages: number;
   private readonly maxDepth: number;
-  private readonly traps: TrapLimits;
   private readonly queryVariants: QueryVariants;
   private readonly frontier: Frontier;
   private readonly pool: WorkPool<CrawlTask>;
@@ -179,11 +172,11 @@ class Crawl {
     const start = this.normalise(options.startUrl);
     if (start === undefined) throw new Error(`"${options.startUrl}" is not an http(s) URL to crawl`);
     this.startUrl = start;
-    this.scope = this.scopeOf(new URL(start).origin);
     this.maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-    this.traps = { ...DEFAULT_TRAP_LIMITS, ...definedOnly(options.trapLimits ?? {}) };
-    this.queryVariants = new QueryVariants(this.traps.maxQueryVariants, this.store.queryVariantCounts());
+    const traps = trapLimits(options.trapLimits);
+    this.rules = new PageRules(this.scopeOf(new URL(start).origin), this.normalise, traps, this.maxDepth);
+    this.queryVariants = new QueryVariants(traps.maxQueryVariants, this.store.queryVariantCounts());
     this.frontier = new Frontier(this.store);
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.window = concurrency;
@@ -332,7 +325,7 @@ class Crawl {
   }
 
   private useSite(site: string): void {
-    this.scope = this.scopeOf(site);
+    this.rules.scope = this.scopeOf(site);
   }
 
   private scopeOf(site: string): Scope {
@@ -345,7 +338,7 @@ class Crawl {
     let batch: FoundUrl[] = [];
     for await (const href of this.options.seeds(site)) {
       const url = this.normalise(href);
-      if (url !== undefined) batch.push(this.place(url, 0));
+      if (url !== undefined) batch.push(this.rules.place(url, 0));
       if (batch.length >= 1000) {
         this.addQueued(this.store.enqueue(batch));
         batch = [];
@@ -412,7 +405,7 @@ class Crawl {
       if (how === 'retry' && mayPass && !isTimeoutFailure(error)) this.toLastPass(item);
       return;
     }
-    const judged = this.judge(item, answer, { blockedFor: robots.blockedFor, retryLater });
+    const judged = this.rules.judge(item, answer, { blockedFor: robots.blockedFor, retryLater });
     if (judged.finished.outcome === 'redirected') await this.judgeLanding(judged, item, answer, retryLater);
     this.finish(judged.finished, judged.found);
     if (how === 'retry' && RETRIED_REASONS.includes(judged.finished.outcome as LeftOutReason)) this.toLastPass(item);
@@ -446,64 +439,14 @@ class Crawl {
     const targetRobots = await this.robotsForRedirectTarget(target);
     // No await from this check to the store write: no other worker can meet the target between.
     if (!targetRobots?.allowed || this.store.outcomeOf(target) !== undefined) return;
-    const landed = this.judge(
-      { ...item, url: target },
-      { ...answer, page: { ...answer.page, url: target, redirects: [] } },
-      { blockedFor: targetRobots.blockedFor, retryLater },
-    );
     this.progress.fetched += 1;
-    judged.found = [{ ...landed.finished, depth: item.depth, chain: item.chain, foundOn: item.seq }, ...landed.found];
-  }
-
-  /**
-   * @param blockedFor search engines robots.txt keeps out of the URL: noted on a listed page
-   * @param retryLater a failure that may pass is marked to be tried again
-   */
-  private judge(
-    item: QueuedUrl,
-    answer: ReadAnswer,
-    { blockedFor = [], retryLater }: { blockedFor?: string[] | undefined; retryLater: boolean },
-  ): { finished: FinishedUrl; found: FoundUrl[] } {
-    const { url } = item;
-    const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
-    const page: FoundOn = { seq: item.seq, pattern: urlPattern(url), chain: item.chain };
-    const found = discovered.map((d) => this.place(d.url, depthOf(d, item.depth), page, d));
-    const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
-    const retry = retryLater && RETRIED_REASONS.includes(verdict.outcome as LeftOutReason) ? { retry: true } : {};
-    const finished: FinishedUrl =
-      verdict.outcome === 'listed'
-        ? { url, outcome: 'listed', entry: verdict.entry, fetched: true, ...note }
-        : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true, ...retry };
-    return { finished, found };
+    judged.found = this.rules.judgeLanding(item, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
   }
 
   /** A followed redirect's target is judged from the answer in hand when it is ours to crawl. */
   private async robotsForRedirectTarget(target: string): Promise<RobotsVerdict | undefined> {
-    if (!this.scope(target).inScope || this.progress.fetched >= this.maxPages) return undefined;
+    if (!this.rules.scope(target).inScope || this.progress.fetched >= this.maxPages) return undefined;
     return this.options.robots.check(target);
-  }
-
-  /**
-   * Where a found URL goes: the queue, straight to an outcome (out of scope, a trap), or aside if
-   * too deep. `page` is the page it was found on (none for a seed).
-   */
-  private place(url: string, depth: number, page?: FoundOn, found?: Discovered): FoundUrl {
-    const at = page === undefined ? { depth } : { depth, foundOn: page.seq };
-    const verdict = this.scope(url);
-    if (!verdict.inScope) return { url, ...at, outcome: 'out-of-scope', detail: verdict.why };
-    const badPath = pathTrap(url, this.traps.maxPathSegments);
-    if (badPath !== undefined) return { url, ...at, outcome: 'trap', detail: badPath };
-    // A redirect or canonical target stands in for the page itself: it continues its chain.
-    const chain =
-      page === undefined
-        ? { chain: 0 }
-        : found !== undefined && isSamePage(found)
-          ? { chain: page.chain }
-          : chainOf(url, page, this.traps.maxChain);
-    if (chain.trap !== undefined) return { url, ...at, chain: chain.chain, outcome: 'trap', detail: chain.trap };
-    return depth > this.maxDepth
-      ? { url, ...at, chain: chain.chain, beyondDepth: true }
-      : { url, ...at, chain: chain.chain };
   }
 
   private finish(finished: FinishedUrl, found: FoundUrl[] = []): void {
@@ -528,16 +471,8 @@ function hostOf(url: string): string {
   return new URL(url).host;
 }
 
-/** Links lead one hop deeper; a redirect or canonical target stands in for the same page. */
-function depthOf(found: Discovered, depth: number): number {
-  return isSamePage(found) ? depth : depth + 1;
-}
-
-function isSamePage(found: Discovered): boolean {
-  return found.via === 'redirect' || found.via === 'canonical';
-}
-
-/** The limits given a value: a limit set to undefined keeps its default. */
-function definedOnly(limits: NonNullable<CrawlOptions['trapLimits']>): Partial<TrapLimits> {
-  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+/** The trap limits given, each one undefined keeping its default. */
+export function trapLimits(limits: CrawlOptions['trapLimits'] = {}): TrapLimits {
+  const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_TRAP_LIMITS, ...given };
 }

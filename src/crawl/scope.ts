@@ -1,5 +1,6 @@
 /**
- * Which URLs belong to the crawl: the scheme, host and port of the start URL, narrowed by
+ * Which URLs belong to the crawl: the scheme, host and port of the start URL (of each start URL,
+ * for a site of several hosts), narrowed by
  * `--include` / `--exclude` globs. A glob that starts with "http" is matched against the whole
  * URL; any other against the path and query ("/blog/**", "/search*").
  */
@@ -22,13 +23,14 @@ function globMatcher(pattern: string): Matcher {
   return looksAbsoluteHttp(pattern) ? (url) => test(url.href) : (url) => test(url.pathname + url.search);
 }
 
-export function createScope(startUrl: string, options: ScopeOptions = {}): Scope {
-  const origin = new URL(startUrl).origin;
+export function createScope(startUrls: string | readonly string[], options: ScopeOptions = {}): Scope {
+  const origins = new Set((typeof startUrls === 'string' ? [startUrls] : startUrls).map((url) => new URL(url).origin));
+  const named = [...origins].join(' or ');
   const includes = (options.include ?? []).map((p) => ({ pattern: p, test: globMatcher(p) }));
   const excludes = (options.exclude ?? []).map((p) => ({ pattern: p, test: globMatcher(p) }));
   return (text) => {
     const url = new URL(text);
-    if (url.origin !== origin) return { inScope: false, why: `not on ${origin}` };
+    if (!origins.has(url.origin)) return { inScope: false, why: `not on ${named}` };
     if (includes.length > 0 && !includes.some((include) => include.test(url))) {
       return { inScope: false, why: `matches no --include (${includes.map((i) => i.pattern).join(', ')})` };
     }

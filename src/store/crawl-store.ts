@@ -46,6 +46,18 @@ interface FoundAt {
  */
 export type FoundUrl = ({ url: string; outcome?: undefined; beyondDepth?: boolean } | FinishedUrl) & FoundAt;
 
+/** A URL as a run's store holds it, `seq` its order there and `foundOn` the seq of the page that led to it. */
+export interface RestoredUrl {
+  seq: number;
+  url: string;
+  depth: number;
+  foundOn: number | null;
+  outcome: string | null;
+  detail?: string | null;
+  fetched: boolean;
+  entry?: UrlEntry;
+}
+
 /** A URL left out, with the page that first led to it (none for a seed or the start URL). */
 export interface LeftOutUrl {
   url: string;
@@ -113,6 +125,7 @@ export class CrawlStore {
   private readonly finishTransaction;
   private readonly settleTransaction;
   private readonly stripTransaction;
+  private readonly restoreTransaction;
 
   /**
    * Opens (creating) the database at `file`. `fresh` discards an earlier crawl's state there;
@@ -194,6 +207,9 @@ export class CrawlStore {
         'INSERT OR IGNORE INTO crawl_urls (url, depth, found_on, outcome, detail) SELECT url, depth, found_on, ?, ? FROM crawl_beyond_depth ORDER BY rowid',
       ),
       strip: this.db.prepare('INSERT OR IGNORE INTO crawl_stripped (url, name, kept) VALUES (?, ?, ?)'),
+      restore: this.db.prepare(
+        'INSERT OR IGNORE INTO crawl_urls (seq, url, depth, found_on, outcome, detail, fetched, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       strippedUrls: this.db.prepare<[], { n: number }>('SELECT count(DISTINCT url) AS n FROM crawl_stripped'),
       strippedNames: this.db.prepare<[], { name: string; n: number }>(
         'SELECT name, count(*) AS n FROM crawl_stripped GROUP BY name ORDER BY n DESC, name',
@@ -209,6 +225,19 @@ export class CrawlStore {
     });
     this.stripTransaction = this.db.transaction((stripped: StrippedParams) => {
       for (const name of stripped.names) this.statements.strip.run(stripped.from, name, stripped.to);
+    });
+    this.restoreTransaction = this.db.transaction((urls: readonly RestoredUrl[]) => {
+      for (const url of urls)
+        this.statements.restore.run(
+          url.seq,
+          url.url,
+          url.depth,
+          url.foundOn ?? null,
+          url.outcome,
+          url.detail ?? null,
+          url.fetched ? 1 : 0,
+          url.entry === undefined ? null : JSON.stringify(url.entry),
+        );
     });
     this.settleTransaction = this.db.transaction(
       (queued: { outcome: string; detail: string }, tooDeep: { outcome: string; detail: string }) => {
@@ -346,6 +375,14 @@ export class CrawlStore {
   /** How many URLs with a query were fetched, by the URL before its "?": what a resumed crawl has done. */
   queryVariantCounts(): Map<string, number> {
     return new Map(this.statements.queryVariants.all().map((row) => [row.path, row.n]));
+  }
+
+  /**
+   * Writes URLs as another store holds them (a run's, shared by workers), in one transaction:
+   * the report and the sitemaps of the run are then read from here as from a crawl of one process.
+   */
+  restore(urls: readonly RestoredUrl[]): void {
+    this.restoreTransaction(urls);
   }
 
   /** Records the parameters removed from a URL met, once per URL. */

@@ -1,0 +1,178 @@
+/**
+ * `sitemapkit crawl URL… --run NAME [--store URL] [--workers N]`: the crawl as a run shared by
+ * workers on any number of machines (run/crawl-pages.ts). Once the run's work is done, one process
+ * writes the sitemaps and the report from the store, as a crawl of one process writes them; a site
+ * of several hosts gets one set of sitemaps per host, each in its own directory under --out.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { UrlEntry } from '../core/entry.js';
+import { summariseCrawl } from '../crawl/summary.js';
+import { HttpClient } from '../discover/http.js';
+import type { WriteSummary } from '../generate/types.js';
+import { writeLeftOutFile } from '../report/crawl-left-out.js';
+import { crawlReport, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
+import { crawlRunResult, restoreCrawlRun } from '../run/crawl-outputs.js';
+import { crawlPagesKind, type CrawlRunOptions } from '../run/crawl-pages.js';
+import { takePart } from '../run/session.js';
+import { CrawlStore } from '../store/crawl-store.js';
+import type { RunRecord, RunStore } from '../store/run-store.js';
+import { DEFAULT_STATE_DIR } from '../store/site-database.js';
+import { DEFAULT_USER_AGENT } from '../version.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
+import { CRAWL_NETWORK_DEFAULTS, judgeCrawl, publish, readCrawlRules, readStartUrls } from './crawl-common.js';
+import { listenForInterruption } from './interrupt.js';
+import { readNetworkOptions } from './network-options.js';
+import { readOutputOptions, type OutputOptions } from './output-options.js';
+import { describeRun, readParticipation, workerCommandLine } from './run-options.js';
+
+/** A crawl run's options as stored: the rules every worker follows, and where the outputs go. */
+export interface StoredCrawl extends CrawlRunOptions {
+  output: OutputOptions;
+  /** True when --base-url was given (else each host's sitemaps are published at its root). */
+  baseUrlGiven: boolean;
+  report?: string;
+  json: boolean;
+}
+
+export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> {
+  for (const [flag, why] of [
+    ['resume', 'a run resumes by itself: start the same command again with the same --run'],
+    ['use-sitemaps', 'is not available on workers yet'],
+    ['max-pages', 'is not available on workers yet'],
+  ] as const)
+    if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
+  // Workers take the URLs as given: a host alone is https (one process tries http after it).
+  const startUrls = readStartUrls(args, { several: true }).map((start) => start.url);
+  const network = readNetworkOptions(args, io, { overrides: CRAWL_NETWORK_DEFAULTS });
+  const output = readOutputOptions(args, { baseUrl: new URL('/', startUrls[0]).href });
+  const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
+  const who = readParticipation(args, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
+  const rules = readCrawlRules(args, network.perHost);
+  const report = stringFlag(args, 'report');
+  const options: StoredCrawl = {
+    ...rules,
+    startUrls,
+    output: { ...output, outDir: resolve(output.outDir) },
+    baseUrlGiven: stringFlag(args, 'base-url') !== undefined,
+    ...(report === undefined ? {} : { report: resolve(report) }),
+    json: booleanFlag(args, 'json'),
+  };
+  const userAgent = network.http.userAgent ?? DEFAULT_USER_AGENT;
+  const seeds = startUrls.map((url) => ({ url, host: new URL(url).origin, depth: 0 }));
+  const interruption = listenForInterruption();
+  const started = Date.now();
+  try {
+    const taken = await takePart(
+      who,
+      { kind: 'crawl', options, seeds, pace: { concurrency: rules.concurrency }, state: 'starting' },
+      (run, store) => {
+        const stored = run.options as StoredCrawl;
+        const http = new HttpClient({ ...network.http, userAgent, signal: interruption.signal });
+        return Promise.resolve({
+          kind: crawlPagesKind(stored, http, userAgent, store, run.id),
+          pace: { concurrency: stored.concurrency },
+          close: () => http.close(),
+        });
+      },
+      { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
+      interruption.signal,
+    );
+    try {
+      if (who.workerOnly) return EXIT_OK;
+      if (taken.run.state !== 'done') {
+        io.stderr.write(
+          `sitemapkit crawl: stopped before the end; ${describeRun(who)} goes on when a process joins it (start this command again)\n`,
+        );
+        return EXIT_FAILED;
+      }
+      if (!taken.writeOutputs) {
+        io.stderr.write(
+          `sitemapkit crawl: ${describeRun(who)} is done; its outputs were written by ${taken.run.outputsBy ?? 'another process'} (sitemapkit run finish writes them again)\n`,
+        );
+        return EXIT_OK;
+      }
+      return await writeCrawlOutputs(taken.store, taken.run, io, Date.now() - started);
+    } finally {
+      await taken.store.close();
+    }
+  } finally {
+    interruption.dispose();
+  }
+}
+
+/**
+ * Writes a done crawl run's sitemaps (one set per host with listed pages), its --report file and
+ * its report on stdout, from the store. Used when the run ends, and by `run finish`.
+ */
+export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io, durationMs: number): Promise<number> {
+  const options = run.options as StoredCrawl;
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-'));
+  const restored = new CrawlStore(join(dir, 'crawl.sqlite'), { fresh: true });
+  try {
+    await restoreCrawlRun(store, run, restored);
+    const result = await crawlRunResult(store, run, restored);
+    const summary = summariseCrawl(restored, result);
+    const verdict = judgeCrawl(result, summary);
+    const published = verdict.publish ? await publishHosts(restored, options, io) : undefined;
+    const leftOutFile =
+      options.report === undefined
+        ? undefined
+        : { path: options.report, urls: await writeLeftOutFile(restored.leftOut(), options.report) };
+    const report = crawlReport(summary, durationMs, published?.written, leftOutFile);
+    io.stdout.write(options.json ? formatCrawlReportJson(report) : formatCrawlReportText(report));
+    const problems = [...verdict.problems, ...(published?.problem === undefined ? [] : [published.problem])];
+    for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
+    return problems.length > 0 ? EXIT_FAILED : EXIT_OK;
+  } finally {
+    restored.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The sitemaps of every host with listed pages: in --out itself when there is one host, else in a
+ * directory per host under it (`www.example.com`, `127.0.0.1-8080`), each published at its host's root.
+ */
+async function publishHosts(
+  restored: CrawlStore,
+  options: StoredCrawl,
+  io: Io,
+): Promise<{ written?: WriteSummary; problem?: string }> {
+  const origins = new Set<string>();
+  for (const entry of restored.listedEntries()) origins.add(new URL(entry.loc).origin);
+  const [only] = origins;
+  if (origins.size === 1) {
+    const baseUrl = options.baseUrlGiven ? options.output.baseUrl : `${only}/`;
+    return publish(restored.listedEntries(), { ...options.output, baseUrl }, io);
+  }
+  const written: WriteSummary[] = [];
+  for (const origin of [...origins].sort()) {
+    const folder = new URL(origin).host.replace(':', '-');
+    const outDir = join(options.output.outDir, folder);
+    const result = await publish(
+      onOrigin(restored.listedEntries(), origin),
+      { ...options.output, outDir, baseUrl: `${origin}/` },
+      io,
+    );
+    if (result.problem !== undefined) return result;
+    written.push({
+      ...result.written!,
+      files: result.written!.files.map((file) => ({ ...file, name: `${folder}/${file.name}` })),
+    });
+  }
+  const { index: _index, ...first } = written[0]!;
+  return {
+    written: {
+      ...first,
+      files: written.flatMap((w) => w.files),
+      robotsTxt: written.flatMap((w) => w.robotsTxt),
+      urls: written.reduce((sum, w) => sum + w.urls, 0),
+    },
+  };
+}
+
+function* onOrigin(entries: Iterable<UrlEntry>, origin: string): Iterable<UrlEntry> {
+  for (const entry of entries) if (entry.loc.startsWith(`${origin}/`)) yield entry;
+}

@@ -1,0 +1,86 @@
+/**
+ * The flags of a command that can run on workers sharing a store (`crawl`, `tree --sites`):
+ * declared once, documented once, read into a Participation (see run/session.ts).
+ */
+import { resolve } from 'node:path';
+import { STORE_ENV, type Participation } from '../run/session.js';
+import { DEFAULT_LEASE_MS } from '../run/worker.js';
+import { isPostgresLocation, redactLocation } from '../store/database.js';
+import { DEFAULT_STATE_DIR } from '../store/site-database.js';
+import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
+import { secondsFlag } from './network-options.js';
+
+export const RUN_OPTIONS: CommandSpec['options'] = {
+  run: { type: 'string' },
+  store: { type: 'string' },
+  workers: { type: 'string' },
+  lease: { type: 'string' },
+  // Set on the processes that --workers starts: they work and leave the outputs to their parent.
+  worker: { type: 'boolean' },
+};
+
+export const RUN_OPTIONS_HELP = `Workers (one run shared by processes on any number of machines):
+  --run NAME           the run to create or join: every process started with the same --store
+                       and --run works on it; the first creates it with its options
+  --store URL          where the run lives: postgres://user:password@host/db for workers on
+                       several machines, or a SQLite file for processes of one machine
+                       (default: $${STORE_ENV}, else ${DEFAULT_STATE_DIR}/runs.sqlite)
+  --workers N          start N worker processes here and wait for them (default: work in this
+                       process)
+  --lease SECONDS      how long a worker's hold on a host's batch lasts unless renewed: the
+                       work of a worker killed is taken over after it (default ${DEFAULT_LEASE_MS / 1000})
+Progress of a run from any machine: sitemapkit run status NAME --store URL.`;
+
+/** The store's location: --store, else $SITEMAPKIT_STORE, else the SQLite file of the state directory. */
+export function storeLocation(args: ParsedArgs, stateDir = DEFAULT_STATE_DIR): string {
+  const given = stringFlag(args, 'store') ?? process.env[STORE_ENV];
+  if (given !== undefined && given !== '') return isPostgresLocation(given) ? given : resolve(given);
+  return resolve(stateDir, 'runs.sqlite');
+}
+
+/** True when the command line asks for a run (a name, a store or workers). */
+export function wantsRun(args: ParsedArgs): boolean {
+  return ['run', 'store', 'workers', 'worker', 'lease'].some((name) => args.values[name] !== undefined);
+}
+
+/**
+ * The participation the flags ask for. Without --run, a run of this process alone, named
+ * `fallbackName` (made unique: nobody joins it by accident).
+ */
+export function readParticipation(args: ParsedArgs, fallbackName: string, stateDir?: string): Participation {
+  const workers = stringFlag(args, 'workers') === undefined ? undefined : integerFlag(args, 'workers', 1);
+  const workerOnly = booleanFlag(args, 'worker');
+  const named = stringFlag(args, 'run');
+  if (named !== undefined && named.trim() === '') throw new UsageError('--run needs a name');
+  if (workerOnly && named === undefined) throw new UsageError('--worker is for processes that --workers starts');
+  const store = storeLocation(args, stateDir);
+  const lease = stringFlag(args, 'lease') === undefined ? undefined : secondsFlag(args, 'lease', 0, { min: 0.1 });
+  return {
+    store,
+    ...(lease === undefined ? {} : { leaseMs: lease * 1000 }),
+    name: named ?? `${fallbackName} ${new Date().toISOString()} ${process.pid}`,
+    workers: workerOnly ? undefined : workers,
+    workerOnly,
+  };
+}
+
+/** "run NAME in STORE" for messages, without the store's password. */
+export function describeRun(who: Participation): string {
+  return `run "${who.name}" in ${redactLocation(who.store)}`;
+}
+
+/**
+ * The command line of a worker that --workers starts: this one's, less --workers and --store (the
+ * store reaches it through the environment) and less --run (given anew).
+ */
+export function workerCommandLine(argv: readonly string[]): string[] {
+  const dropped = new Set(['--workers', '--store', '--run']);
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.split('=', 1)[0]!;
+    if (!dropped.has(name)) kept.push(arg);
+    else if (!arg.includes('=')) i += 1;
+  }
+  return kept;
+}

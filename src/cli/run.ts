@@ -1,0 +1,102 @@
+/**
+ * `sitemapkit run status RUN` and `sitemapkit run finish RUN`: a run shared by workers, seen and
+ * finished from any machine that reaches its store.
+ */
+import { formatNumber } from '../report/format.js';
+import { RunStore, type RunStatus } from '../store/run-store.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import { writeCrawlOutputs } from './crawl-run.js';
+import { storeLocation } from './run-options.js';
+import { writeRowsFile } from './tree-sites.js';
+
+export const command: Command = {
+  spec: {
+    name: 'run',
+    summary: 'progress of a run shared by workers, and its outputs written again',
+    usage: 'sitemapkit run status [RUN] [--store URL] [--json]\n       sitemapkit run finish RUN [--store URL]',
+    help: `status RUN        how far the run is: items done by outcome, to do, held by workers; each
+                  worker with its counts and when it was last seen. Without RUN: every run
+                  of the store.
+finish RUN        writes the outputs of a done run again, from the store: a crawl's sitemaps
+                  and report, the rows of tree --sites (to the places its creator gave)
+
+Options:
+  --store URL     postgres://… or a SQLite file (default: $SITEMAPKIT_STORE, else
+                  .sitemapkit/runs.sqlite)
+  --json          status as JSON
+
+Exit status: 0; 1 when the run does not exist, or "finish" finds it not done.`,
+    options: { store: { type: 'string' }, json: { type: 'boolean' } },
+  },
+  async run(args, io) {
+    const [action, name, ...rest] = args.positionals;
+    if (rest.length > 0) throw new UsageError(`unexpected "${rest[0]}"`);
+    if (action !== 'status' && action !== 'finish') throw new UsageError('say "status" or "finish", then the run');
+    if (action === 'finish' && name === undefined) throw new UsageError('name the run to finish');
+    const store = await RunStore.open(storeLocation(args));
+    try {
+      return action === 'status' ? await status(store, name, args, io) : await finish(store, name!, io);
+    } finally {
+      await store.close();
+    }
+  },
+};
+
+async function status(store: RunStore, name: string | undefined, args: ParsedArgs, io: Io): Promise<number> {
+  const names = name === undefined ? (await store.runs()).map((run) => run.name) : [name];
+  const statuses: RunStatus[] = [];
+  for (const each of names) {
+    const found = await store.status(each);
+    if (found === undefined) {
+      io.stderr.write(`sitemapkit run: no run "${each}" in ${store.location}\n`);
+      return EXIT_FAILED;
+    }
+    statuses.push(found);
+  }
+  const now = await store.now();
+  if (booleanFlag(args, 'json')) for (const s of statuses) io.stdout.write(`${JSON.stringify(s)}\n`);
+  else io.stdout.write(statuses.map((s) => formatStatus(s, now)).join('\n'));
+  return EXIT_OK;
+}
+
+function formatStatus({ run, todo, leased, outcomes, hosts, workers }: RunStatus, now: number): string {
+  const done = Object.values(outcomes).reduce((sum, n) => sum + n, 0);
+  const fetched = workers.reduce((sum, w) => sum + w.fetched, 0);
+  const seconds = ((run.doneAt ?? now) - run.createdAt) / 1000;
+  const lines = [
+    `${run.name} (${run.kind}): ${run.state}${run.outputsAt === undefined ? '' : `, outputs written by ${run.outputsBy ?? '?'}`}`,
+    `  ${formatNumber(done)} done, ${formatNumber(todo)} to do (${formatNumber(leased)} held by workers), ${formatNumber(hosts)} hosts`,
+    `  ${formatNumber(fetched)} requests in ${seconds.toFixed(0)} s (${formatNumber(Math.round(fetched / Math.max(seconds, 1)))}/s)`,
+    ...Object.entries(outcomes).map(([outcome, n]) => `  ${String(formatNumber(n)).padStart(10)}  ${outcome}`),
+    `  workers:`,
+    ...workers.map((w) => {
+      const state = w.stoppedAt !== undefined ? 'stopped' : now - w.seenAt > 60_000 ? 'silent' : 'working';
+      return `    ${w.label.padEnd(24)} ${state.padEnd(8)} ${formatNumber(w.fetched)} requests, ${formatNumber(w.batches)} batches, seen ${((now - w.seenAt) / 1000).toFixed(0)} s ago`;
+    }),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function finish(store: RunStore, name: string, io: Io): Promise<number> {
+  const run = await store.run(name);
+  if (run === undefined) {
+    io.stderr.write(`sitemapkit run: no run "${name}" in ${store.location}\n`);
+    return EXIT_FAILED;
+  }
+  if (run.state !== 'done') {
+    io.stderr.write(
+      `sitemapkit run: "${name}" is not done (${run.state}); "sitemapkit run status ${name}" says how far\n`,
+    );
+    return EXIT_FAILED;
+  }
+  await store.claimOutputs(run.id, `run finish`, { again: true });
+  if (run.kind === 'crawl') return writeCrawlOutputs(store, run, io, (run.doneAt ?? run.createdAt) - run.createdAt);
+  const out = (run.options as { out?: string }).out;
+  if (out === undefined) {
+    io.stderr.write(`sitemapkit run: "${name}" was started without --out: it has no outputs to write\n`);
+    return EXIT_FAILED;
+  }
+  const totals = await writeRowsFile(store, run, out);
+  io.stderr.write(`${formatNumber(totals.sites)} sites' rows written to ${out}\n`);
+  return totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
+}

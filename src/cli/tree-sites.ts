@@ -1,0 +1,137 @@
+/**
+ * `sitemapkit tree --sites FILE`: the sitemap trees of many sites as one run shared by workers.
+ * Each worker streams the sites it walked (their URL entries with --urls, then each site's
+ * summary row) as JSONL on stdout; together they walk every site once. Once the run is done one
+ * process writes every site's row to --out, and says what the run came to.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { HttpClient } from '../discover/http.js';
+import { formatNumber } from '../report/format.js';
+import { takePart } from '../run/session.js';
+import { SITE_PACE, siteItems, treeSitesKind, writeSiteRows, type TreeSitesOptions } from '../run/tree-sites.js';
+import type { RunRecord, RunStore } from '../store/run-store.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
+import { listenForInterruption } from './interrupt.js';
+import { readNetworkOptions } from './network-options.js';
+import { describeRun, readParticipation, workerCommandLine } from './run-options.js';
+
+/** What a tree-sites run stores as its options: what every worker does, and where the rows go. */
+interface StoredOptions extends TreeSitesOptions {
+  sites: string;
+  out?: string;
+}
+
+export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
+  if (args.positionals.length > 0)
+    throw new UsageError(`give the sites in the --sites file, not as arguments ("${args.positionals[0]}")`);
+  if (booleanFlag(args, 'json')) throw new UsageError('--sites writes JSON lines already; leave out --json');
+  const file = resolve(stringFlag(args, 'sites')!);
+  const out = stringFlag(args, 'out');
+  const who = readParticipation(args, 'tree-sites');
+  const network = readNetworkOptions(args, io, { quiet: booleanFlag(args, 'quiet') });
+  const options: StoredOptions = {
+    sites: file,
+    maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
+    concurrency: network.concurrency,
+    perHost: network.perHost,
+    urls: booleanFlag(args, 'urls'),
+    ...(out === undefined ? {} : { out: resolve(out) }),
+  };
+  const seeds = who.workerOnly ? [] : siteItems(await readSitesFile(file), file);
+  const interruption = listenForInterruption();
+  const write = async (text: string) => {
+    if (!io.stdout.write(text)) await once(io.stdout, 'drain');
+  };
+  try {
+    const taken = await takePart(
+      who,
+      { kind: 'tree-sites', options, seeds, pace: SITE_PACE, state: 'running' },
+      (run) => {
+        const stored = run.options as StoredOptions;
+        const http = new HttpClient({ ...network.http, signal: interruption.signal });
+        return Promise.resolve({
+          kind: treeSitesKind(stored, http, write),
+          pace: SITE_PACE,
+          // A site's walk is many requests already: a few sites at once per worker.
+          slots: 4,
+          batch: 1,
+          close: () => http.close(),
+        });
+      },
+      { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
+      interruption.signal,
+    );
+    try {
+      if (who.workerOnly) return EXIT_OK;
+      return await conclude(
+        taken.store,
+        taken.run,
+        taken.writeOutputs,
+        describeRun(who),
+        io,
+        booleanFlag(args, 'quiet'),
+      );
+    } finally {
+      await taken.store.close();
+    }
+  } finally {
+    interruption.dispose();
+  }
+}
+
+async function readSitesFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the sites file ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Writes the rows when it falls to this process, and says what the run came to; exit 0 when every site was read whole. */
+async function conclude(
+  store: RunStore,
+  run: RunRecord,
+  writeOutputs: boolean,
+  described: string,
+  io: Io,
+  quiet: boolean,
+): Promise<number> {
+  const out = (run.options as StoredOptions).out;
+  const totals =
+    writeOutputs && out !== undefined ? await writeRowsFile(store, run, out) : await writeSiteRows(store, run);
+  if (run.state !== 'done') {
+    io.stderr.write(
+      `sitemapkit tree: stopped with ${totals.todo} of ${totals.sites} sites to walk; ${described} goes on when a process joins it\n`,
+    );
+    return EXIT_FAILED;
+  }
+  if (!quiet)
+    io.stderr.write(
+      `${formatNumber(totals.sites)} sites: ${formatNumber(totals.read)} read whole, ${formatNumber(totals.failed)} not; ${formatNumber(totals.urls)} URLs` +
+        `${writeOutputs && out !== undefined ? `; rows in ${out}` : ''}\n`,
+    );
+  return totals.failed === 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+/** The run's rows into `file`, replacing it. */
+export async function writeRowsFile(store: RunStore, run: RunRecord, file: string) {
+  const stream = createWriteStream(file);
+  const totals = await writeSiteRows(store, run, async (line) => {
+    if (!stream.write(line)) await once(stream, 'drain');
+  });
+  stream.end();
+  await once(stream, 'finish');
+  return totals;
+}

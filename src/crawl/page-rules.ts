@@ -1,0 +1,110 @@
+/**
+ * How a fetched page is judged and where the URLs it leads to go: listed or left out (and why),
+ * and each URL found queued, settled at once (out of scope, a trap) or set aside as too deep.
+ * One place for both ways of crawling: the crawler of one process (./crawler.ts) and the workers
+ * of a run shared through a store (run/crawl-pages.ts).
+ */
+import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
+import { judgeAnswer, type Discovered, type ReadAnswer } from './judge.js';
+import type { Scope } from './scope.js';
+import { chainOf, pathTrap, urlPattern, type TrapLimits } from './traps.js';
+import { RETRIED_REASONS, type LeftOutReason } from './types.js';
+
+/** A page being judged: its URL, its place in the crawl (`seq`: its key in the store), its depth and its chain. */
+export interface JudgedPage {
+  seq: number;
+  url: string;
+  depth: number;
+  chain: number;
+}
+
+/** The page a URL was found on, as the trap rules and the report need it. */
+interface FoundOn {
+  seq: number;
+  pattern: string;
+  chain: number;
+}
+
+export class PageRules {
+  constructor(
+    /** The crawl's scope: changes when the start URL lands on another origin. */
+    public scope: Scope,
+    private readonly normalise: (href: string) => string | undefined,
+    private readonly traps: TrapLimits,
+    private readonly maxDepth: number,
+  ) {}
+
+  /**
+   * The verdict on a page and where each URL it leads to goes.
+   *
+   * @param blockedFor search engines robots.txt keeps out of the URL: noted on a listed page
+   * @param retryLater a failure that may pass is marked to be tried again
+   */
+  judge(
+    item: JudgedPage,
+    answer: ReadAnswer,
+    { blockedFor = [], retryLater }: { blockedFor?: string[] | undefined; retryLater: boolean },
+  ): { finished: FinishedUrl; found: FoundUrl[] } {
+    const { url } = item;
+    const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
+    const page: FoundOn = { seq: item.seq, pattern: urlPattern(url), chain: item.chain };
+    const found = discovered.map((d) => this.place(d.url, depthOf(d, item.depth), page, d));
+    const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
+    const retry = retryLater && RETRIED_REASONS.includes(verdict.outcome as LeftOutReason) ? { retry: true } : {};
+    const finished: FinishedUrl =
+      verdict.outcome === 'listed'
+        ? { url, outcome: 'listed', entry: verdict.entry, fetched: true, ...note }
+        : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true, ...retry };
+    return { finished, found };
+  }
+
+  /**
+   * The redirect the fetcher followed landed on `target`: the target judged from the answer in
+   * hand, as a URL found on the redirecting page (it stands in for that page, at its depth).
+   */
+  judgeLanding(
+    item: JudgedPage,
+    target: string,
+    answer: ReadAnswer,
+    options: { blockedFor?: string[] | undefined; retryLater: boolean },
+  ): FoundUrl[] {
+    const landed = this.judge(
+      { ...item, url: target },
+      { ...answer, page: { ...answer.page, url: target, redirects: [] } },
+      options,
+    );
+    return [{ ...landed.finished, depth: item.depth, chain: item.chain, foundOn: item.seq }, ...landed.found];
+  }
+
+  /**
+   * Where a found URL goes: the queue, straight to an outcome (out of scope, a trap), or aside if
+   * too deep. `page` is the page it was found on (none for a seed).
+   */
+  place(url: string, depth: number, page?: FoundOn, found?: Discovered): FoundUrl {
+    const at = page === undefined ? { depth } : { depth, foundOn: page.seq };
+    const verdict = this.scope(url);
+    if (!verdict.inScope) return { url, ...at, outcome: 'out-of-scope', detail: verdict.why };
+    const badPath = pathTrap(url, this.traps.maxPathSegments);
+    if (badPath !== undefined) return { url, ...at, outcome: 'trap', detail: badPath };
+    // A redirect or canonical target stands in for the page itself: it continues its chain.
+    const chain =
+      page === undefined
+        ? { chain: 0 }
+        : found !== undefined && isSamePage(found)
+          ? { chain: page.chain }
+          : chainOf(url, page, this.traps.maxChain);
+    if (chain.trap !== undefined) return { url, ...at, chain: chain.chain, outcome: 'trap', detail: chain.trap };
+    return depth > this.maxDepth
+      ? { url, ...at, chain: chain.chain, beyondDepth: true }
+      : { url, ...at, chain: chain.chain };
+  }
+}
+
+/** Links lead one hop deeper; a redirect or canonical target stands in for the same page. */
+function depthOf(found: Discovered, depth: number): number {
+  return isSamePage(found) ? depth : depth + 1;
+}
+
+function isSamePage(found: Discovered): boolean {
+  return found.via === 'redirect' || found.via === 'canonical';
+}

@@ -1,0 +1,220 @@
+/**
+ * A crawl as work of a run: each item is a page URL, leased with the other URLs of its host, and
+ * judged as the crawler of one process judges it (crawl/page-rules.ts): robots.txt, then the
+ * fetch, then the verdict and the URLs it leads to, which become items of the run (on any host of
+ * the site: a site of several hosts is crawled host by host, each at its own pace).
+ *
+ * The run starts with its start URLs alone ('starting'): a start URL that redirects to another
+ * origin (http → https, example.com → www.example.com) makes that origin part of the site, a fact
+ * every worker reads before it judges any other page. A failure that may pass (no answer, 429,
+ * 5xx) is tried once more a little later, by whichever worker claims it, with the fetcher's
+ * retries.
+ */
+import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
+import { trapLimits } from '../crawl/crawler.js';
+import { readAnswer, type ReadAnswer } from '../crawl/judge.js';
+import { normaliseCrawlUrl } from '../crawl/normalise.js';
+import { PageRules } from '../crawl/page-rules.js';
+import { createScope } from '../crawl/scope.js';
+import { paramFilter } from '../crawl/tracking-params.js';
+import { QueryVariants, type TrapLimits } from '../crawl/traps.js';
+import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
+import { FingerprintSet } from '../core/fingerprint-set.js';
+import type { HttpClient } from '../discover/http.js';
+import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
+import type { LeasedItem, Lease, NewItem, RunStore } from '../store/run-store.js';
+import type { ItemVisit, WorkKind } from './worker.js';
+
+/** What every worker of a crawl run follows: the creator's flags, as stored with the run. */
+export interface CrawlRunOptions {
+  /** The start URLs, normalised: their origins are the site. */
+  startUrls: string[];
+  include: string[];
+  exclude: string[];
+  keepParams: string[];
+  stripParams: string[];
+  maxDepth?: number | undefined;
+  trapLimits: { [Limit in keyof TrapLimits]?: number | undefined };
+  maxPageBytes: number;
+  /** Least time between two requests to a host, in ms; robots.txt's Crawl-delay raises it. */
+  delayMs: number;
+  /** Requests in flight to one host, from all workers together. */
+  concurrency: number;
+}
+
+/** The fact key under which a start URL's landing page is kept. */
+export function landedFact(startUrl: string): string {
+  return `landed ${startUrl}`;
+}
+
+/** How long a failure that may pass waits before its one more try. */
+const RETRY_AFTER_MS = 2_000;
+
+/** The kind: a listed page's entry is its item's result. */
+export function crawlPagesKind(
+  options: CrawlRunOptions,
+  http: HttpClient,
+  userAgent: string,
+  store: RunStore,
+  runId: number,
+): WorkKind {
+  return new CrawlPages(
+    options,
+    httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
+    robotsTxtPolicy(http, userAgent),
+    store,
+    runId,
+  );
+}
+
+class CrawlPages implements WorkKind {
+  private readonly rules: PageRules;
+  private readonly normalise: (href: string) => string | undefined;
+  private readonly origins: Set<string>;
+  /** Stripped parameters met since the last visit returned: they go with its commit. */
+  private stripped: NonNullable<ItemVisit['stripped']> = [];
+  private readonly strippedKnown = new Set<string>();
+  /** Query variants fetched per path, as this process counts them (see docs/scale.md). */
+  private readonly queryVariants: QueryVariants;
+  /** Whether the landings of the start URLs have been read (once the run runs past its start). */
+  private landingsKnown = false;
+  /**
+   * URLs this process has sent to the store already (8 bytes each): most links repeat on every
+   * page. Too-deep ones stay out: a shallower path may still queue them.
+   */
+  private readonly known = new FingerprintSet();
+
+  constructor(
+    private readonly options: CrawlRunOptions,
+    private readonly fetcher: PageFetcher,
+    private readonly robots: RobotsPolicy,
+    private readonly store: RunStore,
+    private readonly runId: number,
+  ) {
+    const strip = paramFilter({ strip: options.stripParams, keep: options.keepParams });
+    this.normalise = (href) =>
+      normaliseCrawlUrl(href, undefined, strip, (stripped) => {
+        if (this.strippedKnown.has(stripped.from)) return;
+        this.strippedKnown.add(stripped.from);
+        this.stripped.push(stripped);
+      });
+    this.origins = new Set(options.startUrls.map((url) => new URL(url).origin));
+    const traps = trapLimits(options.trapLimits);
+    this.rules = new PageRules(this.scope(), this.normalise, traps, options.maxDepth ?? Number.POSITIVE_INFINITY);
+    this.queryVariants = new QueryVariants(traps.maxQueryVariants);
+  }
+
+  async hostDelay(host: string): Promise<number> {
+    const crawlDelay = await this.robots.crawlDelay(host);
+    return Math.max(this.options.delayMs, (crawlDelay ?? 0) * 1000);
+  }
+
+  async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit> {
+    const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
+    if (!seed) await this.readLandings();
+    this.stripped = [];
+    const visit = await this.visitNow(item, lease, seed);
+    return this.stripped.length === 0 ? visit : { ...visit, stripped: this.stripped };
+  }
+
+  private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit> {
+    const { url } = item;
+    const robots = await this.robots.check(url);
+    if (!robots.allowed) return this.settled({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
+    const trap = this.queryVariants.admit(url);
+    if (trap !== undefined) return this.settled({ url, outcome: 'trap', detail: trap, fetched: false });
+    // The first try fails fast; the one more try, later, with the fetcher's retries.
+    const retryLater = item.attempts === 0;
+    const facts: Record<string, string> = {};
+    let answer: ReadAnswer;
+    try {
+      const page = await this.fetcher.fetch(url, retryLater ? { retries: 0 } : {});
+      if (seed) this.land(url, page, facts);
+      answer = await readAnswer(page);
+    } catch (error) {
+      const detail = (error as Error).message;
+      if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
+      return this.settled({ url, outcome: 'fetch-error', detail, fetched: true });
+    }
+    const page = { seq: item.id, url, depth: item.depth, chain: item.chain };
+    const judged = this.rules.judge(page, answer, { blockedFor: robots.blockedFor, retryLater });
+    if (judged.finished.retry) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
+    let found = judged.found;
+    if (judged.finished.outcome === 'redirected') {
+      const target = found[0]!.url;
+      const targetRobots = this.rules.scope(target).inScope ? await this.robots.check(target) : undefined;
+      // The target is written only if no one met it before (the store keeps the first).
+      if (targetRobots?.allowed)
+        found = this.rules.judgeLanding(page, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
+    }
+    const visit = this.settled(judged.finished, found, lease.host);
+    return Object.keys(facts).length === 0 ? visit : { ...visit, facts };
+  }
+
+  /** A start URL that lands on another origin makes that origin part of the site, from its own page on. */
+  private land(startUrl: string, page: FetchedPage, facts: Record<string, string>): void {
+    const landed = this.normalise(page.url);
+    if (landed === undefined) return;
+    facts[landedFact(startUrl)] = landed;
+    this.addOrigin(new URL(landed).origin);
+  }
+
+  private addOrigin(origin: string): void {
+    if (this.origins.has(origin)) return;
+    this.origins.add(origin);
+    this.rules.scope = this.scope();
+  }
+
+  private scope() {
+    return createScope([...this.origins], { include: this.options.include, exclude: this.options.exclude });
+  }
+
+  /** Once past the start, the origins every start URL landed on (by whichever worker) are the site's. */
+  private async readLandings(): Promise<void> {
+    if (this.landingsKnown) return;
+    const facts = await this.store.facts(this.runId);
+    for (const startUrl of this.options.startUrls) {
+      const landed = facts[landedFact(startUrl)];
+      if (landed !== undefined) this.addOrigin(new URL(landed).origin);
+    }
+    this.landingsKnown = true;
+  }
+
+  /** The visit's record for the store: the page's outcome and the URLs it led to, those sent before skipped. */
+  private settled(finished: FinishedUrl, found: readonly FoundUrl[] = [], host?: string): ItemVisit {
+    const items: NewItem[] = [];
+    for (const url of found) {
+      const item = this.newItem(url, host);
+      if (item !== undefined) items.push(item);
+    }
+    return {
+      outcome: finished.outcome,
+      detail: finished.detail,
+      fetched: finished.fetched ?? false,
+      ...(finished.entry === undefined ? {} : { result: finished.entry }),
+      ...(items.length === 0 ? {} : { found: items }),
+    };
+  }
+
+  /** A found URL as an item, unless this process sent it already. */
+  private newItem(found: FoundUrl, host?: string): NewItem | undefined {
+    const tooDeep = found.outcome === undefined && found.beyondDepth === true;
+    if (!tooDeep && !this.known.add(found.url)) return undefined;
+    const item: NewItem = {
+      url: found.url,
+      host: host !== undefined && found.url.startsWith(`${host}/`) ? host : new URL(found.url).origin,
+      depth: found.depth,
+      chain: found.chain ?? 0,
+      ...(found.foundOn === undefined ? {} : { foundOn: found.foundOn }),
+    };
+    if (found.outcome !== undefined) {
+      item.outcome = found.outcome;
+      if (found.detail !== undefined) item.detail = found.detail;
+      if (found.entry !== undefined) item.result = found.entry;
+    } else if (found.beyondDepth) {
+      item.outcome = 'max-depth';
+      item.detail = `found only deeper than --max-depth ${this.options.maxDepth}`;
+    }
+    return item;
+  }
+}

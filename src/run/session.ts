@@ -1,0 +1,136 @@
+/**
+ * Taking part in a run, as every command that runs on workers does: open the shared store, create
+ * the run or join it, work (in this process, or in `--workers N` local processes), and, once the
+ * run's work is done, take the writing of its outputs if no other process has.
+ */
+import { hostname } from 'node:os';
+import { RunStore, type HostPace, type NewItem, type RunRecord, type RunState } from '../store/run-store.js';
+import { runLocalWorkers } from './local-workers.js';
+import { runWorker, type WorkKind, type WorkerProgress } from './worker.js';
+
+/** The environment variable that names the store when --store does not. */
+export const STORE_ENV = 'SITEMAPKIT_STORE';
+
+export interface Participation {
+  /** The store's location: a postgres:// URL or a SQLite file. */
+  store: string;
+  /** The run's name: every process given it (and the store) works the same run. */
+  name: string;
+  /** Start this many local worker processes and only coordinate them (undefined: work here). */
+  workers?: number | undefined;
+  /** This process was started by --workers: it works, and leaves the outputs to its parent. */
+  workerOnly: boolean;
+  /** How long a lease lasts unless renewed (default DEFAULT_LEASE_MS). */
+  leaseMs?: number | undefined;
+}
+
+/** What the creator of a run sets down for everyone: the options, the first items and their hosts' pace. */
+export interface RunPlan {
+  kind: string;
+  options: unknown;
+  seeds: readonly NewItem[];
+  pace: HostPace;
+  /** 'starting' when the seeds are to be done before anything they lead to. */
+  state: Exclude<RunState, 'done'>;
+}
+
+export interface WorkSetup {
+  kind: WorkKind;
+  /** The pace of hosts met for the first time (the run's, as its creator set it). */
+  pace: HostPace;
+  slots?: number | undefined;
+  batch?: number | undefined;
+  leaseMs?: number | undefined;
+  onBatch?: (progress: WorkerProgress) => void;
+  /** Called when the work ends, to close what the kind opened. */
+  close?: () => Promise<void>;
+}
+
+export interface Taken {
+  store: RunStore;
+  /** The run as it stands once this process stopped working. */
+  run: RunRecord;
+  created: boolean;
+  /** True when this process is to write the run's outputs (the run is done, and no one else took them). */
+  writeOutputs: boolean;
+  /** Exit codes of local workers that failed. */
+  failedWorkers: number;
+}
+
+/** Who a process is, in `run status` and in `outputs_by`. */
+export function processLabel(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+/**
+ * Takes part in the run. `setup` makes the work of this process from the run as stored (a joiner
+ * follows the creator's options); `workerArgs` is the command line of a local worker, without
+ * the run's own flags. The store stays open for the caller, who closes it.
+ */
+export async function takePart(
+  who: Participation,
+  plan: RunPlan,
+  setup: (run: RunRecord, store: RunStore) => Promise<WorkSetup>,
+  local: { workerArgs: readonly string[]; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  signal?: AbortSignal,
+): Promise<Taken> {
+  const store = await RunStore.open(who.store);
+  try {
+    const { run, created } = who.workerOnly
+      ? { run: await existingRun(store, who.name), created: false }
+      : await store.createOrJoin(
+          { name: who.name, kind: plan.kind, options: plan.options, state: plan.state },
+          plan.seeds,
+          plan.pace,
+        );
+    let failedWorkers = 0;
+    if (who.workers !== undefined) {
+      const codes = await runLocalWorkers({
+        count: who.workers,
+        args: [...local.workerArgs, '--run', who.name, '--worker'],
+        env: { [STORE_ENV]: who.store },
+        stdout: local.stdout,
+        stderr: local.stderr,
+        signal,
+      });
+      failedWorkers = codes.filter((code) => code !== 0).length;
+    } else {
+      const work = await setup(run, store);
+      try {
+        await runWorker({
+          store,
+          run,
+          kind: work.kind,
+          label: processLabel(),
+          slots: work.slots,
+          batch: work.batch,
+          leaseMs: who.leaseMs ?? work.leaseMs,
+          pace: work.pace,
+          signal,
+          onBatch: work.onBatch,
+        });
+      } finally {
+        await work.close?.();
+      }
+    }
+    const now = await existingRun(store, who.name);
+    const writeOutputs =
+      !who.workerOnly && now.state === 'done' && !signal?.aborted && (await store.claimOutputs(now.id, processLabel()));
+    return {
+      store,
+      run: writeOutputs ? await existingRun(store, who.name) : now,
+      created,
+      writeOutputs,
+      failedWorkers,
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function existingRun(store: RunStore, name: string): Promise<RunRecord> {
+  const run = await store.run(name);
+  if (run === undefined) throw new Error(`no run "${name}" in the store at ${store.location}`);
+  return run;
+}

@@ -1,0 +1,224 @@
+/**
+ * A worker of a run: claims host batches from the shared store, does each item at the host's pace,
+ * and commits each batch whole. Any number of workers, on any number of machines, work one run
+ * together; none of them is special. The kind of work (crawl a page, walk a site's sitemap tree,
+ * audit a URL) is a WorkKind: what to do with one item of a leased batch.
+ *
+ * A worker holds up to `slots` leases at once; each lease is one request in flight at a time, so
+ * a host's concurrency (the leases it allows at once) bounds its requests across all workers.
+ * Within a lease the item starts are spaced by the host's delay, in the time slots its claim
+ * reserved. Leases are renewed while the worker lives; killed, its leases expire and another
+ * worker takes their items. The run is done when no item is left to do: the worker returns.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BatchResult, HostPace, Lease, LeasedItem, NewItem, RunRecord, RunStore } from '../store/run-store.js';
+
+/** What one item came to. */
+export interface ItemVisit {
+  /** Settled with this outcome; undefined to try the item again later (`againAfterMs`). */
+  outcome?: string;
+  detail?: string | undefined;
+  /** True when a request was made for it. */
+  fetched: boolean;
+  /** The kind's record of it (JSON-serialisable). */
+  result?: unknown;
+  found?: NewItem[];
+  /** A failure that may pass: tried again, by any worker, after this long. */
+  againAfterMs?: number;
+  stripped?: BatchResult['stripped'];
+  facts?: Record<string, string>;
+}
+
+export interface WorkKind {
+  /**
+   * The host's least time between two requests, in ms (robots.txt Crawl-delay, --delay): asked
+   * when a lease comes with the pace unknown, before its one item is visited.
+   */
+  hostDelay(host: string, signal: AbortSignal): Promise<number>;
+  /** Does one item of a leased batch. Should not throw: a thrown error fails the worker. */
+  visit(item: LeasedItem, lease: Lease, signal: AbortSignal): Promise<ItemVisit>;
+}
+
+export interface WorkerOptions {
+  store: RunStore;
+  run: RunRecord;
+  kind: WorkKind;
+  /** Who the worker is, in `run status`: host name and process id. */
+  label: string;
+  /** Leases held at once: requests in flight from this worker (default 16). */
+  slots?: number | undefined;
+  /** Items per lease (default 10). */
+  batch?: number | undefined;
+  /** How long a lease lives without renewal; a killed worker's work is taken over after it (default 30 s). */
+  leaseMs?: number | undefined;
+  /** The pace of hosts met for the first time. */
+  pace: HostPace;
+  signal?: AbortSignal | undefined;
+  onBatch?: ((progress: WorkerProgress) => void) | undefined;
+}
+
+export interface WorkerProgress {
+  workerId: number;
+  batches: number;
+  items: number;
+  fetched: number;
+  inFlight: number;
+}
+
+export const DEFAULT_WORKER_SLOTS = 16;
+export const DEFAULT_BATCH = 10;
+export const DEFAULT_LEASE_MS = 30_000;
+/** The longest sleep while no host is due: another worker's commit may add work any moment. */
+const MAX_IDLE_MS = 500;
+
+export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
+  return new Worker(options).work();
+}
+
+class Worker {
+  private readonly store: RunStore;
+  private readonly slots: number;
+  private readonly batch: number;
+  private readonly leaseMs: number;
+  private readonly controller = new AbortController();
+  private readonly active = new Set<Promise<void>>();
+  private progress: WorkerProgress = { workerId: 0, batches: 0, items: 0, fetched: 0, inFlight: 0 };
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly options: WorkerOptions) {
+    this.store = options.store;
+    this.slots = options.slots ?? DEFAULT_WORKER_SLOTS;
+    this.batch = options.batch ?? DEFAULT_BATCH;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const stop = () => this.controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener('abort', stop, { once: true });
+  }
+
+  async work(): Promise<WorkerProgress> {
+    const { run } = this.options;
+    const workerId = await this.store.addWorker(run.id, this.options.label);
+    this.progress.workerId = workerId;
+    const renewal = setInterval(() => {
+      this.store.renew(workerId, this.leaseMs).catch(() => undefined);
+    }, this.leaseMs / 3);
+    try {
+      await this.loop(workerId);
+      await Promise.all(this.active);
+      if (this.failure !== undefined) throw this.failure.error;
+    } finally {
+      clearInterval(renewal);
+      await this.store.stopWorker(workerId).catch(() => undefined);
+    }
+    return this.progress;
+  }
+
+  private async loop(workerId: number): Promise<void> {
+    const signal = this.controller.signal;
+    let state = this.options.run.state;
+    while (!signal.aborted && this.failure === undefined) {
+      let claimed = false;
+      while (this.active.size < this.slots && !signal.aborted) {
+        // While the run starts, only its seeds are worked (a crawl's start URLs learn the site).
+        const lease = await this.store.claim(this.options.run.id, workerId, {
+          batch: this.batch,
+          leaseMs: this.leaseMs,
+          seedsOnly: state === 'starting',
+        });
+        if (lease === undefined) break;
+        claimed = true;
+        this.start(lease, workerId);
+      }
+      if (claimed) continue;
+      if (this.active.size > 0) {
+        // A batch ending frees a slot (and may have found work); other workers' commits too.
+        await Promise.race([...this.active, sleep(MAX_IDLE_MS)]);
+        continue;
+      }
+      state = await this.settleState(state);
+      if (state === 'done') return;
+      await sleep(await this.idleWait(), undefined, { signal }).catch(() => undefined);
+    }
+  }
+
+  /** Nothing claimable and nothing in flight here: has the run moved on, or is it done? */
+  private async settleState(state: RunRecord['state']): Promise<RunRecord['state']> {
+    const { store } = this;
+    const runId = this.options.run.id;
+    if (state === 'starting') {
+      if ((await store.pending(runId, { seedsOnly: true })) > 0) return 'starting';
+      await store.setState(runId, 'starting', 'running');
+      return 'running';
+    }
+    if ((await store.pending(runId)) > 0) return state;
+    await store.setState(runId, 'running', 'done');
+    return 'done';
+  }
+
+  /** How long to sleep before claiming again: until the next host is due, at most MAX_IDLE_MS. */
+  private async idleWait(): Promise<number> {
+    const [due, now] = await Promise.all([this.store.nextDue(this.options.run.id), this.store.now()]);
+    return Math.max(10, Math.min(MAX_IDLE_MS, due === undefined ? MAX_IDLE_MS : due - now));
+  }
+
+  private start(lease: Lease, workerId: number): void {
+    const done = this.doLease(lease, workerId).catch((error: unknown) => {
+      this.failure ??= { error };
+      this.controller.abort(error);
+    });
+    const tracked = done.finally(() => this.active.delete(tracked));
+    this.active.add(tracked);
+  }
+
+  /** The lease's items one after the other, each in its time slot; then one commit. */
+  private async doLease(lease: Lease, workerId: number): Promise<void> {
+    const signal = this.controller.signal;
+    const claimedAt = Date.now();
+    const { kind, pace } = this.options;
+    const delayMs = lease.delayMs ?? (await kind.hostDelay(lease.host, signal));
+    const result: BatchResult & Required<Pick<BatchResult, 'again' | 'found' | 'stripped'>> = {
+      done: [],
+      again: [],
+      found: [],
+      stripped: [],
+      facts: {},
+      fetched: 0,
+      ...(lease.delayMs === undefined ? { delayMs } : {}),
+    };
+    for (const [index, item] of lease.items.entries()) {
+      if (signal.aborted) break;
+      const wait = claimedAt + index * delayMs - Date.now();
+      if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) break;
+      // The start in the database's clock: the lease began at its `startAt`.
+      result.lastStartAt = lease.startAt + (Date.now() - claimedAt);
+      this.progress.inFlight += 1;
+      let visit: ItemVisit;
+      try {
+        visit = await kind.visit(item, lease, signal);
+      } finally {
+        this.progress.inFlight -= 1;
+      }
+      if (signal.aborted) break;
+      if (visit.fetched) result.fetched += 1;
+      if (visit.outcome === undefined) result.again.push({ id: item.id, afterMs: visit.againAfterMs ?? 0 });
+      else
+        result.done.push({
+          id: item.id,
+          outcome: visit.outcome,
+          detail: visit.detail,
+          fetched: visit.fetched,
+          result: visit.result,
+        });
+      if (visit.found) result.found.push(...visit.found);
+      if (visit.stripped) result.stripped.push(...visit.stripped);
+      Object.assign(result.facts!, visit.facts);
+    }
+    // Stopped halfway: what was done is kept, the rest is free for others at once.
+    await this.store.commit(lease, workerId, result, pace);
+    this.progress.batches += 1;
+    this.progress.items += result.done.length;
+    this.progress.fetched += result.fetched;
+    this.options.onBatch?.({ ...this.progress });
+  }
+}

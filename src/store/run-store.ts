@@ -1,0 +1,642 @@
+/**
+ * A run's work in the shared store, for workers on any number of machines: one queue per host,
+ * leased a batch at a time. The kind of work does not matter here: an item is a URL with a
+ * host, and its result is the kind's own record (a crawled page's entry, a site's tree summary,
+ * an audit row), so every kind plugs into the same claims, leases and commits.
+ *
+ * - claim(): takes a host whose next allowed time has come and that has fewer live leases than
+ *   its concurrency (`FOR UPDATE SKIP LOCKED` on PostgreSQL: workers never wait for each other),
+ *   leases a batch of its items, and, when the host has a delay, reserves the batch's time slots.
+ * - commit(): the batch's results, the URLs it found, and the host's next allowed time, in one
+ *   transaction. Results are written only over items still to do (unique on run and URL), so a
+ *   batch done twice counts once.
+ * - A lease lives until `expires_at`, renewed by its worker while it works; a killed worker's
+ *   leases expire and their items are claimed again. Nothing is lost but the work in flight.
+ */
+import type { Queryable, StoreDatabase } from './database.js';
+import { openStoreDatabase } from './database.js';
+import { migrate } from './migrations.js';
+
+export type RunState = 'starting' | 'running' | 'done';
+
+export interface RunRecord {
+  id: number;
+  name: string;
+  kind: string;
+  /** The options every worker of the run follows, as the creator gave them. */
+  options: unknown;
+  state: RunState;
+  createdAt: number;
+  doneAt?: number;
+  outputsAt?: number;
+  outputsBy?: string;
+}
+
+/** Politeness a host starts with; `delayMs` undefined until the first worker on it knows (robots.txt). */
+export interface HostPace {
+  concurrency: number;
+  delayMs?: number | undefined;
+}
+
+/** A URL to do, or already settled (found out of scope, say), under its host (origin). */
+export interface NewItem {
+  url: string;
+  host: string;
+  depth?: number;
+  chain?: number;
+  /** The item (id) it was found on; none for a seed. */
+  foundOn?: number;
+  /** Settled at once with this outcome (not to do). */
+  outcome?: string;
+  detail?: string;
+  /** The kind's record for a settled item (JSON-serialisable). */
+  result?: unknown;
+}
+
+/**
+ * The one outcome that is not final: a URL met only beyond the depth limit is queued after all
+ * when a shallower path to it is found later.
+ */
+export const REVIVABLE_OUTCOME = 'max-depth';
+
+export interface LeasedItem {
+  id: number;
+  url: string;
+  depth: number;
+  chain: number;
+  /** Earlier tries of this item that ended in a failure that may pass. */
+  attempts: number;
+}
+
+export interface Lease {
+  id: number;
+  runId: number;
+  hostId: number;
+  /** The host (origin) of every item of the lease. */
+  host: string;
+  /** The host's delay between requests, undefined while unknown (the batch is then one item). */
+  delayMs: number | undefined;
+  /** The database clock when the lease was taken: the batch's first request may start then. */
+  startAt: number;
+  items: LeasedItem[];
+}
+
+export interface ItemDone {
+  id: number;
+  outcome: string;
+  detail?: string | undefined;
+  /** True when a request was made for it. */
+  fetched: boolean;
+  result?: unknown;
+}
+
+export interface BatchResult {
+  done: ItemDone[];
+  /** Items to try again, not before `afterMs` from now (their attempts counted). */
+  again?: { id: number; afterMs: number }[];
+  found?: NewItem[];
+  /** Query parameters stripped from URLs met (the crawl's report). */
+  stripped?: { from: string; to: string; names: readonly string[] }[];
+  /** Facts learnt for every worker (where a start URL landed). */
+  facts?: Record<string, string>;
+  /** The database clock's time of the batch's last request start; with the delay, the host's next allowed time. */
+  lastStartAt?: number;
+  /** The host's delay, once known. */
+  delayMs?: number;
+  /** Requests made (for the run's counts). */
+  fetched: number;
+}
+
+export interface RunStatus {
+  run: RunRecord;
+  /** Items still to do, those of them held by live leases, and items settled by outcome. */
+  todo: number;
+  leased: number;
+  outcomes: Record<string, number>;
+  hosts: number;
+  workers: WorkerStatus[];
+}
+
+export interface WorkerStatus {
+  id: number;
+  label: string;
+  startedAt: number;
+  seenAt: number;
+  stoppedAt?: number;
+  fetched: number;
+  done: number;
+  batches: number;
+}
+
+export interface RunItem {
+  id: number;
+  url: string;
+  host: string;
+  depth: number;
+  foundOn: number | null;
+  outcome: string | null;
+  detail: string | null;
+  fetched: boolean;
+  result: unknown;
+}
+
+interface RunRow {
+  id: number;
+  name: string;
+  kind: string;
+  options: string;
+  state: RunState;
+  created_at: number;
+  done_at: number | null;
+  outputs_at: number | null;
+  outputs_by: string | null;
+}
+
+/** Rows read per query when a run's items are read out. */
+const PAGE = 1_000;
+
+/** An item whose lease is live: claimed by a worker that is still at it. */
+const LEASE_LIVE = `EXISTS (SELECT 1 FROM sitemapkit_run_leases l WHERE l.id = i.lease_id AND l.expires_at > $now)`;
+
+export class RunStore {
+  private readonly hostIds = new Map<string, number>();
+
+  private constructor(readonly db: StoreDatabase) {}
+
+  /** A transaction that may add hosts: ids learnt in one that rolled back are forgotten. */
+  private async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(work);
+    } catch (error) {
+      this.hostIds.clear();
+      throw error;
+    }
+  }
+
+  /** Opens the store at `location` (postgres:// URL or SQLite file) and brings its schema up to date. */
+  static async open(location: string): Promise<RunStore> {
+    const db = await openStoreDatabase(location);
+    try {
+      await migrate(db);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    return new RunStore(db);
+  }
+
+  get location(): string {
+    return this.db.location;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  /** The database's clock, epoch ms. */
+  async now(tx: Queryable = this.db): Promise<number> {
+    const [row] = await tx.all<{ now: number }>(`SELECT ${this.db.dialect.nowMs} AS now`);
+    return Number(row!.now);
+  }
+
+  async run(name: string): Promise<RunRecord | undefined> {
+    const [row] = await this.db.all<RunRow>('SELECT * FROM sitemapkit_runs WHERE name = $1', [name]);
+    return row === undefined ? undefined : runRecord(row);
+  }
+
+  async runs(): Promise<RunRecord[]> {
+    return (await this.db.all<RunRow>('SELECT * FROM sitemapkit_runs ORDER BY id')).map(runRecord);
+  }
+
+  /**
+   * Creates the run `name` with its seeds, or joins it when it exists: `created` says which. A
+   * run of another kind by that name is an error. The seeds' hosts start with `pace`.
+   */
+  async createOrJoin(
+    definition: { name: string; kind: string; options: unknown; state: Exclude<RunState, 'done'> },
+    seeds: readonly NewItem[],
+    pace: HostPace,
+  ): Promise<{ run: RunRecord; created: boolean }> {
+    return this.transaction(async (tx) => {
+      const now = await this.now(tx);
+      const inserted = await tx.all<RunRow>(
+        `INSERT INTO sitemapkit_runs (name, kind, options, state, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (name) DO NOTHING RETURNING *`,
+        [definition.name, definition.kind, JSON.stringify(definition.options), definition.state, now],
+      );
+      const created = inserted[0] !== undefined;
+      const [row] = created
+        ? inserted
+        : await tx.all<RunRow>('SELECT * FROM sitemapkit_runs WHERE name = $1', [definition.name]);
+      const run = runRecord(row!);
+      if (run.kind !== definition.kind)
+        throw new Error(`the run "${run.name}" in ${this.location} is a ${run.kind} run, not a ${definition.kind} run`);
+      if (created) await this.addItems(tx, run.id, seeds, pace);
+      return { run, created };
+    });
+  }
+
+  /** Adds items to a run (seeds found after its creation, say); known URLs are left as they are. */
+  async addSeeds(runId: number, items: readonly NewItem[], pace: HostPace): Promise<void> {
+    await this.transaction((tx) => this.addItems(tx, runId, items, pace));
+  }
+
+  async setState(runId: number, from: RunState, to: RunState): Promise<boolean> {
+    const doneAt = to === 'done' ? this.db.dialect.nowMs : 'done_at';
+    return (
+      (await this.db.run(`UPDATE sitemapkit_runs SET state = $1, done_at = ${doneAt} WHERE id = $2 AND state = $3`, [
+        to,
+        runId,
+        from,
+      ])) > 0
+    );
+  }
+
+  /** Takes the writing of the run's outputs for `by`: true for the one process that gets it. */
+  async claimOutputs(runId: number, by: string, { again = false } = {}): Promise<boolean> {
+    const condition = again ? '' : ' AND outputs_at IS NULL';
+    return (
+      (await this.db.run(
+        `UPDATE sitemapkit_runs SET outputs_at = ${this.db.dialect.nowMs}, outputs_by = $1 WHERE id = $2 AND state = 'done'${condition}`,
+        [by, runId],
+      )) > 0
+    );
+  }
+
+  async facts(runId: number): Promise<Record<string, string>> {
+    const rows = await this.db.all<{ key: string; value: string }>(
+      'SELECT key, value FROM sitemapkit_run_facts WHERE run_id = $1',
+      [runId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+  }
+
+  /** Registers a worker process of the run; its id marks its leases and counts its work. */
+  async addWorker(runId: number, label: string): Promise<number> {
+    const [row] = await this.db.all<{ id: number }>(
+      `INSERT INTO sitemapkit_run_workers (run_id, label, started_at, seen_at) VALUES ($1, $2, ${this.db.dialect.nowMs}, ${this.db.dialect.nowMs}) RETURNING id`,
+      [runId, label],
+    );
+    return row!.id;
+  }
+
+  async stopWorker(workerId: number): Promise<void> {
+    await this.db.run(`UPDATE sitemapkit_run_workers SET stopped_at = ${this.db.dialect.nowMs} WHERE id = $1`, [
+      workerId,
+    ]);
+  }
+
+  /**
+   * Leases up to `batch` items of one host whose turn has come, for `leaseMs` (plus the time the
+   * batch's delays take). `seedsOnly` takes only the run's seeds (items found on no page). A
+   * worker holds at most its share of a host's concurrency (split among the live workers), so
+   * the first worker up does not take every host's every slot.
+   * Undefined when no host has work that may start now.
+   */
+  async claim(
+    runId: number,
+    workerId: number,
+    { batch, leaseMs, seedsOnly = false }: { batch: number; leaseMs: number; seedsOnly?: boolean },
+  ): Promise<Lease | undefined> {
+    const d = this.db.dialect;
+    const seeds = seedsOnly ? ' AND i.found_on IS NULL' : '';
+    return this.db.transaction(async (tx) => {
+      const now = await this.now(tx);
+      const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null }>(
+        `SELECT h.id, h.host, h.delay_ms FROM sitemapkit_run_hosts h
+         WHERE h.run_id = $1 AND h.next_at <= $2
+           AND EXISTS (SELECT 1 FROM sitemapkit_run_items i
+                       WHERE i.run_id = $1 AND i.host_id = h.id AND i.outcome IS NULL AND i.not_before <= $2${seeds}
+                         AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$2')}))
+           AND (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.expires_at > $2) < h.concurrency
+           AND (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.worker_id = $3 AND l.expires_at > $2)
+             * (SELECT count(*) FROM sitemapkit_run_workers w WHERE w.run_id = $1 AND w.stopped_at IS NULL AND w.seen_at > $2 - $4)
+             < h.concurrency
+         ORDER BY h.next_at, h.id LIMIT 1 ${d.skipLocked}`,
+        [runId, now, workerId, leaseMs],
+      );
+      if (host === undefined) return undefined;
+      const delayMs = host.delay_ms ?? undefined;
+      // A host whose pace is unknown gets one request, whose worker learns it (robots.txt).
+      const size = delayMs === undefined ? 1 : batch;
+      const reserved = (delayMs ?? 0) * size;
+      const [lease] = await tx.all<{ id: number }>(
+        'INSERT INTO sitemapkit_run_leases (run_id, host_id, worker_id, expires_at) VALUES ($1, $2, $3, $4) RETURNING id',
+        [runId, host.id, workerId, now + reserved + leaseMs],
+      );
+      const items = await tx.all<LeasedItem>(
+        `UPDATE sitemapkit_run_items SET lease_id = $1 WHERE id IN (
+           SELECT i.id FROM sitemapkit_run_items i
+           WHERE i.run_id = $2 AND i.host_id = $3 AND i.outcome IS NULL AND i.not_before <= $4${seeds}
+             AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$4')})
+           ORDER BY i.depth, i.id LIMIT $5 ${d.skipLocked})
+         RETURNING id, url, depth, chain, attempts`,
+        [lease!.id, runId, host.id, now, size],
+      );
+      if (items.length === 0) {
+        await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease!.id]);
+        return undefined;
+      }
+      // The batch's time slots are the host's: the next lease starts after them.
+      if (reserved > 0)
+        await tx.run(`UPDATE sitemapkit_run_hosts SET next_at = $1 WHERE id = $2`, [
+          now + (delayMs ?? 0) * items.length,
+          host.id,
+        ]);
+      // Expired leases of the host are gone for good: their items are free again.
+      await tx.run('DELETE FROM sitemapkit_run_leases WHERE host_id = $1 AND expires_at <= $2', [host.id, now]);
+      items.sort((a, b) => a.depth - b.depth || a.id - b.id);
+      return { id: lease!.id, runId, hostId: host.id, host: host.host, delayMs, startAt: now, items };
+    });
+  }
+
+  /** Keeps the worker's leases alive for another `leaseMs`. */
+  async renew(workerId: number, leaseMs: number): Promise<void> {
+    const now = this.db.dialect.nowMs;
+    await this.db.run(
+      `UPDATE sitemapkit_run_leases SET expires_at = ${this.db.dialect.greatest}(expires_at, ${now} + $1) WHERE worker_id = $2`,
+      [leaseMs, workerId],
+    );
+    await this.db.run(`UPDATE sitemapkit_run_workers SET seen_at = ${now} WHERE id = $1`, [workerId]);
+  }
+
+  /**
+   * Commits a lease's batch: results, retries, found URLs, the host's pace and the worker's counts,
+   * in one transaction; then the lease is gone, and its items not done are free.
+   */
+  async commit(lease: Lease, workerId: number, result: BatchResult, pace: HostPace): Promise<void> {
+    const d = this.db.dialect;
+    await this.transaction(async (tx) => {
+      if (result.found !== undefined && result.found.length > 0)
+        await this.addItems(tx, lease.runId, result.found, pace);
+      if (result.done.length > 0)
+        await tx.run(
+          `UPDATE sitemapkit_run_items SET outcome = r.outcome, detail = r.detail, fetched = r.fetched, result = r.result,
+             lease_id = NULL, done_by = $2
+           FROM ${d.jsonRows('$1', [
+             ['id', 'bigint'],
+             ['outcome', 'text'],
+             ['detail', 'text'],
+             ['fetched', 'integer'],
+             ['result', 'text'],
+           ])}
+           WHERE sitemapkit_run_items.id = r.id AND sitemapkit_run_items.outcome IS NULL`,
+          [
+            JSON.stringify(
+              result.done.map((item) => ({
+                id: item.id,
+                outcome: item.outcome,
+                detail: item.detail ?? null,
+                fetched: item.fetched ? 1 : 0,
+                result: item.result === undefined ? null : JSON.stringify(item.result),
+              })),
+            ),
+            workerId,
+          ],
+        );
+      for (const again of result.again ?? [])
+        await tx.run(
+          `UPDATE sitemapkit_run_items SET attempts = attempts + 1, not_before = ${d.nowMs} + $1, lease_id = NULL
+           WHERE id = $2 AND outcome IS NULL`,
+          [again.afterMs, again.id],
+        );
+      await tx.run('UPDATE sitemapkit_run_items SET lease_id = NULL WHERE lease_id = $1 AND outcome IS NULL', [
+        lease.id,
+      ]);
+      if (result.stripped !== undefined && result.stripped.length > 0)
+        await tx.run(
+          `INSERT INTO sitemapkit_run_stripped (run_id, url, name, kept)
+           SELECT $1, r.url, r.name, r.kept FROM ${d.jsonRows('$2', [
+             ['url', 'text'],
+             ['name', 'text'],
+             ['kept', 'text'],
+           ])} ON CONFLICT DO NOTHING`,
+          [
+            lease.runId,
+            JSON.stringify(result.stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to })))),
+          ],
+        );
+      for (const [key, value] of Object.entries(result.facts ?? {}))
+        await tx.run(
+          'INSERT INTO sitemapkit_run_facts (run_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (run_id, key) DO NOTHING',
+          [lease.runId, key, value],
+        );
+      const delay = result.delayMs ?? lease.delayMs;
+      await tx.run(
+        `UPDATE sitemapkit_run_hosts SET delay_ms = $1, next_at = ${d.greatest}(next_at, $2) WHERE id = $3`,
+        [delay ?? null, result.lastStartAt === undefined ? 0 : result.lastStartAt + (delay ?? 0), lease.hostId],
+      );
+      await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease.id]);
+      await tx.run(
+        `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + 1, seen_at = ${d.nowMs}
+         WHERE id = $3`,
+        [result.fetched, result.done.length, workerId],
+      );
+    });
+  }
+
+  /** Gives a lease's items back untouched (a worker stopping). */
+  async release(lease: Lease): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run('UPDATE sitemapkit_run_items SET lease_id = NULL WHERE lease_id = $1', [lease.id]);
+      await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease.id]);
+    });
+  }
+
+  /** Items still to do (leased or not); when there are none, the run's work is done. */
+  async pending(runId: number, { seedsOnly = false } = {}): Promise<number> {
+    const [row] = await this.db.all<{ n: number }>(
+      `SELECT count(*) AS n FROM sitemapkit_run_items WHERE run_id = $1 AND outcome IS NULL${seedsOnly ? ' AND found_on IS NULL' : ''}`,
+      [runId],
+    );
+    return Number(row!.n);
+  }
+
+  /** When the next claim may succeed, by the database clock: the earliest next_at or not_before with work behind it. */
+  async nextDue(runId: number): Promise<number | undefined> {
+    const [row] = await this.db.all<{ due: number | null }>(
+      `SELECT min(${this.db.dialect.greatest}(h.next_at, i.not_before)) AS due
+       FROM sitemapkit_run_items i JOIN sitemapkit_run_hosts h ON h.id = i.host_id
+       WHERE i.run_id = $1 AND i.outcome IS NULL`,
+      [runId],
+    );
+    return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
+  }
+
+  async status(name: string): Promise<RunStatus | undefined> {
+    const run = await this.run(name);
+    if (run === undefined) return undefined;
+    const now = await this.now();
+    const outcomes: Record<string, number> = {};
+    let todo = 0;
+    for (const row of await this.db.all<{ outcome: string | null; n: number }>(
+      'SELECT outcome, count(*) AS n FROM sitemapkit_run_items WHERE run_id = $1 GROUP BY outcome ORDER BY outcome',
+      [run.id],
+    )) {
+      if (row.outcome === null) todo = Number(row.n);
+      else outcomes[row.outcome] = Number(row.n);
+    }
+    const [leased] = await this.db.all<{ n: number }>(
+      `SELECT count(*) AS n FROM sitemapkit_run_items i WHERE i.run_id = $1 AND i.outcome IS NULL AND i.lease_id IS NOT NULL AND ${LEASE_LIVE.replaceAll('$now', '$2')}`,
+      [run.id, now],
+    );
+    const [hosts] = await this.db.all<{ n: number }>(
+      'SELECT count(*) AS n FROM sitemapkit_run_hosts WHERE run_id = $1',
+      [run.id],
+    );
+    const workers = await this.db.all<{
+      id: number;
+      label: string;
+      started_at: number;
+      seen_at: number;
+      stopped_at: number | null;
+      fetched: number;
+      done: number;
+      batches: number;
+    }>('SELECT * FROM sitemapkit_run_workers WHERE run_id = $1 ORDER BY id', [run.id]);
+    return {
+      run,
+      todo,
+      leased: Number(leased!.n),
+      outcomes,
+      hosts: Number(hosts!.n),
+      workers: workers.map((w) => ({
+        id: w.id,
+        label: w.label,
+        startedAt: Number(w.started_at),
+        seenAt: Number(w.seen_at),
+        ...(w.stopped_at === null ? {} : { stoppedAt: Number(w.stopped_at) }),
+        fetched: w.fetched,
+        done: w.done,
+        batches: w.batches,
+      })),
+    };
+  }
+
+  /** Every item of the run, in the order met (by id), a page of rows at a time. */
+  async *items(runId: number): AsyncIterable<RunItem> {
+    for (let after = 0; ;) {
+      const rows = await this.db.all<{
+        id: number;
+        url: string;
+        host: string;
+        depth: number;
+        found_on: number | null;
+        outcome: string | null;
+        detail: string | null;
+        fetched: number | boolean;
+        result: string | null;
+      }>(
+        `SELECT i.id, i.url, h.host, i.depth, i.found_on, i.outcome, i.detail, i.fetched, i.result
+         FROM sitemapkit_run_items i JOIN sitemapkit_run_hosts h ON h.id = i.host_id
+         WHERE i.run_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3`,
+        [runId, after, PAGE],
+      );
+      for (const row of rows)
+        yield {
+          id: Number(row.id),
+          url: row.url,
+          host: row.host,
+          depth: row.depth,
+          foundOn: row.found_on === null ? null : Number(row.found_on),
+          outcome: row.outcome,
+          detail: row.detail,
+          fetched: Boolean(row.fetched),
+          result: row.result === null ? undefined : (JSON.parse(row.result) as unknown),
+        };
+      if (rows.length < PAGE) return;
+      after = Number(rows.at(-1)!.id);
+    }
+  }
+
+  /** The query parameters a crawl run stripped, in the order recorded. */
+  async *stripped(runId: number): AsyncIterable<{ from: string; to: string; name: string }> {
+    const rows = await this.db.all<{ url: string; name: string; kept: string }>(
+      'SELECT url, name, kept FROM sitemapkit_run_stripped WHERE run_id = $1 ORDER BY url, name',
+      [runId],
+    );
+    for (const row of rows) yield { from: row.url, to: row.kept, name: row.name };
+  }
+
+  /** Hosts first (new ones with `pace`), then the items: known URLs stay as they are, but a URL met too deep is revived. */
+  private async addItems(tx: Queryable, runId: number, found: readonly NewItem[], pace: HostPace): Promise<void> {
+    // One row per URL in a statement (an upsert may not touch a row twice): the first met stands.
+    const urls = new Set<string>();
+    const items = found.filter((item) => !urls.has(item.url) && urls.add(item.url));
+    if (items.length === 0) return;
+    const d = this.db.dialect;
+    await this.knowHosts(tx, runId, items, pace);
+    await tx.run(
+      `INSERT INTO sitemapkit_run_items (run_id, host_id, url, depth, chain, found_on, outcome, detail, result)
+       SELECT $1, r.host_id, r.url, r.depth, r.chain, r.found_on, r.outcome, r.detail, r.result
+       FROM ${d.jsonRows('$2', [
+         ['host_id', 'bigint'],
+         ['url', 'text'],
+         ['depth', 'integer'],
+         ['chain', 'integer'],
+         ['found_on', 'bigint'],
+         ['outcome', 'text'],
+         ['detail', 'text'],
+         ['result', 'text'],
+       ])} WHERE true
+       ON CONFLICT (run_id, url) DO UPDATE SET
+         depth = excluded.depth, chain = excluded.chain, found_on = excluded.found_on, outcome = NULL, detail = NULL
+       WHERE sitemapkit_run_items.outcome = '${REVIVABLE_OUTCOME}' AND excluded.outcome IS NULL`,
+      [
+        runId,
+        JSON.stringify(
+          items.map((item) => ({
+            host_id: this.hostIds.get(hostKey(runId, item.host)),
+            url: item.url,
+            depth: item.depth ?? 0,
+            chain: item.chain ?? 0,
+            found_on: item.foundOn ?? null,
+            outcome: item.outcome ?? null,
+            detail: item.detail ?? null,
+            result: item.result === undefined ? null : JSON.stringify(item.result),
+          })),
+        ),
+      ],
+    );
+  }
+
+  /** Makes sure every host of `items` has its row, and its id is known here. */
+  private async knowHosts(tx: Queryable, runId: number, items: readonly NewItem[], pace: HostPace): Promise<void> {
+    const unknown = [...new Set(items.map((item) => item.host))].filter(
+      (host) => !this.hostIds.has(hostKey(runId, host)),
+    );
+    if (unknown.length === 0) return;
+    const hosts = JSON.stringify(unknown.map((host) => ({ host })));
+    const columns = [['host', 'text']] as const;
+    await tx.run(
+      `INSERT INTO sitemapkit_run_hosts (run_id, host, concurrency, delay_ms)
+       SELECT $1, r.host, $3, $4 FROM ${this.db.dialect.jsonRows('$2', columns)} WHERE true
+       ON CONFLICT (run_id, host) DO NOTHING`,
+      [runId, hosts, pace.concurrency, pace.delayMs ?? null],
+    );
+    const rows = await tx.all<{ id: number; host: string }>(
+      `SELECT h.id, h.host FROM sitemapkit_run_hosts h JOIN ${this.db.dialect.jsonRows('$2', columns)} ON r.host = h.host
+       WHERE h.run_id = $1`,
+      [runId, hosts],
+    );
+    for (const row of rows) this.hostIds.set(hostKey(runId, row.host), Number(row.id));
+  }
+}
+
+function hostKey(runId: number, host: string): string {
+  return `${runId} ${host}`;
+}
+
+function runRecord(row: RunRow): RunRecord {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    kind: row.kind,
+    options: JSON.parse(row.options) as unknown,
+    state: row.state,
+    createdAt: Number(row.created_at),
+    ...(row.done_at === null ? {} : { doneAt: Number(row.done_at) }),
+    ...(row.outputs_at === null ? {} : { outputsAt: Number(row.outputs_at) }),
+    ...(row.outputs_by === null ? {} : { outputsBy: row.outputs_by }),
+  };
+}

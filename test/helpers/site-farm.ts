@@ -1,0 +1,136 @@
+/**
+ * A farm of sites on 127.0.0.1, each its own host:port: one multi-host site for the crawl tests
+ * and the scale benchmark. Every host serves /robots.txt and pages /p/0 … /p/N-1 of HTML, each
+ * linking two children (a tree from /p/0), the same page on the next host, and now and then a
+ * page that is noindex, has its canonical elsewhere, links to a 404, or to a redirect whose target
+ * only the redirect leads to. Pages may answer after `latencyMs`, as real sites do.
+ *
+ * The servers count, per host, the requests for each path and the most requests in flight at
+ * once: what the crawl tests assert (no page fetched twice, per-host limits held across workers).
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface FarmOptions {
+  hosts: number;
+  pagesPerHost: number;
+  latencyMs?: number;
+  /** robots.txt Crawl-delay in seconds, on every host. */
+  crawlDelay?: number;
+}
+
+export interface FarmHost {
+  origin: string;
+  /** Requests per path (robots.txt included). */
+  hits: Map<string, number>;
+  maxInFlight: number;
+}
+
+export interface Farm {
+  hosts: FarmHost[];
+  /** The listed set a correct crawl of the whole farm finds: every page but the noindex and canonicalised ones. */
+  expectedListed(): Set<string>;
+  /** Forgets the counts, for the next crawl. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const FILLER = '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>'.repeat(6);
+
+/** The page kinds, by page number: each rule applies to a few pages of every host. */
+const isNoindex = (n: number) => n % 17 === 16;
+const hasCanonicalElsewhere = (n: number) => n % 23 === 22;
+const linksGone = (n: number) => n % 19 === 5;
+const linksMoved = (n: number) => n % 13 === 7;
+
+/** The HTML of page `n` of host `index`. */
+export function farmPage(origins: readonly string[], index: number, n: number, pages: number): string {
+  const links = ['<a href="/">Home</a>'];
+  for (const child of [2 * n + 1, 2 * n + 2]) if (child < pages) links.push(`<a href="/p/${child}">Page ${child}</a>`);
+  links.push(`<a href="${origins[(index + 1) % origins.length]}/p/${n}">Next host</a>`);
+  links.push('<a href="http://127.0.0.1:9/elsewhere">Elsewhere</a>');
+  if (linksGone(n)) links.push(`<a href="/gone/${n}">Gone</a>`);
+  if (linksMoved(n)) links.push(`<a href="/moved/${n}">Moved</a>`);
+  let head = `<title>Host ${index} page ${n}</title>`;
+  if (isNoindex(n)) head += '<meta name="robots" content="noindex">';
+  if (hasCanonicalElsewhere(n)) head += '<link rel="canonical" href="/p/0">';
+  return `<!doctype html><html><head>${head}</head><body><nav>${links.join(' ')}</nav>${FILLER}</body></html>`;
+}
+
+export async function startFarm(options: FarmOptions): Promise<Farm> {
+  const { pagesPerHost: pages, latencyMs = 0 } = options;
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+  const hosts: FarmHost[] = [];
+  const origins: string[] = [];
+  for (let index = 0; index < options.hosts; index++) {
+    const host: FarmHost = { origin: '', hits: new Map(), maxInFlight: 0 };
+    let inFlight = 0;
+    const server = createServer((request, response) => {
+      const path = request.url ?? '/';
+      host.hits.set(path, (host.hits.get(path) ?? 0) + 1);
+      inFlight += 1;
+      host.maxInFlight = Math.max(host.maxInFlight, inFlight);
+      response.on('close', () => (inFlight -= 1));
+      const answer = () => serve(path, index, response);
+      if (latencyMs > 0 && path !== '/robots.txt') setTimeout(answer, latencyMs);
+      else answer();
+    });
+    server.keepAliveTimeout = 30_000;
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    host.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    servers.push(server);
+    hosts.push(host);
+    origins.push(host.origin);
+  }
+
+  function serve(path: string, index: number, response: ServerResponse): void {
+    const html = { 'content-type': 'text/html; charset=utf-8' };
+    const page = /^\/p\/(\d+)$/.exec(path);
+    const moved = /^\/moved\/(\d+)$/.exec(path);
+    const landing = /^\/landing\/(\d+)$/.exec(path);
+    if (path === '/robots.txt') {
+      const delay = options.crawlDelay === undefined ? '' : `Crawl-delay: ${options.crawlDelay}\n`;
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\n${delay}Disallow: /private/\n`);
+    } else if (path === '/') {
+      response.writeHead(200, html).end('<!doctype html><title>Home</title><a href="/p/0">Start</a>');
+    } else if (page && Number(page[1]) < pages) {
+      response.writeHead(200, html).end(farmPage(origins, index, Number(page[1]), pages));
+    } else if (moved) {
+      response.writeHead(301, { location: `/landing/${moved[1]}` }).end();
+    } else if (landing) {
+      response.writeHead(200, html).end(`<!doctype html><title>Landing ${landing[1]}</title><p>Moved here.</p>`);
+    } else {
+      response.writeHead(404, html).end('<!doctype html><title>Not found</title>');
+    }
+  }
+
+  return {
+    hosts,
+    expectedListed() {
+      const listed = new Set<string>();
+      for (const { origin } of hosts) {
+        listed.add(`${origin}/`);
+        for (let n = 0; n < pages; n++) {
+          if (!isNoindex(n) && !hasCanonicalElsewhere(n)) listed.add(`${origin}/p/${n}`);
+          if (linksMoved(n)) listed.add(`${origin}/landing/${n}`);
+        }
+      }
+      return listed;
+    },
+    reset() {
+      for (const host of hosts) {
+        host.hits.clear();
+        host.maxInFlight = 0;
+      }
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * A crawl on workers sharing PostgreSQL, against a site of four hosts (each its own host:port,
+ * answering after a little latency): three workers list exactly what crawls of one process list,
+ * fetch no page twice, keep each host's concurrency across all of them (measured at the servers),
+ * and lose nothing when one of them is killed with kill -9 halfway.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { CLI_PATH, kill9, runCli } from '../helpers/cli.js';
+import { createTestDatabase } from '../helpers/postgres.js';
+import { startFarm, type Farm } from '../helpers/site-farm.js';
+
+const HOSTS = 4;
+const PAGES = 50;
+const farm: Farm = await startFarm({ hosts: HOSTS, pagesPerHost: PAGES, latencyMs: 15 });
+const starts = farm.hosts.map((host) => `${host.origin}/`);
+const work = mkdtempSync(join(tmpdir(), 'sitemapkit-crawl-workers-'));
+after(async () => {
+  await farm.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Every <loc> of every sitemap under `dir`. */
+function listedIn(dir: string): Set<string> {
+  const listed = new Set<string>();
+  const visit = (path: string) => {
+    if (statSync(path).isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+    else if (path.endsWith('.xml'))
+      for (const [, loc] of readFileSync(path, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)) listed.add(loc!);
+  };
+  visit(dir);
+  return listed;
+}
+
+/** Paths a host answered more than once (robots.txt aside: each process reads it). */
+function fetchedTwice(): string[] {
+  return farm.hosts.flatMap((host) =>
+    [...host.hits].filter(([path, n]) => n > 1 && path !== '/robots.txt').map(([path]) => `${host.origin}${path}`),
+  );
+}
+
+function sorted(set: Set<string>): string[] {
+  return [...set].sort();
+}
+
+describe('a crawl on workers sharing PostgreSQL', () => {
+  test('one process per host, crawling the classic way, is the reference', async () => {
+    const reference = new Set<string>();
+    await Promise.all(
+      starts.map(async (start, index) => {
+        const out = join(work, `single-${index}`);
+        const result = await runCli(['crawl', start, '--out', out, '--state', join(work, 'state'), '--json']);
+        assert.equal(result.code, 0, result.stderr);
+        for (const url of listedIn(out)) reference.add(url);
+      }),
+    );
+    assert.deepEqual(sorted(reference), sorted(farm.expectedListed()));
+  });
+
+  test('three workers list the same set, fetch each page once, and keep two requests in flight per host', async () => {
+    const store = await createTestDatabase();
+    farm.reset();
+    const out = join(work, 'three');
+    const result = await runCli(
+      ['crawl', ...starts, '--out', out, '--run', 'three', '--workers', '3', '--concurrency', '2', '--json'],
+      { env: { SITEMAPKIT_STORE: store } },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { listed: number; finished: boolean };
+    assert.equal(report.finished, true);
+    assert.deepEqual(sorted(listedIn(out)), sorted(farm.expectedListed()));
+    assert.equal(report.listed, farm.expectedListed().size);
+    assert.equal(readdirSync(out).length, HOSTS, 'one directory of sitemaps per host');
+    assert.deepEqual(fetchedTwice(), [], 'no page fetched twice');
+    for (const host of farm.hosts) assert.ok(host.maxInFlight <= 2, `${host.origin}: ${host.maxInFlight} in flight`);
+    assert.ok(
+      farm.hosts.some((host) => host.maxInFlight === 2),
+      'the limit is reached: the workers do work side by side',
+    );
+    const status = await runCli(['run', 'status', 'three', '--json'], { env: { SITEMAPKIT_STORE: store } });
+    const workers = (JSON.parse(status.stdout) as { workers: { fetched: number }[] }).workers;
+    assert.equal(workers.length, 3);
+    assert.ok(workers.filter((w) => w.fetched > 0).length >= 2, 'the work is shared');
+  });
+
+  test('a worker killed with kill -9 halfway loses nothing: the others take its leases over', async () => {
+    const store = await createTestDatabase();
+    farm.reset();
+    const out = join(work, 'killed');
+    const args = ['crawl', ...starts, '--out', out, '--run', 'killed', '--concurrency', '2', '--lease', '1', '--json'];
+    const env = { ...process.env, SITEMAPKIT_STORE: store };
+    const [victim, ...survivors] = [0, 1, 2].map(() =>
+      spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
+    const outputs = survivors.map((child) => {
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout }));
+    });
+    victim!.stdout.resume();
+    victim!.stderr.resume();
+    for (const child of survivors) child.stderr.resume();
+    // Halfway: once the servers have answered a third of the pages.
+    const total = () => farm.hosts.reduce((sum, host) => sum + [...host.hits.values()].reduce((a, b) => a + b, 0), 0);
+    while (total() < (HOSTS * PAGES) / 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    await kill9(victim!);
+    const ended = await Promise.all(outputs);
+    assert.deepEqual(
+      ended.map((e) => e.code),
+      [0, 0],
+    );
+    const reports = ended.filter((e) => e.stdout !== '');
+    assert.equal(reports.length, 1, 'one process writes the outputs');
+    assert.deepEqual(sorted(listedIn(out)), sorted(farm.expectedListed()));
+    for (const host of farm.hosts) assert.ok(host.maxInFlight <= 2, `${host.origin}: ${host.maxInFlight} in flight`);
+    const status = await runCli(['run', 'status', 'killed', '--json'], { env: { SITEMAPKIT_STORE: store } });
+    const workers = (JSON.parse(status.stdout) as { workers: { fetched: number; stoppedAt?: number }[] }).workers;
+    assert.equal(workers.filter((w) => w.stoppedAt === undefined).length, 1, 'the killed worker never stopped');
+  });
+});
