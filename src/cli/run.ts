@@ -12,8 +12,8 @@ import { writeRowsFile } from './tree-sites.js';
 export const command: Command = {
   spec: {
     name: 'run',
-    summary: 'progress of a run shared by workers, and its outputs written again',
-    usage: 'sitemapkit run status [RUN] [--store URL] [--json]\n       sitemapkit run finish RUN [--store URL]',
+    summary: 'Show a run shared by workers (run status), or write its outputs again (run finish).',
+    usage: 'sitemapkit run status [RUN] | finish RUN [--store URL] [--json]',
     help: `status RUN        how far the run is: items done by outcome, to do, held by workers; each
                   worker with its counts and when it was last seen. Without RUN: every run
                   of the store.
@@ -25,7 +25,7 @@ Options:
                   .sitemapkit/runs.sqlite)
   --json          status as JSON
 
-Exit status: 0; 1 when the run does not exist, or "finish" finds it not done.`,
+The command fails (exit 1) when the run does not exist, or "finish" finds it not done.`,
     options: { store: { type: 'string' }, json: { type: 'boolean' } },
   },
   async run(args, io) {

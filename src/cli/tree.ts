@@ -37,8 +37,7 @@ export const command: Command = {
   spec: {
     name: 'tree',
     summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
-    usage:
-      'sitemapkit tree SITE_OR_URL… [--json | --urls [--changed-only]] [--state DIR] [options]\n       sitemapkit tree --sites FILE [--urls] [--run NAME --store URL --workers N] [options]',
+    usage: 'sitemapkit tree SITE_OR_URL… | --sites FILE [--json | --urls [--changed-only]] [--state DIR] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
 probed one at a time. A sitemap URL (or several) starts the tree there. Indexes are followed
