@@ -58,7 +58,8 @@ Crawl:
   --strip-param GLOB     also drop these query parameters; repeatable ("sessionid")
   --max-page-bytes N     read at most N bytes of a page (default ${DEFAULT_MAX_PAGE_BYTES.toLocaleString('en-US')}); a larger
                          page is left out as cut off
-  --use-sitemaps         also start from the URLs of the site's existing sitemaps
+  --use-sitemaps         also start from the URLs of the site's existing sitemaps; one that
+                         cannot be read whole is named, and fails the run
   --state DIR            where the crawl state lives (default ${DEFAULT_STATE_DIR}/ in the working
                          directory; never inside --out)
   --resume               continue the interrupted crawl of this site instead of starting over
@@ -99,7 +100,8 @@ ${OUTPUT_OPTIONS_HELP}
 The run fails (exit 1), whatever --fail-on says, when the crawl was interrupted, the start URL
 could not be fetched, nothing could be listed, the sitemaps could not be written, or some pages
 could not be read (a server error, no response, a page cut off: the sitemaps are written
-without them); and with --fail-on error (the default) when writing them found a problem.
+without them), or, with --use-sitemaps, a sitemap of the site could not be read whole (each is
+named); and with --fail-on error (the default) when writing them found a problem.
 
 Examples:
   sitemapkit crawl https://www.example.com/ --out public --gzip
