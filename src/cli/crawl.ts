@@ -11,9 +11,10 @@ import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { HttpClient } from '../discover/http.js';
 import { withWorkingScheme } from '../discover/roots.js';
-import { walkSitemapTree } from '../discover/tree.js';
+import { unreadNodes, walkSitemapTree, type SitemapTreeWalk } from '../discover/tree.js';
 import { crawlReport, formatCrawlProgress, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
+import { countOf, formatNumber } from '../report/format.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { booleanFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
@@ -57,7 +58,8 @@ Crawl:
   --strip-param GLOB     also drop these query parameters; repeatable ("sessionid")
   --max-page-bytes N     read at most N bytes of a page (default ${DEFAULT_MAX_PAGE_BYTES.toLocaleString('en-US')}); a larger
                          page is left out as cut off
-  --use-sitemaps         also start from the URLs of the site's existing sitemaps
+  --use-sitemaps         also start from the URLs of the site's existing sitemaps; one that
+                         cannot be read whole is named, and fails the run
   --state DIR            where the crawl state lives (default ${DEFAULT_STATE_DIR}/ in the working
                          directory; never inside --out)
   --resume               continue the interrupted crawl of this site instead of starting over
@@ -98,7 +100,8 @@ ${OUTPUT_OPTIONS_HELP}
 The run fails (exit 1), whatever --fail-on says, when the crawl was interrupted, the start URL
 could not be fetched, nothing could be listed, the sitemaps could not be written, or some pages
 could not be read (a server error, no response, a page cut off: the sitemaps are written
-without them); and with --fail-on error (the default) when writing them found a problem.
+without them), or, with --use-sitemaps, a sitemap of the site could not be read whole (each is
+named); and with --fail-on error (the default) when writing them found a problem.
 
 Examples:
   sitemapkit crawl https://www.example.com/ --out public --gzip
@@ -158,6 +161,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   if (resume && store.getMeta('start-url') === undefined)
     io.stderr.write(`sitemapkit crawl: no crawl to resume in ${databaseFile}; starting afresh\n`);
 
+  const seeds = booleanFlag(args, 'use-sitemaps') ? new SitemapSeeds(http) : undefined;
   const interruption = listenForInterruption();
   const progress = new ProgressLine(io, { terminalEveryMs: 200 });
   const started = Date.now();
@@ -167,7 +171,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
       fetcher: httpPageFetcher(http, { maxBytes: rules.maxPageBytes }),
       robots: robotsTxtPolicy(http, userAgent),
       store,
-      seeds: booleanFlag(args, 'use-sitemaps') ? (site) => sitemapSeeds(site, http) : undefined,
+      seeds: seeds ? (site) => seeds.urls(site) : undefined,
       maxPages: optionalInteger(args, 'max-pages', 1),
       ...rules,
       onProgress: (p: CrawlProgress) => progress.update(() => formatCrawlProgress(p, Date.now() - started)),
@@ -189,7 +193,12 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
         : { path: reportFile, urls: await writeLeftOutFile(store.leftOut(), reportFile) };
     const report = crawlReport(summary, Date.now() - started, published?.written, leftOutFile);
     io.stdout.write(booleanFlag(args, 'json') ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    const failures = [...verdict.problems, ...(published?.problem === undefined ? [] : [published.problem])];
+    const seedProblem = await seeds?.problem();
+    const failures = [
+      ...verdict.problems,
+      ...(published?.problem === undefined ? [] : [published.problem]),
+      ...(seedProblem === undefined ? [] : [seedProblem]),
+    ];
     if (!result.finished) failures.push(`interrupted; continue with --resume (state in ${databaseFile})`);
     for (const problem of failures) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
     return exitCode({ failed: failures.length > 0, errors: tally.errors, warnings: tally.warnings }, problems.failOn);
@@ -216,9 +225,36 @@ function wrapList(names: readonly string[], indent: string): string {
   return lines.join('\n');
 }
 
-/** The page URLs of the site's existing sitemaps (robots.txt and well-known locations). */
-async function* sitemapSeeds(site: string, http: HttpClient): AsyncIterable<string> {
-  for await (const entry of walkSitemapTree(site, { http })) {
-    if (entry.kind === 'url') yield entry.loc;
+/** Unread sitemaps named in the message; the rest are counted. */
+const UNREAD_EXAMPLES = 3;
+
+/**
+ * The page URLs of the site's existing sitemaps (robots.txt and well-known locations), for
+ * --use-sitemaps; once they are all read, what was lost: a sitemap that could not be read whole
+ * may list pages no link leads to.
+ */
+class SitemapSeeds {
+  private walk: SitemapTreeWalk | undefined;
+  private readToTheEnd = false;
+
+  constructor(private readonly http: HttpClient) {}
+
+  async *urls(site: string): AsyncIterable<string> {
+    this.walk = walkSitemapTree(site, { http: this.http });
+    for await (const entry of this.walk) if (entry.kind === 'url') yield entry.loc;
+    this.readToTheEnd = true;
+  }
+
+  /** Why the seeds are not whole (each unread sitemap and its first error), or undefined when they are. */
+  async problem(): Promise<string | undefined> {
+    if (!this.walk || !this.readToTheEnd) return undefined;
+    const unread = unreadNodes((await this.walk.tree).roots);
+    if (unread.length === 0) return undefined;
+    const named = unread.slice(0, UNREAD_EXAMPLES).map((node) => {
+      const error = node.diagnostics.find((d) => d.severity === 'error');
+      return `${node.url}${error ? ` (${error.code} ${error.message})` : ''}`;
+    });
+    if (unread.length > named.length) named.push(`and ${formatNumber(unread.length - named.length)} more`);
+    return `--use-sitemaps: ${countOf(unread.length, 'sitemap')} could not be read whole, so pages only listed there may be missing: ${named.join('; ')}`;
   }
 }

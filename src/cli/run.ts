@@ -13,7 +13,7 @@ export const command: Command = {
   spec: {
     name: 'run',
     summary: 'Show a run shared by workers (run status), or write its outputs again (run finish).',
-    usage: 'sitemapkit run status [RUN] | finish RUN [--store URL] [--json]',
+    usage: 'sitemapkit run status [RUN] [--store URL] [--json]\n       sitemapkit run finish RUN [--store URL]',
     help: `status RUN        how far the run is: items done by outcome, to do, held by workers; each
                   worker with its counts and when it was last seen. Without RUN: every run
                   of the store.

@@ -37,7 +37,8 @@ export const command: Command = {
   spec: {
     name: 'tree',
     summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
-    usage: 'sitemapkit tree SITE_OR_URL… | --sites FILE [--json | --urls [--changed-only]] [--state DIR] [options]',
+    usage:
+      'sitemapkit tree SITE_OR_URL… [--json | --urls [--changed-only]] [--state DIR] [options]\n       sitemapkit tree --sites FILE [--urls] [--state DIR] [--run NAME --store URL --workers N] [options]',
     help: `A site (example.com, https://example.com) is read from its robots.txt Sitemap: lines or,
 when there are none, from the well-known locations (/sitemap.xml, /sitemap_index.xml, …),
 probed one at a time. A sitemap URL (or several) starts the tree there. Indexes are followed

@@ -186,6 +186,17 @@ export class NodeProblems {
   }
 }
 
+/** The sitemaps of the tree not read whole (not fetched, or cut off): what they list may be missing. */
+export function unreadNodes(roots: readonly TreeNode[]): TreeNode[] {
+  const unread: TreeNode[] = [];
+  const visit = (node: TreeNode) => {
+    if (!node.ok) unread.push(node);
+    node.children.forEach(visit);
+  };
+  roots.forEach(visit);
+  return unread;
+}
+
 const COUNT_OF = { error: 'errors', warning: 'warnings', info: 'infos' } as const;
 
 /** Sums over every node of the tree, plus the problems of robots.txt and of the walk (`more`). */

@@ -37,7 +37,7 @@ import { findRoots, type Root } from './roots.js';
 import { newRecord, NodeProblems, totalsOf, type SitemapTree, type TreeNode, type TreeProgress } from './tree-model.js';
 
 export { resolveStart, type Start } from './roots.js';
-export { totalsOf } from './tree-model.js';
+export { totalsOf, unreadNodes } from './tree-model.js';
 export type { FoundBy, RobotsSummary, SitemapTree, TreeNode, TreeProgress, TreeTotals } from './tree-model.js';
 
 /** Settings of a tree walk; each has a default. */

@@ -53,7 +53,9 @@ describe('each command’s --help', () => {
     for (const [name, summary] of await listedCommands()) {
       const { code, stdout } = await runCli([name, '--help']);
       assert.equal(code, 0, name);
-      const [usage, blank, line] = stdout.split('\n');
+      // A usage of several forms goes on in lines indented under the first.
+      const [usage, ...rest] = stdout.split('\n');
+      const [blank, line] = rest.filter((text) => !text.startsWith(`       sitemapkit ${name} `));
       assert.match(usage!, new RegExp(`^Usage: sitemapkit ${name}\\b`), name);
       assert.equal(blank, '', name);
       assert.equal(line, summary, `${name}: the summary under the usage line is the one "sitemapkit --help" lists`);

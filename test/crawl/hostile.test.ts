@@ -12,6 +12,7 @@ import type { CrawlReport } from '../../src/report/crawl.js';
 import { runCli } from '../helpers/cli.js';
 import { hostile, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 import { HOSTILE_OUTCOMES, hostileSite } from './fixtures/hostile-pages.js';
+import { sitemapIndex, urlset as urlsetOf } from '../helpers/site-server.js';
 import { html, serveSite, type RunningSite } from './fixtures/server.js';
 
 interface LeftOutLine {
@@ -91,18 +92,20 @@ describe('crawl --use-sitemaps of a large index whose sitemap is served as text/
       // The home page links to nothing: every other page is known from the sitemaps alone.
       '/': page,
       ...Object.fromEntries(PAGES.map((path) => [path, page])),
-      // One child lists the pages, served as HTML as some CMSs do; the others are gone.
+      // One child lists the pages, served as HTML as some CMSs do; the others list the home page.
+      ...Object.fromEntries(
+        Array.from({ length: CHILDREN - 1 }, (_, i) => [
+          `/sitemap-${i + 1}.xml`,
+          hostile.sitemap(urlsetOf([`${origin}/`])),
+        ]),
+      ),
       '/index.xml': hostile.sitemap(
         `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
           { length: CHILDREN },
           (_, i) => `<sitemap><loc>${origin}/sitemap-${i}.xml</loc></sitemap>`,
         ).join('\n')}\n</sitemapindex>\n`,
       ),
-      '/sitemap-0.xml': hostile.servedAsHtml(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${PAGES.map(
-          (path) => `<url><loc>${origin}${path}</loc></url>`,
-        ).join('\n')}\n</urlset>\n`,
-      ),
+      '/sitemap-0.xml': hostile.servedAsHtml(urlsetOf(PAGES.map((path) => `${origin}${path}`))),
     }));
     dir = mkdtempSync(join(tmpdir(), 'sitemapkit-use-sitemaps-'));
   });
@@ -127,5 +130,51 @@ describe('crawl --use-sitemaps of a large index whose sitemap is served as text/
     const report = JSON.parse(result.stdout) as CrawlReport;
     assert.equal(report.listed, PAGES.length + 1);
     assert.equal(server.hits.get('/sitemap-999.xml'), 1, 'every child of the index was looked at');
+  });
+});
+
+describe('crawl --use-sitemaps when a sitemap of the site cannot be read', () => {
+  let server: HostileServer;
+  let dir: string;
+  before(async () => {
+    const page = hostile.answer(200, { 'content-type': 'text/html' }, html('<title>page</title>', 'a page'));
+    server = await startHostileServer((origin) => ({
+      '/robots.txt': hostile.answer(200, { 'content-type': 'text/plain' }, `Sitemap: ${origin}/index.xml\n`),
+      '/': page,
+      '/a': page,
+      '/index.xml': hostile.sitemap(sitemapIndex([`${origin}/sitemap-a.xml`, `${origin}/sitemap-broken.xml`])),
+      '/sitemap-a.xml': hostile.sitemap(urlsetOf([`${origin}/a`])),
+      // Pages only this sitemap lists are lost with it.
+      '/sitemap-broken.xml': hostile.answer(500, { 'content-type': 'text/plain' }, 'down'),
+    }));
+    dir = mkdtempSync(join(tmpdir(), 'sitemapkit-use-sitemaps-broken-'));
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the sitemap and its problem, publishes the rest, and exits 1', async () => {
+    const out = join(dir, 'out');
+    const result = await runCli([
+      'crawl',
+      `${server.origin}/`,
+      '--out',
+      out,
+      '--state',
+      join(dir, 'state'),
+      '--use-sitemaps',
+      '--retries',
+      '0',
+    ]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.ok(
+      result.stderr.includes(
+        `sitemapkit crawl: --use-sitemaps: 1 sitemap could not be read whole, so pages only listed there may be missing: ${server.origin}/sitemap-broken.xml (FETCH-001 answered HTTP 500 Internal Server Error`,
+      ),
+      result.stderr,
+    );
+    const listed = readFileSync(join(out, 'sitemap.xml'), 'utf8').match(/<loc>[^<]*<\/loc>/g);
+    assert.deepEqual(listed, [`<loc>${server.origin}/</loc>`, `<loc>${server.origin}/a</loc>`]);
   });
 });
