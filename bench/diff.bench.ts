@@ -14,12 +14,12 @@
  *
  * Smaller runs: DIFF_BENCH_URLS=1000000, or `--small` (1,000,000 URLs).
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { haveGnuTime, timedNode, type ChildRun } from './measure.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = fileURLToPath(new URL(SELF.includes('/dist/') ? '../../' : '../', import.meta.url));
@@ -126,37 +126,12 @@ async function writeText(path: string, text: string): Promise<void> {
 
 // ---------------------------------------------------------------- measuring
 
-interface Measured {
-  seconds: number;
-  /** User and system CPU seconds: on a shared machine, the work done, whatever the wait for a core. */
-  cpuSeconds: number;
-  maxRssMb: number;
-  stdout: string;
-}
+/** A measurement; the peak RSS is known, GNU time being required here (main). */
+type Measured = ChildRun & { maxRssMb: number };
 
-/** Runs `node args…` under /usr/bin/time, stdout to `stdoutPath` (or kept); its seconds and peak RSS. */
-async function timed(args: string[], stdoutPath?: string): Promise<Measured> {
-  if (!existsSync('/usr/bin/time')) throw new Error('this benchmark needs /usr/bin/time (GNU time) for peak RSS');
-  const scratch = mkdtempSync(join(tmpdir(), 'diff-bench-'));
-  const timeFile = join(scratch, 'time');
-  const out = stdoutPath === undefined ? 'pipe' : createWriteStream(stdoutPath);
-  if (out !== 'pipe') await once(out, 'open');
-  const started = process.hrtime.bigint();
-  const child = spawn('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', out, 'pipe'],
-  });
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const [code] = (await once(child, 'close')) as [number];
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (out !== 'pipe') out.close();
-  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}:\n${stderr}`);
-  const [rssKb, user, system] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(/\s+/).map(Number);
-  rmSync(scratch, { recursive: true, force: true });
-  return { seconds, cpuSeconds: user! + system!, maxRssMb: rssKb! / 1024, stdout };
+async function timed(args: string[], stdout: string): Promise<Measured> {
+  const run = await timedNode(args, { cwd: ROOT, stdout });
+  return { ...run, maxRssMb: run.maxRssMb! };
 }
 
 /** Both sets read as diff reads them, every entry counted and dropped. */
@@ -169,7 +144,7 @@ for (const source of ${JSON.stringify([sets.old, sets.new])}) {
   if (!set.complete) throw new Error(source + ' was not read whole');
 }
 process.stdout.write(String(urls));`;
-  const measured = await timed(['--input-type=module', '-e', script]);
+  const measured = await timed(['--input-type=module', '-e', script], 'pipe');
   return { ...measured, urls: Number(measured.stdout) };
 }
 
@@ -194,6 +169,7 @@ function urlCount(): number {
 }
 
 async function main(): Promise<void> {
+  if (!haveGnuTime()) throw new Error('this benchmark needs /usr/bin/time (GNU time) for peak RSS');
   const urls = urlCount();
   const sets = await ensureSets(urls);
   process.stderr.write('parsing both sets …\n');

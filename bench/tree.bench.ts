@@ -16,25 +16,15 @@
  * Smaller runs: TREE_BENCH_CHILDREN / TREE_BENCH_URLS (big tree) and TREE_BENCH_PEER_CHILDREN /
  * TREE_BENCH_PEER_URLS, or `--small` (20 × 5,000 and 100 × 1,000).
  */
-import { spawn, fork } from 'node:child_process';
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { fork } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
+import { timedNode } from './measure.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = fileURLToPath(new URL(SELF.includes('/dist/') ? '../../' : '../', import.meta.url));
@@ -136,40 +126,9 @@ function serve(trees: Record<string, { dir: string; children: number }>): void {
 
 // ---------------------------------------------------------------- measuring
 
-/** Runs `node args…` under /usr/bin/time; returns its stderr, seconds, CPU seconds and peak RSS. */
-async function timed(
-  args: string[],
-  stdoutPath = '/dev/null',
-): Promise<{ stderr: string; stdout: string; seconds: number; cpuSeconds: number; maxRssMb: number | undefined }> {
-  const scratch = mkdtempSync(join(tmpdir(), 'tree-bench-'));
-  const timeFile = join(scratch, 'time');
-  const haveTime = existsSync('/usr/bin/time');
-  const command = haveTime ? '/usr/bin/time' : process.execPath;
-  const commandArgs = haveTime ? ['-f', '%e %M %U %S', '-o', timeFile, process.execPath, ...args] : args;
-  const out = stdoutPath === 'pipe' ? 'pipe' : createWriteStream(stdoutPath);
-  if (out !== 'pipe') await once(out, 'open');
-  const started = process.hrtime.bigint();
-  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ['ignore', out, 'pipe'] });
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const [code] = (await once(child, 'close')) as [number];
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (out !== 'pipe') out.close();
-  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}:\n${stderr}`);
-  const [, maxRssKb, user, system] = haveTime
-    ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number)
-    : [NaN, NaN, NaN, NaN];
-  rmSync(scratch, { recursive: true, force: true });
-  return {
-    stderr,
-    stdout,
-    seconds,
-    cpuSeconds: user! + system!,
-    maxRssMb: Number.isFinite(maxRssKb) ? maxRssKb! / 1024 : undefined,
-  };
-}
+/** `node args…` measured in `ROOT` (measure.ts); stdout dropped unless 'pipe' or a file. */
+const timed = (args: string[], stdout?: string) =>
+  timedNode(args, { cwd: ROOT, ...(stdout === undefined ? {} : { stdout }) });
 
 async function runSitemapkit(origin: string, tree: string): Promise<Run> {
   const { stderr, seconds, cpuSeconds, maxRssMb } = await timed([

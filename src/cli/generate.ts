@@ -16,7 +16,7 @@ import {
   type UrlListFormat,
 } from '../input/index.js';
 import { readUrlListBatches } from '../input/url-list.js';
-import { countOf, formatFolded, formatNumber } from '../report/format.js';
+import { countOf, formatFolded } from '../report/format.js';
 import { formatGenerateSummary, likelyCause, type RecordedChanges } from '../report/generate.js';
 import { GenerateLedger } from '../store/generate-ledger.js';
 import { generateLedgerPath } from '../store/site-database.js';
@@ -161,7 +161,7 @@ Examples:
     const pages = { contentDigests: ledger !== undefined, commitTimes: ledger?.knows(output.baseUrl) === false };
     const inputs = new Inputs(args.positionals, { output, inputFormat, exclude, pages, io, report });
     // A terminal sees the count grow; a log gets only the summary, which comes soon enough.
-    const progress = new ProgressLine(io, { plainEveryMs: undefined });
+    const progress = new ProgressLine(io, { plainEveryMs: 'never' });
     let summary: WriteSummary;
     try {
       summary = await writeSitemaps(inputs.read(), {
@@ -171,8 +171,7 @@ Examples:
         ...(ledger === undefined ? {} : { ledger }),
         signal: interruption.signal,
         onProblem: report.problem,
-        onProgress: ({ urls, files }) =>
-          progress.update(() => `${formatNumber(urls)} URLs, ${countOf(files, 'file')}…`),
+        onProgress: ({ urls, files }) => progress.update(() => `${countOf(urls, 'URL')}, ${countOf(files, 'file')}…`),
       });
     } catch (error) {
       ledger?.close();

@@ -11,8 +11,8 @@ export const CLEAR_LINE = '\r\u001b[K';
 export interface ProgressOptions {
   /** Least time between two redraws on a terminal (default 100 ms). */
   terminalEveryMs?: number;
-  /** Least time between two plain lines off a terminal (default 10 s); undefined: none. */
-  plainEveryMs?: number | undefined;
+  /** Least time between two plain lines off a terminal (default 10 s); 'never': none. */
+  plainEveryMs?: number | 'never';
 }
 
 export class ProgressLine {
@@ -25,7 +25,7 @@ export class ProgressLine {
     private readonly io: Io,
     { terminalEveryMs = 100, plainEveryMs = 10_000 }: ProgressOptions = {},
   ) {
-    this.everyMs = io.stderrIsTerminal ? terminalEveryMs : plainEveryMs;
+    this.everyMs = io.stderrIsTerminal ? terminalEveryMs : plainEveryMs === 'never' ? undefined : plainEveryMs;
   }
 
   /** Shows the line `text` makes, when one is due (the text is made only then). */

@@ -76,7 +76,7 @@ Examples:
     );
 
     // Progress on a terminal only, on stderr, erased before the report.
-    const progress = new ProgressLine(io, { plainEveryMs: undefined });
+    const progress = new ProgressLine(io, { plainEveryMs: 'never' });
     // URL sources come through the shared HTTP layer, as in `parse`: timeouts, retries, redirects, User-Agent.
     const http = new HttpClient(readNetworkOptions(args, io).http);
     let results: ValidationResult[];

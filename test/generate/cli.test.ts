@@ -439,6 +439,27 @@ test('problems are capped per code (--max-per-rule, default 20) and counted; whe
   );
 });
 
+test('a list read in the wrong format: the likely cause names --input-format, once, after the problems', async () => {
+  // Plain URLs in a file named .jsonl: every line but the last is not JSON.
+  const list = await fileWith(
+    'urls.jsonl',
+    ['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c', '{"loc":"/d"}'].join('\n'),
+  );
+  const result = await runCli(['generate', list, '--base-url', 'https://www.example.com/', '--out', freshDir()]);
+  assert.equal(result.code, 1);
+  const printed = result.stderr.trimEnd().split('\n');
+  assert.deepEqual(
+    printed.map((line) => line.replace(/ error INPUT-001 not valid JSON: .*/, ' error INPUT-001')),
+    [
+      `${list}:1: error INPUT-001`,
+      `${list}:2: error INPUT-001`,
+      `${list}:3: error INPUT-001`,
+      'Likely cause: 3 of 4 entries could not be read: is the input in the format it was read as? (--input-format txt, jsonl or csv)',
+    ],
+  );
+  assert.match(result.stdout, /Wrote 1 URL in 1 file/);
+});
+
 test('--json carries the problems (examples per code, what was not shown, the likely cause), also when nothing could be written', async () => {
   const list = await fileWith(
     'two-kinds.jsonl',

@@ -70,17 +70,31 @@ export async function startSite(
   return site;
 }
 
-/** A urlset of the given page URLs (with optional lastmods). */
+const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const NAMESPACES =
+  'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"';
+
+/**
+ * A urlset document around `body` (its <url> elements, or anything a test puts there), with every
+ * extension namespace declared: the one urlset wrapper of the tests.
+ */
+export function urlsetDocument(body: string): string {
+  return `${DECLARATION}<urlset ${NAMESPACES}>\n${body}\n</urlset>\n`;
+}
+
+/** A urlset of the given page URLs (with optional lastmods), one <url> a line from line 3. */
 export function urlset(urls: readonly (string | { loc: string; lastmod?: string })[]): string {
   const items = urls.map((u) => (typeof u === 'string' ? { loc: u } : u));
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items
-    .map((u) => `  <url><loc>${u.loc}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
-    .join('\n')}\n</urlset>\n`;
+  return urlsetDocument(
+    items
+      .map((u) => `  <url><loc>${u.loc}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
+      .join('\n'),
+  );
 }
 
 /** A sitemap index of the given child URLs. */
 export function sitemapIndex(children: readonly string[]): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children
+  return `${DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children
     .map((loc) => `  <sitemap><loc>${loc}</loc></sitemap>`)
     .join('\n')}\n</sitemapindex>\n`;
 }

@@ -27,14 +27,8 @@ export async function parseAll(source: SitemapSource, options: ParseOptions = {}
 
 export const parseText = (text: string, options: ParseOptions = {}) => parseAll({ text }, options);
 
-/** A urlset document around `body`, with every extension namespace declared. */
-export function urlset(body: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
-${body}
-</urlset>
-`;
-}
+/** A urlset document around `body`, with every extension namespace declared (the shared one). */
+export { urlsetDocument as urlset } from '../helpers/site-server.js';
 
 /** Bytes handed over in the given pieces, as a stream would. */
 // eslint-disable-next-line @typescript-eslint/require-await -- async, as a stream is

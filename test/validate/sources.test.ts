@@ -16,17 +16,13 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 // The public API: URL sources are fetched with the shared HttpClient (src/discover/http.ts).
 import { validateSources, type ValidationResult } from '../../src/index.js';
 import { DEFAULT_USER_AGENT } from '../../src/version.js';
+import { sitemapIndex, urlsetDocument } from '../helpers/site-server.js';
 import { describe } from './expect.js';
 
 const NOW = new Date('2024-05-02T12:00:00Z');
-const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
-
-function index(children: string[]): string {
-  return `${HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.map((loc) => `  <sitemap><loc>${loc}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
-}
-
-function urlset(urls: string[], extra = ''): string {
-  return `${HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.map((u) => `  <url>${u.startsWith('<') ? u : `<loc>${u}</loc>`}</url>`).join('\n')}\n${extra}</urlset>\n`;
+/** A urlset of page URLs, or of <url> contents given as XML (starting with "<"). */
+function urlset(urls: string[]): string {
+  return urlsetDocument(urls.map((u) => `  <url>${u.startsWith('<') ? u : `<loc>${u}</loc>`}</url>`).join('\n'));
 }
 
 function find(results: ValidationResult[], source: RegExp, code: string): Diagnostic[] {
@@ -41,7 +37,7 @@ async function writeSite(dir: string): Promise<void> {
   await mkdir(join(dir, 'sitemaps'));
   await writeFile(
     join(dir, 'sitemap_index.xml'),
-    index([
+    sitemapIndex([
       `${site}/sitemaps/pages.xml`,
       `${site}/sitemaps/posts.xml.gz`,
       `${site}/sitemaps/nested-index.xml`,
@@ -65,7 +61,7 @@ async function writeSite(dir: string): Promise<void> {
       ]),
     ),
   );
-  await writeFile(join(dir, 'sitemaps', 'nested-index.xml'), index([`${site}/sitemaps/pages.xml`]));
+  await writeFile(join(dir, 'sitemaps', 'nested-index.xml'), sitemapIndex([`${site}/sitemaps/pages.xml`]));
 }
 
 test('--recursive over local files: children mapped through --location, cross-file rules applied', async () => {
@@ -120,7 +116,10 @@ test('--recursive over local files: children mapped through --location, cross-fi
 test('--recursive without --location finds children beside the index by file name', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-validate-'));
   try {
-    await writeFile(join(dir, 'index.xml'), index(['https://www.example.com/a.xml', 'https://www.example.com/a.xml']));
+    await writeFile(
+      join(dir, 'index.xml'),
+      sitemapIndex(['https://www.example.com/a.xml', 'https://www.example.com/a.xml']),
+    );
     await writeFile(join(dir, 'a.xml'), urlset(['https://www.example.com/x']));
     const results = await validateSources([join(dir, 'index.xml')], { recursive: true, now: NOW });
     assert.equal(results.length, 2, 'the repeated child is validated once');
@@ -160,7 +159,7 @@ async function serve(
 test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), login walls (FETCH-004), scope against the fetched URL', async () => {
   const { base, server } = await serve({
     '/sitemap_index.xml': (b) => ({
-      body: index([
+      body: sitemapIndex([
         `${b}/s/pages.xml`,
         `${b}/s/moved.xml`,
         `${b}/s/gone.xml`,
