@@ -90,20 +90,38 @@ export async function runAudit(input: string | readonly string[], options: Audit
     complete = crawl.summary.finished;
   }
   options.onPhase?.('report');
+  return reportAudit(
+    state,
+    {
+      discovery,
+      listed,
+      complete,
+      now: options.now,
+      ...(sample ? { sample } : {}),
+      ...(crawl ? { crawl: crawl.summary } : {}),
+    },
+    crawl?.facts,
+    options.onRow,
+  );
+}
+
+/**
+ * The report of an audit whose checks are in `state`: one pass over its rows, each handed to
+ * `onRow` on the way. The audit of one process ends with it, and so does an audit run on workers
+ * (its checks gathered from the shared store).
+ */
+export async function reportAudit(
+  state: AuditState,
+  parts: Omit<Parameters<typeof auditReport>[0], 'tally'>,
+  crawl?: CrawlFacts,
+  onRow?: AuditOptions['onRow'],
+): Promise<AuditReport> {
   const tally = new RowTally();
-  for (const row of auditRows(state, crawl?.facts)) {
+  for (const row of auditRows(state, crawl)) {
     tally.add(row);
-    await options.onRow?.(row);
+    await onRow?.(row);
   }
-  return auditReport({
-    discovery,
-    tally,
-    listed,
-    complete,
-    now: options.now,
-    ...(sample ? { sample } : {}),
-    ...(crawl ? { crawl: crawl.summary } : {}),
-  });
+  return auditReport({ ...parts, tally });
 }
 
 /** The discovery of an earlier run, or a new one (kept in the state once it is whole). */
@@ -125,7 +143,7 @@ async function discover(input: string | readonly string[], options: AuditOptions
 }
 
 /** Narrows the URLs to check to `maxUrls` of them, once per audit; says what was chosen. */
-function chooseSample(state: AuditState, maxUrls: number | undefined, listed: number): AuditReport['sample'] {
+export function chooseSample(state: AuditState, maxUrls: number | undefined, listed: number): AuditReport['sample'] {
   const kept = state.getMeta(SAMPLE_KEY);
   if (kept === undefined) {
     if (maxUrls === undefined || listed <= maxUrls) return undefined;

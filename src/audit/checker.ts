@@ -89,7 +89,7 @@ class ListingChecker {
       run: (task, { signal }) => this.check(task, signal),
       onSettled: (task, settled) => {
         this.held -= 1;
-        this.save(task, settled.ok ? settled.value : crashed(task, settled.error));
+        this.save(task, settled.ok ? settled.value : crashedCheck(task.listing.url, settled.error));
         this.fill();
       },
       concurrency: options.concurrency,
@@ -131,36 +131,16 @@ class ListingChecker {
   }
 
   private async check(task: Task, signal: AbortSignal): Promise<CheckedUrl> {
-    const { url } = task.listing;
-    const listing = listingOf(task.listing, this.repeated.has(url) ? this.state : NO_REPEATS);
-    if (!looksAbsoluteHttp(url)) {
-      const message = `"${url}" is not an absolute http(s) URL (URL-001): there is nothing to fetch`;
-      return checkListing(listing, { kind: 'failed', message, redirects: [] }, this.context);
-    }
-    const robots = await this.robots.get(url);
-    this.respectCrawlDelay(url, robots);
-    const blocked = this.blockedFor(url, robots);
-    const answer: LiveAnswer =
-      blocked === undefined
-        ? await fetchLiveAnswer(this.options.http, url, {
-            maxBytes: this.options.maxPageBytes,
-            signal,
-            retry: task.retry,
-          })
-        : { kind: 'blocked', why: blocked };
+    const listing = listingOf(task.listing, this.repeated.has(task.listing.url) ? this.state : NO_REPEATS);
+    const answer = await listedUrlAnswer(listing.url, {
+      http: this.options.http,
+      robots: this.robots,
+      maxPageBytes: this.options.maxPageBytes,
+      signal,
+      retry: task.retry,
+      onRobots: (robots) => this.respectCrawlDelay(listing.url, robots),
+    });
     return checkListing(listing, answer, this.context);
-  }
-
-  /** Why robots.txt keeps the URL from being fetched (for Googlebot, or for us), if it does. */
-  private blockedFor(url: string, robots: RobotsTxt): string | undefined {
-    if (robots.outcome === 'unreachable')
-      return `${robots.url} is unreachable (${robots.status === undefined ? 'no answer' : `HTTP ${robots.status}`}): crawlers must take the whole site as disallowed`;
-    const userAgent = this.options.http.userAgent;
-    const agents = [
-      ...(robots.rules.isAllowed(url, SEARCH_ENGINE_AGENT) ? [] : [SEARCH_ENGINE_AGENT]),
-      ...(robots.rules.isAllowed(url, userAgent) ? [] : [productToken(userAgent)]),
-    ];
-    return agents.length === 0 ? undefined : `disallowed by ${robots.url} for ${agents.join(' and ')}; not fetched`;
   }
 
   /** robots.txt's Crawl-delay for us, once per host, when it is longer than the delay asked for. */
@@ -198,12 +178,56 @@ class ListingChecker {
   }
 }
 
+/** How {@link listedUrlAnswer} asks. */
+export interface ListedUrlFetch {
+  http: HttpClient;
+  robots: RobotsTxtCache;
+  maxPageBytes: number;
+  signal?: AbortSignal | undefined;
+  /** A work pool's retry state (retries handed back to it); without it, retries are slept through. */
+  retry?: RetryState | undefined;
+  /** Sees the URL's robots.txt before anything is fetched. */
+  onRobots?: ((robots: RobotsTxt) => void) | undefined;
+}
+
+/**
+ * What asking for a listed URL gives: nothing to fetch when it is no absolute http(s) URL, not
+ * fetched when robots.txt keeps Googlebot or us out, else its live answer. Used by the audit's
+ * pool and by the workers of an audit run alike.
+ */
+export async function listedUrlAnswer(url: string, options: ListedUrlFetch): Promise<LiveAnswer> {
+  if (!looksAbsoluteHttp(url)) {
+    const message = `"${url}" is not an absolute http(s) URL (URL-001): there is nothing to fetch`;
+    return { kind: 'failed', message, redirects: [] };
+  }
+  const robots = await options.robots.get(url);
+  options.onRobots?.(robots);
+  const blocked = blockedFor(url, robots, options.http.userAgent);
+  if (blocked !== undefined) return { kind: 'blocked', why: blocked };
+  return fetchLiveAnswer(options.http, url, {
+    maxBytes: options.maxPageBytes,
+    signal: options.signal,
+    retry: options.retry,
+  });
+}
+
+/** Why robots.txt keeps the URL from being fetched (for Googlebot, or for us), if it does. */
+function blockedFor(url: string, robots: RobotsTxt, userAgent: string): string | undefined {
+  if (robots.outcome === 'unreachable')
+    return `${robots.url} is unreachable (${robots.status === undefined ? 'no answer' : `HTTP ${robots.status}`}): crawlers must take the whole site as disallowed`;
+  const agents = [
+    ...(robots.rules.isAllowed(url, SEARCH_ENGINE_AGENT) ? [] : [SEARCH_ENGINE_AGENT]),
+    ...(robots.rules.isAllowed(url, userAgent) ? [] : [productToken(userAgent)]),
+  ];
+  return agents.length === 0 ? undefined : `disallowed by ${robots.url} for ${agents.join(' and ')}; not fetched`;
+}
+
 /** A check that threw (a bug, or something no HTTP error describes) is still a row, never lost. */
-function crashed(task: Task, error: unknown): CheckedUrl {
+export function crashedCheck(url: string, error: unknown): CheckedUrl {
   return {
     indexable: false,
     findings: ['unreachable'],
-    details: { unreachable: `the check failed: ${(error as Error).message ?? String(error)} (${task.listing.url})` },
+    details: { unreachable: `the check failed: ${(error as Error).message ?? String(error)} (${url})` },
   };
 }
 

@@ -2,39 +2,27 @@
  * `sitemapkit audit SITE_OR_SITEMAP_URL`: does what the site declares match what it serves? Flags
  * and printing only; the work is src/audit/.
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { runAudit, type AuditPhase } from '../audit/audit.js';
 import type { CheckProgress } from '../audit/checker.js';
-import { findingsAtOrAbove, type AuditReport } from '../audit/report.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import type { CrawlProgress } from '../crawl/crawler.js';
-import { resolveStart, type TreeProgress } from '../discover/tree.js';
+import type { TreeProgress } from '../discover/tree.js';
 import { HttpClient } from '../discover/http.js';
-import { auditHtml } from '../report/audit-html.js';
-import { openRowsFile } from '../report/audit-rows.js';
-import { formatAuditText } from '../report/audit-text.js';
 import { formatCrawlProgress } from '../report/crawl.js';
 import { formatDuration } from '../report/tree.js';
 import { formatNumber } from '../report/format.js';
 import { SqliteAuditStore } from '../store/audit-store.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { auditDatabasePaths, DEFAULT_STATE_DIR } from '../store/site-database.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  stringFlag,
-  type Command,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
+import { UsageError, booleanFlag, integerFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { readNow } from './now-option.js';
-import { PROBLEM_OPTIONS, readProblemOptions, type FailOn } from './problem-options.js';
+import { readAuditOutputs, siteOf, writeAuditOutputs } from './audit-common.js';
+import { auditOnWorkers } from './audit-run.js';
+import { PROBLEM_OPTIONS } from './problem-options.js';
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, wantsRun } from './run-options.js';
 import { ProgressLine } from './progress.js';
 import { readSiteInput } from './site-input.js';
 
@@ -97,11 +85,18 @@ State:
 
 ${networkHelp('pool')}
 
+${RUN_OPTIONS_HELP}
+On workers, the first process reads the sitemaps and sets down every listed URL; the workers
+check them host by host (--concurrency and --delay per host across all of them), and the
+outputs (summary or --json, --rows, --html) are written once, when every URL is checked, by the
+process that sees it (or again by sitemapkit run finish). Not with --crawl or --resume.
+
 Examples:
   sitemapkit audit example.com --html audit.html
   sitemapkit audit https://www.example.com/sitemap_index.xml --rows rows.csv --max-urls 10000
   sitemapkit audit example.com --crawl --json > audit.json
   sitemapkit audit example.com --fail-on warning --max-errors 20   # in CI
+  sitemapkit audit example.com --rows rows.csv --run weekly --store postgres://db/sitemapkit --workers 4
 `;
 
 export const command: Command = {
@@ -126,15 +121,16 @@ export const command: Command = {
       state: { type: 'string' },
       resume: { type: 'boolean' },
       ...networkOptions('pool'),
+      ...RUN_OPTIONS,
     },
   },
   run,
 };
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
+  if (wantsRun(args)) return auditOnWorkers(args, io);
   const input = readSiteInput(args);
-  const { failOn } = readProblemOptions(args);
-  const maxErrors = integerFlag(args, 'max-errors', 0, { min: 0 });
+  const outputs = readAuditOutputs(args, io);
   const maxUrls = stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1);
   const maxPages = stringFlag(args, 'max-pages') === undefined ? undefined : integerFlag(args, 'max-pages', 1);
   if (maxPages !== undefined && !booleanFlag(args, 'crawl')) throw new UsageError('--max-pages goes with --crawl');
@@ -147,53 +143,34 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const http = new HttpClient(network.http);
   const interruption = listenForInterruption();
   const progress = quiet ? undefined : auditProgress(io);
-  const rowsFile = stringFlag(args, 'rows');
-  const rows = rowsFile === undefined ? undefined : openRowsFile(rowsFile);
   try {
     const now = settleClock(state, readNow(args), resume, input, io);
-    const report = await runAudit(input, {
-      state,
-      http,
-      now,
-      maxUrls,
-      maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
-      maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
-      concurrency: network.concurrency,
-      perHost: network.perHost,
-      crawl: crawlStore ? { store: crawlStore, maxPages } : undefined,
-      signal: interruption.signal,
-      ...(progress ? progress.callbacks : {}),
-      onRow: rows ? (row) => rows.write(row) : undefined,
+    return await writeAuditOutputs(outputs, io, {
+      stateFile: paths.audit,
+      beforeOutputs: () => progress?.clear(),
+      report: (onRow) =>
+        runAudit(input, {
+          state,
+          http,
+          now,
+          maxUrls,
+          maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
+          maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
+          concurrency: network.concurrency,
+          perHost: network.perHost,
+          crawl: crawlStore ? { store: crawlStore, maxPages } : undefined,
+          signal: interruption.signal,
+          ...(progress ? progress.callbacks : {}),
+          onRow,
+        }),
     });
-    progress?.clear();
-    await rows?.close();
-    const htmlFile = stringFlag(args, 'html');
-    if (htmlFile !== undefined) await writeFile(htmlFile, auditHtml(report));
-    io.stdout.write(
-      booleanFlag(args, 'json')
-        ? `${JSON.stringify(report)}\n`
-        : formatAuditText(report, {
-            color: io.isTerminal && !process.env.NO_COLOR,
-            htmlFile,
-            rowsFile,
-            stateFile: paths.audit,
-          }),
-    );
-    return verdict(report, failOn, maxErrors, io);
   } finally {
     progress?.clear();
     interruption.dispose();
-    await rows?.close().catch(() => 0);
     state.close();
     crawlStore?.close();
     await http.close();
   }
-}
-
-/** The origin the state is named after: the site's, or the first sitemap URL's. */
-function siteOf(input: string | string[]): string {
-  const start = resolveStart(typeof input === 'string' ? input : input[0]!);
-  return start.mode === 'site' ? start.site : new URL(start.url).origin;
 }
 
 /**
@@ -226,22 +203,6 @@ function settleClock(
   state.setMeta('now', String(now));
   state.setMeta('input', inputText);
   return now;
-}
-
-/**
- * The exit-code policy of every command (problem-options.ts), with a budget: 1 when the audit
- * stopped early, or its findings at or above --fail-on are more than --max-errors.
- */
-function verdict(report: AuditReport, failOn: FailOn, maxErrors: number, io: Io): number {
-  if (!report.complete) return EXIT_FAILED;
-  if (failOn === 'never') return EXIT_OK;
-  const failing = findingsAtOrAbove(report, failOn);
-  if (failing <= maxErrors) return EXIT_OK;
-  const budget = maxErrors > 0 ? `, over the budget of ${formatNumber(maxErrors)} (--max-errors)` : '';
-  io.stderr.write(
-    `sitemapkit audit: ${formatNumber(failing)} finding${failing === 1 ? '' : 's'} at or above ${failOn}${budget}\n`,
-  );
-  return EXIT_FAILED;
 }
 
 /** The progress line of each part of the audit. */

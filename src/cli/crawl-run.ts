@@ -39,8 +39,8 @@ export interface StoredCrawl extends CrawlRunOptions {
 export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> {
   for (const [flag, why] of [
     ['resume', 'a run resumes by itself: start the same command again with the same --run'],
-    ['use-sitemaps', 'is not available on workers yet'],
-    ['max-pages', 'is not available on workers yet'],
+    ['use-sitemaps', 'is not available on workers yet: crawl in one process (without --run, --store, --workers)'],
+    ['max-pages', 'is not available on workers yet: crawl in one process (without --run, --store, --workers)'],
   ] as const)
     if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
   // Workers take the URLs as given: a host alone is https (one process tries http after it).

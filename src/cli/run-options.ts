@@ -1,5 +1,5 @@
 /**
- * The flags of a command that can run on workers sharing a store (`crawl`, `tree --sites`):
+ * The flags of a command that can run on workers sharing a store (`crawl`, `audit`, `tree --sites`):
  * declared once, documented once, read into a Participation (see run/session.ts).
  */
 import { resolve } from 'node:path';

@@ -5,6 +5,7 @@
 import { formatNumber } from '../report/format.js';
 import { RunStore, type RunStatus } from '../store/run-store.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import { writeAuditRunOutputs } from './audit-run.js';
 import { writeCrawlOutputs } from './crawl-run.js';
 import { storeLocation } from './run-options.js';
 import { writeRowsFile } from './tree-sites.js';
@@ -18,14 +19,16 @@ export const command: Command = {
                   worker with its counts and when it was last seen. Without RUN: every run
                   of the store.
 finish RUN        writes the outputs of a done run again, from the store: a crawl's sitemaps
-                  and report, the rows of tree --sites (to the places its creator gave)
+                  and report, an audit's summary (or --json), --rows and --html, the rows of
+                  tree --sites (to the places its creator gave)
 
 Options:
   --store URL     postgres://… or a SQLite file (default: $SITEMAPKIT_STORE, else
                   .sitemapkit/runs.sqlite)
   --json          status as JSON
 
-The command fails (exit 1) when the run does not exist, or "finish" finds it not done.`,
+The command fails (exit 1) when the run does not exist, or "finish" finds it not done (or, as the
+command itself would, finds the crawl failed or the audit's findings over its budget).`,
     options: { store: { type: 'string' }, json: { type: 'boolean' } },
   },
   async run(args, io) {
@@ -91,6 +94,7 @@ async function finish(store: RunStore, name: string, io: Io): Promise<number> {
   }
   await store.claimOutputs(run.id, `run finish`, { again: true });
   if (run.kind === 'crawl') return writeCrawlOutputs(store, run, io, (run.doneAt ?? run.createdAt) - run.createdAt);
+  if (run.kind === 'audit') return writeAuditRunOutputs(store, run, io);
   const out = (run.options as { out?: string }).out;
   if (out === undefined) {
     io.stderr.write(`sitemapkit run: "${name}" was started without --out: it has no outputs to write\n`);

@@ -13,6 +13,7 @@ import { formatNumber } from '../report/format.js';
 import { takePart } from '../run/session.js';
 import { SITE_PACE, siteItems, treeSitesKind, writeSiteRows, type TreeSitesOptions } from '../run/tree-sites.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
+import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -31,6 +32,8 @@ import { describeRun, readParticipation, workerCommandLine } from './run-options
 interface StoredOptions extends TreeSitesOptions {
   sites: string;
   out?: string;
+  /** --state: where every worker remembers the sitemaps it read (conditional fetches next time). */
+  state?: string;
 }
 
 export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
@@ -39,6 +42,8 @@ export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
   if (booleanFlag(args, 'json')) throw new UsageError('--sites writes JSON lines already; leave out --json');
   const file = resolve(stringFlag(args, 'sites')!);
   const out = stringFlag(args, 'out');
+  const state = stringFlag(args, 'state');
+  const changedOnly = readChangedOnly(args);
   const who = readParticipation(args, 'tree-sites');
   const network = readNetworkOptions(args, io, { quiet: booleanFlag(args, 'quiet') });
   const options: StoredOptions = {
@@ -47,7 +52,9 @@ export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
     concurrency: network.concurrency,
     perHost: network.perHost,
     urls: booleanFlag(args, 'urls'),
+    skipUnchanged: !booleanFlag(args, 'urls') || changedOnly,
     ...(out === undefined ? {} : { out: resolve(out) }),
+    ...(state === undefined ? {} : { state: resolve(state) }),
   };
   const seeds = who.workerOnly ? [] : siteItems(await readSitesFile(file), file);
   const interruption = listenForInterruption();
@@ -61,13 +68,17 @@ export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
       (run) => {
         const stored = run.options as StoredOptions;
         const http = new HttpClient({ ...network.http, signal: interruption.signal });
+        const memory = stored.state === undefined ? undefined : new SitemapMemory(sitemapMemoryPath(stored.state));
         return Promise.resolve({
-          kind: treeSitesKind(stored, http, write),
+          kind: treeSitesKind(stored, http, write, memory),
           pace: SITE_PACE,
           // A site's walk is many requests already: a few sites at once per worker.
           slots: 4,
           batch: 1,
-          close: () => http.close(),
+          close: async () => {
+            memory?.close();
+            await http.close();
+          },
         });
       },
       { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
@@ -89,6 +100,16 @@ export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
   } finally {
     interruption.dispose();
   }
+}
+
+/** --changed-only, which goes with --urls and --state (for one site or many). */
+export function readChangedOnly(args: ParsedArgs): boolean {
+  const changedOnly = booleanFlag(args, 'changed-only');
+  if (changedOnly && (stringFlag(args, 'state') === undefined || !booleanFlag(args, 'urls')))
+    throw new UsageError(
+      '--changed-only goes with --urls and --state DIR: the entries of the sitemaps changed since the last walk',
+    );
+  return changedOnly;
 }
 
 async function readSitesFile(file: string): Promise<string> {

@@ -31,7 +31,7 @@ import { networkHelp, networkOptions, readNetworkOptions } from './network-optio
 import { readSiteInput } from './site-input.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 import { RUN_OPTIONS, RUN_OPTIONS_HELP } from './run-options.js';
-import { runTreeSites } from './tree-sites.js';
+import { readChangedOnly, runTreeSites } from './tree-sites.js';
 
 export const command: Command = {
   spec: {
@@ -57,6 +57,9 @@ Many sites:
                        entries (with --urls, each with "source" and "site"); each site is walked
                        once, by one worker
   --out FILE           once the run is done, every site's summary row into FILE (JSONL)
+  With --state DIR (and --changed-only), each site is walked with the conditional fetches
+  below; every worker keeps its memory in its own DIR/tree.sqlite (shared by the workers of
+  one machine): give each machine the same DIR from run to run.
 
 Options:
   --max-depth N        index levels followed below a root (default 5)
@@ -168,11 +171,7 @@ Examples:
  */
 function openMemory(args: ParsedArgs): { store: SitemapMemory; conditional: ConditionalFetches } | undefined {
   const stateDir = stringFlag(args, 'state');
-  const changedOnly = booleanFlag(args, 'changed-only');
-  if (changedOnly && (stateDir === undefined || !booleanFlag(args, 'urls')))
-    throw new UsageError(
-      '--changed-only goes with --urls and --state DIR: the entries of the sitemaps changed since the last walk',
-    );
+  const changedOnly = readChangedOnly(args);
   if (stateDir === undefined) return undefined;
   const store = new SitemapMemory(sitemapMemoryPath(stateDir));
   const skipUnchanged = !booleanFlag(args, 'urls') || changedOnly;

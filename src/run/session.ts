@@ -34,6 +34,15 @@ export interface RunPlan {
   state: Exclude<RunState, 'done'>;
 }
 
+/**
+ * A plan made only by the process that creates the run (an audit's plan walks the sitemaps
+ * first): a process joining a run that exists does not make it.
+ */
+export interface LazyRunPlan {
+  kind: string;
+  make: () => Promise<RunPlan>;
+}
+
 export interface WorkSetup {
   kind: WorkKind;
   /** The pace of hosts met for the first time (the run's, as its creator set it). */
@@ -69,7 +78,7 @@ export function processLabel(): string {
  */
 export async function takePart(
   who: Participation,
-  plan: RunPlan,
+  plan: RunPlan | LazyRunPlan,
   setup: (run: RunRecord, store: RunStore) => Promise<WorkSetup>,
   local: { workerArgs: readonly string[]; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
   signal?: AbortSignal,
@@ -78,11 +87,7 @@ export async function takePart(
   try {
     const { run, created } = who.workerOnly
       ? { run: await existingRun(store, who.name), created: false }
-      : await store.createOrJoin(
-          { name: who.name, kind: plan.kind, options: plan.options, state: plan.state },
-          plan.seeds,
-          plan.pace,
-        );
+      : await createOrJoin(store, who.name, plan);
     let failedWorkers = 0;
     if (who.workers !== undefined) {
       const codes = await runLocalWorkers({
@@ -127,6 +132,22 @@ export async function takePart(
     await store.close();
     throw error;
   }
+}
+
+async function createOrJoin(
+  store: RunStore,
+  name: string,
+  planned: RunPlan | LazyRunPlan,
+): Promise<{ run: RunRecord; created: boolean }> {
+  let plan: RunPlan;
+  if ('make' in planned) {
+    // A run that exists is joined as it is: the plan, never used, is not made.
+    const joining = (await store.run(name)) !== undefined;
+    plan = joining
+      ? { kind: planned.kind, options: null, seeds: [], pace: { concurrency: 1 }, state: 'running' }
+      : await planned.make();
+  } else plan = planned;
+  return store.createOrJoin({ name, kind: plan.kind, options: plan.options, state: plan.state }, plan.seeds, plan.pace);
 }
 
 async function existingRun(store: RunStore, name: string): Promise<RunRecord> {

@@ -5,12 +5,19 @@
  * The summary row is the item's result in the store, so the run's rows can be written again from
  * there by any process. Sites on one host are walked one at a time: the walk has its own
  * politeness inside the host.
+ *
+ * With a memory of earlier walks (`--state DIR`), each site is walked with the conditional fetches
+ * of the tree walk (discover/conditional.ts): a sitemap unchanged since the walk that remembered
+ * it is not read again (or, when every entry is wanted, read but marked unchanged). What a site's
+ * walk read whole is remembered once its lines are out.
  */
+import { ConditionalFetches } from '../discover/conditional.js';
 import { HttpClient, type HttpOptions } from '../discover/http.js';
 import { resolveStart, walkSitemapTree, type SitemapTree } from '../discover/tree.js';
 import type { HostPoliteness } from '../pool/index.js';
 import { entryToJsonLine } from '../report/entries.js';
 import type { LeasedItem, NewItem, RunRecord, RunStore } from '../store/run-store.js';
+import type { SitemapMemory } from '../store/sitemap-memory.js';
 import type { ItemVisit, WorkKind } from './worker.js';
 
 export interface TreeSitesOptions {
@@ -21,6 +28,11 @@ export interface TreeSitesOptions {
   perHost: HostPoliteness;
   /** Stream every URL entry, not only the summary rows. */
   urls: boolean;
+  /**
+   * With a memory: send conditional requests and hold back the entries of unchanged sitemaps
+   * (without --urls, or with --changed-only), rather than read every sitemap and mark them.
+   */
+  skipUnchanged?: boolean | undefined;
 }
 
 /** The summary row of one site, as streamed and as stored. */
@@ -35,6 +47,8 @@ export interface SiteRow {
   urls: number;
   errors: number;
   warnings: number;
+  /** Sitemaps unchanged since the last walk (with --state). */
+  unchanged?: number;
   newestLastmod?: string;
   oldestLastmod?: string;
   /** The codes of the problems met, with their counts. */
@@ -73,24 +87,31 @@ export function siteItems(text: string, file: string): NewItem[] {
 
 /**
  * The kind: walks a leased site and writes its lines through `write` (which waits when the output
- * is full). The HTTP client is shared by every site of the worker.
+ * is full). The HTTP client is shared by every site of the worker, and so is `memory`, when the
+ * walks remember (--state).
  */
 export function treeSitesKind(
   options: TreeSitesOptions,
   http: HttpClient | HttpOptions,
   write: (text: string) => Promise<void>,
+  memory?: SitemapMemory,
 ): WorkKind {
   const client = http instanceof HttpClient ? http : new HttpClient(http);
   return {
     hostDelay: () => Promise.resolve(options.perHost.delayMs),
     async visit(item: LeasedItem, _lease, signal): Promise<ItemVisit> {
       const site = item.url;
+      const conditional =
+        memory === undefined
+          ? undefined
+          : new ConditionalFetches({ memory, skipUnchanged: options.skipUnchanged ?? !options.urls });
       const walk = walkSitemapTree(site, {
         http: client,
         maxDepth: options.maxDepth,
         concurrency: options.concurrency,
         perHost: options.perHost,
         signal,
+        ...(conditional === undefined ? {} : { conditional }),
       });
       const siteField = `,"site":${JSON.stringify(site)}}`;
       let pending = '';
@@ -108,6 +129,8 @@ export function treeSitesKind(
       await write(`${pending}${JSON.stringify(row)}\n`);
       // A walk stopped halfway is not a result: the site is walked again.
       if (!tree.complete) return { fetched: true, againAfterMs: 0 };
+      // Its lines are out: what it read whole may now be taken for unchanged next time.
+      if (conditional !== undefined) memory!.remember(conditional.remembered(), new Date());
       return { outcome: row.ok ? 'read' : 'failed', fetched: true, result: row };
     },
   };
@@ -136,6 +159,7 @@ export function siteRow(site: string, tree: SitemapTree): SiteRow {
     urls: totals.urls,
     errors: totals.errors,
     warnings: totals.warnings,
+    ...(totals.unchanged === undefined ? {} : { unchanged: totals.unchanged }),
     ...(totals.newestLastmod === undefined ? {} : { newestLastmod: totals.newestLastmod }),
     ...(totals.oldestLastmod === undefined ? {} : { oldestLastmod: totals.oldestLastmod }),
     codes,

@@ -125,7 +125,17 @@ CREATE TABLE sitemapkit_run_stripped (
 `,
 };
 
-export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED];
+/**
+ * What an item needs to be done beyond its URL, as the kind records it (JSON) when it adds the
+ * item: an audited URL's listing (its sitemap, line, lastmod, alternates and repeats).
+ */
+const ITEM_INPUT: Migration = {
+  version: 3,
+  name: "an item's input",
+  sql: () => `ALTER TABLE sitemapkit_run_items ADD COLUMN input TEXT;`,
+};
+
+export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT];
 
 /** The schema version this sitemapkit writes: the last migration's. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -51,6 +51,8 @@ export interface NewItem {
   detail?: string;
   /** The kind's record for a settled item (JSON-serialisable). */
   result?: unknown;
+  /** What the kind needs to do the item beyond its URL (JSON-serialisable), handed back with its lease. */
+  input?: unknown;
 }
 
 /**
@@ -66,6 +68,8 @@ export interface LeasedItem {
   chain: number;
   /** Earlier tries of this item that ended in a failure that may pass. */
   attempts: number;
+  /** The input it was added with, if any. */
+  input?: unknown;
 }
 
 export interface Lease {
@@ -138,6 +142,7 @@ export interface RunItem {
   detail: string | null;
   fetched: boolean;
   result: unknown;
+  input: unknown;
 }
 
 interface RunRow {
@@ -154,6 +159,8 @@ interface RunRow {
 
 /** Rows read per query when a run's items are read out. */
 const PAGE = 1_000;
+/** Seeds written per statement when a run is created (one JSON parameter each). */
+const SEED_CHUNK = 5_000;
 
 /** An item whose lease is live: claimed by a worker that is still at it. */
 const LEASE_LIVE = `EXISTS (SELECT 1 FROM sitemapkit_run_leases l WHERE l.id = i.lease_id AND l.expires_at > $now)`;
@@ -231,7 +238,9 @@ export class RunStore {
       const run = runRecord(row!);
       if (run.kind !== definition.kind)
         throw new Error(`the run "${run.name}" in ${this.location} is a ${run.kind} run, not a ${definition.kind} run`);
-      if (created) await this.addItems(tx, run.id, seeds, pace);
+      if (created)
+        for (let start = 0; start < seeds.length; start += SEED_CHUNK)
+          await this.addItems(tx, run.id, seeds.slice(start, start + SEED_CHUNK), pace);
       return { run, created };
     });
   }
@@ -324,27 +333,30 @@ export class RunStore {
         'INSERT INTO sitemapkit_run_leases (run_id, host_id, worker_id, expires_at) VALUES ($1, $2, $3, $4) RETURNING id',
         [runId, host.id, workerId, now + reserved + leaseMs],
       );
-      const items = await tx.all<LeasedItem>(
+      const rows = await tx.all<Omit<LeasedItem, 'input'> & { input: string | null }>(
         `UPDATE sitemapkit_run_items SET lease_id = $1 WHERE id IN (
            SELECT i.id FROM sitemapkit_run_items i
            WHERE i.run_id = $2 AND i.host_id = $3 AND i.outcome IS NULL AND i.not_before <= $4${seeds}
              AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$4')})
            ORDER BY i.depth, i.id LIMIT $5 ${d.skipLocked})
-         RETURNING id, url, depth, chain, attempts`,
+         RETURNING id, url, depth, chain, attempts, input`,
         [lease!.id, runId, host.id, now, size],
       );
-      if (items.length === 0) {
+      if (rows.length === 0) {
         await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease!.id]);
         return undefined;
       }
       // The batch's time slots are the host's: the next lease starts after them.
       if (reserved > 0)
         await tx.run(`UPDATE sitemapkit_run_hosts SET next_at = $1 WHERE id = $2`, [
-          now + (delayMs ?? 0) * items.length,
+          now + (delayMs ?? 0) * rows.length,
           host.id,
         ]);
       // Expired leases of the host are gone for good: their items are free again.
       await tx.run('DELETE FROM sitemapkit_run_leases WHERE host_id = $1 AND expires_at <= $2', [host.id, now]);
+      const items: LeasedItem[] = rows.map(({ input, ...item }) =>
+        input === null ? item : { ...item, input: JSON.parse(input) as unknown },
+      );
       items.sort((a, b) => a.depth - b.depth || a.id - b.id);
       return { id: lease!.id, runId, hostId: host.id, host: host.host, delayMs, startAt: now, items };
     });
@@ -443,6 +455,15 @@ export class RunStore {
     });
   }
 
+  /** Whether `url` is an item of the run (done or not). */
+  async has(runId: number, url: string): Promise<boolean> {
+    const rows = await this.db.all('SELECT 1 AS one FROM sitemapkit_run_items WHERE run_id = $1 AND url = $2', [
+      runId,
+      url,
+    ]);
+    return rows.length > 0;
+  }
+
   /** Items still to do (leased or not); when there are none, the run's work is done. */
   async pending(runId: number, { seedsOnly = false } = {}): Promise<number> {
     const [row] = await this.db.all<{ n: number }>(
@@ -526,8 +547,9 @@ export class RunStore {
         detail: string | null;
         fetched: number | boolean;
         result: string | null;
+        input: string | null;
       }>(
-        `SELECT i.id, i.url, h.host, i.depth, i.found_on, i.outcome, i.detail, i.fetched, i.result
+        `SELECT i.id, i.url, h.host, i.depth, i.found_on, i.outcome, i.detail, i.fetched, i.result, i.input
          FROM sitemapkit_run_items i JOIN sitemapkit_run_hosts h ON h.id = i.host_id
          WHERE i.run_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3`,
         [runId, after, PAGE],
@@ -543,6 +565,7 @@ export class RunStore {
           detail: row.detail,
           fetched: Boolean(row.fetched),
           result: row.result === null ? undefined : (JSON.parse(row.result) as unknown),
+          input: row.input === null ? undefined : (JSON.parse(row.input) as unknown),
         };
       if (rows.length < PAGE) return;
       after = Number(rows.at(-1)!.id);
@@ -567,8 +590,8 @@ export class RunStore {
     const d = this.db.dialect;
     await this.knowHosts(tx, runId, items, pace);
     await tx.run(
-      `INSERT INTO sitemapkit_run_items (run_id, host_id, url, depth, chain, found_on, outcome, detail, result)
-       SELECT $1, r.host_id, r.url, r.depth, r.chain, r.found_on, r.outcome, r.detail, r.result
+      `INSERT INTO sitemapkit_run_items (run_id, host_id, url, depth, chain, found_on, outcome, detail, result, input)
+       SELECT $1, r.host_id, r.url, r.depth, r.chain, r.found_on, r.outcome, r.detail, r.result, r.input
        FROM ${d.jsonRows('$2', [
          ['host_id', 'bigint'],
          ['url', 'text'],
@@ -578,6 +601,7 @@ export class RunStore {
          ['outcome', 'text'],
          ['detail', 'text'],
          ['result', 'text'],
+         ['input', 'text'],
        ])} WHERE true
        ON CONFLICT (run_id, url) DO UPDATE SET
          depth = excluded.depth, chain = excluded.chain, found_on = excluded.found_on, outcome = NULL, detail = NULL
@@ -594,6 +618,7 @@ export class RunStore {
             outcome: item.outcome ?? null,
             detail: item.detail ?? null,
             result: item.result === undefined ? null : JSON.stringify(item.result),
+            input: item.input === undefined ? null : JSON.stringify(item.input),
           })),
         ),
       ],

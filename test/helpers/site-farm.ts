@@ -5,6 +5,11 @@
  * page that is noindex, has its canonical elsewhere, links to a 404, or to a redirect whose target
  * only the redirect leads to. Pages may answer after `latencyMs`, as real sites do.
  *
+ * Every host also serves /sitemap.xml (not named in robots.txt: a crawl never reads it), listing
+ * its pages and, for the audit tests, a few URLs that are findings: a page twice, pages gone and
+ * moved (a few of their targets listed too), a page robots.txt disallows, and hreflang alternates
+ * on the next host that do not link back.
+ *
  * The servers count, per host, the requests for each path and the most requests in flight at
  * once: what the crawl tests assert (no page fetched twice, per-host limits held across workers).
  */
@@ -28,6 +33,8 @@ export interface FarmHost {
 
 export interface Farm {
   hosts: FarmHost[];
+  /** The /sitemap.xml of every host. */
+  sitemaps(): string[];
   /** The listed set a correct crawl of the whole farm finds: every page but the noindex and canonicalised ones. */
   expectedListed(): Set<string>;
   /** Forgets the counts, for the next crawl. */
@@ -55,6 +62,29 @@ export function farmPage(origins: readonly string[], index: number, n: number, p
   if (isNoindex(n)) head += '<meta name="robots" content="noindex">';
   if (hasCanonicalElsewhere(n)) head += '<link rel="canonical" href="/p/0">';
   return `<!doctype html><html><head>${head}</head><body><nav>${links.join(' ')}</nav>${FILLER}</body></html>`;
+}
+
+/** The sitemap of host `index`: its pages, and the URLs that make findings (see above). */
+export function farmSitemap(origins: readonly string[], index: number, pages: number): string {
+  const origin = origins[index]!;
+  const next = origins[(index + 1) % origins.length]!;
+  const urls: string[] = [];
+  const url = (loc: string, extra = '') => urls.push(`<url><loc>${loc}</loc>${extra}</url>`);
+  for (let n = 0; n < pages; n++) {
+    const lastmod = n % 5 === 0 ? `<lastmod>2025-0${1 + (n % 9)}-01</lastmod>` : '';
+    const alternate = n % 11 === 3 ? `<xhtml:link rel="alternate" hreflang="de" href="${next}/p/${n}"/>` : '';
+    url(`${origin}/p/${n}`, lastmod + alternate);
+    if (linksGone(n)) url(`${origin}/gone/${n}`);
+    if (linksMoved(n)) url(`${origin}/moved/${n}`);
+    if (linksMoved(n) && n % 2 === 1) url(`${origin}/landing/${n}`);
+  }
+  url(`${origin}/p/0`);
+  url(`${origin}/private/${index}`);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+${urls.join('\n')}
+</urlset>
+`;
 }
 
 export async function startFarm(options: FarmOptions): Promise<Farm> {
@@ -96,6 +126,8 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
     if (path === '/robots.txt') {
       const delay = options.crawlDelay === undefined ? '' : `Crawl-delay: ${options.crawlDelay}\n`;
       response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\n${delay}Disallow: /private/\n`);
+    } else if (path === '/sitemap.xml') {
+      response.writeHead(200, { 'content-type': 'application/xml' }).end(farmSitemap(origins, index, pages));
     } else if (path === '/') {
       response.writeHead(200, html).end('<!doctype html><title>Home</title><a href="/p/0">Start</a>');
     } else if (page && Number(page[1]) < pages) {
@@ -111,6 +143,7 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
 
   return {
     hosts,
+    sitemaps: () => origins.map((origin) => `${origin}/sitemap.xml`),
     expectedListed() {
       const listed = new Set<string>();
       for (const { origin } of hosts) {

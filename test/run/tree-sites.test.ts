@@ -91,3 +91,35 @@ test('two workers walk 200 sites once each, and stream exactly the union of thei
     'both workers walked sites',
   );
 });
+
+test('with --state, the workers walk again with conditional fetches: --changed-only streams nothing unchanged', async () => {
+  const few = sites.slice(0, 10);
+  const file = join(work, 'few.txt');
+  writeFileSync(file, few.map((site) => site.origin).join('\n'));
+  const state = join(work, 'state');
+  const env = { SITEMAPKIT_STORE: await createTestDatabase() };
+  const walk = async (run: string, ...flags: string[]) => {
+    const result = await runCli(['tree', '--sites', file, '--urls', '--state', state, '--run', run, ...flags], {
+      env,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    return result.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { kind: string; sitemaps?: number; unchanged?: number });
+  };
+  const first = await walk('first', '--workers', '2');
+  assert.ok(first.filter((line) => line.kind === 'url').length > 0);
+  assert.ok(first.every((line) => line.unchanged === undefined));
+
+  const again = await walk('again', '--workers', '2', '--changed-only');
+  assert.deepEqual(
+    again.filter((line) => line.kind === 'url'),
+    [],
+    'no entry of an unchanged sitemap',
+  );
+  const rows = again.filter((line) => line.kind === 'site');
+  assert.equal(rows.length, few.length);
+  for (const row of rows) assert.equal(row.unchanged, row.sitemaps, 'every sitemap unchanged');
+});

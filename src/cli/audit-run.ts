@@ -1,0 +1,188 @@
+/**
+ * `sitemapkit audit SITE… --run NAME [--store URL] [--workers N]`: the checks of an audit as a run
+ * shared by workers on any number of machines (run/audit-checks.ts). The process that creates the
+ * run reads the sitemaps; once every listed URL is checked, one process writes the outputs from
+ * the store, with the same code as an audit of one process.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chooseSample, reportAudit } from '../audit/audit.js';
+import { discoverListings } from '../audit/discovery.js';
+import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
+import { HttpClient } from '../discover/http.js';
+import { formatNumber } from '../report/format.js';
+import { auditChecksKind, listingItems, restoreAuditRun, type AuditRunOptions } from '../run/audit-checks.js';
+import { takePart, type RunPlan } from '../run/session.js';
+import { SqliteAuditStore } from '../store/audit-store.js';
+import type { RunRecord, RunStore } from '../store/run-store.js';
+import { DEFAULT_STATE_DIR } from '../store/site-database.js';
+import { readAuditOutputs, siteOf, writeAuditOutputs, type AuditOutputs } from './audit-common.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
+import { listenForInterruption } from './interrupt.js';
+import { readNetworkOptions, type NetworkSettings } from './network-options.js';
+import { readNow } from './now-option.js';
+import { describeRun, readParticipation, workerCommandLine } from './run-options.js';
+import { readSiteInput } from './site-input.js';
+
+/** An audit run's options as stored: what every worker follows, and where the outputs go. */
+export interface StoredAudit extends AuditRunOptions {
+  input: string | string[];
+  outputs: Omit<AuditOutputs, 'color'>;
+}
+
+export async function auditOnWorkers(args: ParsedArgs, io: Io): Promise<number> {
+  for (const [flag, why] of [
+    ['resume', 'a run resumes by itself: start the same command again with the same --run'],
+    ['crawl', 'is not available on workers yet: audit with --crawl in one process'],
+  ] as const)
+    if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
+  const input = readSiteInput(args);
+  const quiet = booleanFlag(args, 'quiet');
+  const network = readNetworkOptions(args, io, { quiet });
+  const { color: _color, ...outputs } = readAuditOutputs(args, io);
+  const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
+  const who = readParticipation(args, `audit ${siteOf(input)}`, stateDir);
+  const limits = {
+    maxUrls: stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1),
+    maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
+    maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
+    now: (readNow(args) ?? new Date()).getTime(),
+  };
+  const stored = {
+    input,
+    outputs: {
+      ...outputs,
+      ...(outputs.rowsFile === undefined ? {} : { rowsFile: resolve(outputs.rowsFile) }),
+      ...(outputs.htmlFile === undefined ? {} : { htmlFile: resolve(outputs.htmlFile) }),
+    },
+  };
+  const interruption = listenForInterruption();
+  try {
+    const taken = await takePart(
+      who,
+      {
+        kind: 'audit',
+        make: () => planAudit(stored, limits, network, io, quiet, interruption.signal),
+      },
+      (run, store) => {
+        const options = run.options as StoredAudit;
+        const http = new HttpClient({ ...network.http, signal: interruption.signal });
+        return Promise.resolve({
+          kind: auditChecksKind(options, http, store, run.id),
+          pace: { concurrency: options.concurrency },
+          close: () => http.close(),
+        });
+      },
+      { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
+      interruption.signal,
+    );
+    try {
+      if (who.workerOnly) return EXIT_OK;
+      if (taken.run.state !== 'done') {
+        io.stderr.write(
+          `sitemapkit audit: stopped before the end; ${describeRun(who)} goes on when a process joins it (start this command again)\n`,
+        );
+        return EXIT_FAILED;
+      }
+      if (!taken.writeOutputs) {
+        io.stderr.write(
+          `sitemapkit audit: ${describeRun(who)} is done; its outputs were written by ${taken.run.outputsBy ?? 'another process'} (sitemapkit run finish writes them again)\n`,
+        );
+        return EXIT_OK;
+      }
+      return await writeAuditRunOutputs(taken.store, taken.run, io);
+    } finally {
+      await taken.store.close();
+    }
+  } finally {
+    interruption.dispose();
+  }
+}
+
+/** The creator's part: the sitemaps read once, the sample chosen, every listed URL an item. */
+async function planAudit(
+  stored: Pick<StoredAudit, 'input' | 'outputs'>,
+  limits: { maxUrls: number | undefined; maxDepth: number; maxPageBytes: number; now: number },
+  network: NetworkSettings,
+  io: Io,
+  quiet: boolean,
+  signal: AbortSignal,
+): Promise<RunPlan> {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-audit-run-'));
+  const state = new SqliteAuditStore(join(dir, 'audit.sqlite'), { fresh: true });
+  const http = new HttpClient({ ...network.http, signal });
+  try {
+    if (!quiet) io.stderr.write('reading the sitemaps…\n');
+    const discovery = await discoverListings(stored.input, {
+      state,
+      http,
+      now: limits.now,
+      maxDepth: limits.maxDepth,
+      concurrency: network.concurrency,
+      perHost: network.perHost,
+      signal,
+    });
+    if (!discovery.complete) throw new Error('stopped while reading the sitemaps: nothing was set down; start again');
+    const listed = state.listedCount();
+    const sample = chooseSample(state, limits.maxUrls, listed);
+    const seeds = listingItems(state);
+    if (!quiet) io.stderr.write(`${formatNumber(state.sampledCount())} listed URLs to check on workers\n`);
+    const options: StoredAudit = {
+      ...stored,
+      now: limits.now,
+      maxPageBytes: limits.maxPageBytes,
+      delayMs: network.perHost.delayMs,
+      concurrency: network.perHost.concurrency,
+      discovery,
+      listed,
+      ...(sample === undefined ? {} : { sample }),
+    };
+    return { kind: 'audit', options, seeds, pace: { concurrency: options.concurrency }, state: 'running' };
+  } finally {
+    state.close();
+    await http.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes a done audit run's outputs (the summary or --json on stdout, --rows, --html) from the
+ * store, through the state of one process rebuilt from it. Used when the run ends, and by `run finish`.
+ */
+export async function writeAuditRunOutputs(store: RunStore, run: RunRecord, io: Io): Promise<number> {
+  const options = run.options as StoredAudit;
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-audit-run-'));
+  const state = new SqliteAuditStore(join(dir, 'audit.sqlite'), { fresh: true });
+  try {
+    await restoreAuditRun(store, run, state);
+    const color = io.isTerminal && !process.env.NO_COLOR;
+    return await writeAuditOutputs({ ...options.outputs, color }, io, {
+      report: (onRow) =>
+        reportAudit(
+          state,
+          {
+            discovery: options.discovery,
+            listed: options.listed,
+            complete: true,
+            now: options.now,
+            ...(options.sample === undefined ? {} : { sample: options.sample }),
+          },
+          undefined,
+          onRow,
+        ),
+    });
+  } finally {
+    state.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
