@@ -106,7 +106,7 @@ describe('an audit on workers sharing PostgreSQL', async () => {
     farm.reset();
     const rows = join(work, 'killed.jsonl');
     // A delay between requests to a host keeps the run going while the others join it.
-    const args = [...AUDIT, '--rows', rows, '--run', 'killed', '--lease', '1', '--delay', '0.1', '--json', '--quiet'];
+    const args = [...AUDIT, '--rows', rows, '--run', 'killed', '--lease', '3', '--delay', '0.1', '--json', '--quiet'];
     const env = { ...process.env, SITEMAPKIT_STORE: store };
     const start = () => spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     // The first reads the sitemaps and creates the run; the others join it once it exists.

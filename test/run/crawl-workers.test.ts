@@ -92,7 +92,7 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     const store = await createTestDatabase();
     farm.reset();
     const out = join(work, 'killed');
-    const args = ['crawl', ...starts, '--out', out, '--run', 'killed', '--concurrency', '2', '--lease', '1', '--json'];
+    const args = ['crawl', ...starts, '--out', out, '--run', 'killed', '--concurrency', '2', '--lease', '3', '--json'];
     const env = { ...process.env, SITEMAPKIT_STORE: store };
     const [victim, ...survivors] = [0, 1, 2].map(() =>
       spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
