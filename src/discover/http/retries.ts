@@ -10,7 +10,7 @@
  * and waits then lives with the task, across the pool's restarts of it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RetryLater } from '../../pool/index.js';
+import { LinkedSignal, RetryLater } from '../../pool/index.js';
 import { HttpError } from './errors.js';
 import type { HttpResponse, Layer } from './types.js';
 
@@ -80,14 +80,17 @@ export function retry(policy: RetryPolicy): Layer {
     for (;;) {
       const remaining = deadlineAt - Date.now();
       if (remaining <= 0) throw tooLate().after(state.attempts);
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(tooLate()), remaining).unref();
-      const clear = () => clearTimeout(timer);
+      const attempt = new LinkedSignal(request.signal);
+      const timer = setTimeout(() => attempt.abort(tooLate()), remaining).unref();
+      const clear = () => {
+        clearTimeout(timer);
+        attempt.release();
+      };
       state.attempts += 1;
       let response: HttpResponse | undefined;
       let failure: HttpError | undefined;
       try {
-        response = await next({ ...request, signal: AbortSignal.any([request.signal, deadline.signal]) });
+        response = await next({ ...request, signal: attempt.signal });
       } catch (error) {
         clear();
         if (!(error instanceof HttpError)) throw error;

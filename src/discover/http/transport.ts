@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
+import { LinkedSignal } from '../../pool/index.js';
 import { classifyError, firstByteTimeout } from './errors.js';
 import type { Fetch, HttpResponse, Transfer } from './types.js';
 
@@ -23,9 +24,9 @@ export function transport(settings: TransportSettings): Fetch {
   return async (req) => {
     // undici's own headers timeout is also set, but a timer of ours is the one a server cannot
     // keep alive by sending a header byte now and then.
-    const firstByte = new AbortController();
-    const timer = setTimeout(() => firstByte.abort(firstByteTimeout(req.url)), settings.firstByteTimeoutMs);
-    const signal = AbortSignal.any([req.signal, firstByte.signal]);
+    const own = new LinkedSignal(req.signal);
+    const timer = setTimeout(() => own.abort(firstByteTimeout(req.url)), settings.firstByteTimeoutMs);
+    const signal = own.signal;
     let answer;
     try {
       answer = await request(req.url, {
@@ -43,6 +44,7 @@ export function transport(settings: TransportSettings): Fetch {
         signal,
       });
     } catch (error) {
+      own.release();
       throw classifyError(error, req.url, signal);
     } finally {
       clearTimeout(timer);
@@ -59,9 +61,12 @@ export function transport(settings: TransportSettings): Fetch {
       headers: flattenHeaders(answer.headers),
       redirects: [],
       attempts: 1,
-      body: countedBody(raw, req.url, signal, transfer),
+      body: countedBody(raw, req.url, own, transfer),
       transfer,
-      discard: () => dropBody(raw),
+      discard: () => {
+        own.release();
+        dropBody(raw);
+      },
     } satisfies HttpResponse;
   };
 }
@@ -70,7 +75,7 @@ export function transport(settings: TransportSettings): Fetch {
 async function* countedBody(
   raw: Readable,
   url: string,
-  signal: AbortSignal,
+  own: LinkedSignal,
   transfer: Transfer,
 ): AsyncGenerator<Uint8Array> {
   try {
@@ -79,8 +84,9 @@ async function* countedBody(
       yield chunk;
     }
   } catch (error) {
-    throw classifyError(error, url, signal);
+    throw classifyError(error, url, own.signal);
   } finally {
+    own.release();
     dropBody(raw);
   }
 }

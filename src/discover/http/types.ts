@@ -34,7 +34,7 @@ export interface HttpRequest {
   /** Sent as they are (the transport adds nothing but what undici must). */
   headers: Record<string, string>;
   /** Aborts the request and its body. */
-  signal: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Decoded body bytes read before stopping (`transfer.truncated` then says so). */
   maxBytes: number;
   /** Attempts after the first one, for this request. */
