@@ -9,7 +9,7 @@
  *   byte cap         decoded bytes read before stopping                                  http/byte-cap.ts
  *   decompress       Content-Encoding undone                                             http/decompress.ts
  *   minimum rate     a body slower than the minimum transfer rate is stopped             http/transfer-rate.ts
- *   transport        one GET: connect, first-byte and idle timeouts                      http/transport.ts
+ *   transport        one GET: connect, first-byte and idle timeouts; the deadline kept   http/transport.ts
  *
  * Politeness (requests per host, delays, Crawl-delay) is not here: the work pool
  * (src/pool/) owns it, and the walks that fetch many URLs run through it.
