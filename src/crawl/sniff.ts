@@ -31,7 +31,10 @@ export async function whyNotHtml(head: Uint8Array, contentType: string | undefin
  * every compressed, image or document format has some in its first bytes.
  */
 function hasBinaryBytes(head: Uint8Array): boolean {
-  for (const byte of head.subarray(0, SNIFF_BYTES)) {
+  // An index loop: iterating the typed array (`for…of`) cost three times as much, on every page.
+  const end = Math.min(head.length, SNIFF_BYTES);
+  for (let i = 0; i < end; i++) {
+    const byte = head[i]!;
     if (byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f)) return true;
   }
   return false;

@@ -9,7 +9,7 @@
  *   byte cap         decoded bytes read before stopping                                  http/byte-cap.ts
  *   decompress       Content-Encoding undone                                             http/decompress.ts
  *   minimum rate     a body slower than the minimum transfer rate is stopped             http/transfer-rate.ts
- *   transport        one GET: connect, first-byte and idle timeouts                      http/transport.ts
+ *   transport        one GET: connect, first-byte and idle timeouts; the deadline kept   http/transport.ts
  *
  * Politeness (requests per host, delays, Crawl-delay) is not here: the work pool
  * (src/pool/) owns it, and the walks that fetch many URLs run through it.
@@ -160,7 +160,7 @@ export class HttpClient {
     target: Pick<HttpRequest, 'method' | 'url' | 'body'>,
     options: RequestOptions,
   ): Promise<HttpResponse> {
-    // A signal of its own per request: undici listens on it, never on one signal shared by all.
+    // Each attempt gets a signal of its own below (http/signals.ts): undici listens on that one.
     const signals = [this.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
     const response = await this.fetch({
       ...target,
@@ -170,7 +170,7 @@ export class HttpClient {
         'accept-encoding': 'gzip, deflate, br',
         ...options.headers,
       },
-      signal: AbortSignal.any(signals),
+      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
       maxBytes: options.maxBytes ?? Infinity,
       retries: options.retries ?? this.settings.retries,
       retryState: options.deferRetries ?? options.retryState ?? new RetryState(),

@@ -13,3 +13,4 @@ export {
   type TaskContext,
   type WorkPoolOptions,
 } from './work-pool.js';
+export { LinkedSignal } from './linked-signal.js';

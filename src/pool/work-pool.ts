@@ -37,6 +37,7 @@
  */
 import { DeferredHeap } from './deferred.js';
 import { Deque } from './deque.js';
+import { LinkedSignal } from './linked-signal.js';
 
 /** How gently one host is treated: tasks at once, and the least time between two starts. */
 export interface HostPoliteness {
@@ -284,10 +285,11 @@ export class WorkPool<T, R = void> {
     host.previousStart = host.nextStart;
     const nextStart = (host.nextStart = now + this.settingsOf(host.name).delayMs);
     job.runs += 1;
+    // A signal of its own per start: requests listen on it, never on the pool's one signal.
+    const signal = new LinkedSignal(this.signal);
     const context: TaskContext = {
       host: host.name,
-      // A signal of its own per start: requests listen on it, never on the pool's one signal.
-      signal: AbortSignal.any([this.signal]),
+      signal: signal.signal,
       run: job.runs,
       madeNoRequest: () => {
         // Unless another task of the host has started since, which spent the turn.
@@ -297,8 +299,12 @@ export class WorkPool<T, R = void> {
       },
     };
     new Promise<R>((resolve) => resolve(this.options.run(job.task, context))).then(
-      (value) => this.finish(job, host, { ok: true, value }),
+      (value) => {
+        signal.release();
+        this.finish(job, host, { ok: true, value });
+      },
       (error: unknown) => {
+        signal.release();
         if (error instanceof RetryLater && !this.signal.aborted) {
           this.deferred.park(job, Date.now() + Math.max(0, error.delayMs));
           this.finish(job, host, undefined);

@@ -80,26 +80,22 @@ export function retry(policy: RetryPolicy): Layer {
     for (;;) {
       const remaining = deadlineAt - Date.now();
       if (remaining <= 0) throw tooLate().after(state.attempts);
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(tooLate()), remaining).unref();
-      const clear = () => clearTimeout(timer);
       state.attempts += 1;
       let response: HttpResponse | undefined;
       let failure: HttpError | undefined;
       try {
-        response = await next({ ...request, signal: AbortSignal.any([request.signal, deadline.signal]) });
+        // The transport keeps the deadline, with the timer it already has for the first byte.
+        response = await next({ ...request, deadline: { at: deadlineAt, error: tooLate } });
       } catch (error) {
-        clear();
         if (!(error instanceof HttpError)) throw error;
         failure = error;
       }
       const plan = planNext(response, failure, state, request.retries, policy, deadlineAt);
       if ('stop' in plan) {
         if (failure) throw failure.after(state.attempts, failure.redirects, plan.stop ? `; ${plan.stop}` : '');
-        return settled(response!, state.attempts, plan.stop, clear);
+        return settled(response!, state.attempts, plan.stop);
       }
       response?.discard();
-      clear();
       if (failure?.timeout) state.timeoutsRetried += 1;
       state.waitedMs += plan.retryAfterMs;
       policy.onRetry?.({
@@ -153,26 +149,9 @@ function planNext(
   return { retryAfterMs: wait, reason };
 }
 
-/** The answer, with its attempts, why it was not retried, and the deadline timer stopped with its body. */
-function settled(response: HttpResponse, attempts: number, notRetried: string, clear: () => void): HttpResponse {
-  return {
-    ...response,
-    attempts,
-    ...(notRetried === '' ? {} : { notRetried }),
-    body: clearingAfter(response.body, clear),
-    discard: () => {
-      clear();
-      response.discard();
-    },
-  };
-}
-
-async function* clearingAfter(body: AsyncIterable<Uint8Array>, clear: () => void): AsyncGenerator<Uint8Array> {
-  try {
-    yield* body;
-  } finally {
-    clear();
-  }
+/** The answer, with its attempts and why it was not retried. */
+function settled(response: HttpResponse, attempts: number, notRetried: string): HttpResponse {
+  return { ...response, attempts, ...(notRetried === '' ? {} : { notRetried }) };
 }
 
 /** Exponential backoff with jitter: a random wait between half and all of base·2^(attempt-1), capped. */

@@ -5,8 +5,9 @@
  */
 import type { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
+import { LinkedSignal } from '../../pool/index.js';
 import { classifyError, firstByteTimeout } from './errors.js';
-import type { Fetch, HttpResponse, Transfer } from './types.js';
+import type { Fetch, HttpRequest, HttpResponse, Transfer } from './types.js';
 
 export interface TransportSettings {
   agent: Agent;
@@ -22,10 +23,10 @@ const BODY_BUFFER_BYTES = 16 * 1024 * 1024;
 export function transport(settings: TransportSettings): Fetch {
   return async (req) => {
     // undici's own headers timeout is also set, but a timer of ours is the one a server cannot
-    // keep alive by sending a header byte now and then.
-    const firstByte = new AbortController();
-    const timer = setTimeout(() => firstByte.abort(firstByteTimeout(req.url)), settings.firstByteTimeoutMs);
-    const signal = AbortSignal.any([req.signal, firstByte.signal]);
+    // keep alive by sending a header byte now and then; the same timer then keeps the deadline.
+    const own = new LinkedSignal(req.signal);
+    const signal = own.signal;
+    const timer = new RequestTimer(own, req, settings.firstByteTimeoutMs);
     let answer;
     try {
       answer = await request(req.url, {
@@ -43,10 +44,10 @@ export function transport(settings: TransportSettings): Fetch {
         signal,
       });
     } catch (error) {
+      timer.stop();
       throw classifyError(error, req.url, signal);
-    } finally {
-      clearTimeout(timer);
     }
+    timer.headersCame();
     const transfer: Transfer = { wireBytes: 0, bytes: 0, truncated: false };
     const raw = answer.body;
     // A connection that breaks before the reader starts must not crash the process: the error
@@ -59,9 +60,12 @@ export function transport(settings: TransportSettings): Fetch {
       headers: flattenHeaders(answer.headers),
       redirects: [],
       attempts: 1,
-      body: countedBody(raw, req.url, signal, transfer),
+      body: countedBody(raw, req.url, timer, transfer),
       transfer,
-      discard: () => dropBody(raw),
+      discard: () => {
+        timer.stop();
+        dropBody(raw);
+      },
     } satisfies HttpResponse;
   };
 }
@@ -70,7 +74,7 @@ export function transport(settings: TransportSettings): Fetch {
 async function* countedBody(
   raw: Readable,
   url: string,
-  signal: AbortSignal,
+  timer: RequestTimer,
   transfer: Transfer,
 ): AsyncGenerator<Uint8Array> {
   try {
@@ -79,10 +83,57 @@ async function* countedBody(
       yield chunk;
     }
   } catch (error) {
-    throw classifyError(error, url, signal);
+    throw classifyError(error, url, timer.signal);
   } finally {
+    timer.stop();
     dropBody(raw);
   }
+}
+
+/**
+ * The one timer of a request: until the headers come, the first-byte timeout (or the deadline,
+ * when it comes first); then the deadline, until the body is read or dropped. It aborts the
+ * request's own signal with the error that says which ran out.
+ */
+class RequestTimer {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly own: LinkedSignal,
+    private readonly request: HttpRequest,
+    firstByteTimeoutMs: number,
+  ) {
+    const untilDeadline = this.untilDeadline();
+    this.timer =
+      untilDeadline <= firstByteTimeoutMs
+        ? setTimeout(this.deadlinePassed, untilDeadline)
+        : setTimeout(() => own.abort(firstByteTimeout(request.url)), firstByteTimeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.own.signal;
+  }
+
+  headersCame(): void {
+    clearTimeout(this.timer);
+    const untilDeadline = this.untilDeadline();
+    // Unref'd: a body nobody reads (nor drops) must not keep the process alive until the deadline.
+    this.timer = untilDeadline === Infinity ? undefined : setTimeout(this.deadlinePassed, untilDeadline).unref();
+  }
+
+  /** The request is done with: no timer, no listener on the caller's signal. */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.own.release();
+  }
+
+  private untilDeadline(): number {
+    const deadline = this.request.deadline;
+    return deadline === undefined ? Infinity : Math.max(0, deadline.at - Date.now());
+  }
+
+  private readonly deadlinePassed = (): void => this.own.abort(this.request.deadline!.error());
 }
 
 /** Lets go of a body without reading it. */

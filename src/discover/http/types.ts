@@ -34,7 +34,12 @@ export interface HttpRequest {
   /** Sent as they are (the transport adds nothing but what undici must). */
   headers: Record<string, string>;
   /** Aborts the request and its body. */
-  signal: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /**
+   * When the document's time is up (the retry layer's total deadline, epoch ms): the transport
+   * stops the request, or its body, then, failing with `error()`.
+   */
+  deadline?: { at: number; error: () => HttpError } | undefined;
   /** Decoded body bytes read before stopping (`transfer.truncated` then says so). */
   maxBytes: number;
   /** Attempts after the first one, for this request. */
