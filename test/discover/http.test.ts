@@ -518,9 +518,14 @@ describe('HttpClient', () => {
   });
 
   it('keeps no per-host limiter: requests to one host go out together (the work pool owns politeness)', async () => {
+    // Each answer waits until all 8 requests are in (or 3 s): a limiter would keep some out.
+    const waiting: (() => void)[] = [];
+    const answerAll = () => waiting.splice(0).forEach((answer) => answer());
     const slow = await startSite({
       '/slow': (_req, res) => {
-        setTimeout(() => res.writeHead(200).end('ok'), 60);
+        waiting.push(() => res.writeHead(200).end('ok'));
+        if (waiting.length === 8) answerAll();
+        else setTimeout(answerAll, 3_000).unref();
       },
     });
     const client = new HttpClient();
