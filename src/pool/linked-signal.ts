@@ -1,11 +1,9 @@
-import { setMaxListeners } from 'node:events';
-
 /**
  * A signal of its own for one task or request (undici listens on it, never on a signal shared by
  * all), aborted when its parent is, or by its owner (a timer's deadline). Measured on the audit's
  * benchmark, `AbortSignal.any` cost a tenth of the CPU time of a request on Node 20 (each signal
  * it makes is tracked through weak references the garbage collector must sweep); this is an
- * AbortController and one listener on the parent, removed the moment the work is done with it.
+ * AbortController, held in its parent's set of children while the work lasts.
  */
 export class LinkedSignal {
   private readonly controller = new AbortController();
@@ -15,11 +13,8 @@ export class LinkedSignal {
     if (parent?.aborted) {
       this.controller.abort(parent.reason);
     } else if (parent) {
-      // Every request in flight may hang on one caller's signal; each listener goes with its
-      // work, so their number is bounded by the work in flight, not a leak to warn of.
-      setMaxListeners(0, parent);
       this.parent = parent;
-      parent.addEventListener('abort', this.onParentAbort, { once: true });
+      childrenOf(parent).add(this);
     }
   }
 
@@ -35,13 +30,42 @@ export class LinkedSignal {
 
   /** Stops listening to the parent: the work is over (a request's body read or dropped). Idempotent. */
   release(): void {
-    this.parent?.removeEventListener('abort', this.onParentAbort);
+    if (this.parent === undefined) return;
+    const children = CHILDREN.get(this.parent);
+    children?.delete(this);
+    if (children?.size === 0) {
+      this.parent.removeEventListener('abort', abortChildren);
+      CHILDREN.delete(this.parent);
+    }
     this.parent = undefined;
   }
 
-  private readonly onParentAbort = (): void => {
-    const reason: unknown = this.parent?.reason;
+  /** The parent aborted: so is this signal, with its reason. */
+  parentAborted(reason: unknown): void {
     this.parent = undefined;
     this.controller.abort(reason);
-  };
+  }
+}
+
+/**
+ * The live children of each parent signal. One listener per parent, however many requests hang
+ * on it: no listener count to raise (and no `node:events` import, so the pool runs on any runtime).
+ */
+const CHILDREN = new WeakMap<AbortSignal, Set<LinkedSignal>>();
+
+function childrenOf(parent: AbortSignal): Set<LinkedSignal> {
+  let children = CHILDREN.get(parent);
+  if (children === undefined) {
+    children = new Set();
+    CHILDREN.set(parent, children);
+    parent.addEventListener('abort', abortChildren, { once: true });
+  }
+  return children;
+}
+
+function abortChildren(event: Event): void {
+  const parent = event.target as AbortSignal;
+  const children = CHILDREN.get(parent);
+  CHILDREN.delete(parent);
+  for (const child of children ?? []) child.parentAborted(parent.reason);
 }
