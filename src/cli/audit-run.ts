@@ -18,20 +18,11 @@ import { SqliteAuditStore } from '../store/audit-store.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import { readAuditOutputs, siteOf, writeAuditOutputs, type AuditOutputs } from './audit-common.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  stringFlag,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
+import { UsageError, booleanFlag, integerFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { readNetworkOptions, type NetworkSettings } from './network-options.js';
 import { readNow } from './now-option.js';
-import { describeRun, readParticipation, workerCommandLine } from './run-options.js';
+import { endOfPart, readParticipation, workerCommandLine } from './run-options.js';
 import { readSiteInput } from './site-input.js';
 
 /** An audit run's options as stored: what every worker follows, and where the outputs go. */
@@ -86,24 +77,7 @@ export async function auditOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
       { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
       interruption.signal,
     );
-    try {
-      if (who.workerOnly) return EXIT_OK;
-      if (taken.run.state !== 'done') {
-        io.stderr.write(
-          `sitemapkit audit: stopped before the end; ${describeRun(who)} goes on when a process joins it (start this command again)\n`,
-        );
-        return EXIT_FAILED;
-      }
-      if (!taken.writeOutputs) {
-        io.stderr.write(
-          `sitemapkit audit: ${describeRun(who)} is done; its outputs were written by ${taken.run.outputsBy ?? 'another process'} (sitemapkit run finish writes them again)\n`,
-        );
-        return EXIT_OK;
-      }
-      return await writeAuditRunOutputs(taken.store, taken.run, io);
-    } finally {
-      await taken.store.close();
-    }
+    return await endOfPart('audit', who, taken, io, () => writeAuditRunOutputs(taken.store, taken.run, io));
   } finally {
     interruption.dispose();
   }

@@ -25,7 +25,7 @@ import { CRAWL_NETWORK_DEFAULTS, judgeCrawl, publish, readCrawlRules, readStartU
 import { listenForInterruption } from './interrupt.js';
 import { readNetworkOptions } from './network-options.js';
 import { readOutputOptions, type OutputOptions } from './output-options.js';
-import { describeRun, readParticipation, workerCommandLine } from './run-options.js';
+import { endOfPart, readParticipation, workerCommandLine } from './run-options.js';
 
 /** A crawl run's options as stored: the rules every worker follows, and where the outputs go. */
 export interface StoredCrawl extends CrawlRunOptions {
@@ -79,24 +79,9 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
       { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
       interruption.signal,
     );
-    try {
-      if (who.workerOnly) return EXIT_OK;
-      if (taken.run.state !== 'done') {
-        io.stderr.write(
-          `sitemapkit crawl: stopped before the end; ${describeRun(who)} goes on when a process joins it (start this command again)\n`,
-        );
-        return EXIT_FAILED;
-      }
-      if (!taken.writeOutputs) {
-        io.stderr.write(
-          `sitemapkit crawl: ${describeRun(who)} is done; its outputs were written by ${taken.run.outputsBy ?? 'another process'} (sitemapkit run finish writes them again)\n`,
-        );
-        return EXIT_OK;
-      }
-      return await writeCrawlOutputs(taken.store, taken.run, io, Date.now() - started);
-    } finally {
-      await taken.store.close();
-    }
+    return await endOfPart('crawl', who, taken, io, () =>
+      writeCrawlOutputs(taken.store, taken.run, io, Date.now() - started),
+    );
   } finally {
     interruption.dispose();
   }

@@ -3,11 +3,21 @@
  * declared once, documented once, read into a Participation (see run/session.ts).
  */
 import { resolve } from 'node:path';
-import { STORE_ENV, type Participation } from '../run/session.js';
+import { STORE_ENV, type Participation, type Taken } from '../run/session.js';
 import { DEFAULT_LEASE_MS } from '../run/worker.js';
 import { isPostgresLocation, redactLocation } from '../store/database.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
-import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  type CommandSpec,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
 import { secondsFlag } from './network-options.js';
 
 export const RUN_OPTIONS: CommandSpec['options'] = {
@@ -62,6 +72,38 @@ export function readParticipation(args: ParsedArgs, fallbackName: string, stateD
     workers: workerOnly ? undefined : workers,
     workerOnly,
   };
+}
+
+/**
+ * The end of this process's part in a run, its store closed after: nothing more for a worker that
+ * --workers started; how the run goes on when it is not done; who wrote the outputs when another
+ * process did; else `writeOutputs` (the command's exit code).
+ */
+export async function endOfPart(
+  command: string,
+  who: Participation,
+  taken: Taken,
+  io: Io,
+  writeOutputs: () => Promise<number>,
+): Promise<number> {
+  try {
+    if (who.workerOnly) return EXIT_OK;
+    if (taken.run.state !== 'done') {
+      io.stderr.write(
+        `sitemapkit ${command}: stopped before the end; ${describeRun(who)} goes on when a process joins it (start this command again)\n`,
+      );
+      return EXIT_FAILED;
+    }
+    if (!taken.writeOutputs) {
+      io.stderr.write(
+        `sitemapkit ${command}: ${describeRun(who)} is done; its outputs were written by ${taken.run.outputsBy ?? 'another process'} (sitemapkit run finish writes them again)\n`,
+      );
+      return EXIT_OK;
+    }
+    return await writeOutputs();
+  } finally {
+    await taken.store.close();
+  }
 }
 
 /** "run NAME in STORE" for messages, without the store's password. */

@@ -9,9 +9,8 @@
  * run) without the audit changing. The store knows nothing of HTTP or of findings: results are
  * JSON text and a bit mask the audit chooses.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSqliteFile } from './sqlite-file.js';
+import type Database from 'better-sqlite3';
 
 /** A URL as the sitemaps list it, the first time it is met. */
 export interface NewListing {
@@ -139,15 +138,9 @@ export class SqliteAuditStore implements AuditState {
   /** Opens (creating) the state at `file`; `fresh` discards an earlier audit's state there. */
   constructor(file: string, { fresh = false }: { fresh?: boolean } = {}) {
     this.file = file;
-    if (file !== ':memory:') {
-      mkdirSync(dirname(file), { recursive: true });
-      if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-    }
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // A committed transaction survives a killed process (kill -9) whatever this says; OFF spares
-    // the fsyncs, at the price of a power cut possibly spoiling the state (a fresh audit rebuilds it).
-    this.db.pragma('synchronous = OFF');
+    // OFF spares the fsyncs, at the price of a power cut possibly spoiling the state (a fresh
+    // audit rebuilds it); kill -9 loses nothing committed.
+    this.db = openSqliteFile(file, { durability: 'OFF', fresh });
     this.useSchema();
     const db = this.db;
     this.statements = {

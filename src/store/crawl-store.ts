@@ -6,9 +6,8 @@
  *
  * The store knows nothing of HTTP or HTML: outcomes are strings the crawler chooses.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSqliteFile } from './sqlite-file.js';
+import type Database from 'better-sqlite3';
 import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 
@@ -133,16 +132,9 @@ export class CrawlStore {
    */
   constructor(file: string, { fresh = false }: { fresh?: boolean } = {}) {
     this.file = file;
-    if (file !== ':memory:') {
-      mkdirSync(dirname(file), { recursive: true });
-      if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-    }
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // A committed transaction is in the operating system's hands at once, so it survives a killed
-    // process (kill -9) whatever this says. OFF spares the fsyncs (a third of the cost of a page
-    // here) at the price of a power cut possibly spoiling the state, which a fresh crawl rebuilds.
-    this.db.pragma('synchronous = OFF');
+    // OFF spares the fsyncs (a third of the cost of a page here) at the price of a power cut
+    // possibly spoiling the state, which a fresh crawl rebuilds; kill -9 loses nothing committed.
+    this.db = openSqliteFile(file, { durability: 'OFF', fresh });
     this.useSchema();
     this.statements = {
       getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM crawl_meta WHERE key = ?'),

@@ -9,9 +9,9 @@
  * small pool of connections on PostgreSQL. A transaction's work must not wait on the network: it
  * holds locks other workers wait for.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { openSqliteFile } from './sqlite-file.js';
+import type Database from 'better-sqlite3';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
@@ -123,12 +123,9 @@ class SqliteDatabase implements StoreDatabase {
   private turn: Promise<unknown> = Promise.resolve();
 
   constructor(readonly location: string) {
-    if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
-    this.db = new Database(location, { timeout: 0 });
-    this.db.pragma('journal_mode = WAL');
     // Commits reach the operating system at once, so a killed worker (kill -9) loses nothing it
     // committed; NORMAL skips only the fsync per commit, which a power cut may cost.
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openSqliteFile(location, { durability: 'NORMAL', busyTimeoutMs: 0 });
     this.db.pragma('foreign_keys = ON');
   }
 

@@ -12,9 +12,8 @@
  * A run stages its URLs in a temporary table (private to the connection, gone with it when the
  * process dies) and changes the ledger in one transaction once its sitemaps are published.
  */
+import { openSqliteFile } from './sqlite-file.js';
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type {
   KnownUrl,
   LedgerRun,
@@ -111,12 +110,9 @@ export class GenerateLedger implements SitemapLedger {
   /** Opens (creating) the ledger at `file`: `<state dir>/generate.sqlite` (generateLedgerPath). */
   constructor(file: string) {
     this.file = file;
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
-    this.db.pragma('journal_mode = WAL');
     // Unlike a crawl's state, the ledger is history (when pages changed, what was announced): a
     // power cut may lose the last run, never spoil the file. WAL with NORMAL gives that.
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openSqliteFile(file, { durability: 'NORMAL', busyTimeoutMs: BUSY_TIMEOUT_MS });
     // The staging of a large site can take gigabytes: on disk, not in memory.
     this.db.pragma('temp_store = FILE');
     // Every URL is looked up once per run: a page cache of a fixed 64 MiB (not the default 16)

@@ -11,9 +11,9 @@
  * killed before that leaves every sitemap as the last finished run knew it, so nothing a reader
  * did not get is taken for unchanged.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { openSqliteFile } from './sqlite-file.js';
+import type Database from 'better-sqlite3';
+import { join } from 'node:path';
 import type { RememberedSitemap, SitemapRecall } from '../discover/conditional.js';
 
 const SCHEMA = `
@@ -43,10 +43,7 @@ export class SitemapMemory implements SitemapRecall {
   private readonly recallStatement;
 
   constructor(readonly file: string) {
-    mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openSqliteFile(file, { durability: 'NORMAL', busyTimeoutMs: BUSY_TIMEOUT_MS });
     this.db.exec(SCHEMA);
     this.recallStatement = this.db.prepare<
       [string],

@@ -16,9 +16,9 @@
  * A run is safe to kill at any moment: a request is recorded before it is sent, and its URLs are
  * marked submitted only in the transaction that records its acceptance.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { openSqliteFile } from './sqlite-file.js';
+import type Database from 'better-sqlite3';
+import { join } from 'node:path';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS submit_hosts (host TEXT PRIMARY KEY, first_seen_at TEXT NOT NULL);
@@ -83,11 +83,8 @@ export class SubmissionLedger {
 
   constructor(file: string) {
     this.file = file;
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
-    this.db.pragma('journal_mode = WAL');
     // What was accepted must survive a power cut once its transaction returned: FULL.
-    this.db.pragma('synchronous = FULL');
+    this.db = openSqliteFile(file, { durability: 'FULL', busyTimeoutMs: BUSY_TIMEOUT_MS });
     this.db.exec(SCHEMA);
     this.statements = {
       observe: this.db.prepare(
