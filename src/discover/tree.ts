@@ -17,6 +17,7 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry, SourcedEntry, UrlEntry } from '../core/entry.js';
 import { detach } from '../core/detach.js';
+import { DEFAULT_INDEX_DEPTH, IndexWalk, nestingIndex } from '../core/index-walk.js';
 import { entryBatches, locatedEntryBatches, parseSitemap } from '../parse/index.js';
 import { ParseError, type LocatedEntry } from '../parse/types.js';
 import { RetryLater, WorkPool, type HostPoliteness, type Settled, type TaskContext } from '../pool/index.js';
@@ -167,13 +168,12 @@ interface WalkNode {
 class TreeWalker {
   private readonly http: HttpClient;
   private readonly ownsHttp: boolean;
-  private readonly maxDepth: number;
   private readonly maxBytes: number;
   private readonly examplesPerCode: number;
   private readonly signal: AbortSignal | undefined;
   private readonly started = Date.now();
-  /** Every sitemap URL met (as listed and as redirected to) → its node. */
-  private readonly seen = new Map<string, WalkNode>();
+  /** Every sitemap URL met (as listed and as redirected to) → its node; the depth limit. */
+  private readonly walk: IndexWalk<WalkNode>;
   private readonly nodes: WalkNode[] = [];
   private readonly pool: WorkPool<WalkNode>;
   private readonly instants = new InstantCache();
@@ -188,7 +188,7 @@ class TreeWalker {
     this.ownsHttp = !(options.http instanceof HttpClient);
     this.http =
       options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http, signal: options.signal });
-    this.maxDepth = options.maxDepth ?? 5;
+    this.walk = new IndexWalk(options.maxDepth ?? DEFAULT_INDEX_DEPTH);
     this.maxBytes = options.maxBytesPerSitemap ?? DEFAULT_MAX_BYTES;
     this.examplesPerCode = options.examplesPerCode ?? 20;
     this.signal = options.signal;
@@ -250,7 +250,7 @@ class TreeWalker {
 
   /** A root, unless it was declared twice (it is read once). */
   private addRoot(root: Root): WalkNode | undefined {
-    if (this.seen.has(root.url)) return undefined;
+    if (this.walk.metAt(root.url)) return undefined;
     const node = this.newNode(newRecord(root.url, root.foundBy, 0));
     node.fetched = root.fetched;
     node.schemeGuessed = root.schemeGuessed;
@@ -269,7 +269,7 @@ class TreeWalker {
       handedOut: 0,
       depthLimitReported: false,
     };
-    this.seen.set(record.url, node);
+    this.walk.meet(record.url, node);
     this.nodes.push(node);
     return node;
   }
@@ -392,7 +392,7 @@ class TreeWalker {
     node.schemeGuessed = undefined;
     node.record.url = overHttp(node.record.url);
     node.retry = new RetryState();
-    this.seen.set(node.record.url, node);
+    this.walk.meet(node.record.url, node);
     throw new RetryLater(0, `${node.record.url}: the server does not speak TLS`);
   }
 
@@ -408,7 +408,7 @@ class TreeWalker {
     record.redirects = [...fetched.redirects];
     if (fetched.redirects.length > 0) {
       record.finalUrl = fetched.finalUrl;
-      if (!this.seen.has(fetched.finalUrl)) this.seen.set(fetched.finalUrl, node);
+      if (!this.walk.metAt(fetched.finalUrl)) this.walk.meet(fetched.finalUrl, node);
     }
     for (const d of fetched.diagnostics) this.report(node, d);
   }
@@ -578,14 +578,13 @@ class TreeWalker {
     const record = node.record;
     if (kind === undefined || record.kind !== undefined) return;
     record.kind = kind;
-    if (kind === 'sitemapindex' && node.parent) {
+    const nesting = nestingIndex(kind, node.parent);
+    if (nesting) {
       this.report(
         node,
-        diagnostic(
-          'IDX-002',
-          `a sitemap index listed by the index ${node.parent.record.url}: indexes must not be nested`,
-          { source: record.url },
-        ),
+        diagnostic('IDX-002', `a sitemap index listed by the index ${nesting.record.url}: indexes must not be nested`, {
+          source: record.url,
+        }),
       );
     }
   }
@@ -594,7 +593,7 @@ class TreeWalker {
   private follow(parent: WalkNode, loc: string): void {
     const url = detach(withoutFragment(loc)); // kept for the whole walk: not a slice of the index's text
     const source = parent.record.url;
-    const known = this.seen.get(url);
+    const known = this.walk.metAt(url);
     if (known) {
       // A repeat within the index, or the index itself, an inspecting validator reports with its place.
       const placedByInspector = this.options.inspect && (known === parent || known.parent === parent);
@@ -602,14 +601,14 @@ class TreeWalker {
         this.report(parent, diagnostic('IDX-005', describeRepeat(parent, known, url), { source, url }));
       return;
     }
-    if (parent.record.depth >= this.maxDepth) {
+    if (!this.walk.followsChildrenAt(parent.record.depth)) {
       if (!parent.depthLimitReported) {
         parent.depthLimitReported = true;
         this.report(
           parent,
           diagnostic(
             'LIMIT-003',
-            `children of ${source} are ${parent.record.depth + 1} levels below the root; only ${this.maxDepth} are followed`,
+            `children of ${source} are ${parent.record.depth + 1} levels below the root; only ${this.walk.maxDepth} are followed`,
             { source, url },
           ),
         );

@@ -7,6 +7,7 @@
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { Position } from '../core/position.js';
+import { IndexWalk, nestingIndex } from '../core/index-walk.js';
 import { LIMITS } from '../core/limits.js';
 import { ParseError, type ParseOptions, type ParsedSitemap, type SitemapSource } from '../parse/types.js';
 import type { ChildSource, ParentSource } from './children.js';
@@ -30,9 +31,6 @@ export interface DocumentAccess {
   /** Where a child of an index is read from (a file beside a local index, or its URL). */
   resolveChild(childUrl: string, parent: ParentSource): ChildSource | { missing: string };
 }
-
-/** Index levels followed below a source in a recursive run, as `tree` does by default. */
-const MAX_INDEX_DEPTH = 5;
 
 /** A document waiting in the run's queue. */
 interface Pending {
@@ -69,7 +67,8 @@ export async function validateSources(
   const now = options.now?.getTime() ?? Date.now();
   const builders: ResultBuilder[] = [];
   const reporters: Reporter[] = [];
-  const seen = new Set<string>();
+  // Each document by its URL (its path when it has none) → its name; index levels as `tree` follows them by default.
+  const walk = new IndexWalk<string>();
   const queue: Pending[] = sources.map((source) =>
     typeof source === 'string'
       ? {
@@ -84,7 +83,7 @@ export async function validateSources(
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const pending = next;
     const identity = pending.location ?? pending.name;
-    if (pending.parent && seen.has(identity)) {
+    if (pending.parent && walk.metAt(identity) !== undefined) {
       pending.parent.reporter.at(
         'IDX-005',
         `the child sitemap ${quote(pending.parent.url)} was already validated in this run (a loop or a repeat); list each sitemap in one index only`,
@@ -93,7 +92,7 @@ export async function validateSources(
       );
       continue;
     }
-    seen.add(identity);
+    walk.meet(identity, pending.name);
     const builder = new ResultBuilder(
       pending.name,
       options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS,
@@ -106,23 +105,24 @@ export async function validateSources(
     reporters.push(reporter);
     options.onDocument?.(pending.name, sourceIndex + 1);
     const children = await validateDocument(pending, { access, builder, reporter, run, sourceIndex, now, options });
-    if (pending.parent && builder.kind === 'sitemapindex') {
-      pending.parent.reporter.at(
+    const nesting = nestingIndex(builder.kind, pending.parent);
+    if (nesting) {
+      nesting.reporter.at(
         'IDX-002',
-        `the child sitemap ${quote(pending.parent.url)} is itself a sitemap index; indexes cannot be nested: list its children in this index instead`,
-        pending.parent.position,
-        pending.parent.url,
+        `the child sitemap ${quote(nesting.url)} is itself a sitemap index; indexes cannot be nested: list its children in this index instead`,
+        nesting.position,
+        nesting.url,
       );
     }
     // A nested index is reported, and its children are validated all the same, down to the depth limit.
     const [first] = children;
     if (first === undefined) continue;
-    if (pending.ancestors.length < MAX_INDEX_DEPTH) {
+    if (walk.followsChildrenAt(pending.ancestors.length)) {
       for (const child of children) queue.push(childPending(access, child, pending, reporter));
     } else {
       reporter.at(
         'LIMIT-003',
-        `this index is ${MAX_INDEX_DEPTH} levels below the source given; its children are not validated`,
+        `this index is ${walk.maxDepth} levels below the source given; its children are not validated`,
         first.position,
         first.url,
       );

@@ -1,33 +1,35 @@
 /** The crawl is polite: it keeps to its concurrency, and spaces requests by --delay and Crawl-delay. */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
 import { crawlSite } from '../../src/crawl/crawler.js';
 import { HttpClient } from '../../src/discover/http.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
+import { startSite, type Route } from '../helpers/site-server.js';
 import { html } from './fixtures/server.js';
 
 /** A wide site (home links to `pages` pages) that records when each request came and how many were in flight. */
 async function serveWideSite(pages: number, robotsTxt: string, answerMs: number) {
   const log = { starts: [] as number[], maxInFlight: 0 };
   let inFlight = 0;
-  const server = createServer((request, response) => {
-    if (request.url === '/robots.txt') return response.writeHead(200, { 'content-type': 'text/plain' }).end(robotsTxt);
-    log.starts.push(performance.now());
-    inFlight += 1;
-    log.maxInFlight = Math.max(log.maxInFlight, inFlight);
-    const links =
-      request.url === '/' ? Array.from({ length: pages }, (_, n) => `<a href="/p/${n}">${n}</a>`).join('') : '';
-    setTimeout(() => {
-      inFlight -= 1;
-      response.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>page</title>', links));
-    }, answerMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, log, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const page =
+    (links: string): Route =>
+    (_request, response) => {
+      log.starts.push(performance.now());
+      inFlight += 1;
+      log.maxInFlight = Math.max(log.maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        response.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>page</title>', links));
+      }, answerMs);
+    };
+  const routes: Record<string, Route> = {
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: robotsTxt },
+    '/': page(Array.from({ length: pages }, (_, n) => `<a href="/p/${n}">${n}</a>`).join('')),
+  };
+  for (let n = 0; n < pages; n++) routes[`/p/${n}`] = page('');
+  const site = await startSite(routes);
+  return { origin: site.origin, log, close: () => site.close() };
 }
 
 /**

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer } from 'node:net';
 import { Agent } from 'undici';
 import { HttpClient, HttpError, parseRetryAfter, RetryState, type HttpResponse } from '../../src/discover/http.js';
 import { byteCap } from '../../src/discover/http/byte-cap.js';
@@ -54,11 +53,9 @@ function request(url: string, fields: Partial<HttpRequest> = {}): HttpRequest {
 
 /** An http URL on a port where nothing listens. */
 async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/sitemap.xml`;
+  const site = await startSite({});
+  await site.close();
+  return site.url('/sitemap.xml');
 }
 
 describe('the HTTP layers', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import { createSitemapWriter } from '../../src/generate/index.js';
+import { startSite } from '../helpers/site-server.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { BASE_URL, locsOf, plainEntries } from './entries.js';
 
@@ -20,11 +20,9 @@ test('the low-level writer serves a sitemap straight into an HTTP response, hono
     }
     await writer.end();
   };
-  const server = createServer((_request, response) => void serve(response));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const site = await startSite({ '/sitemap.xml': (_request, response) => serve(response) });
   try {
-    const { port } = server.address() as AddressInfo;
-    const response = await fetch(`http://127.0.0.1:${port}/sitemap.xml`);
+    const response = await fetch(site.url('/sitemap.xml'));
     assert.equal(response.status, 200);
     const xml = await response.text();
     const locs = locsOf(xml);
@@ -33,6 +31,6 @@ test('the low-level writer serves a sitemap straight into an HTTP response, hono
     assert.ok(drains > 0, '64 KiB chunks exceed the response buffer, so the writer waits at least once');
     assert.deepEqual((await validateAgainstXsd(xml, 'sitemap')).errors, []);
   } finally {
-    server.close();
+    await site.close();
   }
 });

@@ -3,11 +3,11 @@
  * stream, an HTTP download), and an AbortSignal stops the read.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap } from '../../src/parse/index.js';
+import { startSite } from '../helpers/site-server.js';
 import { urlset } from './helpers.js';
 
 const URLS = (from: number, count: number) =>
@@ -69,32 +69,31 @@ test('an AbortSignal stops the read with its reason', async () => {
 test('over HTTP, breaking early ends the download', async () => {
   let closedEarly = false;
   let written = 0;
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/xml' });
-    res.write(urlset('').slice(0, -12));
-    const timer = setInterval(() => {
-      written++;
-      res.write(URLS(written * 100, 100));
-      if (written > 2000) {
+  const site = await startSite({
+    '/sitemap.xml': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write(urlset('').slice(0, -12));
+      const timer = setInterval(() => {
+        written++;
+        res.write(URLS(written * 100, 100));
+        if (written > 2000) {
+          clearInterval(timer);
+          res.end('</urlset>');
+        }
+      }, 1);
+      res.on('close', () => {
         clearInterval(timer);
-        res.end('</urlset>');
-      }
-    }, 1);
-    res.on('close', () => {
-      clearInterval(timer);
-      closedEarly = written <= 2000;
-    });
+        closedEarly = written <= 2000;
+      });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const { port } = server.address() as { port: number };
-    const response = await fetch(`http://127.0.0.1:${port}/sitemap.xml`);
+    const response = await fetch(site.url('/sitemap.xml'));
     let seen = 0;
     for await (const _ of parseSitemap(response.body!)) if (++seen === 200) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(closedEarly, true);
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await site.close();
   }
 });

@@ -1,12 +1,12 @@
 /** `sitemapkit parse` as a user runs it (the built binary; run `npx tsc -p tsconfig.json` first). */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { SourcedEntry } from '../../src/core/entry.js';
 import { runCli } from '../helpers/cli.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
+import { startSite } from '../helpers/site-server.js';
 import { urlset } from './helpers.js';
 
 const SAMPLE = join(CONFORMANCE_DIR, 'cases/sitemaps.org/sample-multi.xml');
@@ -78,17 +78,12 @@ test('exit 1 when a document cannot be read: missing file, HTML page; exit 2 on 
 
 test('an http(s) URL is fetched and streamed; HTTP errors exit 1', async () => {
   const body = gzipSync(urlset('<url><loc>/relative</loc></url><url><loc>https://example.com/b</loc></url>'));
-  const server = createServer((req, res) => {
-    if (req.url === '/sitemap.xml.gz') res.end(body);
-    else if (req.url === '/moved') res.writeHead(301, { location: '/sitemap.xml.gz' }).end();
-    else {
-      res.statusCode = 404;
-      res.end('not found');
-    }
+  const site = await startSite({
+    '/sitemap.xml.gz': { body },
+    '/moved': { status: 301, headers: { location: '/sitemap.xml.gz' } },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const base = site.origin;
     const ok = await runCli(['parse', `${base}/sitemap.xml.gz`, '--fail-on', 'never']);
     assert.equal(ok.code, 0);
     assert.deepEqual(
@@ -106,7 +101,7 @@ test('an http(s) URL is fetched and streamed; HTTP errors exit 1', async () => {
     assert.equal(missing.code, 1, 'a document not read is a failed run, whatever --fail-on says');
     assert.match(missing.stderr, /answered HTTP 404/);
   } finally {
-    server.close();
+    await site.close();
   }
 });
 

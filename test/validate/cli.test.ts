@@ -1,13 +1,12 @@
 /** `sitemapkit validate` as a user runs it: the built binary, real files, stdin, a URL, exit codes. */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
+import { startSite } from '../helpers/site-server.js';
 
 const RULES = fileURLToPath(new URL('./fixtures/rules/', import.meta.url));
 const NOW = ['--now', '2024-05-02T12:00:00Z'];
@@ -233,20 +232,14 @@ test('-r prints one IDX-005 for a child listed twice, and one for an index that 
 });
 
 test('a URL source comes through the shared HTTP client: a 503 with Retry-After is retried', async () => {
-  let asked = 0;
-  const server = createServer((_request, response) => {
-    asked++;
-    if (asked === 1) {
-      response.writeHead(503, { 'retry-after': '0' });
-      response.end('busy');
-    } else {
-      response.writeHead(200, { 'content-type': 'application/xml' });
-      response.end(readFileSync(`${RULES}clean.xml`));
-    }
+  const site = await startSite({
+    '/sitemap.xml': (_request, response, { hits }) => {
+      if (hits.get('/sitemap.xml') === 1) response.writeHead(503, { 'retry-after': '0' }).end('busy');
+      else response.writeHead(200, { 'content-type': 'application/xml' }).end(readFileSync(`${RULES}clean.xml`));
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap.xml`;
+    const url = site.url('/sitemap.xml');
     const { code, stdout } = await runCli([
       'validate',
       url,
@@ -254,10 +247,10 @@ test('a URL source comes through the shared HTTP client: a 503 with Retry-After 
       'https://www.example.com/sitemap.xml',
       ...NOW,
     ]);
-    assert.equal(asked, 2, 'asked again after the 503');
+    assert.equal(site.hits.get('/sitemap.xml'), 2, 'asked again after the 503');
     assert.equal(stdout, `${url}: urlset, 3 URLs, 0 errors, 0 warnings: valid\n`);
     assert.equal(code, 0);
   } finally {
-    server.close();
+    await site.close();
   }
 });

@@ -5,9 +5,7 @@
  * the transport rules (FETCH-001, FETCH-002, FETCH-004) over the shared HTTP client.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,7 +14,7 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 // The public API: URL sources are fetched with the shared HttpClient (src/discover/http.ts).
 import { validateSources, type ValidationResult } from '../../src/index.js';
 import { DEFAULT_USER_AGENT } from '../../src/version.js';
-import { sitemapIndex, urlsetDocument } from '../helpers/site-server.js';
+import { sitemapIndex, startSite, urlsetDocument } from '../helpers/site-server.js';
 import { describe } from './expect.js';
 
 const NOW = new Date('2024-05-02T12:00:00Z');
@@ -135,30 +133,12 @@ test('--recursive without --location finds children beside the index by file nam
   }
 });
 
-async function serve(
-  routes: Record<
-    string,
-    (
-      base: string,
-      request: IncomingMessage,
-    ) => { status?: number; body?: string | Buffer; headers?: Record<string, string> }
-  >,
-): Promise<{ base: string; server: Server }> {
-  const server = createServer((request, response) => {
-    const route = routes[request.url ?? ''];
-    const reply = route ? route(base, request) : { status: 404, body: 'not found' };
-    response.writeHead(reply.status ?? 200, { 'content-type': 'application/xml', ...reply.headers });
-    response.end(reply.body ?? '');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  server.unref();
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, server };
-}
+const XML = { 'content-type': 'application/xml' };
 
 test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), login walls (FETCH-004), scope against the fetched URL', async () => {
-  const { base, server } = await serve({
-    '/sitemap_index.xml': (b) => ({
+  const site = await startSite((b) => ({
+    '/sitemap_index.xml': {
+      headers: XML,
       body: sitemapIndex([
         `${b}/s/pages.xml`,
         `${b}/s/moved.xml`,
@@ -166,16 +146,16 @@ test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), login 
         `${b}/s/empty.xml`,
         `${b}/s/private.xml`,
       ]),
-    }),
-    '/s/pages.xml': (b) => ({ body: urlset([`${b}/s/a`, `${b}/elsewhere`]) }),
-    '/s/moved.xml': (b) => ({ status: 301, headers: { location: `${b}/s/new.xml` } }),
-    '/s/new.xml': (b) => ({ body: gzipSync(urlset([`${b}/s/b`])), headers: { 'content-type': 'application/gzip' } }),
-    '/s/gone.xml': () => ({ status: 410, body: 'gone' }),
-    '/s/empty.xml': () => ({ body: '' }),
-    '/s/private.xml': () => ({ status: 401, body: 'login' }),
-  });
+    },
+    '/s/pages.xml': { headers: XML, body: urlset([`${b}/s/a`, `${b}/elsewhere`]) },
+    '/s/moved.xml': { status: 301, headers: { ...XML, location: `${b}/s/new.xml` } },
+    '/s/new.xml': { body: gzipSync(urlset([`${b}/s/b`])), headers: { 'content-type': 'application/gzip' } },
+    '/s/gone.xml': { status: 410, headers: XML, body: 'gone' },
+    '/s/empty.xml': { headers: XML, body: '' },
+    '/s/private.xml': { status: 401, headers: XML, body: 'login' },
+  }));
   try {
-    const results = await validateSources([`${base}/sitemap_index.xml`], { recursive: true, now: NOW });
+    const results = await validateSources([site.url('/sitemap_index.xml')], { recursive: true, now: NOW });
     assert.equal(results.length, 6);
     const outside = find(results, /pages\.xml$/, 'URL-005');
     assert.equal(outside.length, 1, 'checked against the URL the child was fetched from');
@@ -189,15 +169,14 @@ test('--recursive over HTTP: redirects (FETCH-002), failures (FETCH-001), login 
     assert.equal(find(results, /empty\.xml$/, 'FETCH-001').length, 1, 'an empty body cannot be a sitemap');
     assert.equal(find(results, /private\.xml$/, 'FETCH-004').length, 1, 'a login wall');
   } finally {
-    server.close();
+    await site.close();
   }
 });
 
 test('a server that is down is FETCH-001, not a crash', async () => {
-  const { base, server } = await serve({});
-  server.close();
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  const [result] = await validateSources([`${base}/sitemap.xml`], { now: NOW });
+  const site = await startSite({});
+  await site.close();
+  const [result] = await validateSources([site.url('/sitemap.xml')], { now: NOW });
   assert.equal(result!.valid, false);
   assert.deepEqual(
     result!.diagnostics.map((d) => d.code),
@@ -206,41 +185,40 @@ test('a server that is down is FETCH-001, not a crash', async () => {
 });
 
 test('a body that breaks off is FETCH-001, not a crash', async () => {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/xml', 'content-length': '100000' });
-    response.write(urlset(['https://www.example.com/a']).slice(0, 150));
-    setTimeout(() => response.destroy(), 20);
+  const site = await startSite({
+    '/sitemap.xml': (_request, response) => {
+      response.writeHead(200, { ...XML, 'content-length': '100000' });
+      response.write(urlset(['https://www.example.com/a']).slice(0, 150));
+      setTimeout(() => response.destroy(), 20);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap.xml`;
-    const [result] = await validateSources([url], { now: NOW });
+    const [result] = await validateSources([site.url('/sitemap.xml')], { now: NOW });
     const broken = result!.diagnostics.filter((d) => d.code === 'FETCH-001');
     assert.equal(broken.length, 1, describe(result!.diagnostics));
     assert.match(broken[0]!.message, /broke off/);
   } finally {
-    server.close();
+    await site.close();
   }
 });
 
 test('URL sources come through the shared HTTP client: a 503 with Retry-After is retried, not reported', async () => {
   const agents: (string | undefined)[] = [];
-  const { base, server } = await serve({
-    '/busy.xml': (b, request) => {
+  const site = await startSite((b) => ({
+    '/busy.xml': (request, response) => {
       agents.push(request.headers['user-agent']);
-      return agents.length === 1
-        ? { status: 503, body: 'busy', headers: { 'retry-after': '0' } }
-        : { body: urlset([`${b}/a`]) };
+      if (agents.length === 1) response.writeHead(503, { ...XML, 'retry-after': '0' }).end('busy');
+      else response.writeHead(200, XML).end(urlset([`${b}/a`]));
     },
-  });
+  }));
   try {
-    const [result] = await validateSources([`${base}/busy.xml`], { now: NOW });
+    const [result] = await validateSources([site.url('/busy.xml')], { now: NOW });
     assert.equal(agents.length, 2, 'asked again after the 503');
     assert.equal(result!.valid, true, describe(result!.diagnostics));
     assert.equal(result!.urls, 1);
     assert.deepEqual(agents, [DEFAULT_USER_AGENT, DEFAULT_USER_AGENT]);
   } finally {
-    server.close();
+    await site.close();
   }
 });
 
