@@ -101,8 +101,19 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
       host.hits.set(path, (host.hits.get(path) ?? 0) + 1);
       inFlight += 1;
       host.maxInFlight = Math.max(host.maxInFlight, inFlight);
-      response.on('close', () => (inFlight -= 1));
-      const answer = () => serve(path, index, response);
+      // In flight until the server has answered (or the client is gone): counted to 'close'
+      // instead, a request another process sent on receiving the answer could meet this one
+      // still counted, the socket's write callback not yet run.
+      let counted = true;
+      const settle = () => {
+        if (counted) inFlight -= 1;
+        counted = false;
+      };
+      response.on('close', settle);
+      const answer = () => {
+        serve(path, index, response);
+        if (response.writableEnded) settle();
+      };
       if (latencyMs > 0 && path !== '/robots.txt') setTimeout(answer, latencyMs);
       else answer();
     });
