@@ -9,7 +9,7 @@
  * run) without the audit changing. The store knows nothing of HTTP or of findings: results are
  * JSON text and a bit mask the audit chooses.
  */
-import { openSqliteFile } from './sqlite-file.js';
+import { openSqliteFile, useSchema } from './sqlite-file.js';
 import type Database from 'better-sqlite3';
 
 /** A URL as the sitemaps list it, the first time it is met. */
@@ -141,7 +141,12 @@ export class SqliteAuditStore implements AuditState {
     // OFF spares the fsyncs, at the price of a power cut possibly spoiling the state (a fresh
     // audit rebuilds it); kill -9 loses nothing committed.
     this.db = openSqliteFile(file, { durability: 'OFF', fresh });
-    this.useSchema();
+    useSchema(
+      this.db,
+      SCHEMA,
+      SCHEMA_VERSION,
+      `the audit state in ${file} was written by another version of sitemapkit: audit again without --resume`,
+    );
     const db = this.db;
     this.statements = {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM audit_meta WHERE key = ?'),
@@ -201,20 +206,6 @@ export class SqliteAuditStore implements AuditState {
       for (const { seq, check } of checks)
         this.statements.saveCheck.run(check.result, check.findings, check.liveHreflang ?? null, seq);
     });
-  }
-
-  /** Creates the tables in a new file; refuses a file written in another layout. */
-  private useSchema(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    const tables = this.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'");
-    if (version !== SCHEMA_VERSION && tables.get()!.n > 0) {
-      this.db.close();
-      throw new Error(
-        `the audit state in ${this.file} was written by another version of sitemapkit: audit again without --resume`,
-      );
-    }
-    this.db.exec(SCHEMA);
-    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
   private sitemapId(url: string): number {

@@ -6,7 +6,7 @@
  *
  * The store knows nothing of HTTP or HTML: outcomes are strings the crawler chooses.
  */
-import { openSqliteFile } from './sqlite-file.js';
+import { openSqliteFile, useSchema } from './sqlite-file.js';
 import type Database from 'better-sqlite3';
 import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
@@ -135,7 +135,12 @@ export class CrawlStore {
     // OFF spares the fsyncs (a third of the cost of a page here) at the price of a power cut
     // possibly spoiling the state, which a fresh crawl rebuilds; kill -9 loses nothing committed.
     this.db = openSqliteFile(file, { durability: 'OFF', fresh });
-    this.useSchema();
+    useSchema(
+      this.db,
+      SCHEMA,
+      SCHEMA_VERSION,
+      `the crawl state in ${file} was written by another version of sitemapkit: crawl again without --resume`,
+    );
     this.statements = {
       getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM crawl_meta WHERE key = ?'),
       setMeta: this.db.prepare(
@@ -237,20 +242,6 @@ export class CrawlStore {
         this.statements.settleBeyondDepth.run(tooDeep.outcome, tooDeep.detail);
       },
     );
-  }
-
-  /** Creates the tables in a new file; refuses a file written in another layout. */
-  private useSchema(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    const tables = this.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'");
-    if (version !== SCHEMA_VERSION && tables.get()!.n > 0) {
-      this.db.close();
-      throw new Error(
-        `the crawl state in ${this.file} was written by another version of sitemapkit: crawl again without --resume`,
-      );
-    }
-    this.db.exec(SCHEMA);
-    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
   /** A value the crawl recorded about itself (its start URL, its options), or undefined. */

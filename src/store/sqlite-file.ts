@@ -35,3 +35,18 @@ export function openSqliteFile(
   db.pragma(`synchronous = ${durability}`);
   return db;
 }
+
+/**
+ * Creates the tables of a new file (`schema`, marked `version`); refuses, closing it, a file that
+ * holds tables of another layout, with `refusal` (what the user should do) as the error.
+ */
+export function useSchema(db: Database.Database, schema: string, version: number, refusal: string): void {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'");
+  if (found !== version && tables.get()!.n > 0) {
+    db.close();
+    throw new Error(refusal);
+  }
+  db.exec(schema);
+  db.pragma(`user_version = ${version}`);
+}
