@@ -165,6 +165,15 @@ const SEED_CHUNK = 5_000;
 /** An item whose lease is live: claimed by a worker that is still at it. */
 const LEASE_LIVE = `EXISTS (SELECT 1 FROM sitemapkit_run_leases l WHERE l.id = i.lease_id AND l.expires_at > $now)`;
 
+/**
+ * Host `h` may take one more lease: its live leases are below its concurrency, and so are this
+ * worker's ($3) times the live workers of run $1 ($2 the time, $4 how long a worker lives unseen).
+ */
+const BELOW_CONCURRENCY = `(SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.expires_at > $2) < h.concurrency
+  AND (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.worker_id = $3 AND l.expires_at > $2)
+    * (SELECT count(*) FROM sitemapkit_run_workers w WHERE w.run_id = $1 AND w.stopped_at IS NULL AND w.seen_at > $2 - $4)
+    < h.concurrency`;
+
 export class RunStore {
   private readonly hostIds = new Map<string, number>();
 
@@ -311,19 +320,7 @@ export class RunStore {
     const seeds = seedsOnly ? ' AND i.found_on IS NULL' : '';
     return this.db.transaction(async (tx) => {
       const now = await this.now(tx);
-      const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null }>(
-        `SELECT h.id, h.host, h.delay_ms FROM sitemapkit_run_hosts h
-         WHERE h.run_id = $1 AND h.next_at <= $2
-           AND EXISTS (SELECT 1 FROM sitemapkit_run_items i
-                       WHERE i.run_id = $1 AND i.host_id = h.id AND i.outcome IS NULL AND i.not_before <= $2${seeds}
-                         AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$2')}))
-           AND (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.expires_at > $2) < h.concurrency
-           AND (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.worker_id = $3 AND l.expires_at > $2)
-             * (SELECT count(*) FROM sitemapkit_run_workers w WHERE w.run_id = $1 AND w.stopped_at IS NULL AND w.seen_at > $2 - $4)
-             < h.concurrency
-         ORDER BY h.next_at, h.id LIMIT 1 ${d.skipLocked}`,
-        [runId, now, workerId, leaseMs],
-      );
+      const host = await this.claimableHost(tx, { runId, workerId, leaseMs, now, seeds });
       if (host === undefined) return undefined;
       const delayMs = host.delay_ms ?? undefined;
       // A host whose pace is unknown gets one request, whose worker learns it (robots.txt).
@@ -360,6 +357,44 @@ export class RunStore {
       items.sort((a, b) => a.depth - b.depth || a.id - b.id);
       return { id: lease!.id, runId, hostId: host.id, host: host.host, delayMs, startAt: now, items };
     });
+  }
+
+  /**
+   * The host a claim takes, locked: one whose turn has come, with work that may start now, and
+   * below its concurrency, both in all and for this worker's share (split among the live workers,
+   * so the first worker up does not take every host's every slot).
+   *
+   * The live leases are counted again once the host is locked. On PostgreSQL the first count is
+   * read in the snapshot of the statement that locks the host, which may predate a lease another
+   * worker committed in between; a new statement sees it, and while this claim holds the host no
+   * other can lease it, so the second count is exact.
+   */
+  private async claimableHost(
+    tx: Queryable,
+    query: { runId: number; workerId: number; leaseMs: number; now: number; seeds: string },
+  ): Promise<{ id: number; host: string; delay_ms: number | null } | undefined> {
+    const { runId, workerId, leaseMs, now, seeds } = query;
+    const passedOver: number[] = [];
+    for (;;) {
+      const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null }>(
+        `SELECT h.id, h.host, h.delay_ms FROM sitemapkit_run_hosts h
+         WHERE h.run_id = $1 AND h.next_at <= $2
+           AND EXISTS (SELECT 1 FROM sitemapkit_run_items i
+                       WHERE i.run_id = $1 AND i.host_id = h.id AND i.outcome IS NULL AND i.not_before <= $2${seeds}
+                         AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$2')}))
+           AND ${BELOW_CONCURRENCY}
+           ${passedOver.length > 0 ? `AND h.id NOT IN (${passedOver.join(', ')})` : ''}
+         ORDER BY h.next_at, h.id LIMIT 1 ${this.db.dialect.skipLocked}`,
+        [runId, now, workerId, leaseMs],
+      );
+      if (host === undefined) return host;
+      const [still] = await tx.all(
+        `SELECT 1 AS one FROM sitemapkit_run_hosts h WHERE h.id = $5 AND ${BELOW_CONCURRENCY}`,
+        [runId, now, workerId, leaseMs, host.id],
+      );
+      if (still !== undefined) return host;
+      passedOver.push(host.id);
+    }
   }
 
   /** Keeps the worker's leases alive for another `leaseMs`. */

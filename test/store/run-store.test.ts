@@ -164,6 +164,45 @@ for (const { name, location } of stores) {
       }
     });
 
+    test('workers claiming at once on connections of their own never lease a host beyond its concurrency', async () => {
+      const WORKERS = 6;
+      const stores = await Promise.all(Array.from({ length: WORKERS }, () => RunStore.open(location)));
+      try {
+        const pace = { concurrency: 2, delayMs: 0 };
+        const { run } = await stores[0]!.createOrJoin(
+          { name: 'race', kind: 'crawl', options: {}, state: 'running' },
+          [...items('http://h.test', 60), ...items('http://i.test', 60)],
+          pace,
+        );
+        const workers = await Promise.all(stores.map((store) => store.addWorker(run.id, 'racer')));
+        const held = new Map<string, number>();
+        const most = new Map<string, number>();
+        // Each worker claims, holds its lease a moment, commits, and again until the run is empty.
+        const work = async (store: RunStore, worker: number) => {
+          for (;;) {
+            const lease = await store.claim(run.id, worker, { batch: 1, leaseMs: 60_000 });
+            if (lease === undefined) {
+              if ((await store.pending(run.id)) === 0) return;
+              await new Promise((resolve) => setTimeout(resolve, 1));
+              continue;
+            }
+            const now = (held.get(lease.host) ?? 0) + 1;
+            held.set(lease.host, now);
+            most.set(lease.host, Math.max(most.get(lease.host) ?? 0, now));
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            // Let go here, before the commit ends the lease: what is counted held is surely held.
+            held.set(lease.host, held.get(lease.host)! - 1);
+            const done = lease.items.map((item) => ({ id: item.id, outcome: 'listed', fetched: true }));
+            await store.commit(lease, worker, { done, fetched: done.length }, pace);
+          }
+        };
+        await Promise.all(stores.map((store, i) => work(store, workers[i]!)));
+        assert.deepEqual(Object.fromEntries(most), { 'http://h.test': 2, 'http://i.test': 2 });
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+
     test("a host's delay reserves the batch's time; an unknown pace gives one item", async () => {
       const store = await RunStore.open(location);
       try {
