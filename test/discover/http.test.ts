@@ -150,6 +150,25 @@ describe('the HTTP layers', () => {
       }
     });
 
+    it('hands over every byte that came before a break, though the reader was slow to take them', async () => {
+      for (const [path, sent] of [
+        ['/chunks', 3_000],
+        ['/short', 1_000],
+      ] as const) {
+        const response = await base(request(server.url(path)));
+        // The whole answer, break included, arrives while nobody reads: its bytes wait in buffers.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const received: Uint8Array[] = [];
+        const failure = await failureOf(
+          (async () => {
+            for await (const chunk of response.body) received.push(chunk);
+          })(),
+        );
+        assert.equal(failure.kind, 'network', path);
+        assert.equal(Buffer.concat(received).toString(), BODY.slice(0, sent), path);
+      }
+    });
+
     it('names the failures no retry can mend: huge headers, a name that does not resolve, no TLS', async () => {
       const huge = await failureOf(base(request(server.url('/huge-headers'))));
       assert.deepEqual([huge.kind, huge.permanent], ['header-overflow', true]);

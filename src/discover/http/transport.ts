@@ -78,7 +78,7 @@ async function* countedBody(
   transfer: Transfer,
 ): AsyncGenerator<Uint8Array> {
   try {
-    for await (const chunk of raw as AsyncIterable<Buffer>) {
+    for await (const chunk of chunksToTheBreak(raw)) {
       transfer.wireBytes += chunk.length;
       yield chunk;
     }
@@ -87,6 +87,47 @@ async function* countedBody(
   } finally {
     timer.stop();
     dropBody(raw);
+  }
+}
+
+/**
+ * The stream's chunks, and then its error, if any. Unlike the stream's own iterator, which stops
+ * reading the moment the stream fails, this hands over the chunks still waiting in its buffer
+ * first: the bytes that came before a connection broke are the reader's to keep (the entries in
+ * them count), however slow it was to take them.
+ */
+async function* chunksToTheBreak(stream: Readable): AsyncGenerator<Buffer> {
+  let failure: { error: unknown } | undefined;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const changed = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const onError = (error: unknown) => {
+    failure ??= { error };
+    changed();
+  };
+  const onEnd = () => {
+    ended = true;
+    changed();
+  };
+  stream.on('readable', changed).on('error', onError).on('end', onEnd).on('close', changed);
+  try {
+    for (;;) {
+      const chunk = stream.read() as Buffer | null;
+      if (chunk !== null) {
+        yield chunk;
+        continue;
+      }
+      if (failure !== undefined) throw failure.error;
+      if (ended || stream.readableEnded) return;
+      // Closed without an error or an end: destroyed by its owner (a dropped body).
+      if (stream.destroyed) throw stream.errored ?? new Error('the body was dropped before its end');
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    stream.off('readable', changed).off('error', onError).off('end', onEnd).off('close', changed);
   }
 }
 
