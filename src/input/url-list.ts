@@ -5,7 +5,7 @@
  * the entries themselves are checked later, by the writer.
  */
 import { Readable } from 'node:stream';
-import { parse as parseCsv, type CsvError } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
 import { diagnostic, type UrlEntry } from '../core/index.js';
 import { readFileText } from './file-text.js';
 import { readJsonLineBatches } from './json-lines.js';
@@ -87,6 +87,8 @@ interface CsvRecord {
 }
 
 async function* readCsv(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
+  // Loaded when a CSV is read: JSONL and text lists start without it.
+  const { parse: parseCsv } = await import('csv-parse');
   const parser = Readable.from(chunks).pipe(
     parseCsv({
       bom: true,
