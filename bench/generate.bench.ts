@@ -36,6 +36,7 @@ import { createGzip } from 'node:zlib';
 import { SitemapAndIndexStream, SitemapStream } from 'sitemap';
 import type { UrlEntry } from '../src/core/index.js';
 import { writeSitemaps } from '../src/generate/index.js';
+import type { Floor } from './generate-floor.js';
 
 const HOST = 'https://www.example.com';
 const CONTENDERS = ['sitemapkit', 'sitemap.js', 'naive'] as const;
@@ -157,6 +158,7 @@ async function runNaive(count: number, outDir: string, gzip: boolean): Promise<v
 
 const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const FLOOR_SCRIPT = join(ROOT, 'dist', 'bench', 'generate-floor.js');
 
 /** The entries of pages() as JSON lines, `kind` left out as input files may. */
 function* jsonLines(count: number): Generator<string> {
@@ -208,16 +210,20 @@ interface ProcessRun {
   seconds: number;
   cpuSeconds: number;
   peakRssMb: number;
+  /** What the process printed on standard output. */
+  stdout: string;
 }
 
 /** Runs `node args…` under /usr/bin/time, its standard input from `stdin` when given. */
 async function timedNode(args: string[], stdin?: () => Iterable<string>): Promise<ProcessRun> {
   const started = process.hrtime.bigint();
   const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, ...args], {
-    stdio: [stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'],
+    stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   if (stdin) {
     for (const chunk of stdin()) if (!child.stdin!.write(chunk)) await once(child.stdin!, 'drain');
     child.stdin!.end();
@@ -229,7 +235,42 @@ async function timedNode(args: string[], stdin?: () => Iterable<string>): Promis
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
     cpuSeconds: user + system,
     peakRssMb: maxRssKb / 1024,
+    stdout,
   };
+}
+
+/**
+ * The practical floor of `generate FILE`, measured in the same run: what node, reading the file,
+ * JSON.parse and the naive writer cost with no rule checked and no duplicate found, and what the
+ * duplicate set costs alone. It says how far 4× sitemap.js is from what this machine can do.
+ */
+async function floorOf(
+  path: string,
+  out: string,
+  row: (name: string, run: ProcessRun) => string,
+  ours: number,
+  peer: number,
+): Promise<void> {
+  const floor = (kind: Floor) => {
+    process.stderr.write(`  running the floor: ${kind}…\n`);
+    return timedNode([FLOOR_SCRIPT, kind, path, join(out, `floor-${kind}`)]);
+  };
+  const bare = await timedNode(['-e', '0']);
+  const read = await floor('read');
+  const parse = await floor('parse');
+  const write = await floor('write');
+  const dedupe = Number((await floor('dedupe')).stdout.trim());
+  console.log('  the practical floor, same file, same run:');
+  console.log(row('  node starting, nothing else', bare));
+  console.log(row('  + reading, decoding, lines found', read));
+  console.log(row('  + JSON.parse of every line', parse));
+  console.log(row('  + XML in 64 KiB chunks, written', write));
+  console.log(`    duplicate set alone (its adds only): ${format(dedupe, 2)} CPU s`);
+  const limit = write.cpuSeconds + dedupe;
+  console.log(
+    `  4× sitemap.js means ${format(peer / 4, 2)} CPU s; JSONL → XML with no rule checked takes ${format(write.cpuSeconds, 2)}, ` +
+      `${format(limit, 2)} with the duplicate set: sitemapkit, every rule checked, takes ${format(ours / limit, 2)}× that`,
+  );
 }
 
 async function cliPart(count: number, flatUrls: number, clock: 'cpu' | 'wall'): Promise<void> {
@@ -250,6 +291,7 @@ async function cliPart(count: number, flatUrls: number, clock: 'cpu' | 'wall'): 
     console.log(
       `  sitemapkit generate is ${format(ratio, 2)}× as fast as sitemap.js on the same JSONL (goal ≥ 4×: ${ratio >= 4 ? 'met' : 'NOT met'})`,
     );
+    await floorOf(path, out, row, secondsOf(ours), secondsOf(peer));
     if (flatUrls === 0) return;
     // Memory: entries piped in, --keep-duplicates (no duplicate set): the peak must not grow with the count.
     const flat: ProcessRun[] = [];

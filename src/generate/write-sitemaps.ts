@@ -35,6 +35,13 @@ import {
 
 export { GenerateError };
 
+/**
+ * The duplicate set's first size, in URLs: growing it rehashes every URL into a table twice as
+ * large (a cache miss each), which cost a fifth of the set's time on 1,000,000 URLs. Its 8 MiB
+ * are reserved, not touched: a small run holds only the pages its URLs land on.
+ */
+const DUPLICATE_SET_CAPACITY = 1 << 20;
+
 /** Finished shards still compressing or flushing while the next one is written. */
 const MAX_CLOSING_SHARDS = 4;
 
@@ -240,7 +247,8 @@ export async function writeSitemaps(
   options: WriteSitemapsOptions,
 ): Promise<WriteSummary> {
   const settings = settingsOf(options);
-  const seen = options.dedupe === false || options.ledger !== undefined ? undefined : new FingerprintSet();
+  const seen =
+    options.dedupe === false || options.ledger !== undefined ? undefined : new FingerprintSet(DUPLICATE_SET_CAPACITY);
   const problems = { errors: 0, warnings: 0 };
   let urls = 0;
   let skipped = 0;

@@ -4,10 +4,10 @@
  * file or standard input. Lines that cannot be read become problems with their line number;
  * the entries themselves are checked later, by the writer.
  */
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { parse as parseCsv, type CsvError } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
 import { diagnostic, type UrlEntry } from '../core/index.js';
+import { readFileText } from './file-text.js';
 import { readJsonLineBatches } from './json-lines.js';
 import { readLineBatches } from './lines.js';
 import { formatFromContent, formatFromPath } from './sniff.js';
@@ -39,8 +39,8 @@ export async function* readUrlList(path: string, options: ReadUrlListOptions = {
 export async function* readUrlListBatches(path: string, options: ReadUrlListOptions = {}): AsyncGenerator<ReadItem[]> {
   const fromStdin = path === '-';
   const source = fromStdin ? STDIN_SOURCE : path;
-  const stream = fromStdin ? (options.stdin ?? process.stdin) : createReadStream(path);
-  const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  const stream: AsyncIterable<Buffer | string> = fromStdin ? (options.stdin ?? process.stdin) : readFileText(path);
+  const chunks = stream[Symbol.asyncIterator]();
   // The first chunk is read ahead to sniff the format, then handed on with the rest.
   const first = await chunks.next();
   const head = first.done ? '' : typeof first.value === 'string' ? first.value : first.value.toString('utf8');
@@ -87,6 +87,8 @@ interface CsvRecord {
 }
 
 async function* readCsv(chunks: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<ReadItem> {
+  // Loaded when a CSV is read: JSONL and text lists start without it.
+  const { parse: parseCsv } = await import('csv-parse');
   const parser = Readable.from(chunks).pipe(
     parseCsv({
       bom: true,

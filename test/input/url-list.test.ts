@@ -142,3 +142,21 @@ test('lines split across chunks, including inside a multi-byte character, come o
     { text: 'https://www.example.com/b', line: 2 },
   ]);
 });
+
+test('a file read in many chunks: a character across a chunk boundary and every line come out whole', async () => {
+  // The reader takes 64 KiB at a time: the "ü" of line 2,001 (after a 3-byte BOM) is cut by the first boundary.
+  const filler = Array.from({ length: 2000 }, (_, i) => `https://www.example.com/${String(i).padStart(7, '0')}`);
+  const head = `${filler.join('\n')}\n`;
+  const prefix = 'https://www.example.com/z';
+  const padding = 64 * 1024 - 3 - Buffer.byteLength(head) - prefix.length - 1;
+  const special = `${prefix}${'a'.repeat(padding)}ürich`;
+  assert.equal(Buffer.byteLength(`\ufeff${head}${special.slice(0, special.indexOf('ü'))}`), 64 * 1024 - 1);
+  const tail = Array.from({ length: 3000 }, (_, i) => `https://www.example.com/t${i}`);
+  const path = await fileWith('many-chunks.txt', `\ufeff${head}${special}\n${tail.join('\n')}\n`);
+  const items = await collect(readUrlList(path));
+  assert.deepEqual(
+    items.map((item) => ('entry' in item ? item.entry.loc : item)),
+    [...filler, special, ...tail],
+  );
+  assert.equal((items[2000] as { line: number }).line, 2001);
+});
