@@ -132,6 +132,8 @@ Examples:
       onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
       ...(memory ? { conditional: memory.conditional } : {}),
+      // Entries alone, and no memory to keep the summary in: no lastmod range to work out.
+      lastmodRange: !booleanFlag(args, 'urls') || memory !== undefined,
     };
     let tree: SitemapTree;
     let printed: number | undefined;
