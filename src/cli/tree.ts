@@ -2,7 +2,6 @@
  * `sitemapkit tree SITE_OR_URL`: a site's whole sitemap tree (robots.txt, well-known locations,
  * indexes) as a terminal tree, a JSON document (--json) or every URL entry as JSONL (--urls).
  */
-import { once } from 'node:events';
 import { entryToJsonLine } from '../report/entries.js';
 import { renderTree, treeToJson } from '../report/tree.js';
 import { formatBytes, formatNumber } from '../report/format.js';
@@ -26,6 +25,7 @@ import {
   type ParsedArgs,
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
+import { LineOutput } from './line-output.js';
 import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { readSiteInput } from './site-input.js';
@@ -132,6 +132,8 @@ Examples:
       onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
       ...(memory ? { conditional: memory.conditional } : {}),
+      // Entries alone, and no memory to keep the summary in: no lastmod range to work out.
+      lastmodRange: !booleanFlag(args, 'urls') || memory !== undefined,
     };
     let tree: SitemapTree;
     let printed: number | undefined;
@@ -198,19 +200,14 @@ async function writeUrls(
   io: Io,
 ): Promise<{ tree: SitemapTree; printed: number }> {
   const walk = walkSitemapTree(input, options);
-  let pending = '';
+  const out = new LineOutput(io.stdout);
   let printed = 0;
-  const write = async () => {
-    const full = !io.stdout.write(pending);
-    pending = '';
-    if (full) await once(io.stdout, 'drain');
-  };
   for await (const batch of walk.batches()) {
-    for (const { entry, source } of batch) pending += `${entryToJsonLine(entry, source)}\n`;
+    for (const { entry, source } of batch) out.line(entryToJsonLine(entry, source));
     printed += batch.length;
-    if (pending.length >= 64 * 1024) await write();
+    if (out.full) await out.flush();
   }
-  if (pending !== '') await write();
+  await out.flush();
   return { tree: await walk.tree, printed };
 }
 

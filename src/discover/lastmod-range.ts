@@ -30,6 +30,8 @@ export class LastmodRange {
   /** The instants of `newest` and `oldest`; undefined while not yet worked out (see add). */
   private newestMs: number | undefined;
   private oldestMs: number | undefined;
+  /** Whether `newest` and `oldest` have one form: then a value of the form of one has that of the other. */
+  private boundsShareForm = true;
 
   constructor(private readonly instants: InstantCache) {}
 
@@ -49,7 +51,7 @@ export class LastmodRange {
       this.newestMs = this.oldestMs = ms;
       return;
     }
-    if (sameForm(lastmod, newest) && sameForm(lastmod, oldest)) {
+    if (this.boundsShareForm ? sameForm(lastmod, newest) : sameForm(lastmod, newest) && sameForm(lastmod, oldest)) {
       if (lastmod > newest) {
         this.newest = lastmod;
         this.newestMs = undefined;
@@ -69,6 +71,7 @@ export class LastmodRange {
       this.oldest = lastmod;
       this.oldestMs = ms;
     }
+    this.boundsShareForm = sameForm(this.newest!, this.oldest!);
   }
 }
 

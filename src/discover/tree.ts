@@ -60,6 +60,11 @@ export interface TreeOptions {
   signal?: AbortSignal | undefined;
   /** Called as the walk advances (often: throttle any drawing). */
   onProgress?: ((progress: TreeProgress) => void) | undefined;
+  /**
+   * Whether each sitemap's newest and oldest lastmod are worked out (default true): a caller that
+   * only streams the entries, and keeps no summary, spares a comparison per entry.
+   */
+  lastmodRange?: boolean | undefined;
   /** Conditional fetches against what an earlier walk remembered (conditional.ts; tree --state). */
   conditional?: ConditionalFetches | undefined;
   /**
@@ -463,7 +468,7 @@ class TreeWalker {
       onDiagnostic: (d: Diagnostic) => this.report(node, d),
       signal,
     });
-    const lastmods = new LastmodRange(this.instants);
+    const lastmods = this.options.lastmodRange === false ? undefined : new LastmodRange(this.instants);
     const inspection = this.inspectionOf(node, fetched);
     const skip = node.handedOut;
     let read = 0;
@@ -497,7 +502,7 @@ class TreeWalker {
             continue;
           }
           record.urls += 1;
-          if (entry.lastmod !== undefined) lastmods.add(entry.lastmod);
+          if (entry.lastmod !== undefined) lastmods?.add(entry.lastmod);
           if (!fresh) continue;
           node.handedOut = read;
           if (this.output) {
@@ -525,8 +530,8 @@ class TreeWalker {
       record.bytesDecoded = parsed.stats.bytesDecoded;
       record.gzip = parsed.stats.gzip || /gzip/i.test(fetched.headers['content-encoding'] ?? '');
       // Copies: a value sliced from the document's text would keep that whole text alive.
-      if (lastmods.newest !== undefined) record.newestLastmod = detach(lastmods.newest);
-      if (lastmods.oldest !== undefined) record.oldestLastmod = detach(lastmods.oldest);
+      if (lastmods?.newest !== undefined) record.newestLastmod = detach(lastmods.newest);
+      if (lastmods?.oldest !== undefined) record.oldestLastmod = detach(lastmods.oldest);
       this.noteKind(node, parsed.kind);
     }
     for (const d of fetched.finish((code) => node.problems.has(code))) this.report(node, d);

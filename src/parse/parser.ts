@@ -126,13 +126,16 @@ class SitemapParser implements ParsedSitemap {
   async *entryBatches(positions: boolean): AsyncGenerator<(Entry | LocatedEntry)[]> {
     const gate = this.gate(positions);
     for await (const batch of this.start(positions)) {
-      const entries: (Entry | LocatedEntry)[] = [];
-      for (const emitted of batch) {
+      // The queue's batch is ours: each emitted entry is replaced in it by what goes out.
+      const entries = batch as unknown as (Entry | LocatedEntry)[];
+      for (let i = 0; i < batch.length; i++) {
+        const emitted = batch[i]!;
         if (!gate.admit(emitted)) {
-          if (entries.length > 0) yield entries;
+          entries.length = i;
+          if (i > 0) yield entries;
           return;
         }
-        entries.push(gate.output(emitted));
+        entries[i] = gate.output(emitted);
       }
       yield entries;
     }

@@ -618,6 +618,20 @@ describe('walkSitemapTree', () => {
     assert.ok(largest <= 2_048 + 8, `a batch of ${largest} entries`);
   });
 
+  it('works out no lastmod range when asked not to, and streams the same entries', async () => {
+    const read = async (lastmodRange: boolean) => {
+      const walk = walkSitemapTree(site.url('/sitemap_index.xml'), { ...OPTIONS, lastmodRange });
+      const locs: string[] = [];
+      for await (const entry of walk) locs.push(`${entry.loc} ${entry.lastmod}`);
+      return { locs: locs.sort(), tree: await walk.tree };
+    };
+    const [plain, ranged] = [await read(false), await read(true)];
+    assert.deepEqual(plain.locs, ranged.locs);
+    assert.equal(plain.tree.totals.urls, 20_000);
+    assert.equal(plain.tree.totals.newestLastmod, undefined);
+    assert.equal(ranged.tree.totals.newestLastmod, '2024-05-01');
+  });
+
   it('stops the walk when the reader stops early', async () => {
     const walk = walkSitemapTree(site.url('/sitemap_index.xml'), { ...OPTIONS, concurrency: 1 });
     let read = 0;

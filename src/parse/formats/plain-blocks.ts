@@ -22,7 +22,7 @@
  * for them (`located()`); otherwise an entry carries where its block starts, which is enough to
  * place a diagnostic about it.
  */
-import type { Image, SitemapRef, UrlEntry } from '../../core/entry.js';
+import type { Changefreq, Image, SitemapRef, UrlEntry } from '../../core/entry.js';
 import type { Position } from '../../core/position.js';
 import type { EmittedEntry, EntryQueue } from '../emitted.js';
 import type { LineIndex } from '../xml/line-index.js';
@@ -236,7 +236,7 @@ export class PlainBlockReader {
       case 'date':
         return isPastDay28(raw) && !isValidW3cDate(raw) ? undefined : raw;
       case 'changefreq':
-        return raw;
+        return changefreqNamed(raw);
       case 'priority':
         return Number(raw);
     }
@@ -245,6 +245,29 @@ export class PlainBlockReader {
   /** The line and column of `text[index]`. */
   private at(index: number): Position {
     return this.lines.positionOf(this.base + index);
+  }
+}
+
+/**
+ * The changefreq the pattern matched (one of CHANGEFREQS), as the constant string of its name
+ * rather than a slice of the text: writers then find it in their tables without reading it.
+ */
+function changefreqNamed(raw: string): Changefreq {
+  switch (raw.charCodeAt(0)) {
+    case 0x61 /* a */:
+      return 'always';
+    case 0x68 /* h */:
+      return 'hourly';
+    case 0x64 /* d */:
+      return 'daily';
+    case 0x77 /* w */:
+      return 'weekly';
+    case 0x6d /* m */:
+      return 'monthly';
+    case 0x79 /* y */:
+      return 'yearly';
+    default:
+      return 'never';
   }
 }
 
