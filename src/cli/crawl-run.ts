@@ -21,7 +21,14 @@ import type { RunRecord, RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
-import { CRAWL_NETWORK_DEFAULTS, judgeCrawl, publish, readCrawlRules, readStartUrls } from './crawl-common.js';
+import {
+  CRAWL_NETWORK_DEFAULTS,
+  judgeCrawl,
+  optionalInteger,
+  publish,
+  readCrawlRules,
+  readStartUrls,
+} from './crawl-common.js';
 import { listenForInterruption } from './interrupt.js';
 import { readNetworkOptions } from './network-options.js';
 import { readOutputOptions, type OutputOptions } from './output-options.js';
@@ -40,7 +47,6 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   for (const [flag, why] of [
     ['resume', 'a run resumes by itself: start the same command again with the same --run'],
     ['use-sitemaps', 'is not available on workers yet: crawl in one process (without --run, --store, --workers)'],
-    ['max-pages', 'is not available on workers yet: crawl in one process (without --run, --store, --workers)'],
   ] as const)
     if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
   // Workers take the URLs as given: a host alone is https (one process tries http after it).
@@ -51,8 +57,10 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   const who = readParticipation(args, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
   const rules = readCrawlRules(args, network.perHost);
   const report = stringFlag(args, 'report');
+  const maxPages = optionalInteger(args, 'max-pages', 1);
   const options: StoredCrawl = {
     ...rules,
+    ...(maxPages === undefined ? {} : { maxPages }),
     startUrls,
     output: { ...output, outDir: resolve(output.outDir) },
     baseUrlGiven: stringFlag(args, 'base-url') !== undefined,
@@ -66,7 +74,7 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   try {
     const taken = await takePart(
       who,
-      { kind: 'crawl', options, seeds, pace: { concurrency: rules.concurrency }, state: 'starting' },
+      { kind: 'crawl', options, seeds, pace: { concurrency: rules.concurrency }, state: 'starting', budget: maxPages },
       (run, store) => {
         const stored = run.options as StoredCrawl;
         const http = new HttpClient({ ...network.http, userAgent, signal: interruption.signal });

@@ -48,7 +48,8 @@ A page that fails in a way that may pass (no response, 429, 5xx) is set aside, n
 once the rest of the site is done it is fetched again, with --retries more attempts after that.
 
 Crawl:
-  --max-pages N          request at most N pages
+  --max-pages N          request at most N pages (a redirect followed is a request of its own);
+                         on workers, N in all across every process of the run
   --max-depth N          follow links at most N hops from the start (0: the start page only)
   --include GLOB         crawl only URLs whose path (and query) match; repeatable ("/blog/**");
                          a glob starting with http matches the whole URL
@@ -92,8 +93,11 @@ A crawl on workers (--run, --store or --workers; or several start URLs, the host
 keeps --concurrency and --delay per host across all its processes. When its work is done, one
 process writes the sitemaps (one directory per host under --out when the site has several) and
 the report; "sitemapkit run finish NAME" writes them again. A killed worker loses nothing: its
-pages are taken over by the others. Not on workers yet: --resume (a run goes on by itself when
-started again), --use-sitemaps, --max-pages; --max-query-variants is counted per process.
+pages are taken over by the others. --max-pages is one budget shared by all workers: the run
+requests N pages in all, shallowest first on each host, but which N may differ from run to run
+and from a crawl of one process (hosts are worked side by side). Not on workers yet: --resume
+(a run goes on by itself when started again), --use-sitemaps; --max-query-variants is counted
+per process.
 
 ${OUTPUT_OPTIONS_HELP}
 

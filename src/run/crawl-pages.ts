@@ -40,6 +40,13 @@ export interface CrawlRunOptions {
   delayMs: number;
   /** Requests in flight to one host, from all workers together. */
   concurrency: number;
+  /** Pages requested at most, by all workers together (the run's budget). */
+  maxPages?: number | undefined;
+}
+
+/** The outcome of the pages left when the run's page budget is spent, as a crawl of one process says it. */
+export function beyondMaxPages(maxPages: number): { outcome: string; detail: string } {
+  return { outcome: 'max-pages', detail: `not fetched: --max-pages ${maxPages} reached` };
 }
 
 /** The fact key under which a start URL's landing page is kept. */
@@ -68,6 +75,7 @@ export function crawlPagesKind(
 }
 
 class CrawlPages implements WorkKind {
+  readonly beyondBudget: WorkKind['beyondBudget'];
   private readonly rules: PageRules;
   private readonly normalise: (href: string) => string | undefined;
   private readonly origins: Set<string>;
@@ -102,6 +110,7 @@ class CrawlPages implements WorkKind {
     const traps = trapLimits(options.trapLimits);
     this.rules = new PageRules(this.scope(), this.normalise, traps, options.maxDepth ?? Number.POSITIVE_INFINITY);
     this.queryVariants = new QueryVariants(traps.maxQueryVariants);
+    if (options.maxPages !== undefined) this.beyondBudget = beyondMaxPages(options.maxPages);
   }
 
   async hostDelay(host: string): Promise<number> {
@@ -127,8 +136,11 @@ class CrawlPages implements WorkKind {
     const retryLater = item.attempts === 0;
     const facts: Record<string, string> = {};
     let answer: ReadAnswer;
+    // Each redirect followed was a request of its own (the run's budget counts them).
+    let requests = 1;
     try {
       const page = await this.fetcher.fetch(url, retryLater ? { retries: 0 } : {});
+      requests += page.redirects.length;
       if (seed) this.land(url, page, facts);
       answer = await readAnswer(page);
     } catch (error) {
@@ -147,7 +159,7 @@ class CrawlPages implements WorkKind {
       if (targetRobots?.allowed)
         found = this.rules.judgeLanding(page, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
     }
-    const visit = this.settled(judged.finished, found, lease.host);
+    const visit = { ...this.settled(judged.finished, found, lease.host), requests };
     return Object.keys(facts).length === 0 ? visit : { ...visit, facts };
   }
 

@@ -135,7 +135,23 @@ const ITEM_INPUT: Migration = {
   sql: () => `ALTER TABLE sitemapkit_run_items ADD COLUMN input TEXT;`,
 };
 
-export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT];
+/**
+ * A run's budget of requests, counted across all its workers (a crawl's --max-pages): `budget` as
+ * its creator set it (null: no limit), `budget_left` what no lease has taken yet. A claim takes
+ * the budget of its batch from `budget_left` (a lease's `budget`), and its commit gives back what
+ * the batch did not spend; an expired lease's budget comes back when the lease is deleted.
+ */
+const BUDGET: Migration = {
+  version: 4,
+  name: "a run's budget of requests",
+  sql: () => `
+ALTER TABLE sitemapkit_runs ADD COLUMN budget BIGINT;
+ALTER TABLE sitemapkit_runs ADD COLUMN budget_left BIGINT;
+ALTER TABLE sitemapkit_run_leases ADD COLUMN budget INTEGER;
+`,
+};
+
+export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT, BUDGET];
 
 /** The schema version this sitemapkit writes: the last migration's. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -44,6 +44,14 @@ function fetchedTwice(): string[] {
   );
 }
 
+/** Requests the farm answered, robots.txt aside. */
+function pagesRequested(): number {
+  return farm.hosts.reduce(
+    (sum, host) => sum + [...host.hits].filter(([path]) => path !== '/robots.txt').reduce((n, [, hits]) => n + hits, 0),
+    0,
+  );
+}
+
 function sorted(set: Set<string>): string[] {
   return [...set].sort();
 }
@@ -86,6 +94,65 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     const workers = (JSON.parse(status.stdout) as { workers: { fetched: number }[] }).workers;
     assert.equal(workers.length, 3);
     assert.ok(workers.filter((w) => w.fetched > 0).length >= 2, 'the work is shared');
+  });
+
+  test('--max-pages N: three workers request N pages in all, as a crawl of one process does', async () => {
+    // Fewer than the pages of any host's first levels: no redirect (two requests) can be reached.
+    const MAX_PAGES = 15;
+    const store = await createTestDatabase();
+    farm.reset();
+    const out = join(work, 'budget');
+    const result = await runCli(
+      [
+        'crawl',
+        ...starts,
+        '--out',
+        out,
+        '--run',
+        'budget',
+        '--workers',
+        '3',
+        '--max-pages',
+        String(MAX_PAGES),
+        '--json',
+      ],
+      { env: { SITEMAPKIT_STORE: store } },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(pagesRequested(), MAX_PAGES, 'requests at the servers');
+    const report = JSON.parse(result.stdout) as {
+      fetched: number;
+      listed: number;
+      leftOut: { reason: string; count: number }[];
+    };
+    assert.equal(report.fetched, MAX_PAGES);
+    const listed = listedIn(out);
+    assert.equal(listed.size, report.listed);
+    assert.ok(listed.size > 0 && listed.size <= MAX_PAGES);
+    for (const url of listed) assert.ok(farm.expectedListed().has(url), `${url} is a page to list`);
+    assert.ok((report.leftOut.find((group) => group.reason === 'max-pages')?.count ?? 0) > 0, 'the rest: max-pages');
+    const status = await runCli(['run', 'status', 'budget', '--json'], { env: { SITEMAPKIT_STORE: store } });
+    const workers = (JSON.parse(status.stdout) as { workers: { fetched: number }[] }).workers;
+    assert.equal(
+      workers.reduce((sum, worker) => sum + worker.fetched, 0),
+      MAX_PAGES,
+    );
+
+    farm.reset();
+    const single = await runCli([
+      'crawl',
+      starts[0]!,
+      '--out',
+      join(work, 'budget-single'),
+      '--state',
+      join(work, 'state'),
+      '--max-pages',
+      String(MAX_PAGES),
+      '--json',
+    ]);
+    assert.equal(single.code, 0, single.stderr);
+    assert.equal(pagesRequested(), MAX_PAGES, 'one process requests as many');
+    assert.equal((JSON.parse(single.stdout) as { fetched: number }).fetched, MAX_PAGES);
   });
 
   test('a worker killed with kill -9 halfway loses nothing: the others take its leases over', async () => {
