@@ -570,7 +570,7 @@ export class RunStore {
              ['url', 'text'],
              ['name', 'text'],
              ['kept', 'text'],
-           ])} ON CONFLICT DO NOTHING`,
+           ])} WHERE true ON CONFLICT DO NOTHING`,
           [
             lease.runId,
             JSON.stringify(result.stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to })))),
