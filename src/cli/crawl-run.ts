@@ -44,11 +44,8 @@ export interface StoredCrawl extends CrawlRunOptions {
 }
 
 export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> {
-  for (const [flag, why] of [
-    ['resume', 'a run resumes by itself: start the same command again with the same --run'],
-    ['use-sitemaps', 'is not available on workers yet: crawl in one process (without --run, --store, --workers)'],
-  ] as const)
-    if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
+  if (args.values.resume !== undefined)
+    throw new UsageError('--resume a run resumes by itself: start the same command again with the same --run');
   // Workers take the URLs as given: a host alone is https (one process tries http after it).
   const startUrls = readStartUrls(args, { several: true }).map((start) => start.url);
   const network = readNetworkOptions(args, io, { overrides: CRAWL_NETWORK_DEFAULTS });
@@ -61,6 +58,7 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   const options: StoredCrawl = {
     ...rules,
     ...(maxPages === undefined ? {} : { maxPages }),
+    ...(booleanFlag(args, 'use-sitemaps') ? { useSitemaps: true } : {}),
     startUrls,
     output: { ...output, outDir: resolve(output.outDir) },
     baseUrlGiven: stringFlag(args, 'base-url') !== undefined,
@@ -104,7 +102,7 @@ export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io,
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-'));
   const restored = new CrawlStore(join(dir, 'crawl.sqlite'), { fresh: true });
   try {
-    await restoreCrawlRun(store, run, restored);
+    const { sitemapProblems } = await restoreCrawlRun(store, run, restored);
     const result = await crawlRunResult(store, run, restored);
     const summary = summariseCrawl(restored, result);
     const verdict = judgeCrawl(result, summary);
@@ -115,7 +113,11 @@ export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io,
         : { path: options.report, urls: await writeLeftOutFile(restored.leftOut(), options.report) };
     const report = crawlReport(summary, durationMs, published?.written, leftOutFile);
     io.stdout.write(options.json ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    const problems = [...verdict.problems, ...(published?.problem === undefined ? [] : [published.problem])];
+    const problems = [
+      ...verdict.problems,
+      ...(published?.problem === undefined ? [] : [published.problem]),
+      ...sitemapProblems,
+    ];
     for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
     return problems.length > 0 ? EXIT_FAILED : EXIT_OK;
   } finally {

@@ -9,6 +9,11 @@
  * every worker reads before it judges any other page. A failure that may pass (no answer, 429,
  * 5xx) is tried once more a little later, by whichever worker claims it, with the fetcher's
  * retries.
+ *
+ * With --use-sitemaps, the start URL's visit adds one more item on the origin it landed on: the
+ * reading of that origin's sitemaps (as a crawl of one process reads them once it knows its site).
+ * The worker that claims it reads them under its lease (one sitemap at a time, at the host's
+ * pace) and adds their URLs as seeds, a chunk at a time; the run is not done before it is.
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { trapLimits } from '../crawl/crawler.js';
@@ -20,7 +25,9 @@ import { paramFilter } from '../crawl/tracking-params.js';
 import { QueryVariants, type TrapLimits } from '../crawl/traps.js';
 import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
+import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
 import type { HttpClient } from '../discover/http.js';
+import { unreadSitemapsProblem } from '../report/crawl.js';
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import type { LeasedItem, Lease, NewItem, RunStore } from '../store/run-store.js';
 import type { ItemVisit, WorkKind } from './worker.js';
@@ -42,7 +49,30 @@ export interface CrawlRunOptions {
   concurrency: number;
   /** Pages requested at most, by all workers together (the run's budget). */
   maxPages?: number | undefined;
+  /** Also start from the URLs of the sitemaps of each origin a start URL lands on. */
+  useSitemaps?: boolean | undefined;
 }
+
+/** The input of the item that reads an origin's sitemaps (--use-sitemaps). */
+interface SitemapsInput {
+  sitemapsOf: string;
+}
+
+/** The outcome of that item: read (its detail says what could not be, if anything). */
+export const SITEMAPS_READ = 'sitemaps-read';
+
+/** Whether an item of a crawl run is the reading of an origin's sitemaps rather than a page. */
+export function isSitemapsItem(input: unknown): input is SitemapsInput {
+  return typeof (input as Partial<SitemapsInput> | undefined)?.sitemapsOf === 'string';
+}
+
+/** Its URL, unique in the run and never a page's (a page's URL has no fragment). */
+function sitemapsItemUrl(origin: string): string {
+  return `${origin}/#sitemaps`;
+}
+
+/** Sitemap URLs added to the run per transaction. */
+const SEED_CHUNK = 1_000;
 
 /** The outcome of the pages left when the run's page budget is spent, as a crawl of one process says it. */
 export function beyondMaxPages(maxPages: number): { outcome: string; detail: string } {
@@ -69,6 +99,7 @@ export function crawlPagesKind(
     options,
     httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
     robotsTxtPolicy(http, userAgent),
+    http,
     store,
     runId,
   );
@@ -96,6 +127,7 @@ class CrawlPages implements WorkKind {
     private readonly options: CrawlRunOptions,
     private readonly fetcher: PageFetcher,
     private readonly robots: RobotsPolicy,
+    private readonly http: HttpClient,
     private readonly store: RunStore,
     private readonly runId: number,
   ) {
@@ -122,8 +154,44 @@ class CrawlPages implements WorkKind {
     const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
     if (!seed) await this.readLandings();
     this.stripped = [];
-    const visit = await this.visitNow(item, lease, seed);
+    const visit = isSitemapsItem(item.input)
+      ? await this.readSitemaps(item.input.sitemapsOf, lease)
+      : await this.visitNow(item, lease, seed);
     return this.stripped.length === 0 ? visit : { ...visit, stripped: this.stripped };
+  }
+
+  /**
+   * Reads the sitemaps of `origin` and adds the URLs they list as seeds, judged as the crawl of
+   * one process judges them (scope, traps), a chunk at a time: a worker killed halfway leaves the
+   * item to do, and the next one adds the same URLs again, which count once.
+   */
+  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit> {
+    // One lease of the host: one request in flight, spaced by the host's delay.
+    const seeds = new SitemapSeeds(this.http, {
+      concurrency: 1,
+      perHost: { concurrency: 1, delayMs: lease.delayMs ?? this.options.delayMs },
+    });
+    const pace = { concurrency: this.options.concurrency };
+    let chunk: NewItem[] = [];
+    for await (const href of seeds.urls(origin)) {
+      const url = this.normalise(href);
+      const item = url === undefined ? undefined : this.newItem(this.rules.place(url, 0));
+      if (item !== undefined) chunk.push(item);
+      if (chunk.length >= SEED_CHUNK) {
+        await this.store.addSeeds(this.runId, chunk, pace);
+        chunk = [];
+      }
+    }
+    await this.store.addSeeds(this.runId, chunk, pace);
+    return { outcome: SITEMAPS_READ, detail: unreadSitemapsProblem(await seeds.unread()), fetched: false };
+  }
+
+  /** The item that reads the sitemaps of the origin a start URL landed on, with --use-sitemaps. */
+  private sitemapsItem(startUrl: string, facts: Record<string, string>, startItem: number): NewItem[] {
+    if (this.options.useSitemaps !== true) return [];
+    const origin = new URL(facts[landedFact(startUrl)] ?? startUrl).origin;
+    const input: SitemapsInput = { sitemapsOf: origin };
+    return [{ url: sitemapsItemUrl(origin), host: origin, depth: 0, foundOn: startItem, input }];
   }
 
   private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit> {
@@ -160,6 +228,10 @@ class CrawlPages implements WorkKind {
         found = this.rules.judgeLanding(page, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
     }
     const visit = { ...this.settled(judged.finished, found, lease.host), requests };
+    if (seed) {
+      const sitemaps = this.sitemapsItem(url, facts, item.id);
+      if (sitemaps.length > 0) visit.found = [...(visit.found ?? []), ...sitemaps];
+    }
     return Object.keys(facts).length === 0 ? visit : { ...visit, facts };
   }
 

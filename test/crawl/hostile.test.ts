@@ -177,4 +177,30 @@ describe('crawl --use-sitemaps when a sitemap of the site cannot be read', () =>
     const listed = readFileSync(join(out, 'sitemap.xml'), 'utf8').match(/<loc>[^<]*<\/loc>/g);
     assert.deepEqual(listed, [`<loc>${server.origin}/</loc>`, `<loc>${server.origin}/a</loc>`]);
   });
+
+  it('on workers too', async () => {
+    const out = join(dir, 'workers-out');
+    const result = await runCli([
+      'crawl',
+      `${server.origin}/`,
+      '--out',
+      out,
+      '--run',
+      'broken-sitemap',
+      '--store',
+      join(dir, 'runs.sqlite'),
+      '--use-sitemaps',
+      '--retries',
+      '0',
+    ]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.ok(
+      result.stderr.includes(
+        `sitemapkit crawl: --use-sitemaps: 1 sitemap could not be read whole, so pages only listed there may be missing: ${server.origin}/sitemap-broken.xml (FETCH-001 answered HTTP 500 Internal Server Error`,
+      ),
+      result.stderr,
+    );
+    const listed = readFileSync(join(out, 'sitemap.xml'), 'utf8').match(/<loc>[^<]*<\/loc>/g);
+    assert.deepEqual(listed, [`<loc>${server.origin}/</loc>`, `<loc>${server.origin}/a</loc>`]);
+  });
 });
