@@ -101,9 +101,9 @@ the report; "sitemapkit run finish NAME" writes them again. A killed worker lose
 pages are taken over by the others. --max-pages is one budget shared by all workers: the run
 requests N pages in all, shallowest first on each host, but which N may differ from run to run
 and from a crawl of one process (hosts are worked side by side). --use-sitemaps reads the
-sitemaps of each host a start URL lands on, as a piece of the run's work. Not on workers yet:
---resume (a run goes on by itself when started again); --max-query-variants is counted per
-process.
+sitemaps of each host a start URL lands on, as a piece of the run's work; --max-query-variants
+is counted across all workers. Not on workers: --resume (a run goes on by itself when started
+again).
 
 ${OUTPUT_OPTIONS_HELP}
 

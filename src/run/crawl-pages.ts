@@ -22,7 +22,7 @@ import { normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
-import { QueryVariants, type TrapLimits } from '../crawl/traps.js';
+import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
 import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
@@ -113,8 +113,10 @@ class CrawlPages implements WorkKind {
   /** Stripped parameters met since the last visit returned: they go with its commit. */
   private stripped: NonNullable<ItemVisit['stripped']> = [];
   private readonly strippedKnown = new Set<string>();
-  /** Query variants fetched per path, as this process counts them (see docs/scale.md). */
-  private readonly queryVariants: QueryVariants;
+  /** --max-query-variants, counted across the run in the store. */
+  private readonly maxQueryVariants: number;
+  /** Paths whose query variants are all fetched: no need to ask the store again. */
+  private readonly variantsSpent = new Set<string>();
   /** Whether the landings of the start URLs have been read (once the run runs past its start). */
   private landingsKnown = false;
   /**
@@ -141,7 +143,7 @@ class CrawlPages implements WorkKind {
     this.origins = new Set(options.startUrls.map((url) => new URL(url).origin));
     const traps = trapLimits(options.trapLimits);
     this.rules = new PageRules(this.scope(), this.normalise, traps, options.maxDepth ?? Number.POSITIVE_INFINITY);
-    this.queryVariants = new QueryVariants(traps.maxQueryVariants);
+    this.maxQueryVariants = traps.maxQueryVariants;
     if (options.maxPages !== undefined) this.beyondBudget = beyondMaxPages(options.maxPages);
   }
 
@@ -198,7 +200,7 @@ class CrawlPages implements WorkKind {
     const { url } = item;
     const robots = await this.robots.check(url);
     if (!robots.allowed) return this.settled({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
-    const trap = this.queryVariants.admit(url);
+    const trap = item.attempts === 0 ? await this.admitQueryVariant(url) : undefined;
     if (trap !== undefined) return this.settled({ url, outcome: 'trap', detail: trap, fetched: false });
     // The first try fails fast; the one more try, later, with the fetcher's retries.
     const retryLater = item.attempts === 0;
@@ -233,6 +235,19 @@ class CrawlPages implements WorkKind {
       if (sitemaps.length > 0) visit.found = [...(visit.found ?? []), ...sitemaps];
     }
     return Object.keys(facts).length === 0 ? visit : { ...visit, facts };
+  }
+
+  /**
+   * Counts a fetch of `url` among the query variants of its path, across all workers, or says
+   * why it is a variant too many. A page tried again was counted at its first try.
+   */
+  private async admitQueryVariant(url: string): Promise<string | undefined> {
+    const path = queryVariantPath(url);
+    if (path === undefined) return undefined;
+    if (!this.variantsSpent.has(path) && (await this.store.admitQueryVariant(this.runId, path, this.maxQueryVariants)))
+      return undefined;
+    this.variantsSpent.add(path);
+    return queryVariantTrap(path, this.maxQueryVariants);
   }
 
   /** A start URL that lands on another origin makes that origin part of the site, from its own page on. */

@@ -151,7 +151,24 @@ ALTER TABLE sitemapkit_run_leases ADD COLUMN budget INTEGER;
 `,
 };
 
-export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT, BUDGET];
+/**
+ * The query variants of each path a crawl run fetched (`path`: the URL before its "?"), counted
+ * across all its workers, so --max-query-variants holds for the run as a whole.
+ */
+const QUERY_VARIANTS: Migration = {
+  version: 5,
+  name: 'query variants fetched per path',
+  sql: () => `
+CREATE TABLE sitemapkit_run_query_variants (
+  run_id BIGINT NOT NULL REFERENCES sitemapkit_runs (id) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  fetched INTEGER NOT NULL,
+  PRIMARY KEY (run_id, path)
+);
+`,
+};
+
+export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT, BUDGET, QUERY_VARIANTS];
 
 /** The schema version this sitemapkit writes: the last migration's. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

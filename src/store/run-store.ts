@@ -607,6 +607,20 @@ export class RunStore {
     });
   }
 
+  /**
+   * Counts one more fetch of a query variant of `path` (the URL before its "?") if fewer than
+   * `limit` were counted, across all workers of the run: true when it was. One statement.
+   */
+  async admitQueryVariant(runId: number, path: string, limit: number): Promise<boolean> {
+    const rows = await this.db.all(
+      `INSERT INTO sitemapkit_run_query_variants AS v (run_id, path, fetched) VALUES ($1, $2, 1)
+       ON CONFLICT (run_id, path) DO UPDATE SET fetched = v.fetched + 1 WHERE v.fetched < $3
+       RETURNING fetched`,
+      [runId, path, limit],
+    );
+    return rows.length > 0;
+  }
+
   /** Whether `url` is an item of the run (done or not). */
   async has(runId: number, url: string): Promise<boolean> {
     const rows = await this.db.all('SELECT 1 AS one FROM sitemapkit_run_items WHERE run_id = $1 AND url = $2', [

@@ -14,6 +14,8 @@ import { after, describe, test } from 'node:test';
 import { CLI_PATH, kill9, runCli } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { startFarm, type Farm } from '../helpers/site-farm.js';
+import { serveSite } from '../helpers/serve-site.js';
+import { trapSite } from '../crawl/fixtures/trap-site.js';
 
 const HOSTS = 4;
 const PAGES = 50;
@@ -153,6 +155,45 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     assert.equal(single.code, 0, single.stderr);
     assert.equal(pagesRequested(), MAX_PAGES, 'one process requests as many');
     assert.equal((JSON.parse(single.stdout) as { fetched: number }).fetched, MAX_PAGES);
+  });
+
+  test('--max-query-variants N: three workers fetch N variants of a path in all', async () => {
+    const MAX_VARIANTS = 7;
+    const site = await serveSite(trapSite);
+    try {
+      const store = await createTestDatabase();
+      const result = await runCli(
+        [
+          'crawl',
+          `${site.origin}/`,
+          '--out',
+          join(work, 'variants'),
+          '--run',
+          'variants',
+          '--workers',
+          '3',
+          '--concurrency',
+          '3',
+          '--max-query-variants',
+          String(MAX_VARIANTS),
+          '--max-chain',
+          '5',
+          '--max-path-segments',
+          '4',
+          '--json',
+        ],
+        { env: { SITEMAPKIT_STORE: store } },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      const variants = site.requests.filter((path) => path.startsWith('/shop?'));
+      assert.equal(variants.length, MAX_VARIANTS, variants.join(' '));
+      assert.equal(new Set(variants).size, MAX_VARIANTS, 'each once');
+      const status = await runCli(['run', 'status', 'variants', '--json'], { env: { SITEMAPKIT_STORE: store } });
+      const workers = (JSON.parse(status.stdout) as { workers: { fetched: number }[] }).workers;
+      assert.ok(workers.filter((w) => w.fetched > 0).length >= 2, 'the work is shared');
+    } finally {
+      await site.close();
+    }
   });
 
   test('a worker killed with kill -9 halfway loses nothing: the others take its leases over', async () => {

@@ -341,6 +341,30 @@ for (const { name, location } of stores) {
       }
     });
 
+    test('query variants of a path are admitted up to the limit across connections, once each', async () => {
+      const stores = await Promise.all(Array.from({ length: 4 }, () => RunStore.open(location)));
+      try {
+        const { run } = await stores[0]!.createOrJoin(
+          { name: 'variants', kind: 'crawl', options: {}, state: 'running' },
+          [],
+          PACE,
+        );
+        const admitted = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            stores[i % stores.length]!.admitQueryVariant(run.id, 'http://q.test/search', 5),
+          ),
+        );
+        assert.equal(admitted.filter(Boolean).length, 5);
+        assert.equal(
+          await stores[0]!.admitQueryVariant(run.id, 'http://q.test/other', 5),
+          true,
+          'each path its own count',
+        );
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+
     test("a host's delay reserves the batch's time; an unknown pace gives one item", async () => {
       const store = await RunStore.open(location);
       try {
