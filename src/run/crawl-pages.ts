@@ -171,7 +171,7 @@ class CrawlPages implements WorkKind {
     // One lease of the host: one request in flight, spaced by the host's delay.
     const seeds = new SitemapSeeds(this.http, {
       concurrency: 1,
-      perHost: { concurrency: 1, delayMs: lease.delayMs ?? this.options.delayMs },
+      perHost: { concurrency: 1, delayMs: lease.delayMs ?? (await this.hostDelay(origin)) },
     });
     const pace = { concurrency: this.options.concurrency };
     let chunk: NewItem[] = [];

@@ -444,6 +444,12 @@ export class RunStore {
    * settled. Items another transaction holds are left for the next call.
    */
   async settleBeyondBudget(runId: number, beyond: { outcome: string; detail: string }): Promise<number> {
+    // Idle workers ask often: while budget is left, a read answers (no write transaction).
+    const [left] = await this.db.all<{ left: number | null }>(
+      'SELECT budget_left AS "left" FROM sitemapkit_runs WHERE id = $1',
+      [runId],
+    );
+    if (left?.left === null || left?.left === undefined || Number(left.left) > 0) return 0;
     return this.db.transaction(async (tx) => {
       // Locks the run's row: no claim takes budget, no commit gives any back, until this ends.
       const [run] = await tx.all<{ left: number | null }>(
