@@ -21,7 +21,14 @@ import type { RunRecord, RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
-import { CRAWL_NETWORK_DEFAULTS, judgeCrawl, publish, readCrawlRules, readStartUrls } from './crawl-common.js';
+import {
+  CRAWL_NETWORK_DEFAULTS,
+  judgeCrawl,
+  optionalInteger,
+  publish,
+  readCrawlRules,
+  readStartUrls,
+} from './crawl-common.js';
 import { listenForInterruption } from './interrupt.js';
 import { readNetworkOptions } from './network-options.js';
 import { readOutputOptions, type OutputOptions } from './output-options.js';
@@ -37,12 +44,8 @@ export interface StoredCrawl extends CrawlRunOptions {
 }
 
 export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> {
-  for (const [flag, why] of [
-    ['resume', 'a run resumes by itself: start the same command again with the same --run'],
-    ['use-sitemaps', 'is not available on workers yet: crawl in one process (without --run, --store, --workers)'],
-    ['max-pages', 'is not available on workers yet: crawl in one process (without --run, --store, --workers)'],
-  ] as const)
-    if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
+  if (args.values.resume !== undefined)
+    throw new UsageError('--resume a run resumes by itself: start the same command again with the same --run');
   // Workers take the URLs as given: a host alone is https (one process tries http after it).
   const startUrls = readStartUrls(args, { several: true }).map((start) => start.url);
   const network = readNetworkOptions(args, io, { overrides: CRAWL_NETWORK_DEFAULTS });
@@ -51,8 +54,11 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   const who = readParticipation(args, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
   const rules = readCrawlRules(args, network.perHost);
   const report = stringFlag(args, 'report');
+  const maxPages = optionalInteger(args, 'max-pages', 1);
   const options: StoredCrawl = {
     ...rules,
+    ...(maxPages === undefined ? {} : { maxPages }),
+    ...(booleanFlag(args, 'use-sitemaps') ? { useSitemaps: true } : {}),
     startUrls,
     output: { ...output, outDir: resolve(output.outDir) },
     baseUrlGiven: stringFlag(args, 'base-url') !== undefined,
@@ -66,7 +72,7 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   try {
     const taken = await takePart(
       who,
-      { kind: 'crawl', options, seeds, pace: { concurrency: rules.concurrency }, state: 'starting' },
+      { kind: 'crawl', options, seeds, pace: { concurrency: rules.concurrency }, state: 'starting', budget: maxPages },
       (run, store) => {
         const stored = run.options as StoredCrawl;
         const http = new HttpClient({ ...network.http, userAgent, signal: interruption.signal });
@@ -96,7 +102,7 @@ export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io,
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-'));
   const restored = new CrawlStore(join(dir, 'crawl.sqlite'), { fresh: true });
   try {
-    await restoreCrawlRun(store, run, restored);
+    const { sitemapProblems } = await restoreCrawlRun(store, run, restored);
     const result = await crawlRunResult(store, run, restored);
     const summary = summariseCrawl(restored, result);
     const verdict = judgeCrawl(result, summary);
@@ -107,7 +113,11 @@ export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io,
         : { path: options.report, urls: await writeLeftOutFile(restored.leftOut(), options.report) };
     const report = crawlReport(summary, durationMs, published?.written, leftOutFile);
     io.stdout.write(options.json ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    const problems = [...verdict.problems, ...(published?.problem === undefined ? [] : [published.problem])];
+    const problems = [
+      ...verdict.problems,
+      ...(published?.problem === undefined ? [] : [published.problem]),
+      ...sitemapProblems,
+    ];
     for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
     return problems.length > 0 ? EXIT_FAILED : EXIT_OK;
   } finally {

@@ -11,10 +11,15 @@ import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { HttpClient } from '../discover/http.js';
 import { withWorkingScheme } from '../discover/roots.js';
-import { unreadNodes, walkSitemapTree, type SitemapTreeWalk } from '../discover/tree.js';
-import { crawlReport, formatCrawlProgress, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
+import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
+import {
+  crawlReport,
+  formatCrawlProgress,
+  formatCrawlReportJson,
+  formatCrawlReportText,
+  unreadSitemapsProblem,
+} from '../report/crawl.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
-import { countOf, formatNumber } from '../report/format.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { booleanFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
@@ -48,7 +53,8 @@ A page that fails in a way that may pass (no response, 429, 5xx) is set aside, n
 once the rest of the site is done it is fetched again, with --retries more attempts after that.
 
 Crawl:
-  --max-pages N          request at most N pages
+  --max-pages N          request at most N pages (a redirect followed is a request of its own);
+                         on workers, N in all across every process of the run
   --max-depth N          follow links at most N hops from the start (0: the start page only)
   --include GLOB         crawl only URLs whose path (and query) match; repeatable ("/blog/**");
                          a glob starting with http matches the whole URL
@@ -92,8 +98,12 @@ A crawl on workers (--run, --store or --workers; or several start URLs, the host
 keeps --concurrency and --delay per host across all its processes. When its work is done, one
 process writes the sitemaps (one directory per host under --out when the site has several) and
 the report; "sitemapkit run finish NAME" writes them again. A killed worker loses nothing: its
-pages are taken over by the others. Not on workers yet: --resume (a run goes on by itself when
-started again), --use-sitemaps, --max-pages; --max-query-variants is counted per process.
+pages are taken over by the others. --max-pages is one budget shared by all workers: the run
+requests N pages in all, shallowest first on each host, but which N may differ from run to run
+and from a crawl of one process (hosts are worked side by side). --use-sitemaps reads the
+sitemaps of each host a start URL lands on, as a piece of the run's work; --max-query-variants
+is counted across all workers. Not on workers: --resume (a run goes on by itself when started
+again).
 
 ${OUTPUT_OPTIONS_HELP}
 
@@ -193,7 +203,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
         : { path: reportFile, urls: await writeLeftOutFile(store.leftOut(), reportFile) };
     const report = crawlReport(summary, Date.now() - started, published?.written, leftOutFile);
     io.stdout.write(booleanFlag(args, 'json') ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    const seedProblem = await seeds?.problem();
+    const seedProblem = seeds === undefined ? undefined : unreadSitemapsProblem(await seeds.unread());
     const failures = [
       ...verdict.problems,
       ...(published?.problem === undefined ? [] : [published.problem]),
@@ -223,38 +233,4 @@ function wrapList(names: readonly string[], indent: string): string {
   }
   lines.push(`${indent}${line}`);
   return lines.join('\n');
-}
-
-/** Unread sitemaps named in the message; the rest are counted. */
-const UNREAD_EXAMPLES = 3;
-
-/**
- * The page URLs of the site's existing sitemaps (robots.txt and well-known locations), for
- * --use-sitemaps; once they are all read, what was lost: a sitemap that could not be read whole
- * may list pages no link leads to.
- */
-class SitemapSeeds {
-  private walk: SitemapTreeWalk | undefined;
-  private readToTheEnd = false;
-
-  constructor(private readonly http: HttpClient) {}
-
-  async *urls(site: string): AsyncIterable<string> {
-    this.walk = walkSitemapTree(site, { http: this.http });
-    for await (const entry of this.walk) if (entry.kind === 'url') yield entry.loc;
-    this.readToTheEnd = true;
-  }
-
-  /** Why the seeds are not whole (each unread sitemap and its first error), or undefined when they are. */
-  async problem(): Promise<string | undefined> {
-    if (!this.walk || !this.readToTheEnd) return undefined;
-    const unread = unreadNodes((await this.walk.tree).roots);
-    if (unread.length === 0) return undefined;
-    const named = unread.slice(0, UNREAD_EXAMPLES).map((node) => {
-      const error = node.diagnostics.find((d) => d.severity === 'error');
-      return `${node.url}${error ? ` (${error.code} ${error.message})` : ''}`;
-    });
-    if (unread.length > named.length) named.push(`and ${formatNumber(unread.length - named.length)} more`);
-    return `--use-sitemaps: ${countOf(unread.length, 'sitemap')} could not be read whole, so pages only listed there may be missing: ${named.join('; ')}`;
-  }
 }

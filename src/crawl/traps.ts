@@ -116,13 +116,22 @@ export class QueryVariants {
 
   /** Counts a fetch of `url`, or says why it is a variant too many. */
   admit(url: string): string | undefined {
-    const queryStart = url.indexOf('?');
-    if (queryStart === -1) return undefined;
-    const path = url.slice(0, queryStart);
+    const path = queryVariantPath(url);
+    if (path === undefined) return undefined;
     const fetched = this.counts.get(path) ?? 0;
-    if (fetched >= this.limit)
-      return `more than --max-query-variants ${this.limit} query variants of ${path}: a search or filter space without end`;
+    if (fetched >= this.limit) return queryVariantTrap(path, this.limit);
     this.counts.set(path, fetched + 1);
     return undefined;
   }
+}
+
+/** What the query variants of `url` are counted under: the URL before its "?" (undefined without a query). */
+export function queryVariantPath(url: string): string | undefined {
+  const queryStart = url.indexOf('?');
+  return queryStart === -1 ? undefined : url.slice(0, queryStart);
+}
+
+/** Why a query variant of `path` past the limit is left out. */
+export function queryVariantTrap(path: string, limit: number): string {
+  return `more than --max-query-variants ${limit} query variants of ${path}: a search or filter space without end`;
 }

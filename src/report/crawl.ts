@@ -5,6 +5,7 @@
  */
 import type { CrawlSummary } from '../crawl/summary.js';
 import type { LeftOutReason, Outcome } from '../crawl/types.js';
+import type { TreeNode } from '../discover/tree.js';
 import type { WriteSummary } from '../generate/types.js';
 import { countOf, formatNumber } from './format.js';
 
@@ -140,4 +141,21 @@ export function formatCrawlProgress(
   const fetchedNow = progress.fetched - (progress.fetchedEarlier ?? 0);
   const rate = elapsedMs > 0 ? (fetchedNow * 1000) / elapsedMs : 0;
   return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${countOf(progress.errors, 'error')}`;
+}
+
+/** Unread sitemaps named in the --use-sitemaps problem; the rest are counted. */
+const UNREAD_EXAMPLES = 3;
+
+/**
+ * What `crawl --use-sitemaps` lost, when sitemaps of the site could not be read whole (each named
+ * with its first error, a few of them); undefined when none.
+ */
+export function unreadSitemapsProblem(unread: readonly TreeNode[]): string | undefined {
+  if (unread.length === 0) return undefined;
+  const named = unread.slice(0, UNREAD_EXAMPLES).map((node) => {
+    const error = node.diagnostics.find((d) => d.severity === 'error');
+    return `${node.url}${error ? ` (${error.code} ${error.message})` : ''}`;
+  });
+  if (unread.length > named.length) named.push(`and ${formatNumber(unread.length - named.length)} more`);
+  return `--use-sitemaps: ${countOf(unread.length, 'sitemap')} could not be read whole, so pages only listed there may be missing: ${named.join('; ')}`;
 }

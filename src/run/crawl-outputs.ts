@@ -7,15 +7,28 @@ import type { CrawlResult } from '../crawl/crawler.js';
 import type { Outcome } from '../crawl/types.js';
 import type { CrawlStore, RestoredUrl } from '../store/crawl-store.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
-import { landedFact, type CrawlRunOptions } from './crawl-pages.js';
+import { isSitemapsItem, landedFact, SITEMAPS_READ, type CrawlRunOptions } from './crawl-pages.js';
 
 /** Rows written per transaction. */
 const BATCH = 5_000;
 
-/** Copies every URL of the run and the parameters stripped into `into` (a fresh crawl store). */
-export async function restoreCrawlRun(store: RunStore, run: RunRecord, into: CrawlStore): Promise<void> {
+/**
+ * Copies every URL of the run and the parameters stripped into `into` (a fresh crawl store).
+ * Resolves to what the reading of the site's sitemaps could not read (--use-sitemaps), if anything.
+ */
+export async function restoreCrawlRun(
+  store: RunStore,
+  run: RunRecord,
+  into: CrawlStore,
+): Promise<{ sitemapProblems: string[] }> {
+  const sitemapProblems: string[] = [];
   let batch: RestoredUrl[] = [];
   for await (const item of store.items(run.id)) {
+    // The reading of an origin's sitemaps is work of the run, not a page of the site.
+    if (isSitemapsItem(item.input)) {
+      if (item.outcome === SITEMAPS_READ && item.detail !== null) sitemapProblems.push(item.detail);
+      continue;
+    }
     batch.push({
       seq: item.id,
       url: item.url,
@@ -41,6 +54,7 @@ export async function restoreCrawlRun(store: RunStore, run: RunRecord, into: Cra
     group.names.push(row.name);
   }
   if (group !== undefined) into.recordStripped(group);
+  return { sitemapProblems };
 }
 
 /**

@@ -9,6 +9,11 @@
  * every worker reads before it judges any other page. A failure that may pass (no answer, 429,
  * 5xx) is tried once more a little later, by whichever worker claims it, with the fetcher's
  * retries.
+ *
+ * With --use-sitemaps, the start URL's visit adds one more item on the origin it landed on: the
+ * reading of that origin's sitemaps (as a crawl of one process reads them once it knows its site).
+ * The worker that claims it reads them under its lease (one sitemap at a time, at the host's
+ * pace) and adds their URLs as seeds, a chunk at a time; the run is not done before it is.
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { trapLimits } from '../crawl/crawler.js';
@@ -17,10 +22,12 @@ import { normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
-import { QueryVariants, type TrapLimits } from '../crawl/traps.js';
+import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
 import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
+import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
 import type { HttpClient } from '../discover/http.js';
+import { unreadSitemapsProblem } from '../report/crawl.js';
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import type { LeasedItem, Lease, NewItem, RunStore } from '../store/run-store.js';
 import type { ItemVisit, WorkKind } from './worker.js';
@@ -40,6 +47,36 @@ export interface CrawlRunOptions {
   delayMs: number;
   /** Requests in flight to one host, from all workers together. */
   concurrency: number;
+  /** Pages requested at most, by all workers together (the run's budget). */
+  maxPages?: number | undefined;
+  /** Also start from the URLs of the sitemaps of each origin a start URL lands on. */
+  useSitemaps?: boolean | undefined;
+}
+
+/** The input of the item that reads an origin's sitemaps (--use-sitemaps). */
+interface SitemapsInput {
+  sitemapsOf: string;
+}
+
+/** The outcome of that item: read (its detail says what could not be, if anything). */
+export const SITEMAPS_READ = 'sitemaps-read';
+
+/** Whether an item of a crawl run is the reading of an origin's sitemaps rather than a page. */
+export function isSitemapsItem(input: unknown): input is SitemapsInput {
+  return typeof (input as Partial<SitemapsInput> | undefined)?.sitemapsOf === 'string';
+}
+
+/** Its URL, unique in the run and never a page's (a page's URL has no fragment). */
+function sitemapsItemUrl(origin: string): string {
+  return `${origin}/#sitemaps`;
+}
+
+/** Sitemap URLs added to the run per transaction. */
+const SEED_CHUNK = 1_000;
+
+/** The outcome of the pages left when the run's page budget is spent, as a crawl of one process says it. */
+export function beyondMaxPages(maxPages: number): { outcome: string; detail: string } {
+  return { outcome: 'max-pages', detail: `not fetched: --max-pages ${maxPages} reached` };
 }
 
 /** The fact key under which a start URL's landing page is kept. */
@@ -62,20 +99,24 @@ export function crawlPagesKind(
     options,
     httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
     robotsTxtPolicy(http, userAgent),
+    http,
     store,
     runId,
   );
 }
 
 class CrawlPages implements WorkKind {
+  readonly beyondBudget: WorkKind['beyondBudget'];
   private readonly rules: PageRules;
   private readonly normalise: (href: string) => string | undefined;
   private readonly origins: Set<string>;
   /** Stripped parameters met since the last visit returned: they go with its commit. */
   private stripped: NonNullable<ItemVisit['stripped']> = [];
   private readonly strippedKnown = new Set<string>();
-  /** Query variants fetched per path, as this process counts them (see docs/scale.md). */
-  private readonly queryVariants: QueryVariants;
+  /** --max-query-variants, counted across the run in the store. */
+  private readonly maxQueryVariants: number;
+  /** Paths whose query variants are all fetched: no need to ask the store again. */
+  private readonly variantsSpent = new Set<string>();
   /** Whether the landings of the start URLs have been read (once the run runs past its start). */
   private landingsKnown = false;
   /**
@@ -88,6 +129,7 @@ class CrawlPages implements WorkKind {
     private readonly options: CrawlRunOptions,
     private readonly fetcher: PageFetcher,
     private readonly robots: RobotsPolicy,
+    private readonly http: HttpClient,
     private readonly store: RunStore,
     private readonly runId: number,
   ) {
@@ -101,7 +143,8 @@ class CrawlPages implements WorkKind {
     this.origins = new Set(options.startUrls.map((url) => new URL(url).origin));
     const traps = trapLimits(options.trapLimits);
     this.rules = new PageRules(this.scope(), this.normalise, traps, options.maxDepth ?? Number.POSITIVE_INFINITY);
-    this.queryVariants = new QueryVariants(traps.maxQueryVariants);
+    this.maxQueryVariants = traps.maxQueryVariants;
+    if (options.maxPages !== undefined) this.beyondBudget = beyondMaxPages(options.maxPages);
   }
 
   async hostDelay(host: string): Promise<number> {
@@ -113,22 +156,61 @@ class CrawlPages implements WorkKind {
     const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
     if (!seed) await this.readLandings();
     this.stripped = [];
-    const visit = await this.visitNow(item, lease, seed);
+    const visit = isSitemapsItem(item.input)
+      ? await this.readSitemaps(item.input.sitemapsOf, lease)
+      : await this.visitNow(item, lease, seed);
     return this.stripped.length === 0 ? visit : { ...visit, stripped: this.stripped };
+  }
+
+  /**
+   * Reads the sitemaps of `origin` and adds the URLs they list as seeds, judged as the crawl of
+   * one process judges them (scope, traps), a chunk at a time: a worker killed halfway leaves the
+   * item to do, and the next one adds the same URLs again, which count once.
+   */
+  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit> {
+    // One lease of the host: one request in flight, spaced by the host's delay.
+    const seeds = new SitemapSeeds(this.http, {
+      concurrency: 1,
+      perHost: { concurrency: 1, delayMs: lease.delayMs ?? (await this.hostDelay(origin)) },
+    });
+    const pace = { concurrency: this.options.concurrency };
+    let chunk: NewItem[] = [];
+    for await (const href of seeds.urls(origin)) {
+      const url = this.normalise(href);
+      const item = url === undefined ? undefined : this.newItem(this.rules.place(url, 0));
+      if (item !== undefined) chunk.push(item);
+      if (chunk.length >= SEED_CHUNK) {
+        await this.store.addSeeds(this.runId, chunk, pace);
+        chunk = [];
+      }
+    }
+    await this.store.addSeeds(this.runId, chunk, pace);
+    return { outcome: SITEMAPS_READ, detail: unreadSitemapsProblem(await seeds.unread()), fetched: false };
+  }
+
+  /** The item that reads the sitemaps of the origin a start URL landed on, with --use-sitemaps. */
+  private sitemapsItem(startUrl: string, facts: Record<string, string>, startItem: number): NewItem[] {
+    if (this.options.useSitemaps !== true) return [];
+    const origin = new URL(facts[landedFact(startUrl)] ?? startUrl).origin;
+    const input: SitemapsInput = { sitemapsOf: origin };
+    return [{ url: sitemapsItemUrl(origin), host: origin, depth: 0, foundOn: startItem, input }];
   }
 
   private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit> {
     const { url } = item;
     const robots = await this.robots.check(url);
     if (!robots.allowed) return this.settled({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
-    const trap = this.queryVariants.admit(url);
+    const trap = item.attempts === 0 ? await this.admitQueryVariant(url) : undefined;
     if (trap !== undefined) return this.settled({ url, outcome: 'trap', detail: trap, fetched: false });
     // The first try fails fast; the one more try, later, with the fetcher's retries.
     const retryLater = item.attempts === 0;
     const facts: Record<string, string> = {};
     let answer: ReadAnswer;
+    // Each redirect followed was a request of its own (the run's budget counts them).
+    let requests = 1;
     try {
       const page = await this.fetcher.fetch(url, retryLater ? { retries: 0 } : {});
+      requests += page.redirects.length;
       if (seed) this.land(url, page, facts);
       answer = await readAnswer(page);
     } catch (error) {
@@ -147,8 +229,25 @@ class CrawlPages implements WorkKind {
       if (targetRobots?.allowed)
         found = this.rules.judgeLanding(page, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
     }
-    const visit = this.settled(judged.finished, found, lease.host);
+    const visit = { ...this.settled(judged.finished, found, lease.host), requests };
+    if (seed) {
+      const sitemaps = this.sitemapsItem(url, facts, item.id);
+      if (sitemaps.length > 0) visit.found = [...(visit.found ?? []), ...sitemaps];
+    }
     return Object.keys(facts).length === 0 ? visit : { ...visit, facts };
+  }
+
+  /**
+   * Counts a fetch of `url` among the query variants of its path, across all workers, or says
+   * why it is a variant too many. A page tried again was counted at its first try.
+   */
+  private async admitQueryVariant(url: string): Promise<string | undefined> {
+    const path = queryVariantPath(url);
+    if (path === undefined) return undefined;
+    if (!this.variantsSpent.has(path) && (await this.store.admitQueryVariant(this.runId, path, this.maxQueryVariants)))
+      return undefined;
+    this.variantsSpent.add(path);
+    return queryVariantTrap(path, this.maxQueryVariants);
   }
 
   /** A start URL that lands on another origin makes that origin part of the site, from its own page on. */

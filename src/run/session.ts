@@ -32,6 +32,8 @@ export interface RunPlan {
   pace: HostPace;
   /** 'starting' when the seeds are to be done before anything they lead to. */
   state: Exclude<RunState, 'done'>;
+  /** Requests the run may make across all its workers (undefined: no limit). */
+  budget?: number | undefined;
 }
 
 /**
@@ -147,7 +149,11 @@ async function createOrJoin(
       ? { kind: planned.kind, options: null, seeds: [], pace: { concurrency: 1 }, state: 'running' }
       : await planned.make();
   } else plan = planned;
-  return store.createOrJoin({ name, kind: plan.kind, options: plan.options, state: plan.state }, plan.seeds, plan.pace);
+  return store.createOrJoin(
+    { name, kind: plan.kind, options: plan.options, state: plan.state, budget: plan.budget },
+    plan.seeds,
+    plan.pace,
+  );
 }
 
 async function existingRun(store: RunStore, name: string): Promise<RunRecord> {

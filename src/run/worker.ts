@@ -9,6 +9,10 @@
  * Within a lease the item starts are spaced by the host's delay, in the time slots its claim
  * reserved. Leases are renewed while the worker lives; killed, its leases expire and another
  * worker takes their items. The run is done when no item is left to do: the worker returns.
+ *
+ * In a run with a budget of requests, a lease carries its share, and the worker stops its batch
+ * when that is spent (the items left go back to the queue); once the run's budget is spent, the
+ * items still to do are settled as the kind says (`beyondBudget`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchResult, HostPace, Lease, LeasedItem, NewItem, RunRecord, RunStore } from '../store/run-store.js';
@@ -20,6 +24,8 @@ export interface ItemVisit {
   detail?: string | undefined;
   /** True when a request was made for it. */
   fetched: boolean;
+  /** Requests made for it, when more than one (redirects followed); default 1 when fetched, else 0. */
+  requests?: number;
   /** The kind's record of it (JSON-serialisable). */
   result?: unknown;
   found?: NewItem[];
@@ -37,6 +43,8 @@ export interface WorkKind {
   hostDelay(host: string, signal: AbortSignal): Promise<number>;
   /** Does one item of a leased batch. Should not throw: a thrown error fails the worker. */
   visit(item: LeasedItem, lease: Lease, signal: AbortSignal): Promise<ItemVisit>;
+  /** How items left to do when the run's budget is spent are settled (a run with a budget needs it). */
+  beyondBudget?: { outcome: string; detail: string } | undefined;
 }
 
 export interface WorkerOptions {
@@ -124,6 +132,7 @@ class Worker {
           batch: this.batch,
           leaseMs: this.leaseMs,
           seedsOnly: state === 'starting',
+          budgeted: this.options.run.budget !== undefined,
         });
         if (lease === undefined) break;
         claimed = true;
@@ -145,6 +154,7 @@ class Worker {
   private async settleState(state: RunRecord['state']): Promise<RunRecord['state']> {
     const { store } = this;
     const runId = this.options.run.id;
+    if (this.options.run.budget !== undefined) await store.settleBeyondBudget(runId, this.beyondBudget());
     if (state === 'starting') {
       if ((await store.pending(runId, { seedsOnly: true })) > 0) return 'starting';
       await store.setState(runId, 'starting', 'running');
@@ -153,6 +163,12 @@ class Worker {
     if ((await store.pending(runId)) > 0) return state;
     await store.setState(runId, 'running', 'done');
     return 'done';
+  }
+
+  private beyondBudget(): { outcome: string; detail: string } {
+    const beyond = this.options.kind.beyondBudget;
+    if (beyond === undefined) throw new Error(`the run "${this.options.run.name}" has a budget its kind cannot settle`);
+    return beyond;
   }
 
   /** How long to sleep before claiming again: until the next host is due, at most MAX_IDLE_MS. */
@@ -186,7 +202,8 @@ class Worker {
       ...(lease.delayMs === undefined ? { delayMs } : {}),
     };
     for (const [index, item] of lease.items.entries()) {
-      if (signal.aborted) break;
+      // The batch's share of the run's budget is spent (a redirect costs two): the rest waits.
+      if (signal.aborted || result.fetched >= (lease.budget ?? Number.POSITIVE_INFINITY)) break;
       const wait = claimedAt + index * delayMs - Date.now();
       if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) break;
@@ -200,7 +217,7 @@ class Worker {
         this.progress.inFlight -= 1;
       }
       if (signal.aborted) break;
-      if (visit.fetched) result.fetched += 1;
+      result.fetched += visit.requests ?? (visit.fetched ? 1 : 0);
       if (visit.outcome === undefined) result.again.push({ id: item.id, afterMs: visit.againAfterMs ?? 0 });
       else
         result.done.push({

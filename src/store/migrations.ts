@@ -135,7 +135,40 @@ const ITEM_INPUT: Migration = {
   sql: () => `ALTER TABLE sitemapkit_run_items ADD COLUMN input TEXT;`,
 };
 
-export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT];
+/**
+ * A run's budget of requests, counted across all its workers (a crawl's --max-pages): `budget` as
+ * its creator set it (null: no limit), `budget_left` what no lease has taken yet. A claim takes
+ * the budget of its batch from `budget_left` (a lease's `budget`), and its commit gives back what
+ * the batch did not spend; an expired lease's budget comes back when the lease is deleted.
+ */
+const BUDGET: Migration = {
+  version: 4,
+  name: "a run's budget of requests",
+  sql: () => `
+ALTER TABLE sitemapkit_runs ADD COLUMN budget BIGINT;
+ALTER TABLE sitemapkit_runs ADD COLUMN budget_left BIGINT;
+ALTER TABLE sitemapkit_run_leases ADD COLUMN budget INTEGER;
+`,
+};
+
+/**
+ * The query variants of each path a crawl run fetched (`path`: the URL before its "?"), counted
+ * across all its workers, so --max-query-variants holds for the run as a whole.
+ */
+const QUERY_VARIANTS: Migration = {
+  version: 5,
+  name: 'query variants fetched per path',
+  sql: () => `
+CREATE TABLE sitemapkit_run_query_variants (
+  run_id BIGINT NOT NULL REFERENCES sitemapkit_runs (id) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  fetched INTEGER NOT NULL,
+  PRIMARY KEY (run_id, path)
+);
+`,
+};
+
+export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT, BUDGET, QUERY_VARIANTS];
 
 /** The schema version this sitemapkit writes: the last migration's. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -12,6 +12,15 @@
  *   batch done twice counts once.
  * - A lease lives until `expires_at`, renewed by its worker while it works; a killed worker's
  *   leases expire and their items are claimed again. Nothing is lost but the work in flight.
+ * - A run may have a budget of requests (a crawl's --max-pages), counted across all its workers:
+ *   a claim takes its batch's share of what is left, in the same transaction, and the commit
+ *   gives back what the batch did not spend. Once it is spent and no lease holds any of it, the
+ *   items still to do are settled as beyond the budget (settleBeyondBudget).
+ *
+ * No two transactions wait for each other: a claim locks its host's row first (skipping a host
+ * locked), and a commit updates its host's row before its lease and the run's row, so a claim
+ * and a commit of one host never overlap; the run's row (the budget) is the last lock any of them
+ * waits for, and whoever holds it waits for nothing more (items are taken SKIP LOCKED).
  */
 import type { Queryable, StoreDatabase } from './database.js';
 import { openStoreDatabase } from './database.js';
@@ -26,6 +35,8 @@ export interface RunRecord {
   /** The options every worker of the run follows, as the creator gave them. */
   options: unknown;
   state: RunState;
+  /** Requests the workers of the run may make in all (undefined: no limit). */
+  budget?: number;
   createdAt: number;
   doneAt?: number;
   outputsAt?: number;
@@ -82,6 +93,8 @@ export interface Lease {
   delayMs: number | undefined;
   /** The database clock when the lease was taken: the batch's first request may start then. */
   startAt: number;
+  /** Requests the batch may make, in a run with a budget: the items past them are left for later. */
+  budget?: number;
   items: LeasedItem[];
 }
 
@@ -107,7 +120,7 @@ export interface BatchResult {
   lastStartAt?: number;
   /** The host's delay, once known. */
   delayMs?: number;
-  /** Requests made (for the run's counts). */
+  /** Requests made (for the run's counts, and spent from its budget). */
   fetched: number;
 }
 
@@ -151,6 +164,7 @@ interface RunRow {
   kind: string;
   options: string;
   state: RunState;
+  budget: number | null;
   created_at: number;
   done_at: number | null;
   outputs_at: number | null;
@@ -229,16 +243,31 @@ export class RunStore {
    * run of another kind by that name is an error. The seeds' hosts start with `pace`.
    */
   async createOrJoin(
-    definition: { name: string; kind: string; options: unknown; state: Exclude<RunState, 'done'> },
+    definition: {
+      name: string;
+      kind: string;
+      options: unknown;
+      state: Exclude<RunState, 'done'>;
+      /** Requests allowed across all workers (undefined: no limit). */
+      budget?: number | undefined;
+    },
     seeds: readonly NewItem[],
     pace: HostPace,
   ): Promise<{ run: RunRecord; created: boolean }> {
     return this.transaction(async (tx) => {
       const now = await this.now(tx);
       const inserted = await tx.all<RunRow>(
-        `INSERT INTO sitemapkit_runs (name, kind, options, state, created_at) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO sitemapkit_runs (name, kind, options, state, created_at, budget, budget_left)
+         VALUES ($1, $2, $3, $4, $5, $6, $6)
          ON CONFLICT (name) DO NOTHING RETURNING *`,
-        [definition.name, definition.kind, JSON.stringify(definition.options), definition.state, now],
+        [
+          definition.name,
+          definition.kind,
+          JSON.stringify(definition.options),
+          definition.state,
+          now,
+          definition.budget ?? null,
+        ],
       );
       const created = inserted[0] !== undefined;
       const [row] = created
@@ -308,39 +337,58 @@ export class RunStore {
    * Leases up to `batch` items of one host whose turn has come, for `leaseMs` (plus the time the
    * batch's delays take). `seedsOnly` takes only the run's seeds (items found on no page). A
    * worker holds at most its share of a host's concurrency (split among the live workers), so
-   * the first worker up does not take every host's every slot.
+   * the first worker up does not take every host's every slot. In a run with a budget
+   * (`budgeted`), the batch is at most what is left of it, and takes it.
    * Undefined when no host has work that may start now.
    */
   async claim(
     runId: number,
     workerId: number,
-    { batch, leaseMs, seedsOnly = false }: { batch: number; leaseMs: number; seedsOnly?: boolean },
+    {
+      batch,
+      leaseMs,
+      seedsOnly = false,
+      budgeted = false,
+    }: { batch: number; leaseMs: number; seedsOnly?: boolean; budgeted?: boolean },
   ): Promise<Lease | undefined> {
     const d = this.db.dialect;
     const seeds = seedsOnly ? ' AND i.found_on IS NULL' : '';
     return this.db.transaction(async (tx) => {
       const now = await this.now(tx);
-      const host = await this.claimableHost(tx, { runId, workerId, leaseMs, now, seeds });
+      const host = await this.claimableHost(tx, { runId, workerId, leaseMs, now, seeds, budgeted });
       if (host === undefined) return undefined;
       const delayMs = host.delay_ms ?? undefined;
       // A host whose pace is unknown gets one request, whose worker learns it (robots.txt).
-      const size = delayMs === undefined ? 1 : batch;
+      const wanted = delayMs === undefined ? 1 : batch;
+      // The budget of the host's expired leases comes back with them (deleted below).
+      const budget = budgeted ? await this.takeBudget(tx, runId, wanted, host.expiredBudget) : undefined;
+      const size = budget ?? wanted;
       const reserved = (delayMs ?? 0) * size;
-      const [lease] = await tx.all<{ id: number }>(
-        'INSERT INTO sitemapkit_run_leases (run_id, host_id, worker_id, expires_at) VALUES ($1, $2, $3, $4) RETURNING id',
-        [runId, host.id, workerId, now + reserved + leaseMs],
-      );
-      const rows = await tx.all<Omit<LeasedItem, 'input'> & { input: string | null }>(
-        `UPDATE sitemapkit_run_items SET lease_id = $1 WHERE id IN (
-           SELECT i.id FROM sitemapkit_run_items i
-           WHERE i.run_id = $2 AND i.host_id = $3 AND i.outcome IS NULL AND i.not_before <= $4${seeds}
-             AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$4')})
-           ORDER BY i.depth, i.id LIMIT $5 ${d.skipLocked})
-         RETURNING id, url, depth, chain, attempts, input`,
-        [lease!.id, runId, host.id, now, size],
-      );
+      const [lease] =
+        size === 0
+          ? []
+          : await tx.all<{ id: number }>(
+              'INSERT INTO sitemapkit_run_leases (run_id, host_id, worker_id, expires_at, budget) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+              [runId, host.id, workerId, now + reserved + leaseMs, budget ?? null],
+            );
+      const rows =
+        lease === undefined
+          ? []
+          : await tx.all<Omit<LeasedItem, 'input'> & { input: string | null }>(
+              `UPDATE sitemapkit_run_items SET lease_id = $1 WHERE id IN (
+                 SELECT i.id FROM sitemapkit_run_items i
+                 WHERE i.run_id = $2 AND i.host_id = $3 AND i.outcome IS NULL AND i.not_before <= $4${seeds}
+                   AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$4')})
+                 ORDER BY i.depth, i.id LIMIT $5 ${d.skipLocked})
+               RETURNING id, url, depth, chain, attempts, input`,
+              [lease.id, runId, host.id, now, size],
+            );
+      // Expired leases of the host are gone for good: their items are free again. (Not before the
+      // new lease is written: SQLite may give it the id of one deleted, which its items still name.)
+      await tx.run('DELETE FROM sitemapkit_run_leases WHERE host_id = $1 AND expires_at <= $2', [host.id, now]);
       if (rows.length === 0) {
-        await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease!.id]);
+        if (lease !== undefined) await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease.id]);
+        if (budget !== undefined && budget > 0) await this.giveBudget(tx, runId, budget);
         return undefined;
       }
       // The batch's time slots are the host's: the next lease starts after them.
@@ -349,13 +397,77 @@ export class RunStore {
           now + (delayMs ?? 0) * rows.length,
           host.id,
         ]);
-      // Expired leases of the host are gone for good: their items are free again.
-      await tx.run('DELETE FROM sitemapkit_run_leases WHERE host_id = $1 AND expires_at <= $2', [host.id, now]);
       const items: LeasedItem[] = rows.map(({ input, ...item }) =>
         input === null ? item : { ...item, input: JSON.parse(input) as unknown },
       );
       items.sort((a, b) => a.depth - b.depth || a.id - b.id);
-      return { id: lease!.id, runId, hostId: host.id, host: host.host, delayMs, startAt: now, items };
+      const taken = { id: lease!.id, runId, hostId: host.id, host: host.host, delayMs, startAt: now, items };
+      return budget === undefined ? taken : { ...taken, budget };
+    });
+  }
+
+  /**
+   * Takes up to `wanted` requests of the run's budget, after giving back `returned` (the budget of
+   * expired leases); resolves to the number taken. One statement, two when little is left.
+   */
+  private async takeBudget(tx: Queryable, runId: number, wanted: number, returned: number): Promise<number> {
+    const [row] = await tx.all<{ left: number }>(
+      'UPDATE sitemapkit_runs SET budget_left = budget_left + $2 WHERE id = $1 RETURNING budget_left AS "left"',
+      [runId, returned - wanted],
+    );
+    const before = Number(row!.left) + wanted;
+    const taken = Math.max(0, Math.min(wanted, before));
+    if (taken < wanted) await this.giveBudget(tx, runId, wanted - taken);
+    return taken;
+  }
+
+  /** Gives `requests` back to the run's budget (takes them, when negative). */
+  private async giveBudget(tx: Queryable, runId: number, requests: number): Promise<void> {
+    await tx.run('UPDATE sitemapkit_runs SET budget_left = budget_left + $2 WHERE id = $1', [runId, requests]);
+  }
+
+  /** Deletes a lease; in a run with a budget, resolves to the budget it held (0 when it was gone already). */
+  private async deleteLease(tx: Queryable, lease: Lease): Promise<number> {
+    const sql = 'DELETE FROM sitemapkit_run_leases WHERE id = $1';
+    if (lease.budget === undefined) {
+      await tx.run(sql, [lease.id]);
+      return 0;
+    }
+    const [row] = await tx.all<{ budget: number | null }>(`${sql} RETURNING budget`, [lease.id]);
+    return Number(row?.budget ?? 0);
+  }
+
+  /**
+   * In a run with a budget: once it is spent and no lease holds any of it (live, or expired and
+   * to be given back by the next claim of its host), no request can be made any more, so every
+   * item still to do is settled with `beyond` (a crawl's 'max-pages'). Resolves to the items
+   * settled. Items another transaction holds are left for the next call.
+   */
+  async settleBeyondBudget(runId: number, beyond: { outcome: string; detail: string }): Promise<number> {
+    // Idle workers ask often: while budget is left, a read answers (no write transaction).
+    const [left] = await this.db.all<{ left: number | null }>(
+      'SELECT budget_left AS "left" FROM sitemapkit_runs WHERE id = $1',
+      [runId],
+    );
+    if (left?.left === null || left?.left === undefined || Number(left.left) > 0) return 0;
+    return this.db.transaction(async (tx) => {
+      // Locks the run's row: no claim takes budget, no commit gives any back, until this ends.
+      const [run] = await tx.all<{ left: number | null }>(
+        'UPDATE sitemapkit_runs SET budget_left = budget_left WHERE id = $1 RETURNING budget_left AS "left"',
+        [runId],
+      );
+      if (run?.left === null || run?.left === undefined || Number(run.left) > 0) return 0;
+      const [held] = await tx.all(
+        'SELECT 1 AS one FROM sitemapkit_run_leases WHERE run_id = $1 AND budget > 0 LIMIT 1',
+        [runId],
+      );
+      if (held !== undefined) return 0;
+      // No lease holds budget, so none is live: whatever lease an item names is over.
+      return tx.run(
+        `UPDATE sitemapkit_run_items SET outcome = $2, detail = $3, lease_id = NULL WHERE id IN (
+           SELECT i.id FROM sitemapkit_run_items i WHERE i.run_id = $1 AND i.outcome IS NULL ${this.db.dialect.skipLocked})`,
+        [runId, beyond.outcome, beyond.detail],
+      );
     });
   }
 
@@ -371,9 +483,14 @@ export class RunStore {
    */
   private async claimableHost(
     tx: Queryable,
-    query: { runId: number; workerId: number; leaseMs: number; now: number; seeds: string },
-  ): Promise<{ id: number; host: string; delay_ms: number | null } | undefined> {
-    const { runId, workerId, leaseMs, now, seeds } = query;
+    query: { runId: number; workerId: number; leaseMs: number; now: number; seeds: string; budgeted: boolean },
+  ): Promise<{ id: number; host: string; delay_ms: number | null; expiredBudget: number } | undefined> {
+    const { runId, workerId, leaseMs, now, seeds, budgeted } = query;
+    // In a run with a budget: some is left, or an expired lease of the host holds some.
+    const expiredBudget = `(SELECT COALESCE(sum(l.budget), 0) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.expires_at <= $2)`;
+    const budgetLeft = budgeted
+      ? `AND ((SELECT r.budget_left FROM sitemapkit_runs r WHERE r.id = $1) > 0 OR ${expiredBudget} > 0)`
+      : '';
     const passedOver: number[] = [];
     for (;;) {
       const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null }>(
@@ -382,17 +499,19 @@ export class RunStore {
            AND EXISTS (SELECT 1 FROM sitemapkit_run_items i
                        WHERE i.run_id = $1 AND i.host_id = h.id AND i.outcome IS NULL AND i.not_before <= $2${seeds}
                          AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$2')}))
-           AND ${BELOW_CONCURRENCY}
+           AND ${BELOW_CONCURRENCY} ${budgetLeft}
            ${passedOver.length > 0 ? `AND h.id NOT IN (${passedOver.join(', ')})` : ''}
          ORDER BY h.next_at, h.id LIMIT 1 ${this.db.dialect.skipLocked}`,
         [runId, now, workerId, leaseMs],
       );
       if (host === undefined) return host;
-      const [still] = await tx.all(
-        `SELECT 1 AS one FROM sitemapkit_run_hosts h WHERE h.id = $5 AND ${BELOW_CONCURRENCY}`,
+      // A new statement, so on PostgreSQL it sees what committed before the lock: the expired
+      // leases' budget too, which no other claim can take while this one holds the host.
+      const [still] = await tx.all<{ expired: number }>(
+        `SELECT ${budgeted ? expiredBudget : 0} AS expired FROM sitemapkit_run_hosts h WHERE h.id = $5 AND ${BELOW_CONCURRENCY}`,
         [runId, now, workerId, leaseMs, host.id],
       );
-      if (still !== undefined) return host;
+      if (still !== undefined) return { ...host, expiredBudget: Number(still.expired) };
       passedOver.push(host.id);
     }
   }
@@ -457,7 +576,7 @@ export class RunStore {
              ['url', 'text'],
              ['name', 'text'],
              ['kept', 'text'],
-           ])} ON CONFLICT DO NOTHING`,
+           ])} WHERE true ON CONFLICT DO NOTHING`,
           [
             lease.runId,
             JSON.stringify(result.stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to })))),
@@ -473,7 +592,10 @@ export class RunStore {
         `UPDATE sitemapkit_run_hosts SET delay_ms = $1, next_at = ${d.greatest}(next_at, $2) WHERE id = $3`,
         [delay ?? null, result.lastStartAt === undefined ? 0 : result.lastStartAt + (delay ?? 0), lease.hostId],
       );
-      await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease.id]);
+      const held = await this.deleteLease(tx, lease);
+      // What the batch did not spend goes back; a lease that expired meanwhile gave its budget back already.
+      if (lease.budget !== undefined && held !== result.fetched)
+        await this.giveBudget(tx, lease.runId, held - result.fetched);
       await tx.run(
         `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + 1, seen_at = ${d.nowMs}
          WHERE id = $3`,
@@ -486,8 +608,23 @@ export class RunStore {
   async release(lease: Lease): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.run('UPDATE sitemapkit_run_items SET lease_id = NULL WHERE lease_id = $1', [lease.id]);
-      await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease.id]);
+      const held = await this.deleteLease(tx, lease);
+      if (held > 0) await this.giveBudget(tx, lease.runId, held);
     });
+  }
+
+  /**
+   * Counts one more fetch of a query variant of `path` (the URL before its "?") if fewer than
+   * `limit` were counted, across all workers of the run: true when it was. One statement.
+   */
+  async admitQueryVariant(runId: number, path: string, limit: number): Promise<boolean> {
+    const rows = await this.db.all(
+      `INSERT INTO sitemapkit_run_query_variants AS v (run_id, path, fetched) VALUES ($1, $2, 1)
+       ON CONFLICT (run_id, path) DO UPDATE SET fetched = v.fetched + 1 WHERE v.fetched < $3
+       RETURNING fetched`,
+      [runId, path, limit],
+    );
+    return rows.length > 0;
   }
 
   /** Whether `url` is an item of the run (done or not). */
@@ -694,6 +831,7 @@ function runRecord(row: RunRow): RunRecord {
     kind: row.kind,
     options: JSON.parse(row.options) as unknown,
     state: row.state,
+    ...(row.budget === null ? {} : { budget: Number(row.budget) }),
     createdAt: Number(row.created_at),
     ...(row.done_at === null ? {} : { doneAt: Number(row.done_at) }),
     ...(row.outputs_at === null ? {} : { outputsAt: Number(row.outputs_at) }),

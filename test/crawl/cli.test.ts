@@ -163,6 +163,29 @@ describe('sitemapkit crawl', () => {
     );
   });
 
+  it('on workers, lists what one process lists, the pages only the sitemaps name included', async () => {
+    const single = await runCli([...crawlArgs('single'), '--json']);
+    assertPublishedWithoutBroken(single);
+    const store = join(dir, 'workers', 'runs.sqlite');
+    const result = await runCli([
+      ...crawlArgs('workers'),
+      '--json',
+      '--run',
+      'sitemaps',
+      '--store',
+      store,
+      '--workers',
+      '2',
+    ]);
+    assertPublishedWithoutBroken(result);
+    const report = JSON.parse(result.stdout) as CrawlReport;
+    const locs = (name: string) => locsOf(readFileSync(join(dir, name, 'out', 'sitemap.xml'), 'utf8')).sort();
+    assert.deepEqual(locs('workers'), locs('single'));
+    assert.ok(locs('workers').includes(`${site.origin}/only-in-sitemap`), 'a page only the sitemap lists');
+    const byReason = (r: CrawlReport) => Object.fromEntries(r.leftOut.map((group) => [group.reason, group.count]));
+    assert.deepEqual(byReason(report), byReason(JSON.parse(single.stdout) as CrawlReport));
+  });
+
   it('shards and gzips exactly as generate does', async () => {
     const result = await runCli([...crawlArgs('shards'), '--max-urls', '5', '--gzip', '--json']);
     assertPublishedWithoutBroken(result);

@@ -154,15 +154,14 @@ describe('crawl --use-sitemaps when a sitemap of the site cannot be read', () =>
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('names the sitemap and its problem, publishes the rest, and exits 1', async () => {
-    const out = join(dir, 'out');
+  /** Crawls the site with `how` (where the state lives), and checks what the crawl says and publishes. */
+  async function assertBrokenSitemapNamed(out: string, how: string[]): Promise<void> {
     const result = await runCli([
       'crawl',
       `${server.origin}/`,
       '--out',
       out,
-      '--state',
-      join(dir, 'state'),
+      ...how,
       '--use-sitemaps',
       '--retries',
       '0',
@@ -176,5 +175,18 @@ describe('crawl --use-sitemaps when a sitemap of the site cannot be read', () =>
     );
     const listed = readFileSync(join(out, 'sitemap.xml'), 'utf8').match(/<loc>[^<]*<\/loc>/g);
     assert.deepEqual(listed, [`<loc>${server.origin}/</loc>`, `<loc>${server.origin}/a</loc>`]);
+  }
+
+  it('names the sitemap and its problem, publishes the rest, and exits 1', async () => {
+    await assertBrokenSitemapNamed(join(dir, 'out'), ['--state', join(dir, 'state')]);
+  });
+
+  it('on workers too: the worker that reads the sitemaps records the problem for the outputs', async () => {
+    await assertBrokenSitemapNamed(join(dir, 'workers-out'), [
+      '--run',
+      'broken-sitemap',
+      '--store',
+      join(dir, 'runs.sqlite'),
+    ]);
   });
 });

@@ -14,6 +14,8 @@ import { after, describe, test } from 'node:test';
 import { CLI_PATH, kill9, runCli } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { startFarm, type Farm } from '../helpers/site-farm.js';
+import { serveSite } from '../helpers/serve-site.js';
+import { trapSite } from '../crawl/fixtures/trap-site.js';
 
 const HOSTS = 4;
 const PAGES = 50;
@@ -41,6 +43,14 @@ function listedIn(dir: string): Set<string> {
 function fetchedTwice(): string[] {
   return farm.hosts.flatMap((host) =>
     [...host.hits].filter(([path, n]) => n > 1 && path !== '/robots.txt').map(([path]) => `${host.origin}${path}`),
+  );
+}
+
+/** Requests the farm answered, robots.txt aside. */
+function pagesRequested(): number {
+  return farm.hosts.reduce(
+    (sum, host) => sum + [...host.hits].filter(([path]) => path !== '/robots.txt').reduce((n, [, hits]) => n + hits, 0),
+    0,
   );
 }
 
@@ -86,6 +96,104 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     const workers = (JSON.parse(status.stdout) as { workers: { fetched: number }[] }).workers;
     assert.equal(workers.length, 3);
     assert.ok(workers.filter((w) => w.fetched > 0).length >= 2, 'the work is shared');
+  });
+
+  test('--max-pages N: three workers request N pages in all, as a crawl of one process does', async () => {
+    // Fewer than the pages of any host's first levels: no redirect (two requests) can be reached.
+    const MAX_PAGES = 15;
+    const store = await createTestDatabase();
+    farm.reset();
+    const out = join(work, 'budget');
+    const result = await runCli(
+      [
+        'crawl',
+        ...starts,
+        '--out',
+        out,
+        '--run',
+        'budget',
+        '--workers',
+        '3',
+        '--max-pages',
+        String(MAX_PAGES),
+        '--json',
+      ],
+      { env: { SITEMAPKIT_STORE: store } },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(pagesRequested(), MAX_PAGES, 'requests at the servers');
+    const report = JSON.parse(result.stdout) as {
+      fetched: number;
+      listed: number;
+      leftOut: { reason: string; count: number }[];
+    };
+    assert.equal(report.fetched, MAX_PAGES);
+    const listed = listedIn(out);
+    assert.equal(listed.size, report.listed);
+    assert.ok(listed.size > 0 && listed.size <= MAX_PAGES);
+    for (const url of listed) assert.ok(farm.expectedListed().has(url), `${url} is a page to list`);
+    assert.ok((report.leftOut.find((group) => group.reason === 'max-pages')?.count ?? 0) > 0, 'the rest: max-pages');
+    const status = await runCli(['run', 'status', 'budget', '--json'], { env: { SITEMAPKIT_STORE: store } });
+    const workers = (JSON.parse(status.stdout) as { workers: { fetched: number }[] }).workers;
+    assert.equal(
+      workers.reduce((sum, worker) => sum + worker.fetched, 0),
+      MAX_PAGES,
+    );
+
+    farm.reset();
+    const single = await runCli([
+      'crawl',
+      starts[0]!,
+      '--out',
+      join(work, 'budget-single'),
+      '--state',
+      join(work, 'state'),
+      '--max-pages',
+      String(MAX_PAGES),
+      '--json',
+    ]);
+    assert.equal(single.code, 0, single.stderr);
+    assert.equal(pagesRequested(), MAX_PAGES, 'one process requests as many');
+    assert.equal((JSON.parse(single.stdout) as { fetched: number }).fetched, MAX_PAGES);
+  });
+
+  test('--max-query-variants N: three workers fetch N variants of a path in all', async () => {
+    const MAX_VARIANTS = 7;
+    const site = await serveSite(trapSite);
+    try {
+      const store = await createTestDatabase();
+      const result = await runCli(
+        [
+          'crawl',
+          `${site.origin}/`,
+          '--out',
+          join(work, 'variants'),
+          '--run',
+          'variants',
+          '--workers',
+          '3',
+          '--concurrency',
+          '3',
+          '--max-query-variants',
+          String(MAX_VARIANTS),
+          '--max-chain',
+          '5',
+          '--max-path-segments',
+          '4',
+          '--json',
+        ],
+        { env: { SITEMAPKIT_STORE: store } },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      const variants = site.requests.filter((path) => path.startsWith('/shop?'));
+      assert.equal(variants.length, MAX_VARIANTS, variants.join(' '));
+      assert.equal(new Set(variants).size, MAX_VARIANTS, 'each once');
+      const status = await runCli(['run', 'status', 'variants', '--json'], { env: { SITEMAPKIT_STORE: store } });
+      const workers = (JSON.parse(status.stdout) as { workers: { fetched: number }[] }).workers;
+      assert.ok(workers.filter((w) => w.fetched > 0).length >= 2, 'the work is shared');
+    } finally {
+      await site.close();
+    }
   });
 
   test('a worker killed with kill -9 halfway loses nothing: the others take its leases over', async () => {

@@ -10,6 +10,7 @@ import { storeLocations } from '../helpers/postgres.js';
 
 const stores = await storeLocations();
 const PACE = { concurrency: 2, delayMs: 0 };
+const BEYOND = { outcome: 'max-pages', detail: 'not fetched: --max-pages reached' };
 
 function items(host: string, count: number, from = 0): NewItem[] {
   return Array.from({ length: count }, (_, i) => ({ url: `${host}/p/${from + i}`, host }));
@@ -198,6 +199,167 @@ for (const { name, location } of stores) {
         };
         await Promise.all(stores.map((store, i) => work(store, workers[i]!)));
         assert.deepEqual(Object.fromEntries(most), { 'http://h.test': 2, 'http://i.test': 2 });
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+
+    test("a run's budget: claims take what is left, commits give back what was not spent", async () => {
+      const store = await RunStore.open(location);
+      try {
+        const { run } = await store.createOrJoin(
+          { name: 'budget', kind: 'crawl', options: {}, state: 'running', budget: 5 },
+          [...items('http://j.test', 4), ...items('http://k.test', 4)],
+          { concurrency: 1, delayMs: 0 },
+        );
+        assert.equal(run.budget, 5);
+        const worker = await store.addWorker(run.id, 'w');
+        const claim = () => store.claim(run.id, worker, { batch: 3, leaseMs: 60_000, budgeted: true });
+        const first = (await claim())!;
+        const second = (await claim())!;
+        assert.deepEqual([first.budget, second.budget], [3, 2], 'the second batch gets what is left');
+        assert.deepEqual([first.items.length, second.items.length], [3, 2]);
+        assert.equal(await claim(), undefined, 'the budget is taken: no third lease');
+        assert.equal(await store.settleBeyondBudget(run.id, BEYOND), 0, 'leases hold budget: nothing is settled');
+        // One item of the first batch made no request: its share comes back, and one more page may go.
+        await store.commit(
+          first,
+          worker,
+          {
+            done: [
+              { id: first.items[0]!.id, outcome: 'listed', fetched: true },
+              { id: first.items[1]!.id, outcome: 'robots-blocked', fetched: false },
+              { id: first.items[2]!.id, outcome: 'listed', fetched: true },
+            ],
+            fetched: 2,
+          },
+          PACE,
+        );
+        const third = (await claim())!;
+        assert.equal(third.budget, 1);
+        assert.equal(third.items.length, 1);
+        for (const lease of [second, third])
+          await store.commit(
+            lease,
+            worker,
+            {
+              done: lease.items.map((item) => ({ id: item.id, outcome: 'listed', fetched: true })),
+              fetched: lease.items.length,
+            },
+            PACE,
+          );
+        assert.equal(await claim(), undefined);
+        assert.equal(await store.settleBeyondBudget(run.id, BEYOND), 2, 'the two items left are beyond the budget');
+        const status = (await store.status('budget'))!;
+        assert.equal(status.todo, 0);
+        assert.deepEqual(status.outcomes, { listed: 5, 'robots-blocked': 1, 'max-pages': 2 });
+        assert.equal(status.workers[0]?.fetched, 5, 'five requests in all');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("an expired lease's budget comes back; its worker's late commit spends what it fetched", async () => {
+      const store = await RunStore.open(location);
+      try {
+        const { run } = await store.createOrJoin(
+          { name: 'budget-expired', kind: 'crawl', options: {}, state: 'running', budget: 3 },
+          items('http://l.test', 6),
+          { concurrency: 2, delayMs: 0 },
+        );
+        const slow = await store.addWorker(run.id, 'slow');
+        const other = await store.addWorker(run.id, 'other');
+        const lost = (await store.claim(run.id, slow, { batch: 3, leaseMs: 200, budgeted: true }))!;
+        assert.equal(lost.budget, 3);
+        assert.equal(await store.claim(run.id, other, { batch: 3, leaseMs: 60_000, budgeted: true }), undefined);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The claim deletes the expired lease and takes its budget.
+        const taken = (await store.claim(run.id, other, { batch: 3, leaseMs: 60_000, budgeted: true }))!;
+        assert.equal(taken.budget, 3);
+        // The slow worker had fetched one page before its lease expired: that request is spent too.
+        await store.commit(
+          lost,
+          slow,
+          { done: [{ id: lost.items[0]!.id, outcome: 'listed', fetched: true }], fetched: 1 },
+          PACE,
+        );
+        const rest = taken.items.filter((item) => item.id !== lost.items[0]!.id);
+        await store.commit(
+          taken,
+          other,
+          { done: rest.map((item) => ({ id: item.id, outcome: 'listed', fetched: true })), fetched: rest.length },
+          PACE,
+        );
+        assert.equal(await store.settleBeyondBudget(run.id, BEYOND), 6 - 1 - rest.length);
+        const status = (await store.status('budget-expired'))!;
+        const fetched = status.workers.reduce((sum, w) => sum + w.fetched, 0);
+        assert.equal(fetched, 1 + rest.length);
+        assert.ok(fetched <= 4, 'at most the budget, and the one request made while the lease was out');
+        assert.equal(status.todo, 0);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('workers claiming at once on connections of their own spend exactly the budget', async () => {
+      const WORKERS = 4;
+      const BUDGET = 23;
+      const stores = await Promise.all(Array.from({ length: WORKERS }, () => RunStore.open(location)));
+      try {
+        const pace = { concurrency: 3, delayMs: 0 };
+        const { run } = await stores[0]!.createOrJoin(
+          { name: 'budget-race', kind: 'crawl', options: {}, state: 'running', budget: BUDGET },
+          [...items('http://m.test', 30), ...items('http://n.test', 30), ...items('http://o.test', 30)],
+          pace,
+        );
+        const workers = await Promise.all(stores.map((store) => store.addWorker(run.id, 'racer')));
+        let fetched = 0;
+        const work = async (store: RunStore, worker: number) => {
+          for (;;) {
+            const lease = await store.claim(run.id, worker, { batch: 4, leaseMs: 60_000, budgeted: true });
+            if (lease === undefined) {
+              await store.settleBeyondBudget(run.id, BEYOND);
+              if ((await store.pending(run.id)) === 0) return;
+              await new Promise((resolve) => setTimeout(resolve, 1));
+              continue;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            // Every third item makes no request: its share goes back to the others.
+            const done = lease.items.map((item) => ({ id: item.id, outcome: 'listed', fetched: item.id % 3 !== 0 }));
+            const requests = done.filter((item) => item.fetched).length;
+            fetched += requests;
+            await store.commit(lease, worker, { done, fetched: requests }, pace);
+          }
+        };
+        await Promise.all(stores.map((store, i) => work(store, workers[i]!)));
+        assert.equal(fetched, BUDGET);
+        const status = (await stores[0]!.status('budget-race'))!;
+        assert.equal(status.todo, 0);
+        assert.ok((status.outcomes['max-pages'] ?? 0) > 0);
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+
+    test('query variants of a path are admitted up to the limit across connections, once each', async () => {
+      const stores = await Promise.all(Array.from({ length: 4 }, () => RunStore.open(location)));
+      try {
+        const { run } = await stores[0]!.createOrJoin(
+          { name: 'variants', kind: 'crawl', options: {}, state: 'running' },
+          [],
+          PACE,
+        );
+        const admitted = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            stores[i % stores.length]!.admitQueryVariant(run.id, 'http://q.test/search', 5),
+          ),
+        );
+        assert.equal(admitted.filter(Boolean).length, 5);
+        assert.equal(
+          await stores[0]!.admitQueryVariant(run.id, 'http://q.test/other', 5),
+          true,
+          'each path its own count',
+        );
       } finally {
         await Promise.all(stores.map((store) => store.close()));
       }
