@@ -5,7 +5,7 @@
  * needs every cluster remembered until the end, within a memory budget. Missing attributes and
  * hrefs that are no URL (HREF-001) are the parser's.
  */
-import type { Alternate, UrlEntry } from '../core/entry.js';
+import type { UrlEntry } from '../core/entry.js';
 import { alternatesProblems, hreflangProblem } from '../core/rules/hreflang.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { Position } from '../core/position.js';
@@ -73,25 +73,27 @@ export class HreflangGraph {
 
   /** Remembers the entry's cluster; BUDGET_SPENT the first time one does not fit in the budget. */
   add(located: LocatedUrl, sourceIndex: number): typeof BUDGET_SPENT | undefined {
-    const alternates = located.entry.alternates;
-    if (!alternates || alternates.length === 0 || this.clusters.has(located.entry.loc)) return undefined;
-    const cost =
-      CLUSTER_OVERHEAD_BYTES +
-      located.entry.loc.length +
-      alternates.reduce((sum, alternate) => sum + alternate.href.length + ALTERNATE_OVERHEAD_BYTES, 0);
+    const { alternates, loc } = located.entry;
+    if (!alternates || alternates.length === 0 || this.clusters.has(loc)) return undefined;
+    let cost = CLUSTER_OVERHEAD_BYTES + loc.length;
+    for (const alternate of alternates) cost += alternate.href.length + ALTERNATE_OVERHEAD_BYTES;
     if (this.spent || this.bytes + cost > this.budgetBytes) {
       if (this.spent) return undefined;
       this.spent = true;
       return BUDGET_SPENT;
     }
     this.bytes += cost;
+    const kept = detach(loc);
     const positions: number[] = [];
-    alternates.forEach((_, i) => {
-      const position: Position = fieldPosition(located.location, `alternates.${i}`);
+    const hrefs: string[] = [];
+    for (let i = 0; i < alternates.length; i++) {
+      const position: Position = fieldPosition(located.location, alternatePath(i));
       positions.push(position.line, position.column);
-    });
-    const hrefs = alternates.map((alternate: Alternate) => detach(alternate.href));
-    this.clusters.set(detach(located.entry.loc), { sourceIndex, positions, hrefs });
+      const href = alternates[i]!.href;
+      // The link to the page itself (HREF-003 asks every cluster for one) shares the loc's copy.
+      hrefs.push(href === loc ? kept : detach(href));
+    }
+    this.clusters.set(kept, { sourceIndex, positions, hrefs });
     return undefined;
   }
 
@@ -149,6 +151,13 @@ export class HreflangGraph {
       });
     }
   }
+}
+
+/** Paths of the first alternates, made once: a position is looked up by them for every cluster. */
+const ALTERNATE_PATHS = Array.from({ length: 16 }, (_, i) => `alternates.${i}`);
+
+function alternatePath(i: number): string {
+  return ALTERNATE_PATHS[i] ?? `alternates.${i}`;
 }
 
 /** Two clusters agree when their sets of hrefs are equal. */
