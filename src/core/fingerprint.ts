@@ -6,13 +6,17 @@
  * (3 in a million at 10 million).
  */
 
-/** Writes the fingerprint of `text` into out[0] and out[1]; out[1] is never 0, so 0 can mark an empty slot. */
-export function fingerprint(text: string, out: Uint32Array): void {
-  let h1 = 0x811c9dc5 ^ text.length;
+/**
+ * Writes the fingerprint of `text` (of its tail from `from` on, the same as that of
+ * `text.slice(from)`, without making it) into out[0] and out[1]; out[1] is never 0, so 0 can mark
+ * an empty slot.
+ */
+export function fingerprint(text: string, out: Uint32Array, from = 0): void {
+  let h1 = 0x811c9dc5 ^ (text.length - from);
   let h2 = 0x9747b28c;
   // Two UTF-16 units per step: half the multiplications of a unit-by-unit loop.
   const end = text.length - 1;
-  let i = 0;
+  let i = from;
   for (; i < end; i += 2) {
     const pair = (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
     h1 = Math.imul(h1 ^ pair, 0x01000193);

@@ -31,15 +31,27 @@ export function checkLastmod(
   settings: DateSettings,
   report: Reporter,
 ): void {
-  const say = (found: RuleProblem | undefined) => {
-    if (found) report.at(found.code, found.message, position, url, found.severity);
-  };
-  say(dateFormProblem(value, granularityOf(value)));
-  if (value.slice(0, 10) >= settings.safeDay) {
+  say(report, dateFormProblem(value, granularityOf(value)), position, url);
+  // Compared in place, not sliced: this runs for every lastmod.
+  if (!isBeforeDay(value, settings.safeDay)) {
     const parsed = parseW3cDate(value);
-    if (parsed.ok) say(futureDateProblem(value, toEpochMillis(parsed.value), settings.now));
+    if (parsed.ok) say(report, futureDateProblem(value, toEpochMillis(parsed.value), settings.now), position, url);
   }
-  say(yandexValueProblem('lastmod', value));
+  say(report, yandexValueProblem('lastmod', value), position, url);
+}
+
+function say(report: Reporter, found: RuleProblem | undefined, position: Position, url: string): void {
+  if (found) report.at(found.code, found.message, position, url, found.severity);
+}
+
+/** Whether the value's first ten characters (its day) sort before `day`, as `value.slice(0, 10) < day`. */
+function isBeforeDay(value: string, day: string): boolean {
+  const length = Math.min(value.length, 10);
+  for (let i = 0; i < length && i < day.length; i++) {
+    const difference = value.charCodeAt(i) - day.charCodeAt(i);
+    if (difference !== 0) return difference < 0;
+  }
+  return length < day.length;
 }
 
 /** The form of a valid W3C datetime: YYYY, YYYY-MM, YYYY-MM-DD, or a time with(out) seconds. */

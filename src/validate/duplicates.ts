@@ -33,25 +33,46 @@ export interface Repeat {
 
 /** `host/path?query` with the scheme and a leading `www.` dropped and the host lower-cased. */
 export function twinKey(loc: string): string {
-  return splitTwin(loc).key;
+  const prefixEnd = keyStart(loc);
+  return keyOf(loc, prefixEnd, hasUpperCase(loc, prefixEnd, hostEndAt(loc, prefixEnd)));
 }
 
-/** The twin key of a loc and what precedes it; `lowered` when the host had capitals. */
-function splitTwin(loc: string): { key: string; prefixEnd: number; lowered: boolean } {
+/** The twin key of a loc: its host lower-cased (when it has capitals) and what follows, from `prefixEnd` on. */
+function keyOf(loc: string, prefixEnd: number, lowered: boolean): string {
+  if (!lowered) return loc.slice(prefixEnd);
+  const hostEnd = hostEndAt(loc, prefixEnd);
+  return loc.slice(prefixEnd, hostEnd).toLowerCase() + loc.slice(hostEnd);
+}
+
+/** Where the twin key starts: past the scheme and a leading `www.` (0 when there is no scheme). */
+function keyStart(loc: string): number {
   // String scanning rather than a regex or a URL parse: this runs once per URL of the run.
   const schemeEnd = loc.indexOf('://');
-  if (schemeEnd < 0) return { key: loc, prefixEnd: 0, lowered: false };
-  let hostStart = schemeEnd + 3;
-  if (loc.startsWith('www.', hostStart) || loc.startsWith('WWW.', hostStart)) hostStart += 4;
-  let hostEnd = hostStart;
-  while (hostEnd < loc.length && loc[hostEnd] !== '/' && loc[hostEnd] !== '?' && loc[hostEnd] !== '#') hostEnd++;
-  const host = loc.slice(hostStart, hostEnd);
-  return HAS_UPPER_CASE.test(host)
-    ? { key: host.toLowerCase() + loc.slice(hostEnd), prefixEnd: hostStart, lowered: true }
-    : { key: loc.slice(hostStart), prefixEnd: hostStart, lowered: false };
+  if (schemeEnd < 0) return 0;
+  const hostStart = schemeEnd + 3;
+  return loc.startsWith('www.', hostStart) || loc.startsWith('WWW.', hostStart) ? hostStart + 4 : hostStart;
 }
 
-const HAS_UPPER_CASE = /[A-Z]/;
+/** Where the host that starts at `from` ends (0 when the loc has no scheme: then it has no host). */
+function hostEndAt(loc: string, from: number): number {
+  if (from === 0) return 0;
+  let end = from;
+  for (
+    let c = loc.charCodeAt(end);
+    end < loc.length && c !== 0x2f && c !== 0x3f && c !== 0x23;
+    c = loc.charCodeAt(++end)
+  );
+  return end;
+}
+
+/** Whether loc[from, to) holds an ASCII capital. */
+function hasUpperCase(loc: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = loc.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return true;
+  }
+  return false;
+}
 
 /** 32-bit words per slot: key fingerprint (2), spelling, prefix and source, line, column. */
 const WORDS = 6;
@@ -80,11 +101,17 @@ export class UrlRegistry {
   private stopped = false;
   private readonly prefixes: string[] = [];
   private readonly prefixIndexes = new Map<string, number>();
+  /** The prefix met last and its index: nearly every loc of a run shares it, and is not sliced to look it up. */
+  private lastPrefix: string | undefined;
+  private lastPrefixIndex = 0;
   private readonly sources: string[] = [];
   private readonly sourceIndexes = new Map<string, number>();
   /** Scratch space for fingerprints: no allocation per URL. */
   private readonly hash = new Uint32Array(2);
   private readonly spellingHash = new Uint32Array(2);
+  /** The loc `find` split last: where its key starts, and whether its host had capitals. */
+  private prefixEnd = 0;
+  private lowered = false;
   private readonly maxUrls: number;
 
   /** `maxUrls`: how many URLs to remember at most (MAX_REMEMBERED_URLS, or fewer). */
@@ -98,9 +125,8 @@ export class UrlRegistry {
 
   /** True when exactly this loc was recorded. */
   has(loc: string): boolean {
-    const split = splitTwin(loc);
-    const slot = this.find(split.key);
-    return slot >= 0 && this.sameSpelling(slot, loc, split);
+    const slot = this.find(loc);
+    return slot >= 0 && this.sameSpelling(slot, loc);
   }
 
   /**
@@ -109,27 +135,35 @@ export class UrlRegistry {
    * undefined for the rest (repeats of remembered URLs are still found).
    */
   add(loc: string, source: string, position: Position): Repeat | typeof BUDGET_SPENT | undefined {
-    const split = splitTwin(loc);
-    const slot = this.find(split.key);
-    if (slot < 0) return this.insert(~slot, loc, split, source, position);
+    const slot = this.find(loc);
+    if (slot < 0) return this.insert(~slot, loc, source, position);
     const at = slot * WORDS;
     const prefix = this.prefixes[(this.table[at + ORIGIN]! & 0xff) - 1];
+    const key = keyOf(loc, this.prefixEnd, this.lowered);
     const first: FirstSeen = {
-      loc: prefix === undefined ? split.key : prefix + split.key,
+      loc: prefix === undefined ? key : prefix + key,
       sourceIndex: this.table[at + ORIGIN]! >>> 8,
       line: this.table[at + LINE]!,
       column: this.table[at + COLUMN]!,
     };
-    const duplicate = this.sameSpelling(slot, loc, split);
+    const duplicate = this.sameSpelling(slot, loc);
     if (duplicate) first.loc = loc;
     const firstSource = this.sources[first.sourceIndex]!;
     const where = firstSource === source ? `line ${first.line}` : `${firstSource}:${first.line}`;
     return { kind: duplicate ? 'duplicate' : 'twin', first, where };
   }
 
-  /** The slot holding `key`, or the one's complement of the empty slot where it would go. */
-  private find(key: string): number {
-    fingerprint(key, this.hash);
+  /**
+   * The slot holding the twin key of `loc`, or the one's complement of the empty slot where it
+   * would go. The key is fingerprinted where it lies in the loc: no string is made for it, unless
+   * the host has capitals to lower.
+   */
+  private find(loc: string): number {
+    const prefixEnd = keyStart(loc);
+    this.prefixEnd = prefixEnd;
+    this.lowered = hasUpperCase(loc, prefixEnd, hostEndAt(loc, prefixEnd));
+    if (this.lowered) fingerprint(keyOf(loc, prefixEnd, true), this.hash);
+    else fingerprint(loc, this.hash, prefixEnd);
     // Read one by one: destructuring a typed array goes through its iterator, per URL.
     const high = this.hash[0]!;
     const low = this.hash[1]!;
@@ -142,13 +176,8 @@ export class UrlRegistry {
     }
   }
 
-  private insert(
-    slot: number,
-    loc: string,
-    split: ReturnType<typeof splitTwin>,
-    source: string,
-    position: Position,
-  ): typeof BUDGET_SPENT | undefined {
+  /** Fills `slot` with the loc `find` was last given. */
+  private insert(slot: number, loc: string, source: string, position: Position): typeof BUDGET_SPENT | undefined {
     if (this.count >= this.maxUrls) {
       if (this.stopped) return undefined;
       this.stopped = true;
@@ -158,30 +187,40 @@ export class UrlRegistry {
     const table = this.table;
     table[at + KEY_HIGH] = this.hash[0]!;
     table[at + KEY_LOW] = this.hash[1]!;
-    table[at + SPELLING] = this.spelling(loc, split);
-    table[at + ORIGIN] = this.prefixIndex(loc.slice(0, split.prefixEnd)) | (this.sourceIndex(source) << 8);
+    table[at + SPELLING] = this.spelling(loc);
+    table[at + ORIGIN] = this.prefixIndexOf(loc) | (this.sourceIndex(source) << 8);
     table[at + LINE] = position.line;
     table[at + COLUMN] = position.column;
     if (++this.count * 4 > (this.mask + 1) * 3) this.grow();
     return undefined;
   }
 
-  /** Whether the loc in `slot` was spelt exactly as `loc` (both its prefix and its host's case). */
-  private sameSpelling(slot: number, loc: string, split: ReturnType<typeof splitTwin>): boolean {
+  /** Whether the loc in `slot` was spelt exactly as `loc`, which `find` was last given (its prefix and its host's case). */
+  private sameSpelling(slot: number, loc: string): boolean {
     const at = slot * WORDS;
     const prefix = this.prefixes[(this.table[at + ORIGIN]! & 0xff) - 1];
     return (
       prefix !== undefined &&
       loc.startsWith(prefix) &&
-      prefix.length === split.prefixEnd &&
-      this.table[at + SPELLING] === this.spelling(loc, split)
+      prefix.length === this.prefixEnd &&
+      this.table[at + SPELLING] === this.spelling(loc)
     );
   }
 
-  private spelling(loc: string, split: ReturnType<typeof splitTwin>): number {
-    if (!split.lowered) return 0;
+  private spelling(loc: string): number {
+    if (!this.lowered) return 0;
     fingerprint(loc, this.spellingHash);
     return this.spellingHash[1]!;
+  }
+
+  /** The index of the prefix of the loc `find` was last given (see prefixIndex). */
+  private prefixIndexOf(loc: string): number {
+    const last = this.lastPrefix;
+    if (last !== undefined && last.length === this.prefixEnd && loc.startsWith(last)) return this.lastPrefixIndex;
+    const prefix = loc.slice(0, this.prefixEnd);
+    this.lastPrefix = prefix;
+    this.lastPrefixIndex = this.prefixIndex(prefix);
+    return this.lastPrefixIndex;
   }
 
   /** 1-based index of a shared prefix; 0 for a rare one not kept. */
@@ -210,17 +249,20 @@ export class UrlRegistry {
     const slots = (this.mask + 1) * 2;
     if (slots > MAX_SLOTS) return;
     const old = this.table;
-    this.table = new Uint32Array(slots * WORDS);
-    this.mask = slots - 1;
+    // Locals, not fields, in the loop: it runs once per URL remembered, and is seldom optimised whole.
+    const table = new Uint32Array(slots * WORDS);
+    const mask = slots - 1;
     for (let at = 0; at < old.length; at += WORDS) {
       const low = old[at + KEY_LOW]!;
       if (low === 0) continue;
       const high = old[at + KEY_HIGH]!;
-      let slot = (high ^ low) & this.mask;
-      while (this.table[slot * WORDS + KEY_LOW] !== 0) slot = (slot + 1) & this.mask;
+      let slot = (high ^ low) & mask;
+      while (table[slot * WORDS + KEY_LOW] !== 0) slot = (slot + 1) & mask;
       // Word by word: a subarray per URL moved was most of the cost of growing.
       const to = slot * WORDS;
-      for (let word = 0; word < WORDS; word++) this.table[to + word] = old[at + word]!;
+      for (let word = 0; word < WORDS; word++) table[to + word] = old[at + word]!;
     }
+    this.table = table;
+    this.mask = mask;
   }
 }

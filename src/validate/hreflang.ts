@@ -5,7 +5,7 @@
  * needs every cluster remembered until the end, within a memory budget. Missing attributes and
  * hrefs that are no URL (HREF-001) are the parser's.
  */
-import type { Alternate, UrlEntry } from '../core/entry.js';
+import type { UrlEntry } from '../core/entry.js';
 import { alternatesProblems, hreflangProblem } from '../core/rules/hreflang.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { Position } from '../core/position.js';
@@ -42,20 +42,41 @@ export class HreflangRules {
   }
 }
 
-interface Cluster {
-  sourceIndex: number;
-  /** The sorted hrefs of the cluster, joined by spaces (computed when first compared). */
-  signature?: string;
-  /** Position of each alternate as [line, column, line, column, …], in document order. */
-  positions: number[];
-  hrefs: string[];
+/**
+ * One page's cluster, kept until the end of the run: its source's index, then each alternate's
+ * href, line and column, in document order. One array rather than an object holding a hrefs and a
+ * positions array: every page with hreflang links keeps one, and each object kept is one more the
+ * garbage collector moves (most of what the graph cost on a large run).
+ */
+type Cluster = (string | number)[];
+
+/** Slots of a cluster: its source, then three per alternate. */
+const SOURCE_SLOT = 0;
+const FIRST_ALTERNATE_SLOT = 1;
+const ALTERNATE_SLOTS = 3;
+
+function alternateCount(cluster: Cluster): number {
+  return (cluster.length - FIRST_ALTERNATE_SLOT) / ALTERNATE_SLOTS;
+}
+
+function hrefAt(cluster: Cluster, i: number): string {
+  return cluster[FIRST_ALTERNATE_SLOT + i * ALTERNATE_SLOTS] as string;
+}
+
+function positionAt(cluster: Cluster, i: number): Position {
+  const at = FIRST_ALTERNATE_SLOT + i * ALTERNATE_SLOTS;
+  return { line: cluster[at + 1] as number, column: cluster[at + 2] as number };
+}
+
+function hrefsOf(cluster: Cluster): string[] {
+  return Array.from({ length: alternateCount(cluster) }, (_, i) => hrefAt(cluster, i));
 }
 
 /** The memory the clusters of one run may take, in MiB (about 400,000 clusters of five alternates). */
 export const HREFLANG_BUDGET_MIB = 64;
-/** What a cluster costs beyond its strings' characters: the map entry, its object and arrays, the loc's header. */
+/** What a cluster is charged beyond its strings' characters: the map entry, its array, the loc's header (kept generous: the budget counts as it did when a cluster was three objects). */
 const CLUSTER_OVERHEAD_BYTES = 160;
-/** And each alternate: its href's string header, its array slot, its two position numbers. */
+/** And each alternate: its href's string header, its three slots. */
 const ALTERNATE_OVERHEAD_BYTES = 48;
 
 /**
@@ -73,25 +94,25 @@ export class HreflangGraph {
 
   /** Remembers the entry's cluster; BUDGET_SPENT the first time one does not fit in the budget. */
   add(located: LocatedUrl, sourceIndex: number): typeof BUDGET_SPENT | undefined {
-    const alternates = located.entry.alternates;
-    if (!alternates || alternates.length === 0 || this.clusters.has(located.entry.loc)) return undefined;
-    const cost =
-      CLUSTER_OVERHEAD_BYTES +
-      located.entry.loc.length +
-      alternates.reduce((sum, alternate) => sum + alternate.href.length + ALTERNATE_OVERHEAD_BYTES, 0);
+    const { alternates, loc } = located.entry;
+    if (!alternates || alternates.length === 0 || this.clusters.has(loc)) return undefined;
+    let cost = CLUSTER_OVERHEAD_BYTES + loc.length;
+    for (const alternate of alternates) cost += alternate.href.length + ALTERNATE_OVERHEAD_BYTES;
     if (this.spent || this.bytes + cost > this.budgetBytes) {
       if (this.spent) return undefined;
       this.spent = true;
       return BUDGET_SPENT;
     }
     this.bytes += cost;
-    const positions: number[] = [];
-    alternates.forEach((_, i) => {
-      const position: Position = fieldPosition(located.location, `alternates.${i}`);
-      positions.push(position.line, position.column);
-    });
-    const hrefs = alternates.map((alternate: Alternate) => detach(alternate.href));
-    this.clusters.set(detach(located.entry.loc), { sourceIndex, positions, hrefs });
+    const kept = detach(loc);
+    const cluster: Cluster = [sourceIndex];
+    for (let i = 0; i < alternates.length; i++) {
+      const href = alternates[i]!.href;
+      const position = fieldPosition(located.location, alternatePath(i));
+      // The link to the page itself (HREF-003 asks every cluster for one) shares the loc's copy.
+      cluster.push(href === loc ? kept : detach(href), position.line, position.column);
+    }
+    this.clusters.set(kept, cluster);
     return undefined;
   }
 
@@ -100,17 +121,28 @@ export class HreflangGraph {
    * `isListed` tells whether a URL appears as a loc anywhere in the run.
    */
   finish(reporterFor: (sourceIndex: number) => Reporter, isListed: (url: string) => boolean): void {
+    // The sorted hrefs of each cluster compared, joined by spaces: two clusters agree when their sets are equal.
+    const signatures = new Map<Cluster, string>();
+    const signatureOf = (cluster: Cluster): string => {
+      let signature = signatures.get(cluster);
+      if (signature === undefined) {
+        signature = [...new Set(hrefsOf(cluster))].sort().join(' ');
+        signatures.set(cluster, signature);
+      }
+      return signature;
+    };
     for (const [loc, cluster] of this.clusters) {
-      const report = reporterFor(cluster.sourceIndex);
+      const report = reporterFor(cluster[SOURCE_SLOT] as number);
       let returnReported = false;
       let agreementReported = false;
-      cluster.hrefs.forEach((href, i) => {
+      for (let i = 0; i < alternateCount(cluster); i++) {
+        const href = hrefAt(cluster, i);
         // An href that is no URL was flagged by the parser (HREF-001): there is no page to check.
-        if (href === loc || !looksAbsoluteHttp(href)) return;
-        const at: Position = { line: cluster.positions[2 * i]!, column: cluster.positions[2 * i + 1]! };
+        if (href === loc || !looksAbsoluteHttp(href)) continue;
+        const at = positionAt(cluster, i);
         const other = this.clusters.get(href);
         if (other === undefined) {
-          if (returnReported) return;
+          if (returnReported) continue;
           returnReported = true;
           if (isListed(href)) {
             report.at(
@@ -128,8 +160,8 @@ export class HreflangGraph {
               'warning',
             );
           }
-        } else if (!other.hrefs.includes(loc)) {
-          if (returnReported) return;
+        } else if (!hrefsOf(other).includes(loc)) {
+          if (returnReported) continue;
           returnReported = true;
           report.at(
             'HREF-004',
@@ -146,13 +178,14 @@ export class HreflangGraph {
             loc,
           );
         }
-      });
+      }
     }
   }
 }
 
-/** Two clusters agree when their sets of hrefs are equal. */
-function signatureOf(cluster: Cluster): string {
-  cluster.signature ??= [...new Set(cluster.hrefs)].sort().join(' ');
-  return cluster.signature;
+/** Paths of the first alternates, made once: a position is looked up by them for every cluster. */
+const ALTERNATE_PATHS = Array.from({ length: 16 }, (_, i) => `alternates.${i}`);
+
+function alternatePath(i: number): string {
+  return ALTERNATE_PATHS[i] ?? `alternates.${i}`;
 }
