@@ -16,6 +16,7 @@ import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { FingerprintSet } from '../src/core/fingerprint-set.js';
 import type { UrlEntry } from '../src/core/index.js';
+import { NAIVE_URLSET_HEADER, naiveUrlXml } from './naive-xml.js';
 
 export type Floor = 'read' | 'parse' | 'write' | 'dedupe';
 type Page = Omit<UrlEntry, 'kind'>;
@@ -50,20 +51,8 @@ function* pages(path: string): Generator<Page> {
   for (const line of lines(path)) yield JSON.parse(line) as Page;
 }
 
-const escape = (text: string): string =>
-  /[&<>"']/.test(text)
-    ? text
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/"/g, '&quot;')
-        .replace(/'/g, '&apos;')
-    : text;
-
 function write(path: string, outDir: string): void {
   mkdirSync(outDir, { recursive: true });
-  const header =
-    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
   let fd = -1;
   let files = 0;
   let inFile = 50_000;
@@ -80,16 +69,10 @@ function write(path: string, outDir: string): void {
         closeSync(fd);
       }
       fd = openSync(join(outDir, `sitemap-${files++}.xml`), 'w');
-      xml = header;
+      xml = NAIVE_URLSET_HEADER;
       inFile = 0;
     }
-    xml += `<url><loc>${escape(page.loc)}</loc>`;
-    if (page.lastmod) xml += `<lastmod>${page.lastmod}</lastmod>`;
-    if (page.changefreq)
-      xml += `<changefreq>${page.changefreq}</changefreq><priority>${page.priority!.toFixed(1)}</priority>`;
-    if (page.images)
-      for (const image of page.images) xml += `<image:image><image:loc>${escape(image.loc)}</image:loc></image:image>`;
-    xml += '</url>\n';
+    xml += naiveUrlXml(page);
     inFile++;
     if (xml.length >= CHUNK) flush();
   }

@@ -36,6 +36,7 @@ import { createGzip } from 'node:zlib';
 import { SitemapAndIndexStream, SitemapStream } from 'sitemap';
 import type { UrlEntry } from '../src/core/index.js';
 import { writeSitemaps } from '../src/generate/index.js';
+import { NAIVE_URLSET_HEADER, naiveUrlXml } from './naive-xml.js';
 import type { Floor } from './generate-floor.js';
 
 const HOST = 'https://www.example.com';
@@ -112,17 +113,6 @@ function sitemapJsItem(page: Omit<UrlEntry, 'kind'>) {
  * with fs.createWriteStream (through zlib for gzip). Fast, but it holds a whole file in memory.
  */
 async function runNaive(count: number, outDir: string, gzip: boolean): Promise<void> {
-  const escape = (text: string): string =>
-    /[&<>"']/.test(text)
-      ? text
-          .replace(/&/g, '&amp;')
-          .replace(/</g, '&lt;')
-          .replace(/>/g, '&gt;')
-          .replace(/"/g, '&quot;')
-          .replace(/'/g, '&apos;')
-      : text;
-  const header =
-    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
   let shard = 0;
   const save = async (xml: string): Promise<void> => {
     const file = createWriteStream(join(outDir, `sitemap-${shard++}.xml${gzip ? '.gz' : ''}`));
@@ -134,21 +124,15 @@ async function runNaive(count: number, outDir: string, gzip: boolean): Promise<v
     target.end(`${xml}</urlset>\n`);
     await once(file, 'close');
   };
-  let xml = header;
+  let xml = NAIVE_URLSET_HEADER;
   let inShard = 0;
   for (const page of pages(count)) {
     if (inShard === 50_000) {
       await save(xml);
-      xml = header;
+      xml = NAIVE_URLSET_HEADER;
       inShard = 0;
     }
-    xml += `<url><loc>${escape(page.loc)}</loc>`;
-    if (page.lastmod) xml += `<lastmod>${page.lastmod}</lastmod>`;
-    if (page.changefreq)
-      xml += `<changefreq>${page.changefreq}</changefreq><priority>${page.priority!.toFixed(1)}</priority>`;
-    if (page.images)
-      for (const image of page.images) xml += `<image:image><image:loc>${escape(image.loc)}</image:loc></image:image>`;
-    xml += '</url>\n';
+    xml += naiveUrlXml(page);
     inShard++;
   }
   await save(xml);

@@ -10,6 +10,7 @@ import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatFolded } from '../report/format.js';
 import { booleanFlag, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
 import { looksAbsoluteHttp } from '../core/url.js';
+import { LineOutput } from './line-output.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 
@@ -46,9 +47,6 @@ Examples:
   curl -s https://www.example.com/sitemap.xml | sitemapkit parse - --base-url https://www.example.com/sitemap.xml
 `;
 
-/** Output is written in batches of about this many characters (respecting backpressure). */
-const FLUSH_AT = 64 * 1024;
-
 export const command: Command = {
   spec: {
     name: 'parse',
@@ -79,7 +77,7 @@ export const command: Command = {
       maxBytes: integerFlag(args, 'max-bytes', DEFAULT_PARSE_LIMITS.maxBytes),
       withSource: sources.length > 1,
     };
-    const out = new BatchedWriter(io.stdout);
+    const out = new LineOutput(io.stdout);
     if (options.csv) out.line(entryCsvHeader(options.withSource));
     let failed = false;
     let errors = 0;
@@ -119,7 +117,7 @@ interface RunOptions {
 async function parseOne(
   name: string,
   options: RunOptions,
-  out: BatchedWriter,
+  out: LineOutput,
   { io, http, tally }: { io: Io; http: HttpClient; tally: DiagnosticTally },
 ): Promise<boolean> {
   const label = name; // standard input is "-", as it was given
@@ -191,26 +189,4 @@ async function openCliSource(
   const fetched = await fetchSitemap(http, name, options);
   if (!fetched.ok) return { unavailable: fetched.diagnostics };
   return { source: fetched.body, baseUrl: fetched.finalUrl, fetched };
-}
-
-/** Collects lines and writes them in large pieces, waiting for the stream to drain. */
-class BatchedWriter {
-  private pending = '';
-
-  constructor(private readonly stream: NodeJS.WritableStream) {}
-
-  get full(): boolean {
-    return this.pending.length >= FLUSH_AT;
-  }
-
-  line(text: string): void {
-    this.pending += `${text}\n`;
-  }
-
-  async flush(): Promise<void> {
-    if (this.pending === '') return;
-    const text = this.pending;
-    this.pending = '';
-    if (!this.stream.write(text)) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
-  }
 }
