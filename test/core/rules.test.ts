@@ -14,6 +14,7 @@ import {
   readPriority,
   readUrl,
 } from '../../src/core/rules/index.js';
+import { decimalNumber } from '../../src/core/rules/core-fields.js';
 
 const BASE = 'https://www.example.com/';
 
@@ -86,6 +87,20 @@ test('changefreq and priority: the case is repaired with FREQ-001; priority is a
   assert.equal(readChangefreq('fortnightly').value, undefined);
   for (const good of ['0.5', '.5', '1.', '+0.3', '1', '0']) assert.notEqual(readPriority(good).value, undefined, good);
   for (const bad of ['0,5', '10', '80%', '-0.1', '1e-1', '']) assert.equal(readPriority(bad).value, undefined, bad);
+});
+
+test('a decimal is read to the very number Number() reads, to the last bit, at any length', () => {
+  const digits = (max: number) => fc.array(fc.constantFrom(...'0123456789'), { maxLength: max }).map((d) => d.join(''));
+  const decimal = fc
+    .tuple(fc.boolean(), digits(12), fc.boolean(), digits(20))
+    .map(([plus, whole, point, fraction]) => `${plus ? '+' : ''}${whole}${point ? '.' : ''}${point ? fraction : ''}`)
+    .filter((text) => /\d/.test(text));
+  fc.assert(
+    fc.property(decimal, (text) => Object.is(decimalNumber(text), Number(text))),
+    { numRuns: 20_000 },
+  );
+  for (const text of ['0.1', '0.3', '.7', '1.', '+0.9', '0.123456789012345', '0.1234567890123456789'])
+    assert.ok(Object.is(decimalNumber(text), Number(text)), text);
 });
 
 test('URL fields as written: a page loc resolves against the base; free text in an extension is kept, never resolved', () => {

@@ -24,8 +24,35 @@ const PRIORITY_TEXT = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
  */
 export function readPriority(value: string | number): Checked<number> {
   const text = typeof value === 'number' ? String(value) : value.trim();
-  const number = PRIORITY_TEXT.test(text) ? Number(text) : NaN;
+  const number = PRIORITY_TEXT.test(text) ? decimalNumber(text) : NaN;
   if (number >= 0 && number <= 1) return accepted(number);
   const given = typeof value === 'number' ? String(value) : shown(value);
   return refused(problem('PRIO-001', `priority must be a decimal from 0.0 to 1.0, not ${given}`));
+}
+
+/** Digits beyond which a decimal's integer could pass 2^53 (and 10^n stop being exact). */
+const EXACT_DIGITS = 15;
+
+/**
+ * The number a decimal's text (as PRIORITY_TEXT admits it) stands for, as Number() reads it:
+ * its digits as an integer over a power of ten, both exact, whose quotient IEEE division rounds
+ * correctly, as Number() does. Several times faster than Number()'s general conversion, which the
+ * parser's fast path paid for every priority; a text of more digits goes to Number().
+ */
+export function decimalNumber(text: string): number {
+  let digits = 0;
+  let scale = 1;
+  let fraction = false;
+  let count = 0;
+  for (let i = text.charCodeAt(0) === 0x2b /* + */ ? 1 : 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e /* . */) {
+      fraction = true;
+      continue;
+    }
+    if (++count > EXACT_DIGITS) return Number(text);
+    digits = digits * 10 + (c - 0x30);
+    if (fraction) scale *= 10;
+  }
+  return digits / scale;
 }

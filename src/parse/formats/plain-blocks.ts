@@ -29,6 +29,7 @@ import type { LineIndex } from '../xml/line-index.js';
 import { setField, type ValueKind } from './fields.js';
 import { patternsFor, type PlainField, type PlainPatterns, type PlainShape } from './plain-patterns.js';
 import { isValidW3cDate } from './values.js';
+import { decimalNumber } from '../../core/rules/core-fields.js';
 
 export interface PlainBlockOptions {
   maxValueLength: number;
@@ -238,7 +239,7 @@ export class PlainBlockReader {
       case 'changefreq':
         return changefreqNamed(raw);
       case 'priority':
-        return Number(raw);
+        return decimalNumber(raw);
     }
   }
 
@@ -271,9 +272,12 @@ function changefreqNamed(raw: string): Changefreq {
   }
 }
 
+/** (A global expression: replaceAll with a string took twice as long.) */
 function decodeAmpersands(url: string): string {
-  return url.includes('&') ? url.replaceAll('&amp;', '&') : url;
+  return url.indexOf('&') === -1 ? url : url.replace(AMPERSAND_REFERENCE, '&');
 }
+
+const AMPERSAND_REFERENCE = /&amp;/g;
 
 /** Past the spaces, tabs and line breaks at `i`. */
 function skipSpace(text: string, i: number): number {
