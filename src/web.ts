@@ -43,7 +43,7 @@ export {
   type ParseStats,
   type ParsedSitemap,
 } from './parse/types.js';
-export { DEFAULT_PARSE_LIMITS } from './parse/parser.js';
+export { DEFAULT_PARSE_LIMITS, entryBatches, locatedEntryBatches } from './parse/parser.js';
 export type { ValidationResult } from './validate/types.js';
 export { GenerateError } from './generate/errors.js';
 export type { ExtensionName } from './generate/types.js';

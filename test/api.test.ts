@@ -32,6 +32,8 @@ const PUBLIC_NAMES = [
   // parse
   'DEFAULT_PARSE_LIMITS',
   'ParseError',
+  'entryBatches',
+  'locatedEntryBatches',
   'parseSitemap',
   // generate, and its sources
   'CommitTimes',
@@ -125,6 +127,8 @@ test('each subpath (sitemapkit/parse …) resolves through package.json and expo
   assert.deepEqual(Object.keys(await load('sitemapkit/parse')).sort(), [
     'DEFAULT_PARSE_LIMITS',
     'ParseError',
+    'entryBatches',
+    'locatedEntryBatches',
     'parseSitemap',
   ]);
   assert.ok(covered.has('writeSitemaps') && covered.has('crawlSite') && covered.has('HttpClient'));

@@ -3,7 +3,7 @@
  */
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { HttpClient } from '../discover/http.js';
-import { parseSitemap, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
+import { parseSitemap, entryBatches, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
 import { DATA_LOSS_CODES, fetchSitemap, TransferError, type SitemapBody } from '../validate/fetch.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
@@ -146,8 +146,10 @@ async function parseOne(
     });
     const source = options.withSource ? label : undefined;
     try {
-      for await (const entry of parsed) {
-        out.line(options.csv ? entryToCsvRow(entry, source, options.withSource) : entryToJsonLine(entry, source));
+      // A batch a chunk: an await per entry cost a sixth of the parse.
+      for await (const batch of entryBatches(parsed)) {
+        for (const entry of batch)
+          out.line(options.csv ? entryToCsvRow(entry, source, options.withSource) : entryToJsonLine(entry, source));
         if (out.full) await out.flush();
       }
     } catch (error) {

@@ -3,7 +3,7 @@
  * read as a stream of entries, leniently, safely and in constant memory.
  * @packageDocumentation
  */
-export { DEFAULT_PARSE_LIMITS, parseSitemap } from '../parse/index.js';
+export { DEFAULT_PARSE_LIMITS, entryBatches, locatedEntryBatches, parseSitemap } from '../parse/index.js';
 export {
   ParseError,
   type EntryLocation,

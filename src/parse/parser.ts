@@ -45,9 +45,14 @@ export function parserOn(edge: InputEdge): (source: SitemapSource, options?: Par
 }
 
 /**
- * The entries of a parsed sitemap a chunk's worth at a time, instead of one by one, for a reader
- * that counts every microsecond (the tree walk, where a promise per entry cost a tenth of a run).
- * Read it, the entries or located(), once; leaving the loop early closes the source.
+ * The entries of a parsed sitemap a chunk's worth at a time, instead of one by one: the fastest
+ * way to read them, for a reader that counts every microsecond (an await per entry costs about a
+ * sixth of a parse; the tree walk, `parse` and `validate` read so). Read it, the entries or
+ * located(), once; leaving the loop early closes the source.
+ *
+ * @example
+ * for await (const batch of entryBatches(parseSitemap('sitemap.xml.gz')))
+ *   for (const entry of batch) console.log(entry.loc);
  */
 export function entryBatches(parsed: ParsedSitemap): AsyncIterable<readonly Entry[]> {
   if (parsed instanceof SitemapParser) return parsed.entryBatches(false) as AsyncIterable<Entry[]>;

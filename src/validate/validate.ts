@@ -10,6 +10,7 @@ import type { Position } from '../core/position.js';
 import { IndexWalk, nestingIndex } from '../core/index-walk.js';
 import { LIMITS } from '../core/limits.js';
 import { ParseError, type ParseOptions, type ParsedSitemap, type SitemapSource } from '../parse/types.js';
+import { locatedEntryBatches } from '../parse/parser.js';
 import type { ChildSource, ParentSource } from './children.js';
 import { firstPossibleFutureDay } from '../core/rules/dates.js';
 import { detach } from '../core/detach.js';
@@ -205,15 +206,17 @@ async function validateDocument(pending: Pending, context: DocumentRun): Promise
     },
   });
   try {
-    for await (const located of parsed.located()) {
-      const follow = validator.entry(located);
-      // An index lists at most 50,000 children (IDX-001 past that): more are not read, which
-      // also bounds the queue an endless index could fill.
-      if (follow && options.recursive && children.length < LIMITS.maxSitemapsPerIndex) {
-        const { line, column } = located.location.fields.loc ?? located.location;
-        children.push({ url: detach(located.entry.loc), position: { line, column } });
+    // A batch a chunk: an await per entry cost a sixth of the parse.
+    for await (const batch of locatedEntryBatches(parsed))
+      for (const located of batch) {
+        const follow = validator.entry(located);
+        // An index lists at most 50,000 children (IDX-001 past that): more are not read, which
+        // also bounds the queue an endless index could fill.
+        if (follow && options.recursive && children.length < LIMITS.maxSitemapsPerIndex) {
+          const { line, column } = located.location.fields.loc ?? located.location;
+          children.push({ url: detach(located.entry.loc), position: { line, column } });
+        }
       }
-    }
   } catch (error) {
     if (error instanceof ParseError || error instanceof TransferError) builder.add(error.diagnostic);
     else if (isSystemError(error))
