@@ -39,6 +39,14 @@ export interface Farm {
   expectedListed(): Set<string>;
   /** Forgets the counts, for the next crawl. */
   reset(): void;
+  /**
+   * Holds the answers to page requests (robots.txt and sitemaps aside) beyond the next `pages`
+   * until release(): resolves when the first is held. A test then acts at a known point of a run
+   * (kills a worker halfway) however slow the machine, and the run cannot end before it.
+   */
+  holdAfter(pages: number): Promise<void>;
+  /** Answers the requests held, and no longer holds any. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -93,6 +101,8 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
   const sockets = new Set<Socket>();
   const hosts: FarmHost[] = [];
   const origins: string[] = [];
+  /** While a hold is set: page requests before it, answers held, and who waits for the count. */
+  let hold: { after: number; seen: number; held: (() => void)[]; reached: () => void } | undefined;
   for (let index = 0; index < options.hosts; index++) {
     const host: FarmHost = { origin: '', hits: new Map(), maxInFlight: 0 };
     let inFlight = 0;
@@ -114,7 +124,13 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
         serve(path, index, response);
         if (response.writableEnded) settle();
       };
-      if (latencyMs > 0 && path !== '/robots.txt') setTimeout(answer, latencyMs);
+      const isPage = path !== '/robots.txt' && path !== '/sitemap.xml';
+      if (hold !== undefined && isPage && ++hold.seen > hold.after) {
+        hold.held.push(() => {
+          if (!response.destroyed) answer();
+        });
+        if (hold.held.length === 1) hold.reached();
+      } else if (latencyMs > 0 && path !== '/robots.txt') setTimeout(answer, latencyMs);
       else answer();
     });
     server.keepAliveTimeout = 30_000;
@@ -171,6 +187,16 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
         host.hits.clear();
         host.maxInFlight = 0;
       }
+    },
+    holdAfter(pages) {
+      return new Promise<void>((resolve) => {
+        hold = { after: pages, seen: 0, held: [], reached: resolve };
+      });
+    },
+    release() {
+      const held = hold?.held ?? [];
+      hold = undefined;
+      for (const answer of held) answer();
     },
     async close() {
       for (const socket of sockets) socket.destroy();

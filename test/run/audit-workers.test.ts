@@ -37,12 +37,6 @@ const AUDIT = [
   'never',
 ];
 
-const pageHits = () =>
-  farm.hosts.reduce(
-    (sum, host) => sum + [...host.hits].filter(([path]) => path.startsWith('/p/')).reduce((a, [, n]) => a + n, 0),
-    0,
-  );
-
 /** Listed pages a host answered more than once. */
 function pagesFetchedTwice(): string[] {
   return farm.hosts.flatMap((host) =>
@@ -113,6 +107,8 @@ describe('an audit on workers sharing PostgreSQL', async () => {
     const args = [...AUDIT, '--rows', rows, '--run', 'killed', '--lease', '3', '--delay', '0.1', '--json', '--quiet'];
     const env = { ...process.env, SITEMAPKIT_STORE: store };
     const start = () => spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Halfway: once the servers have had a third of the pages; the rest wait until the kill.
+    const halfway = farm.holdAfter((HOSTS * PAGES) / 3);
     // The first reads the sitemaps and creates the run; the others join it once it exists.
     const victim = start();
     while ((await runCli(['run', 'status', 'killed'], { env })).code !== 0)
@@ -127,9 +123,9 @@ describe('an audit on workers sharing PostgreSQL', async () => {
     });
     victim.stdout.resume();
     victim.stderr.resume();
-    // Halfway: once the servers have answered a third of the pages.
-    while (pageHits() < (HOSTS * PAGES) / 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    await halfway;
     await kill9(victim);
+    farm.release();
     const ended = await Promise.all(outputs);
     assert.deepEqual(
       ended.map((e) => e.code),

@@ -209,6 +209,8 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     const out = join(work, 'killed');
     const args = ['crawl', ...starts, '--out', out, '--run', 'killed', '--concurrency', '2', '--lease', '3', '--json'];
     const env = { ...process.env, SITEMAPKIT_STORE: store };
+    // Halfway: once the servers have had a third of the pages; the rest wait until the kill.
+    const halfway = farm.holdAfter((HOSTS * PAGES) / 3);
     const [victim, ...survivors] = [0, 1, 2].map(() =>
       spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
     );
@@ -220,10 +222,9 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     victim!.stdout.resume();
     victim!.stderr.resume();
     for (const child of survivors) child.stderr.resume();
-    // Halfway: once the servers have answered a third of the pages.
-    const total = () => farm.hosts.reduce((sum, host) => sum + [...host.hits.values()].reduce((a, b) => a + b, 0), 0);
-    while (total() < (HOSTS * PAGES) / 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    await halfway;
     await kill9(victim!);
+    farm.release();
     const ended = await Promise.all(outputs);
     assert.deepEqual(
       ended.map((e) => e.code),
