@@ -39,7 +39,7 @@ export interface PlainBlockOptions {
 
 /** Where a run of plain blocks ended, and what the text holds there. */
 export interface PlainRun {
-  /** Just past the last block read (where the run was to start, when none was read). */
+  /** Just past the last block read and the whitespace after it (where the run was to start, when none was read). */
   end: number;
   /** For the lexer: what follows is read the general way; or wait: a block is cut by the end of the text. */
   next: 'general' | 'wait';
@@ -83,7 +83,7 @@ export class PlainBlockReader {
     let end = start;
     // Where the next `&` is: blocks before it hold no `&amp;` to decode (most blocks hold none).
     let ampersand = -1;
-    block.lastIndex = start;
+    block.lastIndex = skipSpace(text, start);
     for (let match = block.exec(text); match !== null; match = block.exec(text)) {
       const next = block.lastIndex;
       if (ampersand < match.index) {
@@ -121,7 +121,7 @@ export class PlainBlockReader {
   private entry(match: RegExpExecArray, blockEnd: number, ampersands: boolean): EmittedEntry | undefined {
     const { fields, extensions: run } = this.patterns;
     const entry: UrlEntry | SitemapRef = { kind: this.shape.element, loc: '' };
-    const start = skipSpace(this.text, match.index);
+    const start = match.index;
     // Positions in document order: the block, its fields, then its extension elements.
     const at = this.options.positions ? this.at(start) : undefined;
     const positions: Record<string, Position> | undefined = at && {};
@@ -129,8 +129,8 @@ export class PlainBlockReader {
     if (positions !== undefined) this.locateFields(match, fields, start, positions, '');
     const extensions = run === undefined ? undefined : match[run];
     if (extensions) {
-      // They end where the end tag starts.
-      const to = blockEnd - this.endTag.length;
+      // They end where the end tag starts, before the whitespace the match took after it.
+      const to = this.text.lastIndexOf(this.endTag, blockEnd);
       if (!this.readExtensions(to - extensions.length, to, entry as UrlEntry, positions)) return undefined;
     }
     if (at === undefined) return { entry, offset: this.base + start };

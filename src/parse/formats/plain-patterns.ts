@@ -31,7 +31,7 @@ export interface PlainField {
 }
 
 export interface PlainPatterns {
-  /** A whole block (sticky). */
+  /** A whole block and the whitespace after it (sticky). */
   block: RegExp;
   /** The block's fields, in the table's order, with their groups in `block`. */
   fields: readonly PlainField[];
@@ -125,7 +125,8 @@ function compile({ element, imagePrefix, xhtmlPrefix }: PlainShape): PlainPatter
     alternate = { hreflang: hreflang.group, href: href.group };
   }
   return {
-    block: new RegExp(`${SPACE}<${element}>${SPACE}${block.source}${extensions?.source ?? ''}</${element}>`, 'y'),
+    // The whitespace after a block is its own: a match then starts at the start tag itself.
+    block: new RegExp(`<${element}>${SPACE}${block.source}${extensions?.source ?? ''}</${element}>${SPACE}`, 'y'),
     fields: block.fields,
     extensions: extensions?.group,
     extension: new RegExp(`(?:${one.join('|') || '(?!)'})`, 'y'),
