@@ -69,7 +69,7 @@ function formatStatus({ run, todo, leased, outcomes, hosts, workers }: RunStatus
   const lines = [
     `${run.name} (${run.kind}): ${run.state}${run.outputsAt === undefined ? '' : `, outputs written by ${run.outputsBy ?? '?'}`}`,
     `  ${formatNumber(done)} done, ${formatNumber(todo)} to do (${formatNumber(leased)} held by workers), ${formatNumber(hosts)} hosts`,
-    `  ${formatNumber(fetched)} requests in ${seconds.toFixed(0)} s (${formatNumber(Math.round(fetched / Math.max(seconds, 1)))}/s)`,
+    `  ${formatNumber(fetched)} requests in ${seconds.toFixed(0)} s (${formatNumber(Math.round(fetched / Math.max(seconds, 1)))}/s)${budgetLeft(run.budget, fetched)}`,
     ...Object.entries(outcomes).map(([outcome, n]) => `  ${String(formatNumber(n)).padStart(10)}  ${outcome}`),
     `  workers:`,
     ...workers.map((w) => {
@@ -78,6 +78,13 @@ function formatStatus({ run, todo, leased, outcomes, hosts, workers }: RunStatus
     }),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** ", of a budget of N: M left" for a run with a budget of requests (a crawl's --max-pages). */
+function budgetLeft(budget: number | undefined, spent: number): string {
+  if (budget === undefined) return '';
+  const left = Math.max(0, budget - spent);
+  return `, of a budget of ${formatNumber(budget)}: ${left === 0 ? 'none' : formatNumber(left)} left`;
 }
 
 async function finish(store: RunStore, name: string, io: Io): Promise<number> {

@@ -139,6 +139,11 @@ describe('a crawl on workers sharing PostgreSQL', () => {
       workers.reduce((sum, worker) => sum + worker.fetched, 0),
       MAX_PAGES,
     );
+    const text = await runCli(['run', 'status', 'budget'], { env: { SITEMAPKIT_STORE: store } });
+    assert.match(
+      text.stdout,
+      new RegExp(`${MAX_PAGES} requests in \\d+ s \\(\\d+/s\\), of a budget of ${MAX_PAGES}: none left`),
+    );
 
     farm.reset();
     const single = await runCli([
