@@ -36,8 +36,8 @@ const EXACT_DIGITS = 15;
 /**
  * The number a decimal's text (as PRIORITY_TEXT admits it) stands for, as Number() reads it:
  * its digits as an integer over a power of ten, both exact, whose quotient IEEE division rounds
- * correctly, as Number() does. Nearly three times faster than Number()'s general conversion, which the
- * parser's fast path paid for every priority; a text of more digits goes to Number().
+ * correctly, as Number() does. Nearly three times faster than Number()'s general conversion,
+ * which the parser's fast path paid for every priority; a text of more digits goes to Number().
  */
 export function decimalNumber(text: string): number {
   let digits = 0;
