@@ -8,9 +8,11 @@
 import type { UrlEntry } from '../core/entry.js';
 import { alternatesProblems, hreflangProblem } from '../core/rules/hreflang.js';
 import { looksAbsoluteHttp } from '../core/url.js';
-import type { Position } from '../core/position.js';
 import type { LocatedEntry } from '../parse/types.js';
-import { detach } from '../core/detach.js';
+import { fingerprint } from '../core/fingerprint.js';
+import { FingerprintMap } from '../core/fingerprint-map.js';
+import { PackedTexts } from '../core/packed-texts.js';
+import { grown } from '../core/typed-arrays.js';
 import { BUDGET_SPENT } from './duplicates.js';
 import { fieldPosition, quote, type Reporter } from './reporter.js';
 
@@ -42,50 +44,54 @@ export class HreflangRules {
   }
 }
 
-/**
- * One page's cluster, kept until the end of the run: its source's index, then each alternate's
- * href, line and column, in document order. One array rather than an object holding a hrefs and a
- * positions array: every page with hreflang links keeps one, and each object kept is one more the
- * garbage collector moves (most of what the graph cost on a large run).
- */
-type Cluster = (string | number)[];
-
-/** Slots of a cluster: its source, then three per alternate. */
-const SOURCE_SLOT = 0;
-const FIRST_ALTERNATE_SLOT = 1;
-const ALTERNATE_SLOTS = 3;
-
-function alternateCount(cluster: Cluster): number {
-  return (cluster.length - FIRST_ALTERNATE_SLOT) / ALTERNATE_SLOTS;
-}
-
-function hrefAt(cluster: Cluster, i: number): string {
-  return cluster[FIRST_ALTERNATE_SLOT + i * ALTERNATE_SLOTS] as string;
-}
-
-function positionAt(cluster: Cluster, i: number): Position {
-  const at = FIRST_ALTERNATE_SLOT + i * ALTERNATE_SLOTS;
-  return { line: cluster[at + 1] as number, column: cluster[at + 2] as number };
-}
-
-function hrefsOf(cluster: Cluster): string[] {
-  return Array.from({ length: alternateCount(cluster) }, (_, i) => hrefAt(cluster, i));
-}
-
 /** The memory the clusters of one run may take, in MiB (about 400,000 clusters of five alternates). */
 export const HREFLANG_BUDGET_MIB = 64;
-/** What a cluster is charged beyond its strings' characters: the map entry, its array, the loc's header (kept generous: the budget counts as it did when a cluster was three objects). */
+/** What a cluster is charged beyond its strings' characters (kept as it was when a cluster was three objects: the budget's count is unchanged). */
 const CLUSTER_OVERHEAD_BYTES = 160;
-/** And each alternate: its href's string header, its three slots. */
+/** And each alternate. */
 const ALTERNATE_OVERHEAD_BYTES = 48;
+
+/**
+ * A cluster's record, in words: its loc's fingerprint, the loc's text number, its source, and
+ * where its links start and how many there are.
+ */
+const CLUSTER_WORDS = 6;
+const LOC_HIGH = 0;
+const LOC_LOW = 1;
+const LOC_TEXT = 2;
+const SOURCE = 3;
+const FIRST_LINK = 4;
+const LINK_COUNT = 5;
+
+/** A link's record, in words: its href's fingerprint, text number, line, column, and flags. */
+const LINK_WORDS = 6;
+const HREF_HIGH = 0;
+const HREF_LOW = 1;
+const HREF_TEXT = 2;
+const LINE = 3;
+const COLUMN = 4;
+const FLAGS = 5;
+/** The link names the declaring page itself (HREF-003 asks every cluster for one). */
+const SELF = 1;
+/** The href is no absolute http(s) URL: the parser flagged it (HREF-001), and there is no page to check. */
+const NOT_A_PAGE = 2;
 
 /**
  * Every hreflang cluster of the run, by the URL that declares it, checked when all sources have
  * been read: does each alternate name the declaring page back, and do both name the same cluster?
- * The clusters are kept within HREFLANG_BUDGET_MIB; past it new ones are not remembered.
+ * Clusters are records in typed arrays, found by their loc's fingerprint, with their texts packed
+ * (core/packed-texts.ts): a run keeps no object per cluster, which made most of this graph's
+ * cost when each was an array of strings in a Map. The clusters are kept within
+ * HREFLANG_BUDGET_MIB; past it new ones are not remembered.
  */
 export class HreflangGraph {
-  private readonly clusters = new Map<string, Cluster>();
+  private readonly byLoc = new FingerprintMap();
+  private readonly texts = new PackedTexts();
+  private clusters = new Uint32Array(CLUSTER_WORDS * 256);
+  private links = new Uint32Array(LINK_WORDS * 1024);
+  private clusterCount = 0;
+  private linkCount = 0;
+  private readonly hash = new Uint32Array(2);
   private bytes = 0;
   private spent = false;
 
@@ -95,7 +101,11 @@ export class HreflangGraph {
   /** Remembers the entry's cluster; BUDGET_SPENT the first time one does not fit in the budget. */
   add(located: LocatedUrl, sourceIndex: number): typeof BUDGET_SPENT | undefined {
     const { alternates, loc } = located.entry;
-    if (!alternates || alternates.length === 0 || this.clusters.has(loc)) return undefined;
+    if (!alternates || alternates.length === 0) return undefined;
+    fingerprint(loc, this.hash);
+    const locHigh = this.hash[0]!;
+    const locLow = this.hash[1]!;
+    if (this.byLoc.get(locHigh, locLow) >= 0) return undefined;
     let cost = CLUSTER_OVERHEAD_BYTES + loc.length;
     for (const alternate of alternates) cost += alternate.href.length + ALTERNATE_OVERHEAD_BYTES;
     if (this.spent || this.bytes + cost > this.budgetBytes) {
@@ -104,15 +114,38 @@ export class HreflangGraph {
       return BUDGET_SPENT;
     }
     this.bytes += cost;
-    const kept = detach(loc);
-    const cluster: Cluster = [sourceIndex];
+    const cluster = this.clusterCount++;
+    this.byLoc.putIfAbsent(locHigh, locLow, cluster);
+    const locText = this.texts.add(loc);
+    this.clusters = grown(this.clusters, (cluster + 1) * CLUSTER_WORDS);
+    const at = cluster * CLUSTER_WORDS;
+    this.clusters[at + LOC_HIGH] = locHigh;
+    this.clusters[at + LOC_LOW] = locLow;
+    this.clusters[at + LOC_TEXT] = locText;
+    this.clusters[at + SOURCE] = sourceIndex;
+    this.clusters[at + FIRST_LINK] = this.linkCount;
+    this.clusters[at + LINK_COUNT] = alternates.length;
+    this.links = grown(this.links, (this.linkCount + alternates.length) * LINK_WORDS);
     for (let i = 0; i < alternates.length; i++) {
       const href = alternates[i]!.href;
+      const link = (this.linkCount + i) * LINK_WORDS;
       const position = fieldPosition(located.location, alternatePath(i));
-      // The link to the page itself (HREF-003 asks every cluster for one) shares the loc's copy.
-      cluster.push(href === loc ? kept : detach(href), position.line, position.column);
+      if (href === loc) {
+        this.links[link + HREF_HIGH] = locHigh;
+        this.links[link + HREF_LOW] = locLow;
+        this.links[link + HREF_TEXT] = locText;
+        this.links[link + FLAGS] = SELF;
+      } else {
+        fingerprint(href, this.hash);
+        this.links[link + HREF_HIGH] = this.hash[0]!;
+        this.links[link + HREF_LOW] = this.hash[1]!;
+        this.links[link + HREF_TEXT] = this.texts.add(href);
+        this.links[link + FLAGS] = looksAbsoluteHttp(href) ? 0 : NOT_A_PAGE;
+      }
+      this.links[link + LINE] = position.line;
+      this.links[link + COLUMN] = position.column;
     }
-    this.clusters.set(kept, cluster);
+    this.linkCount += alternates.length;
     return undefined;
   }
 
@@ -121,65 +154,111 @@ export class HreflangGraph {
    * `isListed` tells whether a URL appears as a loc anywhere in the run.
    */
   finish(reporterFor: (sourceIndex: number) => Reporter, isListed: (url: string) => boolean): void {
-    // The sorted hrefs of each cluster compared, joined by spaces: two clusters agree when their sets are equal.
-    const signatures = new Map<Cluster, string>();
-    const signatureOf = (cluster: Cluster): string => {
-      let signature = signatures.get(cluster);
-      if (signature === undefined) {
-        signature = [...new Set(hrefsOf(cluster))].sort().join(' ');
-        signatures.set(cluster, signature);
-      }
-      return signature;
-    };
-    for (const [loc, cluster] of this.clusters) {
-      const report = reporterFor(cluster[SOURCE_SLOT] as number);
+    const linkSets = new LinkSets(this.clusters, this.links);
+    const { clusters, links } = this;
+    for (let cluster = 0; cluster < this.clusterCount; cluster++) {
+      const at = cluster * CLUSTER_WORDS;
+      let loc: string | undefined;
+      let report: Reporter | undefined;
+      // The cluster's loc and reporter are made only when it has something to say.
+      const say = (code: string, message: (href: string) => string, link: number, severity?: 'warning') => {
+        loc ??= this.texts.get(clusters[at + LOC_TEXT]!);
+        report ??= reporterFor(clusters[at + SOURCE]!);
+        const href = this.texts.get(links[link + HREF_TEXT]!);
+        const position = { line: links[link + LINE]!, column: links[link + COLUMN]! };
+        report.at(code, message(href), position, loc, severity);
+      };
       let returnReported = false;
       let agreementReported = false;
-      for (let i = 0; i < alternateCount(cluster); i++) {
-        const href = hrefAt(cluster, i);
-        // An href that is no URL was flagged by the parser (HREF-001): there is no page to check.
-        if (href === loc || !looksAbsoluteHttp(href)) continue;
-        const at = positionAt(cluster, i);
-        const other = this.clusters.get(href);
-        if (other === undefined) {
+      const first = clusters[at + FIRST_LINK]!;
+      const end = first + clusters[at + LINK_COUNT]!;
+      for (let i = first; i < end; i++) {
+        const link = i * LINK_WORDS;
+        if (links[link + FLAGS] !== 0) continue;
+        const other = this.byLoc.get(links[link + HREF_HIGH]!, links[link + HREF_LOW]!);
+        if (other < 0) {
           if (returnReported) continue;
           returnReported = true;
-          if (isListed(href)) {
-            report.at(
+          if (isListed(this.texts.get(links[link + HREF_TEXT]!))) {
+            say(
               'HREF-004',
-              `alternate ${quote(href)} has no hreflang links, so it does not link back to this URL and Google ignores the pair; give it the same cluster`,
-              at,
-              loc,
+              (href) =>
+                `alternate ${quote(href)} has no hreflang links, so it does not link back to this URL and Google ignores the pair; give it the same cluster`,
+              link,
             );
           } else {
-            report.at(
+            say(
               'HREF-005',
-              `alternate ${quote(href)} is not listed as a <loc> in the sitemaps validated, so its own cluster cannot be checked; list it with the same hreflang links`,
-              at,
-              loc,
+              (href) =>
+                `alternate ${quote(href)} is not listed as a <loc> in the sitemaps validated, so its own cluster cannot be checked; list it with the same hreflang links`,
+              link,
               'warning',
             );
           }
-        } else if (!hrefsOf(other).includes(loc)) {
+        } else if (!linkSets.names(other, clusters[at + LOC_HIGH]!, clusters[at + LOC_LOW]!)) {
           if (returnReported) continue;
           returnReported = true;
-          report.at(
+          say(
             'HREF-004',
-            `alternate ${quote(href)} does not link back to this URL, so Google ignores the pair; add this URL to its hreflang links`,
-            at,
-            loc,
+            (href) =>
+              `alternate ${quote(href)} does not link back to this URL, so Google ignores the pair; add this URL to its hreflang links`,
+            link,
           );
-        } else if (!agreementReported && signatureOf(other) !== signatureOf(cluster)) {
+        } else if (!agreementReported && !linkSets.same(other, cluster)) {
           agreementReported = true;
-          report.at(
+          say(
             'HREF-005',
-            `this URL and its alternate ${quote(href)} list different hreflang clusters; give every page of a cluster the same set of links`,
-            at,
-            loc,
+            (href) =>
+              `this URL and its alternate ${quote(href)} list different hreflang clusters; give every page of a cluster the same set of links`,
+            link,
           );
         }
       }
     }
+  }
+}
+
+/** The set of hrefs of each cluster, as its links' fingerprints: does one name a URL, are two equal. */
+class LinkSets {
+  /** By cluster: its distinct fingerprints, sorted, made when first compared. */
+  private readonly sorted = new Map<number, string[]>();
+
+  constructor(
+    private readonly clusters: Uint32Array,
+    private readonly links: Uint32Array,
+  ) {}
+
+  /** Whether a link of the cluster has the fingerprint given. */
+  names(cluster: number, high: number, low: number): boolean {
+    const at = cluster * CLUSTER_WORDS;
+    const first = this.clusters[at + FIRST_LINK]!;
+    const end = first + this.clusters[at + LINK_COUNT]!;
+    for (let i = first; i < end; i++) {
+      const link = i * LINK_WORDS;
+      if (this.links[link + HREF_HIGH] === high && this.links[link + HREF_LOW] === low) return true;
+    }
+    return false;
+  }
+
+  /** Whether two clusters list the same set of hrefs. */
+  same(a: number, b: number): boolean {
+    const left = this.of(a);
+    const right = this.of(b);
+    return left.length === right.length && left.every((key, i) => key === right[i]);
+  }
+
+  private of(cluster: number): string[] {
+    let keys = this.sorted.get(cluster);
+    if (keys === undefined) {
+      const at = cluster * CLUSTER_WORDS;
+      const first = this.clusters[at + FIRST_LINK]!;
+      const all: string[] = [];
+      for (let i = first; i < first + this.clusters[at + LINK_COUNT]!; i++)
+        all.push(`${this.links[i * LINK_WORDS + HREF_HIGH]}:${this.links[i * LINK_WORDS + HREF_LOW]}`);
+      keys = [...new Set(all)].sort();
+      this.sorted.set(cluster, keys);
+    }
+    return keys;
   }
 }
 

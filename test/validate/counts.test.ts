@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateSitemap } from '../../src/validate/index.js';
+import { validateSitemap, validateSources } from '../../src/validate/index.js';
 import { BUDGET_SPENT, twinKey, UrlRegistry, type Repeat } from '../../src/validate/duplicates.js';
 import { HreflangGraph } from '../../src/validate/hreflang.js';
 import { describe, positionOf } from './expect.js';
@@ -141,4 +141,48 @@ test('the hreflang clusters stay within their budget and say so once (LIMIT-004)
   const spent = answers.indexOf(BUDGET_SPENT);
   assert.ok(spent > 5, `${spent} clusters fit in 2,000 bytes`);
   assert.deepEqual(answers.slice(spent + 1), Array(20 - spent - 1).fill(undefined), 'said once');
+});
+
+test('thousands of hreflang clusters across two files: each broken pair is reported once, at its URL and line', async () => {
+  const site = 'https://www.example.com';
+  const pairs = 3000; // 6,000 clusters: past the first tables and text packs of the graph
+  const noReturn = (i: number) => i % 101 === 0; // de/i names only itself
+  const stale = (i: number) => i % 103 === 0 && !noReturn(i); // en/i names a de/ page listed nowhere
+  const bare = (i: number) => i % 107 === 0 && !noReturn(i) && !stale(i); // en/i has no hreflang links
+  const link = (lang: string, href: string) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${href}"/>`;
+  const document = (lines: string[]) =>
+    `${HEAD} xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${lines.join('\n')}\n</urlset>\n`;
+  const en = (i: number) => `${site}/en/${i}`;
+  const de = (i: number) => `${site}/de/${i}`;
+  const enLines = Array.from({ length: pairs }, (_, i) =>
+    bare(i)
+      ? `<url><loc>${en(i)}</loc></url>`
+      : `<url><loc>${en(i)}</loc>${link('en', en(i))}${link('de', stale(i) ? `${site}/de-old/${i}` : de(i))}</url>`,
+  );
+  const deLines = Array.from(
+    { length: pairs },
+    (_, i) => `<url><loc>${de(i)}</loc>${link('de', de(i))}${noReturn(i) ? '' : link('en', en(i))}</url>`,
+  );
+  const results = await validateSources(
+    [
+      { name: 'en.xml', input: { text: document(enLines) } },
+      { name: 'de.xml', input: { text: document(deLines) } },
+    ],
+    { now: NOW },
+  );
+  const found = results
+    .flatMap((result) => result.diagnostics.map((d) => ({ ...d, source: result.source })))
+    .filter((d) => d.code === 'HREF-004' || d.code === 'HREF-005')
+    .map((d) => `${d.code} ${d.severity} ${d.source}:${d.line} ${d.url}`)
+    .sort();
+  // Line 3 holds the first <url>: the XML declaration and <urlset> come first.
+  const expected: string[] = [];
+  for (let i = 0; i < pairs; i++) {
+    if (noReturn(i)) expected.push(`HREF-004 warning en.xml:${i + 3} ${en(i)}`);
+    if (stale(i))
+      expected.push(`HREF-005 warning en.xml:${i + 3} ${en(i)}`, `HREF-004 warning de.xml:${i + 3} ${de(i)}`);
+    if (bare(i)) expected.push(`HREF-004 warning de.xml:${i + 3} ${de(i)}`);
+  }
+  assert.deepEqual(found, expected.sort());
+  assert.ok(expected.length > 80, `${expected.length} broken pairs checked`);
 });
