@@ -3,14 +3,17 @@
  * www/non-www twins of one page collide. It is the one structure that grows with the number of
  * URLs, and it is shared by all the sources of one run so duplicates across sitemaps are found.
  *
- * Memory budget: a URL costs 24 bytes in one typed array (its key's 64-bit fingerprint, where it
- * was first met, and how it was spelt), never its text. The table holds at most 3,145,728 URLs in
- * 96 MiB (144 MiB for a moment while it doubles the last time); past that the set stops
- * remembering new URLs (LIMIT-004), so that a never-ending stream cannot exhaust memory. A URL's
- * text is rebuilt for messages from the URL that repeats it: its shared prefix ("https://www.")
- * and the key are all it takes.
+ * Memory budget: a URL costs 16 bytes in one typed array (its key's 64-bit fingerprint, its
+ * prefix, source and line), never its text; a URL whose host has capitals costs about 16 more, to
+ * tell its spelling. The table holds at most 3,145,728 URLs in 64 MiB (96 MiB for a moment while
+ * it doubles the last time); past that the set stops remembering new URLs (LIMIT-004), so that a
+ * never-ending stream cannot exhaust memory. A URL's text is rebuilt for messages from the URL
+ * that repeats it: its shared prefix ("https://www.") and the key are all it takes. Bytes matter
+ * twice here: each page of a table is first touched at a random probe, and on a virtual machine
+ * that first touch can cost more than the hashing.
  */
 import { fingerprint } from '../core/fingerprint.js';
+import { FingerprintMap } from '../core/fingerprint-map.js';
 import type { Position } from '../core/position.js';
 
 /** The first occurrence of a page. */
@@ -20,7 +23,6 @@ export interface FirstSeen {
   /** Index into the registry's source names. */
   sourceIndex: number;
   line: number;
-  column: number;
 }
 
 export interface Repeat {
@@ -34,7 +36,7 @@ export interface Repeat {
 /** `host/path?query` with the scheme and a leading `www.` dropped and the host lower-cased. */
 export function twinKey(loc: string): string {
   const prefixEnd = keyStart(loc);
-  return keyOf(loc, prefixEnd, hasUpperCase(loc, prefixEnd, hostEndAt(loc, prefixEnd)));
+  return keyOf(loc, prefixEnd, hostHasCapitals(loc, prefixEnd));
 }
 
 /** The twin key of a loc: its host lower-cased (when it has capitals) and what follows, from `prefixEnd` on. */
@@ -65,27 +67,29 @@ function hostEndAt(loc: string, from: number): number {
   return end;
 }
 
-/** Whether loc[from, to) holds an ASCII capital. */
-function hasUpperCase(loc: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
+/** Whether the host that starts at `from` holds an ASCII capital (false when the loc has no scheme). */
+function hostHasCapitals(loc: string, from: number): boolean {
+  if (from === 0) return false;
+  // One pass that stops at the host's end: this runs once per URL of the run.
+  for (let i = from; i < loc.length; i++) {
     const c = loc.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x23) return false;
     if (c >= 0x41 && c <= 0x5a) return true;
   }
   return false;
 }
 
-/** 32-bit words per slot: key fingerprint (2), spelling, prefix and source, line, column. */
-const WORDS = 6;
+/** 32-bit words per slot: key fingerprint (2), origin, line. */
+const WORDS = 4;
 const KEY_HIGH = 0;
 const KEY_LOW = 1;
-/** 0 when the loc is its prefix plus its key; else a hash of the whole loc (a host with capitals). */
-const SPELLING = 2;
-/** The prefix's index in the low 8 bits, the source's above them. */
-const ORIGIN = 3;
-const LINE = 4;
-const COLUMN = 5;
+/** The prefix's index in the low 8 bits, then a bit set when the host had capitals, then the source. */
+const ORIGIN = 2;
+const LINE = 3;
+const CAPITALS = 0x100;
+const SOURCE_SHIFT = 9;
 
-/** Slots of the largest table (24 bytes each: 96 MiB), filled at most to three quarters. */
+/** Slots of the largest table (16 bytes each: 64 MiB), filled at most to three quarters. */
 const MAX_SLOTS = 1 << 22;
 export const MAX_REMEMBERED_URLS = (MAX_SLOTS / 4) * 3;
 /** Distinct prefixes ("https://www.", "http://") kept by index; a rarer one is not rebuilt in messages. */
@@ -106,6 +110,8 @@ export class UrlRegistry {
   private lastPrefixIndex = 0;
   private readonly sources: string[] = [];
   private readonly sourceIndexes = new Map<string, number>();
+  /** By key, for a URL whose host had capitals: a hash of how it was spelt (a repeat may spell it otherwise). */
+  private readonly spellings = new FingerprintMap();
   /** Scratch space for fingerprints: no allocation per URL. */
   private readonly hash = new Uint32Array(2);
   private readonly spellingHash = new Uint32Array(2);
@@ -142,9 +148,8 @@ export class UrlRegistry {
     const key = keyOf(loc, this.prefixEnd, this.lowered);
     const first: FirstSeen = {
       loc: prefix === undefined ? key : prefix + key,
-      sourceIndex: this.table[at + ORIGIN]! >>> 8,
+      sourceIndex: this.table[at + ORIGIN]! >>> SOURCE_SHIFT,
       line: this.table[at + LINE]!,
-      column: this.table[at + COLUMN]!,
     };
     const duplicate = this.sameSpelling(slot, loc);
     if (duplicate) first.loc = loc;
@@ -161,7 +166,7 @@ export class UrlRegistry {
   private find(loc: string): number {
     const prefixEnd = keyStart(loc);
     this.prefixEnd = prefixEnd;
-    this.lowered = hasUpperCase(loc, prefixEnd, hostEndAt(loc, prefixEnd));
+    this.lowered = hostHasCapitals(loc, prefixEnd);
     if (this.lowered) fingerprint(keyOf(loc, prefixEnd, true), this.hash);
     else fingerprint(loc, this.hash, prefixEnd);
     // Read one by one: destructuring a typed array goes through its iterator, per URL.
@@ -187,10 +192,10 @@ export class UrlRegistry {
     const table = this.table;
     table[at + KEY_HIGH] = this.hash[0]!;
     table[at + KEY_LOW] = this.hash[1]!;
-    table[at + SPELLING] = this.spelling(loc);
-    table[at + ORIGIN] = this.prefixIndexOf(loc) | (this.sourceIndex(source) << 8);
+    table[at + ORIGIN] =
+      this.prefixIndexOf(loc) | (this.lowered ? CAPITALS : 0) | (this.sourceIndex(source) << SOURCE_SHIFT);
     table[at + LINE] = position.line;
-    table[at + COLUMN] = position.column;
+    if (this.lowered) this.spellings.putIfAbsent(this.hash[0]!, this.hash[1]!, this.spelling(loc));
     if (++this.count * 4 > (this.mask + 1) * 3) this.grow();
     return undefined;
   }
@@ -198,17 +203,17 @@ export class UrlRegistry {
   /** Whether the loc in `slot` was spelt exactly as `loc`, which `find` was last given (its prefix and its host's case). */
   private sameSpelling(slot: number, loc: string): boolean {
     const at = slot * WORDS;
-    const prefix = this.prefixes[(this.table[at + ORIGIN]! & 0xff) - 1];
+    const origin = this.table[at + ORIGIN]!;
+    const prefix = this.prefixes[(origin & 0xff) - 1];
+    if (prefix === undefined || !loc.startsWith(prefix) || prefix.length !== this.prefixEnd) return false;
+    if ((origin & CAPITALS) === 0) return !this.lowered;
     return (
-      prefix !== undefined &&
-      loc.startsWith(prefix) &&
-      prefix.length === this.prefixEnd &&
-      this.table[at + SPELLING] === this.spelling(loc)
+      this.lowered && this.spellings.get(this.table[at + KEY_HIGH]!, this.table[at + KEY_LOW]!) === this.spelling(loc)
     );
   }
 
+  /** A hash of the whole loc, which `find` was last given. */
   private spelling(loc: string): number {
-    if (!this.lowered) return 0;
     fingerprint(loc, this.spellingHash);
     return this.spellingHash[1]!;
   }
@@ -234,10 +239,10 @@ export class UrlRegistry {
     return index;
   }
 
-  /** The source's index (sources beyond 2²⁴ share the last one: a run reads far fewer documents). */
+  /** The source's index (sources beyond 2²³ share the last one: a run reads far fewer documents). */
   private sourceIndex(source: string): number {
     let index = this.sourceIndexes.get(source);
-    if (index === undefined && this.sources.length >= 0xffffff) return this.sources.length - 1;
+    if (index === undefined && this.sources.length >= 1 << (32 - SOURCE_SHIFT)) return this.sources.length - 1;
     if (index === undefined) {
       index = this.sources.push(source) - 1;
       this.sourceIndexes.set(source, index);
