@@ -69,6 +69,17 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
   return { ok: true, value };
 }
 
+/** Where the authority (host and port) that starts at `from` ends: at the path, query or fragment. */
+export function authorityEnd(url: string, from: number): number {
+  let end = from;
+  while (end < url.length) {
+    const c = url.charCodeAt(end);
+    if (c === 0x2f || c === 0x3f || c === 0x23) break;
+    end++;
+  }
+  return end;
+}
+
 /** Characters RFC 3986 never allows unencoded in a URI. */
 // eslint-disable-next-line no-control-regex -- control characters are among those it must find
 const FORBIDDEN_CHARACTER = /[\s"<>{}|\\^`\u0000-\u001f\u007f]|[^\u0000-\u007f]/u;

@@ -14,6 +14,7 @@
  */
 import { fingerprint } from '../core/fingerprint.js';
 import { FingerprintMap } from '../core/fingerprint-map.js';
+import { authorityEnd } from '../core/url.js';
 import type { Position } from '../core/position.js';
 
 /** The first occurrence of a page. */
@@ -42,7 +43,7 @@ export function twinKey(loc: string): string {
 /** The twin key of a loc: its host lower-cased (when it has capitals) and what follows, from `prefixEnd` on. */
 function keyOf(loc: string, prefixEnd: number, lowered: boolean): string {
   if (!lowered) return loc.slice(prefixEnd);
-  const hostEnd = hostEndAt(loc, prefixEnd);
+  const hostEnd = authorityEnd(loc, prefixEnd);
   return loc.slice(prefixEnd, hostEnd).toLowerCase() + loc.slice(hostEnd);
 }
 
@@ -53,18 +54,6 @@ function keyStart(loc: string): number {
   if (schemeEnd < 0) return 0;
   const hostStart = schemeEnd + 3;
   return loc.startsWith('www.', hostStart) || loc.startsWith('WWW.', hostStart) ? hostStart + 4 : hostStart;
-}
-
-/** Where the host that starts at `from` ends (0 when the loc has no scheme: then it has no host). */
-function hostEndAt(loc: string, from: number): number {
-  if (from === 0) return 0;
-  let end = from;
-  for (
-    let c = loc.charCodeAt(end);
-    end < loc.length && c !== 0x2f && c !== 0x3f && c !== 0x23;
-    c = loc.charCodeAt(++end)
-  );
-  return end;
 }
 
 /** Whether the host that starts at `from` holds an ASCII capital (false when the loc has no scheme). */

@@ -20,18 +20,25 @@ export { hreflangProblem };
 
 type LocatedUrl = LocatedEntry & { entry: UrlEntry };
 
+/** Distinct hreflang values whose verdicts a document remembers (a site uses a few dozen). */
+const MAX_REMEMBERED_VALUES = 1000;
+const LOC_FALLBACK = ['loc'];
+
 export class HreflangRules {
   /** HREF-006 is advice: once per document. */
   private xDefaultAdvised = false;
+  /** The verdict on each hreflang value met (HREF-002), by value: '' when it is valid. */
+  private readonly verdicts = new Map<string, string>();
 
   check(located: LocatedUrl, report: Reporter): void {
     const alternates = located.entry.alternates;
     if (!alternates || alternates.length === 0) return;
-    alternates.forEach((alternate, i) => {
-      const problem = hreflangProblem(alternate.hreflang);
-      if (problem) report.field('HREF-002', `hreflang ${problem}`, located, `alternates.${i}`);
-    });
-    report.rules(alternatesProblems(located.entry.loc, alternates), located, '', ['loc']);
+    for (let i = 0; i < alternates.length; i++) {
+      const problem = this.verdictOn(alternates[i]!.hreflang);
+      if (problem !== '') report.field('HREF-002', `hreflang ${problem}`, located, alternatePath(i));
+    }
+    const problems = alternatesProblems(located.entry.loc, alternates);
+    if (problems.length > 0) report.rules(problems, located, '', LOC_FALLBACK);
     if (!this.xDefaultAdvised && !alternates.some((alternate) => alternate.hreflang.toLowerCase() === 'x-default')) {
       this.xDefaultAdvised = true;
       report.field(
@@ -41,6 +48,16 @@ export class HreflangRules {
         ['alternates.0', 'loc'],
       );
     }
+  }
+
+  /** hreflangProblem of the value, or '' when it has none; looked up for every alternate, so remembered. */
+  private verdictOn(value: string): string {
+    let verdict = this.verdicts.get(value);
+    if (verdict === undefined) {
+      verdict = hreflangProblem(value) ?? '';
+      if (this.verdicts.size < MAX_REMEMBERED_VALUES) this.verdicts.set(value, verdict);
+    }
+    return verdict;
   }
 }
 

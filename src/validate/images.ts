@@ -6,7 +6,7 @@
 import type { UrlEntry } from '../core/entry.js';
 import { LIMITS } from '../core/limits.js';
 import { deprecatedImageProblems, imageCountProblem } from '../core/rules/image.js';
-import { looksAbsoluteHttp } from '../core/url.js';
+import { authorityEnd, looksAbsoluteHttp } from '../core/url.js';
 import type { LocatedEntry } from '../parse/types.js';
 import type { Reporter } from './reporter.js';
 
@@ -21,9 +21,11 @@ export class ImageRules {
     if (count) {
       report.rules([count], located, `images.${LIMITS.maxImagesPerUrl}`, [`images.${LIMITS.maxImagesPerUrl}.loc`]);
     }
-    images.forEach((image, i) => {
-      report.rules(deprecatedImageProblems(image), located, `images.${i}`, [`images.${i}`, `images.${i}.loc`]);
-      if (!this.crossHostNoted && looksAbsoluteHttp(image.loc) && hostOf(image.loc) !== hostOf(located.entry.loc)) {
+    for (let i = 0; i < images.length; i++) {
+      const image = images[i]!;
+      const deprecated = deprecatedImageProblems(image);
+      if (deprecated.length > 0) report.rules(deprecated, located, `images.${i}`, [`images.${i}`, `images.${i}.loc`]);
+      if (!this.crossHostNoted && looksAbsoluteHttp(image.loc) && !sameHost(image.loc, located.entry.loc)) {
         this.crossHostNoted = true;
         report.field(
           'IMG-004',
@@ -32,11 +34,22 @@ export class ImageRules {
           [`images.${i}.loc`, `images.${i}`],
         );
       }
-    });
+    }
   }
 }
 
-function hostOf(url: string): string {
-  const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url);
-  return match ? match[1]!.toLowerCase() : '';
+/** Whether two URLs name the same host (the authority, compared without case), without slicing either. */
+function sameHost(a: string, b: string): boolean {
+  const aStart = a.indexOf('://') + 3;
+  const bStart = b.indexOf('://') + 3;
+  const length = authorityEnd(a, aStart) - aStart;
+  if (length !== authorityEnd(b, bStart) - bStart) return false;
+  for (let i = 0; i < length; i++) {
+    if (asciiLower(a.charCodeAt(aStart + i)) !== asciiLower(b.charCodeAt(bStart + i))) return false;
+  }
+  return true;
+}
+
+function asciiLower(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
 }

@@ -9,6 +9,9 @@ import type { EntryLocation, LocatedEntry } from '../parse/types.js';
 
 export type { Position };
 
+/** No fallback field: one shared array, as `rules` runs for every entry. */
+const NO_FALLBACKS: readonly string[] = Object.freeze([]);
+
 /** Where a document-level problem without a better place is reported: the start of the file. */
 export const DOCUMENT_START: Position = { line: 1, column: 1 };
 
@@ -51,7 +54,7 @@ export class Reporter {
     problems: readonly RuleProblem[],
     located: LocatedEntry,
     prefix: string,
-    fallbacks: readonly string[] = [],
+    fallbacks: readonly string[] = NO_FALLBACKS,
   ): void {
     for (const found of problems) {
       const path = found.path === undefined ? prefix : prefix === '' ? found.path : `${prefix}.${found.path}`;
