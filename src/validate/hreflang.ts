@@ -124,7 +124,7 @@ export class HreflangGraph {
     const locLow = this.hash[1]!;
     if (this.byLoc.get(locHigh, locLow) >= 0) return undefined;
     let cost = CLUSTER_OVERHEAD_BYTES + loc.length;
-    for (const alternate of alternates) cost += alternate.href.length + ALTERNATE_OVERHEAD_BYTES;
+    for (let i = 0; i < alternates.length; i++) cost += alternates[i]!.href.length + ALTERNATE_OVERHEAD_BYTES;
     if (this.spent || this.bytes + cost > this.budgetBytes) {
       if (this.spent) return undefined;
       this.spent = true;

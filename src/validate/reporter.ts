@@ -56,7 +56,9 @@ export class Reporter {
     prefix: string,
     fallbacks: readonly string[] = NO_FALLBACKS,
   ): void {
-    for (const found of problems) {
+    // Indexed: an iterator per call was most of what checking a valid entry allocated.
+    for (let i = 0; i < problems.length; i++) {
+      const found = problems[i]!;
       const path = found.path === undefined ? prefix : prefix === '' ? found.path : `${prefix}.${found.path}`;
       const holders = path.split('.').map((_, i, parts) => parts.slice(0, parts.length - i).join('.'));
       this.field(found.code, found.message, located, [...holders, ...fallbacks], found.severity);

@@ -58,6 +58,24 @@ test('alternates together: the URL lists itself (HREF-003) and one language name
     ]).map((p) => [p.code, p.path]),
     [['HREF-005', 'alternates.1']],
   );
+  // A long list is checked through a map rather than pairwise: the same answers.
+  const languages = Array.from(
+    { length: 40 },
+    (_, i) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+  );
+  const many = [
+    { hreflang: 'en', href: loc },
+    ...languages.map((hreflang) => ({ hreflang, href: `${BASE}${hreflang}` })),
+  ];
+  assert.deepEqual(alternatesProblems(loc, many), []);
+  assert.deepEqual(
+    alternatesProblems(loc, [
+      ...many,
+      { hreflang: 'Aa', href: `${BASE}other` },
+      { hreflang: 'bA', href: `${BASE}ba` },
+    ]).map((p) => [p.code, p.path]),
+    [['HREF-005', 'alternates.41']],
+  );
 });
 
 test('news language: ISO 639-1 pairs, three letters, zh-cn and zh-tw; upper case is repaired with a warning', () => {

@@ -5,7 +5,7 @@
  */
 import type { Alternate } from '../entry.js';
 import { isCountryCode, isLanguageCode } from './iso-codes.js';
-import { accepted, at, problem, refused, shown, type Checked, type RuleProblem } from './problem.js';
+import { accepted, at, NO_PROBLEMS, problem, refused, shown, type Checked, type RuleProblem } from './problem.js';
 
 /** A language, an optional ISO 15924 script, an optional region (two letters, or three digits to be refused by name). */
 const HREFLANG_SHAPE = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?$/i;
@@ -43,20 +43,24 @@ export function readHreflang(text: string): Checked<string> {
   return why === undefined ? accepted(value) : refused(problem('HREF-002', `hreflang ${why}`));
 }
 
+/** Up to this many alternates, each is compared with those before it; past it, a map keeps the check linear. */
+const PAIRWISE_MAX = 16;
+
 /**
  * The alternates of one URL together: the URL must be among them (HREF-003), and one language
  * must not name two URLs (HREF-005). Problems carry the path of the alternate they are about.
+ * This runs for every URL with hreflang links, so an ordinary cluster allocates nothing.
  */
-export function alternatesProblems(loc: string, alternates: readonly Alternate[]): RuleProblem[] {
-  const problems: RuleProblem[] = [];
-  const byLanguage = new Map<string, string>();
+export function alternatesProblems(loc: string, alternates: readonly Alternate[]): readonly RuleProblem[] {
+  let problems: RuleProblem[] | undefined;
+  const byLanguage = alternates.length > PAIRWISE_MAX ? new Map<string, string>() : undefined;
   let listsItself = false;
-  alternates.forEach((alternate, i) => {
+  for (let i = 0; i < alternates.length; i++) {
+    const alternate = alternates[i]!;
     if (alternate.href === loc) listsItself = true;
-    const language = alternate.hreflang.toLowerCase();
-    const other = byLanguage.get(language);
+    const other = byLanguage ? swapHref(byLanguage, alternate) : earlierHref(alternates, i);
     if (other !== undefined && other !== alternate.href) {
-      problems.push(
+      (problems ??= []).push(
         at(
           `alternates.${i}`,
           problem(
@@ -66,10 +70,9 @@ export function alternatesProblems(loc: string, alternates: readonly Alternate[]
         ),
       );
     }
-    byLanguage.set(language, alternate.href);
-  });
+  }
   if (!listsItself && alternates.length > 0) {
-    problems.unshift(
+    (problems ??= []).unshift(
       at(
         'alternates.0',
         problem(
@@ -79,7 +82,29 @@ export function alternatesProblems(loc: string, alternates: readonly Alternate[]
       ),
     );
   }
-  return problems;
+  return problems ?? NO_PROBLEMS;
+}
+
+/** The href the nearest earlier alternate gave the same language (compared without case). */
+function earlierHref(alternates: readonly Alternate[], i: number): string | undefined {
+  const language = alternates[i]!.hreflang;
+  for (let j = i - 1; j >= 0; j--) {
+    const earlier = alternates[j]!.hreflang;
+    if (
+      earlier.length === language.length &&
+      (earlier === language || earlier.toLowerCase() === language.toLowerCase())
+    )
+      return alternates[j]!.href;
+  }
+  return undefined;
+}
+
+/** The same through a map of the last href per language, which then takes this alternate's. */
+function swapHref(byLanguage: Map<string, string>, alternate: Alternate): string | undefined {
+  const language = alternate.hreflang.toLowerCase();
+  const other = byLanguage.get(language);
+  byLanguage.set(language, alternate.href);
+  return other;
 }
 
 /**
