@@ -5,12 +5,12 @@
  *
  * Memory budget: a URL costs 16 bytes in one typed array (its key's 64-bit fingerprint, its
  * prefix, source and line), never its text; a URL whose host has capitals costs about 16 more, to
- * tell its spelling. The table holds at most 3,145,728 URLs in 64 MiB (96 MiB for a moment while
- * it doubles the last time); past that the set stops remembering new URLs (LIMIT-004), so that a
- * never-ending stream cannot exhaust memory. A URL's text is rebuilt for messages from the URL
- * that repeats it: its shared prefix ("https://www.") and the key are all it takes. Bytes matter
- * twice here: each page of a table is first touched at a random probe, and on a virtual machine
- * that first touch can cost more than the hashing.
+ * tell its spelling. The table holds at most 3,145,728 URLs in 64 MiB (it doubles in place); past
+ * that the set stops remembering new URLs (LIMIT-004), so that a never-ending stream cannot exhaust
+ * memory. A URL's text is rebuilt for messages from the URL that repeats it: its shared prefix
+ * ("https://www.") and the key are all it takes. Bytes matter twice here: each page of the table
+ * is first touched at a random probe, and on a virtual machine that first touch can cost more
+ * than hashing the URL.
  */
 import { fingerprint } from '../core/fingerprint.js';
 import { FingerprintMap } from '../core/fingerprint-map.js';
@@ -88,7 +88,10 @@ const MAX_PREFIXES = 0xff;
 export const BUDGET_SPENT = 'budget-spent';
 
 export class UrlRegistry {
-  private table = new Uint32Array(1024 * WORDS);
+  /** The table's memory, resizable up to the largest table: it grows in place (see grow). */
+  private readonly memory = new ArrayBuffer(1024 * WORDS * 4, { maxByteLength: MAX_SLOTS * WORDS * 4 });
+  /** A view that follows the memory's length. */
+  private readonly table = new Uint32Array(this.memory);
   private mask = 1023;
   private count = 0;
   private stopped = false;
@@ -239,24 +242,52 @@ export class UrlRegistry {
     return index;
   }
 
+  /**
+   * Doubles the table in place: the memory grows, and each entry moves to its slot under the new
+   * mask. No second table is made, so the pages touched are those of the final table alone (a copy
+   * touched as many again, and a fresh page costs more than moving an entry). An entry must never
+   * be placed past one not yet moved, or the move would leave a hole in its probe path. So entries
+   * go in slot order from the first empty slot, and two kinds are set aside and placed last: those
+   * before that slot (they may have wrapped around the old end), and any that would land past an
+   * entry not yet moved.
+   */
   private grow(): void {
-    const slots = (this.mask + 1) * 2;
+    const oldSlots = this.mask + 1;
+    const slots = oldSlots * 2;
     if (slots > MAX_SLOTS) return;
-    const old = this.table;
-    // Locals, not fields, in the loop: it runs once per URL remembered, and is seldom optimised whole.
-    const table = new Uint32Array(slots * WORDS);
-    const mask = slots - 1;
-    for (let at = 0; at < old.length; at += WORDS) {
-      const low = old[at + KEY_LOW]!;
-      if (low === 0) continue;
-      const high = old[at + KEY_HIGH]!;
-      let slot = (high ^ low) & mask;
-      while (table[slot * WORDS + KEY_LOW] !== 0) slot = (slot + 1) & mask;
-      // Word by word: a subarray per URL moved was most of the cost of growing.
-      const to = slot * WORDS;
-      for (let word = 0; word < WORDS; word++) table[to + word] = old[at + word]!;
+    this.memory.resize(slots * WORDS * 4);
+    this.mask = slots - 1;
+    const table = this.table;
+    let firstEmpty = 0;
+    while (table[firstEmpty * WORDS + KEY_LOW] !== 0) firstEmpty++;
+    const aside: number[] = [];
+    for (let at = 0; at < firstEmpty * WORDS; at++) {
+      aside.push(table[at]!);
+      table[at] = 0;
     }
-    this.table = table;
-    this.mask = mask;
+    for (let slot = firstEmpty + 1; slot < oldSlots; slot++) {
+      const at = slot * WORDS;
+      if (table[at + KEY_LOW] === 0) continue;
+      const to = this.freeSlotFor(table[at + KEY_HIGH]!, table[at + KEY_LOW]!, slot);
+      if (to === slot) continue;
+      const placed = to < slot || to >= oldSlots;
+      for (let word = 0; word < WORDS; word++) {
+        if (placed) table[to * WORDS + word] = table[at + word]!;
+        else aside.push(table[at + word]!);
+        table[at + word] = 0;
+      }
+    }
+    for (let at = 0; at < aside.length; at += WORDS) {
+      const to = this.freeSlotFor(aside[at + KEY_HIGH]!, aside[at + KEY_LOW]!, -1) * WORDS;
+      for (let word = 0; word < WORDS; word++) table[to + word] = aside[at + word]!;
+    }
+  }
+
+  /** The first slot from the key's home that is empty or is `own` (the slot of the entry being moved). */
+  private freeSlotFor(high: number, low: number, own: number): number {
+    const table = this.table;
+    let slot = (high ^ low) & this.mask;
+    while (slot !== own && table[slot * WORDS + KEY_LOW] !== 0) slot = (slot + 1) & this.mask;
+    return slot;
   }
 }

@@ -111,6 +111,20 @@ test('the URL set tells duplicates from http/https and www twins, across sources
   assert.equal(registry.has('https://www.example.com/c'), false);
 });
 
+test('the URL set finds every URL it was given, and no other, after growing in place many times', () => {
+  const registry = new UrlRegistry();
+  const loc = (i: number) => `https://www.example.com/${(i * 2654435761) % 1_000_003}/${i}`;
+  const count = 300_000;
+  for (let i = 0; i < count; i++) assert.equal(registry.add(loc(i), 'a.xml', { line: i + 1, column: 1 }), undefined);
+  assert.equal(registry.size, count);
+  for (let i = 0; i < count; i++) {
+    const repeat = registry.add(loc(i), 'a.xml', { line: 1, column: 1 });
+    if (repeat === undefined || repeat === BUDGET_SPENT || repeat.first.line !== i + 1)
+      assert.fail(`${loc(i)} was not found where it was first met (line ${i + 1}): ${JSON.stringify(repeat)}`);
+  }
+  for (let i = count; i < count + 1000; i++) assert.equal(registry.has(loc(i)), false);
+});
+
 test('the URL set remembers up to its budget, says so once, and still finds repeats of what it holds', () => {
   const registry = new UrlRegistry(1000);
   for (let i = 0; i < 1000; i++)
