@@ -88,10 +88,10 @@ const MAX_PREFIXES = 0xff;
 export const BUDGET_SPENT = 'budget-spent';
 
 export class UrlRegistry {
-  /** The table's memory, resizable up to the largest table: it grows in place (see grow). */
-  private readonly memory = new ArrayBuffer(1024 * WORDS * 4, { maxByteLength: MAX_SLOTS * WORDS * 4 });
+  /** The table's memory, resizable up to the table `maxUrls` needs: it grows in place (see grow). */
+  private readonly memory: ArrayBuffer;
   /** A view that follows the memory's length. */
-  private readonly table = new Uint32Array(this.memory);
+  private readonly table: Uint32Array;
   private mask = 1023;
   private count = 0;
   private stopped = false;
@@ -115,6 +115,10 @@ export class UrlRegistry {
   /** `maxUrls`: how many URLs to remember at most (MAX_REMEMBERED_URLS, or fewer). */
   constructor(maxUrls = MAX_REMEMBERED_URLS) {
     this.maxUrls = Math.min(maxUrls, MAX_REMEMBERED_URLS);
+    // Address space is reserved for the largest table, and memory taken as the table grows.
+    const largest = Math.max(this.mask + 1, Math.min(MAX_SLOTS, 2 ** Math.ceil(Math.log2((this.maxUrls * 4) / 3 + 1))));
+    this.memory = new ArrayBuffer((this.mask + 1) * WORDS * 4, { maxByteLength: largest * WORDS * 4 });
+    this.table = new Uint32Array(this.memory);
   }
 
   get size(): number {
@@ -254,7 +258,7 @@ export class UrlRegistry {
   private grow(): void {
     const oldSlots = this.mask + 1;
     const slots = oldSlots * 2;
-    if (slots > MAX_SLOTS) return;
+    if (slots * WORDS * 4 > this.memory.maxByteLength) return;
     this.memory.resize(slots * WORDS * 4);
     this.mask = slots - 1;
     const table = this.table;

@@ -10,7 +10,8 @@ import { quote, type Reporter } from './reporter.js';
 import type { Scope } from './scope.js';
 
 export class SitemapRefRules {
-  private readonly children = new UrlRegistry();
+  /** Made at the first child: most documents are urlsets, which list none. */
+  private children: UrlRegistry | undefined;
 
   constructor(
     private readonly scope: Scope | undefined,
@@ -37,7 +38,11 @@ export class SitemapRefRules {
     if (itself) {
       report.field('IDX-005', 'the index lists itself as a child; remove this entry (it makes a loop)', located, 'loc');
     }
-    const repeat = this.children.add(loc, report.source, located.location.fields.loc ?? located.location);
+    const repeat = (this.children ??= new UrlRegistry()).add(
+      loc,
+      report.source,
+      located.location.fields.loc ?? located.location,
+    );
     if (repeat === BUDGET_SPENT) {
       report.field(
         'LIMIT-004',
