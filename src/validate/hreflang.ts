@@ -22,7 +22,7 @@ type LocatedUrl = LocatedEntry & { entry: UrlEntry };
 
 /** Distinct hreflang values whose verdicts a document remembers (a site uses a few dozen). */
 const MAX_REMEMBERED_VALUES = 1000;
-const LOC_FALLBACK = ['loc'];
+const LOC_FALLBACK: readonly string[] = ['loc'];
 
 export class HreflangRules {
   /** HREF-006 is advice: once per document. */
