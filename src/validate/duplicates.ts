@@ -101,6 +101,8 @@ export class UrlRegistry {
   private lastPrefix: string | undefined;
   private lastPrefixIndex = 0;
   private readonly sources: string[] = [];
+  private lastSource: string | undefined;
+  private lastSourceIndex = 0;
   private readonly sourceIndexes = new Map<string, number>();
   /** By key, for a URL whose host had capitals: a hash of how it was spelt (a repeat may spell it otherwise). */
   private readonly spellings = new FingerprintMap();
@@ -237,6 +239,14 @@ export class UrlRegistry {
 
   /** The source's index (sources beyond 2²³ share the last one: a run reads far fewer documents). */
   private sourceIndex(source: string): number {
+    // The URLs of one document come one after the other: its index is not looked up for each.
+    if (source === this.lastSource) return this.lastSourceIndex;
+    this.lastSource = source;
+    this.lastSourceIndex = this.sourceIndexOf(source);
+    return this.lastSourceIndex;
+  }
+
+  private sourceIndexOf(source: string): number {
     let index = this.sourceIndexes.get(source);
     if (index === undefined && this.sources.length >= 1 << (32 - SOURCE_SHIFT)) return this.sources.length - 1;
     if (index === undefined) {

@@ -68,7 +68,9 @@ export class Reporter {
 
 /** The position of a field's value, falling back to the element that holds it, then the entry. */
 export function fieldPosition(location: EntryLocation, paths: string | readonly string[]): Position {
-  for (const path of typeof paths === 'string' ? [paths] : paths) {
+  // A single path is looked up as it is: this runs for every hreflang link kept.
+  if (typeof paths === 'string') return location.fields[paths] ?? location;
+  for (const path of paths) {
     const found = location.fields[path];
     if (found) return found;
   }
