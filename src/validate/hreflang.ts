@@ -5,7 +5,7 @@
  * needs every cluster remembered until the end, within a memory budget. Missing attributes and
  * hrefs that are no URL (HREF-001) are the parser's.
  */
-import type { UrlEntry } from '../core/entry.js';
+import type { Alternate, UrlEntry } from '../core/entry.js';
 import { alternatesProblems, hreflangProblem } from '../core/rules/hreflang.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { LocatedEntry } from '../parse/types.js';
@@ -39,7 +39,7 @@ export class HreflangRules {
     }
     const problems = alternatesProblems(located.entry.loc, alternates);
     if (problems.length > 0) report.rules(problems, located, '', LOC_FALLBACK);
-    if (!this.xDefaultAdvised && !alternates.some((alternate) => alternate.hreflang.toLowerCase() === 'x-default')) {
+    if (!this.xDefaultAdvised && !hasXDefault(alternates)) {
       this.xDefaultAdvised = true;
       report.field(
         'HREF-006',
@@ -59,6 +59,15 @@ export class HreflangRules {
     }
     return verdict;
   }
+}
+
+/** Whether one of the alternates is x-default (in any case): asked of every cluster until one has none. */
+function hasXDefault(alternates: readonly Alternate[]): boolean {
+  for (let i = 0; i < alternates.length; i++) {
+    const language = alternates[i]!.hreflang;
+    if (language.length === 9 && language.toLowerCase() === 'x-default') return true;
+  }
+  return false;
 }
 
 /** The memory the clusters of one run may take, in MiB (about 400,000 clusters of five alternates). */
