@@ -184,16 +184,6 @@ export class HreflangGraph {
     const { clusters, links } = this;
     for (let cluster = 0; cluster < this.clusterCount; cluster++) {
       const at = cluster * CLUSTER_WORDS;
-      let loc: string | undefined;
-      let report: Reporter | undefined;
-      // The cluster's loc and reporter are made only when it has something to say.
-      const say = (code: string, message: (href: string) => string, link: number, severity?: 'warning') => {
-        loc ??= this.texts.get(clusters[at + LOC_TEXT]!);
-        report ??= reporterFor(clusters[at + SOURCE]!);
-        const href = this.texts.get(links[link + HREF_TEXT]!);
-        const position = { line: links[link + LINE]!, column: links[link + COLUMN]! };
-        report.at(code, message(href), position, loc, severity);
-      };
       let returnReported = false;
       let agreementReported = false;
       const first = clusters[at + FIRST_LINK]!;
@@ -206,14 +196,18 @@ export class HreflangGraph {
           if (returnReported) continue;
           returnReported = true;
           if (isListed(this.texts.get(links[link + HREF_TEXT]!))) {
-            say(
+            this.report(
+              reporterFor,
+              cluster,
               'HREF-004',
               (href) =>
                 `alternate ${quote(href)} has no hreflang links, so it does not link back to this URL and Google ignores the pair; give it the same cluster`,
               link,
             );
           } else {
-            say(
+            this.report(
+              reporterFor,
+              cluster,
               'HREF-005',
               (href) =>
                 `alternate ${quote(href)} is not listed as a <loc> in the sitemaps validated, so its own cluster cannot be checked; list it with the same hreflang links`,
@@ -224,7 +218,9 @@ export class HreflangGraph {
         } else if (!linkSets.names(other, clusters[at + LOC_HIGH]!, clusters[at + LOC_LOW]!)) {
           if (returnReported) continue;
           returnReported = true;
-          say(
+          this.report(
+            reporterFor,
+            cluster,
             'HREF-004',
             (href) =>
               `alternate ${quote(href)} does not link back to this URL, so Google ignores the pair; add this URL to its hreflang links`,
@@ -232,7 +228,9 @@ export class HreflangGraph {
           );
         } else if (!agreementReported && !linkSets.same(other, cluster)) {
           agreementReported = true;
-          say(
+          this.report(
+            reporterFor,
+            cluster,
             'HREF-005',
             (href) =>
               `this URL and its alternate ${quote(href)} list different hreflang clusters; give every page of a cluster the same set of links`,
@@ -241,6 +239,22 @@ export class HreflangGraph {
         }
       }
     }
+  }
+
+  /** Reports a problem of a cluster's link, at the link, for the cluster's URL; the texts are read only now. */
+  private report(
+    reporterFor: (sourceIndex: number) => Reporter,
+    cluster: number,
+    code: string,
+    message: (href: string) => string,
+    link: number,
+    severity?: 'warning',
+  ): void {
+    const at = cluster * CLUSTER_WORDS;
+    const href = this.texts.get(this.links[link + HREF_TEXT]!);
+    const position = { line: this.links[link + LINE]!, column: this.links[link + COLUMN]! };
+    const loc = this.texts.get(this.clusters[at + LOC_TEXT]!);
+    reporterFor(this.clusters[at + SOURCE]!).at(code, message(href), position, loc, severity);
   }
 }
 
