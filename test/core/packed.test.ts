@@ -13,6 +13,7 @@ test('packed texts give back each text as it was given, across packs and before 
   const given = [
     '',
     'é',
+    'https://例え.jp/😀', // two-byte text, with a surrogate pair
     'a'.repeat(70_000),
     ...Array.from({ length: 20_000 }, (_, i) => `https://www.example.com/${i}`),
   ];
@@ -23,7 +24,8 @@ test('packed texts give back each text as it was given, across packs and before 
   );
   assert.equal(texts.get(ids.at(-1)!), given.at(-1), 'a text still pending');
   for (let i = 0; i < given.length; i += 7) assert.equal(texts.get(ids[i]!), given[i]);
-  assert.equal(texts.get(2), given[2], 'a text longer than a pack');
+  assert.equal(texts.get(2), given[2], 'two-byte text');
+  assert.equal(texts.get(3), given[3], 'a text longer than a pack');
   const late = texts.add('https://www.example.com/late');
   assert.equal(texts.get(late), 'https://www.example.com/late', 'added after reading');
 });
