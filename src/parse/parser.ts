@@ -78,6 +78,8 @@ interface DocumentReader {
   readonly finished: boolean;
   /** Where a document offset is, for entries emitted with an offset (valid while their chunk is being handed out). */
   locate?(offset: number): Position;
+  /** Reads the entries complete in what it holds, as if more were to come: the input broke off. */
+  flush?(): void;
 }
 
 class SitemapParser implements ParsedSitemap {
@@ -184,11 +186,34 @@ class SitemapParser implements ParsedSitemap {
       edge.gunzip,
     );
     const queue = new EntryQueue();
-    for await (const text of withWholeHead(decodeText(bytes, report, edge.utf8Decoder))) {
-      signal?.throwIfAborted();
-      const reader = (this.reader ??= this.chooseReader(text, positions, queue));
-      yield* this.step(queue, () => reader.write(text));
-      if (reader.finished) return;
+    const texts = withWholeHead(decodeText(bytes, report, edge.utf8Decoder))[Symbol.asyncIterator]();
+    // Until the texts end or fail, leaving early (a break downstream, a stop) closes them.
+    let open = true;
+    try {
+      for (;;) {
+        let next: IteratorResult<string>;
+        try {
+          next = await texts.next();
+        } catch (error) {
+          open = false;
+          // The input broke off (a connection reset, a file that failed): the entries complete in
+          // the text in hand are the reader's to keep, though it waited for more to read them.
+          const reader = this.reader;
+          if (reader?.flush !== undefined) yield* this.step(queue, () => reader.flush!());
+          throw error;
+        }
+        if (next.done) {
+          open = false;
+          break;
+        }
+        const text = next.value;
+        signal?.throwIfAborted();
+        const reader = (this.reader ??= this.chooseReader(text, positions, queue));
+        yield* this.step(queue, () => reader.write(text));
+        if (reader.finished) return;
+      }
+    } finally {
+      if (open) await texts.return(undefined);
     }
     if (stopped === 'limit') return;
     if (this.reader === undefined) {
@@ -285,12 +310,18 @@ const SNIFF_CHARS = 512;
  */
 async function* withWholeHead(texts: AsyncIterable<string>): AsyncGenerator<string> {
   let head: string | undefined = '';
-  for await (const text of texts) {
-    if (head === undefined) yield text;
-    else if ((head += text).length >= SNIFF_CHARS) {
-      yield head;
-      head = undefined;
+  try {
+    for await (const text of texts) {
+      if (head === undefined) yield text;
+      else if ((head += text).length >= SNIFF_CHARS) {
+        yield head;
+        head = undefined;
+      }
     }
+  } catch (error) {
+    // A short document that broke off: what came is still read (see batches).
+    if (head !== undefined && head.trim() !== '') yield head;
+    throw error;
   }
   if (head !== undefined && head.trim() !== '') yield head;
 }

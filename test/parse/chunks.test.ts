@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { documentBytesOf, loadManifest } from '../helpers/conformance.js';
 import { damagedDocuments } from './damage.js';
+import { entryBatches, parseSitemap } from '../../src/parse/index.js';
 import { inPieces, parseAll, urlset, type ParseResult } from './helpers.js';
 
 /**
@@ -139,3 +140,39 @@ test(
     assert.deepEqual(summary(await parseAll(inPieces(bytes, [1165, 1258]))), whole);
   },
 );
+
+test('a stream that breaks off: every entry complete before the break is kept, however the bytes were cut', async () => {
+  // Plain blocks (the fast path, which waits for 4 KiB more text before it reads a cut block
+  // again) and blocks only the general path reads; the break falls anywhere past the head.
+  const blocks = Array.from({ length: 400 }, (_, i) =>
+    i % 3 === 0
+      ? `<url><loc>https://example.com/general/${i}</loc><!-- read by the lexer --></url>`
+      : `<url><loc>https://example.com/plain/${i}</loc><lastmod>2024-05-01</lastmod></url>`,
+  );
+  const text = urlset(blocks.join('\n'));
+  const bytes = Buffer.from(text);
+  const locsBefore = (end: number) =>
+    [...text.slice(0, end).matchAll(/<url><loc>([^<]*)<\/loc>.*?<\/url>/g)].map((match) => match[1]);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1200, max: bytes.length - 1 }),
+      fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 6 }),
+      async (breakAt, cuts) => {
+        async function* breaking(): AsyncGenerator<Uint8Array> {
+          yield* inPieces(
+            bytes.subarray(0, breakAt),
+            cuts.filter((cut) => cut < breakAt).sort((a, b) => a - b),
+          );
+          throw new Error('the connection broke off');
+        }
+        const kept: string[] = [];
+        await assert.rejects(async () => {
+          for await (const batch of entryBatches(parseSitemap(breaking())))
+            for (const entry of batch) kept.push(entry.loc);
+        }, /broke off/);
+        assert.deepEqual(kept, locsBefore(breakAt));
+      },
+    ),
+    { numRuns: 150 },
+  );
+});

@@ -66,6 +66,11 @@ export class XmlDocument {
     if (this.lexer.append(text)) this.read(false);
   }
 
+  /** Reads the blocks complete in what is held, without waiting for more text: the input broke off. */
+  flush(): void {
+    this.read(false);
+  }
+
   end(): void {
     this.read(true);
     this.lexer.end();
