@@ -72,12 +72,13 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
 /** Where the authority (host and port) that starts at `from` ends: at the path, query or fragment. */
 export function authorityEnd(url: string, from: number): number {
   let end = from;
-  while (end < url.length) {
-    const c = url.charCodeAt(end);
-    if (c === 0x2f || c === 0x3f || c === 0x23) break;
-    end++;
-  }
+  while (end < url.length && !endsAuthority(url.charCodeAt(end))) end++;
   return end;
+}
+
+/** Whether a character ends a URL's authority: `/`, `?` or `#`. */
+export function endsAuthority(c: number): boolean {
+  return c === 0x2f || c === 0x3f || c === 0x23;
 }
 
 /** Characters RFC 3986 never allows unencoded in a URI. */

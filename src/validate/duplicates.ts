@@ -14,7 +14,7 @@
  */
 import { fingerprint } from '../core/fingerprint.js';
 import { FingerprintMap } from '../core/fingerprint-map.js';
-import { authorityEnd } from '../core/url.js';
+import { authorityEnd, endsAuthority } from '../core/url.js';
 import type { Position } from '../core/position.js';
 
 /** The first occurrence of a page. */
@@ -62,7 +62,7 @@ function hostHasCapitals(loc: string, from: number): boolean {
   // One pass that stops at the host's end: this runs once per URL of the run.
   for (let i = from; i < loc.length; i++) {
     const c = loc.charCodeAt(i);
-    if (c === 0x2f || c === 0x3f || c === 0x23) return false;
+    if (endsAuthority(c)) return false;
     if (c >= 0x41 && c <= 0x5a) return true;
   }
   return false;
