@@ -186,34 +186,22 @@ class SitemapParser implements ParsedSitemap {
       edge.gunzip,
     );
     const queue = new EntryQueue();
-    const texts = withWholeHead(decodeText(bytes, report, edge.utf8Decoder))[Symbol.asyncIterator]();
-    // Until the texts end or fail, leaving early (a break downstream, a stop) closes them.
-    let open = true;
+    // Set when the input breaks off (a connection reset, a file that failed), not the reading.
+    let brokeOff = false;
+    const texts = withWholeHead(decodeText(bytes, report, edge.utf8Decoder), () => (brokeOff = true));
     try {
-      for (;;) {
-        let next: IteratorResult<string>;
-        try {
-          next = await texts.next();
-        } catch (error) {
-          open = false;
-          // The input broke off (a connection reset, a file that failed): the entries complete in
-          // the text in hand are the reader's to keep, though it waited for more to read them.
-          const reader = this.reader;
-          if (reader?.flush !== undefined) yield* this.step(queue, () => reader.flush!());
-          throw error;
-        }
-        if (next.done) {
-          open = false;
-          break;
-        }
-        const text = next.value;
+      for await (const text of texts) {
         signal?.throwIfAborted();
         const reader = (this.reader ??= this.chooseReader(text, positions, queue));
         yield* this.step(queue, () => reader.write(text));
         if (reader.finished) return;
       }
-    } finally {
-      if (open) await texts.return(undefined);
+    } catch (error) {
+      // The entries complete in the text in hand are the reader's to keep, though it waited for
+      // more to read them.
+      const reader = this.reader;
+      if (brokeOff && reader?.flush !== undefined) yield* this.step(queue, () => reader.flush!());
+      throw error;
     }
     if (stopped === 'limit') return;
     if (this.reader === undefined) {
@@ -307,9 +295,11 @@ const SNIFF_CHARS = 512;
 /**
  * The text as it comes, but its head (the first SNIFF_CHARS characters, or all of a shorter text)
  * in one piece, for choosing the reader; a short text of whitespace alone is no document at all.
+ * When the texts fail, what was held is handed on before the error, and `onBreak` is told.
  */
-async function* withWholeHead(texts: AsyncIterable<string>): AsyncGenerator<string> {
+async function* withWholeHead(texts: AsyncIterable<string>, onBreak: () => void): AsyncGenerator<string> {
   let head: string | undefined = '';
+  let failure: { error: unknown } | undefined;
   try {
     for await (const text of texts) {
       if (head === undefined) yield text;
@@ -319,11 +309,12 @@ async function* withWholeHead(texts: AsyncIterable<string>): AsyncGenerator<stri
       }
     }
   } catch (error) {
-    // A short document that broke off: what came is still read (see batches).
-    if (head !== undefined && head.trim() !== '') yield head;
-    throw error;
+    // A document that broke off: what came is still read, and then the error is the reader's.
+    onBreak();
+    failure = { error };
   }
   if (head !== undefined && head.trim() !== '') yield head;
+  if (failure !== undefined) throw failure.error;
 }
 
 function textDocument(report: Report, maxLineLength: number, out: EntryQueue): DocumentReader {
