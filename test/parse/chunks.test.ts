@@ -143,7 +143,7 @@ test(
 
 test('a stream that breaks off: every entry complete before the break is kept, however the bytes were cut', async () => {
   // Plain blocks (the fast path, which waits for 4 KiB more text before it reads a cut block
-  // again) and blocks only the general path reads; the break falls anywhere past the head.
+  // again) and blocks only the general path reads; the break falls anywhere, in the head held for sniffing too.
   const blocks = Array.from({ length: 400 }, (_, i) =>
     i % 3 === 0
       ? `<url><loc>https://example.com/general/${i}</loc><!-- read by the lexer --></url>`
@@ -155,7 +155,7 @@ test('a stream that breaks off: every entry complete before the break is kept, h
     [...text.slice(0, end).matchAll(/<url><loc>([^<]*)<\/loc>.*?<\/url>/g)].map((match) => match[1]);
   await fc.assert(
     fc.asyncProperty(
-      fc.integer({ min: 1200, max: bytes.length - 1 }),
+      fc.integer({ min: 1, max: bytes.length - 1 }),
       fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 6 }),
       async (breakAt, cuts) => {
         async function* breaking(): AsyncGenerator<Uint8Array> {

@@ -12,7 +12,10 @@ export interface ByteCounters {
   gzip: boolean;
 }
 
-/** The first `length` bytes (fewer at the end of input), and the whole input again. */
+/**
+ * The first `length` bytes (fewer at the end of input), and the whole input again. When the input
+ * fails first, the head is what came before, and the whole input throws the error after it.
+ */
 export async function peek(
   input: AsyncIterable<Uint8Array>,
   length: number,
@@ -21,19 +24,26 @@ export async function peek(
   const held: Uint8Array[] = [];
   let size = 0;
   let done = false;
-  while (size < length) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
+  let failure: { error: unknown } | undefined;
+  try {
+    while (size < length) {
+      const next = await iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      held.push(next.value);
+      size += next.value.length;
     }
-    held.push(next.value);
-    size += next.value.length;
+  } catch (error) {
+    done = true;
+    failure = { error };
   }
   const head = held.length === 1 ? held[0]! : concatBytes(held, size);
   async function* all(): AsyncGenerator<Uint8Array> {
     try {
       for (const chunk of held) yield chunk;
+      if (failure !== undefined) throw failure.error;
       if (done) return;
       for (;;) {
         const next = await iterator.next();
