@@ -12,6 +12,40 @@ export interface ByteCounters {
   gzip: boolean;
 }
 
+/** One read of a stream of chunks, as an async iterator and a web stream's reader both answer. */
+type ChunkRead = { done: true; value?: unknown } | { done?: false; value: Uint8Array };
+
+/** What `gather` read: the bytes, and whether the input ended or failed after them. */
+export interface Gathered {
+  bytes: Uint8Array;
+  ended: boolean;
+  failure: { error: unknown } | undefined;
+}
+
+/**
+ * Chunks read until at least `atLeast` bytes came, joined (a lone chunk as it is), or fewer when
+ * the input ended or failed first: the bytes before a failure are kept, the failure is told after.
+ */
+export async function gather(read: () => Promise<ChunkRead>, atLeast: number): Promise<Gathered> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < atLeast) {
+      const next = await read();
+      if (next.done) return { bytes: joined(chunks, size), ended: true, failure: undefined };
+      chunks.push(next.value);
+      size += next.value.length;
+    }
+  } catch (error) {
+    return { bytes: joined(chunks, size), ended: true, failure: { error } };
+  }
+  return { bytes: joined(chunks, size), ended: false, failure: undefined };
+}
+
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks, size);
+}
+
 /**
  * The first `length` bytes (fewer at the end of input), and the whole input again. When the input
  * fails first, the head is what came before, and the whole input throws the error after it.
@@ -21,40 +55,22 @@ export async function peek(
   length: number,
 ): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
   const iterator = input[Symbol.asyncIterator]();
-  const held: Uint8Array[] = [];
-  let size = 0;
-  let done = false;
-  let failure: { error: unknown } | undefined;
-  try {
-    while (size < length) {
-      const next = await iterator.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      held.push(next.value);
-      size += next.value.length;
-    }
-  } catch (error) {
-    done = true;
-    failure = { error };
-  }
-  const head = held.length === 1 ? held[0]! : concatBytes(held, size);
+  const first = await gather(() => iterator.next(), length);
   async function* all(): AsyncGenerator<Uint8Array> {
     try {
-      for (const chunk of held) yield chunk;
-      if (failure !== undefined) throw failure.error;
-      if (done) return;
+      if (first.bytes.length > 0) yield first.bytes;
+      if (first.failure !== undefined) throw first.failure.error;
+      if (first.ended) return;
       for (;;) {
         const next = await iterator.next();
         if (next.done) return;
         yield next.value;
       }
     } finally {
-      if (!done) await iterator.return?.();
+      if (!first.ended) await iterator.return?.();
     }
   }
-  return { head, all: all() };
+  return { head: first.bytes, all: all() };
 }
 
 /** `chunks` joined into one array of `size` bytes. */

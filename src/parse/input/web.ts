@@ -3,7 +3,7 @@
  * DecompressionStream, UTF-8 through TextDecoder; there are no files. Used by `sitemapkit/web`
  * on Deno, Bun, Cloudflare Workers, browsers, and on Node too.
  */
-import { concatBytes } from './decompress.js';
+import { gather } from './decompress.js';
 import { GzipError, type ChunkDecoder, type InputEdge } from './edge.js';
 
 export const WEB_INPUT: InputEdge = { gunzip, utf8Decoder };
@@ -58,25 +58,10 @@ async function* gunzip(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Ar
     for (;;) {
       // The runtime's output chunks (16 KiB on Node) gathered into larger ones: each chunk costs a
       // trip through every stage of the parser, whatever its size.
-      const gathered: Uint8Array[] = [];
-      let size = 0;
-      let failure: unknown;
-      try {
-        while (size < GATHER_BYTES) {
-          const result = await read();
-          if (result.done) {
-            finished = true;
-            break;
-          }
-          gathered.push(result.value);
-          size += result.value.length;
-        }
-      } catch (error) {
-        failure = error;
-      }
-      if (size > 0) yield gathered.length === 1 ? gathered[0]! : concatBytes(gathered, size);
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what read() threw, after what came before it
-      if (failure !== undefined) throw failure;
+      const { bytes, ended, failure } = await gather(read, GATHER_BYTES);
+      finished = ended && failure === undefined;
+      if (bytes.length > 0) yield bytes;
+      if (failure !== undefined) throw failure.error;
       if (finished) return;
     }
   } finally {
