@@ -176,6 +176,17 @@ for (const { name, location } of stores) {
           pace,
         );
         const workers = await Promise.all(stores.map((store) => store.addWorker(run.id, 'racer')));
+        // One after another, nobody committing: each host is leased exactly twice, then no more.
+        const first = [];
+        for (const [i, store] of stores.entries())
+          first.push(await store.claim(run.id, workers[i]!, { batch: 1, leaseMs: 60_000 }));
+        const leased = first.flatMap((lease) => (lease ? [lease.host] : [])).sort();
+        assert.deepEqual(leased, ['http://h.test', 'http://h.test', 'http://i.test', 'http://i.test']);
+        for (const [i, lease] of first.entries()) {
+          if (lease === undefined) continue;
+          const done = lease.items.map((item) => ({ id: item.id, outcome: 'listed', fetched: true }));
+          await stores[i]!.commit(lease, workers[i]!, { done, fetched: done.length }, pace);
+        }
         const held = new Map<string, number>();
         const most = new Map<string, number>();
         // Each worker claims, holds its lease a moment, commits, and again until the run is empty.
@@ -198,7 +209,8 @@ for (const { name, location } of stores) {
           }
         };
         await Promise.all(stores.map((store, i) => work(store, workers[i]!)));
-        assert.deepEqual(Object.fromEntries(most), { 'http://h.test': 2, 'http://i.test': 2 });
+        // How often two leases overlap in the race depends on the machine's load; the limit may never be passed.
+        for (const [host, count] of most) assert.ok(count <= 2, `${host} was leased ${count} times at once`);
       } finally {
         await Promise.all(stores.map((store) => store.close()));
       }
