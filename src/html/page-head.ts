@@ -34,10 +34,10 @@ export interface PageHead {
   /** The redirect the page makes itself (meta refresh in the head, inline script), its target resolved. */
   clientRedirect?: ClientRedirect;
   /**
-   * True when the body read holds no words outside scripts (none, or only whitespace) and the
-   * whole document was read: a page that shows nothing.
+   * Present (true) when the whole document was read and its body holds no words outside scripts:
+   * a page that shows nothing.
    */
-  showsNothing: boolean;
+  showsNothing?: true;
 }
 
 export interface PageHeadOptions {
@@ -179,7 +179,7 @@ export async function readPageHead(
     ...(title ? { title } : {}),
     ...(heading ? { heading } : {}),
     ...(redirect === undefined || target === undefined ? {} : { clientRedirect: { ...redirect, href: target } }),
-    showsNothing: !stopped && !words,
+    ...(!stopped && !words ? { showsNothing: true as const } : {}),
   };
 }
 
