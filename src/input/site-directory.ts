@@ -94,7 +94,7 @@ export interface WalkSiteOptions {
 const ERROR_PAGE = /(?:^|\/)(?:_?[45]\d\d|not[-_]?found|_not-found)(?:\.html?|\/index\.html?)$/i;
 /** A title or heading of a "not found" page. */
 const SAYS_NOT_FOUND =
-  /\bnot\s+found\b|\b404\b|\bdoes(?:n't| not) exist\b|\bcould(?:n't| not) be found\b|\bno longer (?:exists|available)\b/i;
+  /\bnot\s+found\b|^\W*404(?:\W|$)|\b(?:page|file)\s+(?:does(?:n't| not) exist|could(?:n't| not) be found)\b/i;
 /** How far into a page its first `<h1>` is looked for, when the head does not settle its title. */
 const BODY_SEARCH_CHARS = 16 * 1024;
 
