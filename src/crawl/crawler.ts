@@ -393,7 +393,7 @@ class Crawl {
     try {
       const page = await this.options.fetcher.fetch(url, fetchOptions);
       onAnswer?.(page);
-      answer = await readAnswer(page);
+      answer = await readAnswer(page, { shape: this.rules.wantsShape(item) });
     } catch (error) {
       if (error instanceof RetryLater) throw error;
       // No answer, or a body that broke off (timeout, reset, bad Content-Encoding); tried again at

@@ -15,6 +15,7 @@ import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
 import type { ClientRedirect } from './client-redirect.js';
 import { createHtmlReader, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
+import { pageShape } from './page-shape.js';
 import { parseLinkHeader } from './link-header.js';
 import { SNIFF_BYTES, whyNotHtml } from './sniff.js';
 import { headerValues, type CutOff, type FetchedPage, type LeftOutReason } from './types.js';
@@ -51,13 +52,17 @@ export interface ReadAnswer {
   facts?: PageFacts;
   notHtml?: string;
   cut?: CutOff;
+  /** The page's shape (./page-shape.ts), when it was asked for. */
+  shape?: string;
 }
 
 /**
  * Reads the body of a 200 answer declared HTML (or of no type): its first bytes decide whether it
  * is HTML at all, then the HTML reader takes it chunk by chunk. Lets go of any other body unread.
+ * With `shape`, the page's shape is read too (the trap rules ask for it on long chains only: it
+ * holds the page's bytes until the end).
  */
-export async function readAnswer(page: FetchedPage): Promise<ReadAnswer> {
+export async function readAnswer(page: FetchedPage, { shape = false }: { shape?: boolean } = {}): Promise<ReadAnswer> {
   const contentType = headerValues(page.headers, 'content-type')[0];
   if (page.status !== 200 || (contentType !== undefined && !isHtmlContentType(contentType))) {
     page.discard?.();
@@ -70,12 +75,18 @@ export async function readAnswer(page: FetchedPage): Promise<ReadAnswer> {
     if (notHtml !== undefined) return { page, notHtml };
     // Relative URLs resolve against the URL that answered, at the end of any redirects.
     const reader = createHtmlReader(page.url, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
+    const kept: Uint8Array[] | undefined = shape ? [...head.chunks] : undefined;
     for (const chunk of head.chunks) reader.write(chunk);
     if (!head.done)
-      for (let next = await body.next(); next.done !== true; next = await body.next()) reader.write(next.value);
+      for (let next = await body.next(); next.done !== true; next = await body.next()) {
+        reader.write(next.value);
+        kept?.push(next.value);
+      }
     const facts = reader.end();
     const cut = page.cutOff?.();
-    return cut === undefined ? { page, facts } : { page, facts, cut };
+    const read: ReadAnswer = cut === undefined ? { page, facts } : { page, facts, cut };
+    if (kept !== undefined) read.shape = await pageShape(kept);
+    return read;
   } finally {
     await body.return?.();
     page.discard?.();

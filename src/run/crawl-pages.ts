@@ -212,7 +212,7 @@ class CrawlPages implements WorkKind {
       const page = await this.fetcher.fetch(url, retryLater ? { retries: 0 } : {});
       requests += page.redirects.length;
       if (seed) this.land(url, page, facts);
-      answer = await readAnswer(page);
+      answer = await readAnswer(page, { shape: this.rules.wantsShape(item) });
     } catch (error) {
       const detail = (error as Error).message;
       if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
