@@ -15,6 +15,7 @@ import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
 import type { ClientRedirect } from './client-redirect.js';
 import { createHtmlReader, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
+import { folderUrl } from './normalise.js';
 import { pageShape } from './page-shape.js';
 import { parseLinkHeader } from './link-header.js';
 import { SNIFF_BYTES, whyNotHtml } from './sniff.js';
@@ -22,11 +23,12 @@ import { headerValues, type CutOff, type FetchedPage, type LeftOutReason } from 
 import { looksAbsoluteHttp } from '../core/url.js';
 
 /**
- * How a URL was found: links lead one level deeper; a redirect or canonical is the same page. A
- * page's own redirect (meta refresh, script) is followed like a link, a level deeper: nothing but
- * the depth limit bounds a chain of them, as the fetcher's hop limit bounds HTTP redirects.
+ * How a URL was found: links lead one level deeper; a redirect or canonical is the same page, and
+ * so is `index-file`, the index file of a folder whose URL does not answer. A page's own redirect
+ * (meta refresh, script) is followed like a link, a level deeper: nothing but the depth limit
+ * bounds a chain of them, as the fetcher's hop limit bounds HTTP redirects.
  */
-export type Via = 'link' | 'alternate' | 'redirect' | 'client-redirect' | 'canonical';
+export type Via = 'link' | 'alternate' | 'redirect' | 'client-redirect' | 'canonical' | 'index-file';
 
 export interface Discovered {
   url: string;
@@ -119,7 +121,7 @@ export function judgeAnswer(url: string, { page, facts, notHtml, cut }: ReadAnsw
   if (redirect !== undefined) return redirect;
   if (page.status !== 200) {
     const outcome = isServerError(page.status) ? 'server-error' : 'http-error';
-    return { verdict: { outcome, detail: `HTTP ${page.status}` }, discovered: [] };
+    return { verdict: { outcome, detail: `HTTP ${page.status}` }, discovered: indexFileOf(url, page.status) };
   }
   if (facts === undefined) {
     const detail = notHtml ?? headerValues(page.headers, 'content-type')[0] ?? 'no Content-Type';
@@ -147,6 +149,17 @@ export function judgeAnswer(url: string, { page, facts, notHtml, cut }: ReadAnsw
     return { verdict: { outcome: 'canonicalised', detail: `canonical is ${canonical}` }, discovered };
   }
   return { verdict: { outcome: 'listed', entry: listedEntry(url, page, signals) }, discovered };
+}
+
+/**
+ * Links to a folder's index file are followed to the folder's URL (normalise.ts's folderUrl); a
+ * folder URL the server does not answer (no directory index: 403, 404, 410) falls back to its
+ * `index.html`, so the page is not lost.
+ */
+function indexFileOf(url: string, status: number): Discovered[] {
+  if (status !== 403 && status !== 404 && status !== 410) return [];
+  if (!url.endsWith('/') || url.includes('?')) return [];
+  return [{ url: `${url}index.html`, via: 'index-file' }];
 }
 
 /** 429 and 5xx: the server failed, the page may well exist (501 Not Implemented is an answer). */
@@ -185,7 +198,7 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
     .filter((link) => link.rel.includes('alternate') && link.hreflang)
     .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, page.url) ?? '' }));
   return {
-    links: defined(facts.links.map((link) => normalise(link))),
+    links: defined(facts.links.map((link) => asFolder(normalise(link)))),
     canonicals: [
       ...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href)))),
     ],
@@ -245,7 +258,7 @@ function judgeClientRedirect(
   normalise: Normaliser,
 ): Judgement | undefined {
   if (redirect === undefined) return undefined;
-  const target = normalise(redirect.href);
+  const target = asFolder(normalise(redirect.href));
   if (target === url) return undefined;
   const how =
     redirect.kind === 'meta-refresh'
@@ -271,6 +284,10 @@ function resolveAgainst(href: string, base: string): string | undefined {
   }
 }
 
+function asFolder(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : folderUrl(url);
+}
+
 function defined(values: (string | undefined)[]): string[] {
   return values.filter((value): value is string => value !== undefined);
 }
@@ -279,7 +296,7 @@ function distinctAlternates(alternates: Alternate[], normalise: Normaliser): Alt
   const seen = new Set<string>();
   const result: Alternate[] = [];
   for (const { hreflang, href } of alternates) {
-    const target = href === '' ? undefined : normalise(href);
+    const target = href === '' ? undefined : asFolder(normalise(href));
     const key = `${hreflang.toLowerCase()} ${target}`;
     if (target === undefined || seen.has(key)) continue;
     seen.add(key);

@@ -126,11 +126,11 @@ export class PageRules {
   }
 }
 
-/** Links lead one hop deeper; a redirect or canonical target stands in for the same page. */
+/** Links lead one hop deeper; a redirect, canonical or index-file target stands in for the same page. */
 function depthOf(found: Discovered, depth: number): number {
   return isSamePage(found) ? depth : depth + 1;
 }
 
 function isSamePage(found: Discovered): boolean {
-  return found.via === 'redirect' || found.via === 'canonical';
+  return found.via === 'redirect' || found.via === 'canonical' || found.via === 'index-file';
 }
