@@ -81,3 +81,31 @@ function absolute(url: string): string {
     return url;
   }
 }
+
+/**
+ * Content digests remembered for duplicate-content, at most: past it, the pages of later digests
+ * are not compared (each costs a digest prefix and a URL).
+ */
+export const DUPLICATE_DIGESTS = 500_000;
+
+/**
+ * duplicate-content: indexable listed pages (200, HTML, no redirect, not noindex, their own
+ * canonical: none names another) whose content digest, the one `generate --state` uses, is an
+ * earlier listed page's. Each group is named by its first URL, in the order listed.
+ */
+export class DuplicateContent {
+  /** The first URL of each digest (its first 16 hex digits: 64 bits tell pages apart). */
+  private readonly first = new Map<string, string>();
+
+  constructor(private readonly budget = DUPLICATE_DIGESTS) {}
+
+  /** The first URL listed with the same content as `url`, if another was. */
+  firstOf(url: string, digest: string | undefined): string | undefined {
+    if (digest === undefined) return undefined;
+    const key = digest.slice(0, 16);
+    const first = this.first.get(key);
+    if (first !== undefined) return first === url ? undefined : first;
+    if (this.first.size < this.budget) this.first.set(key, url);
+    return undefined;
+  }
+}

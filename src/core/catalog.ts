@@ -301,6 +301,18 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'The page did not end within --max-page-bytes (default 10 MiB): it is very large, never ends, or is a compression bomb. Google reads only the first 15 MB of an HTML page and ignores the rest.',
     fix: 'Make the page smaller; check for a page that streams without end.',
   },
+  'URL-022': {
+    severity: W,
+    title: 'listed URL is a soft 404',
+    why: 'The URL answers 200 with what the site answers for a page that does not exist (the same content as a URL that cannot exist, or a title and first heading saying "not found"). Search engines report it as "Soft 404" and drop it; listing it wastes the crawl and tells engines the sitemap is careless.',
+    fix: 'Remove the URL from the sitemap, or restore the page; make the server answer 404 or 410 for pages that do not exist.',
+  },
+  'URL-023': {
+    severity: W,
+    title: 'listed URLs with the same content',
+    why: 'Several listed URLs answer exactly the same content (the same normalised body), and no canonical ties them together. Engines pick one of them to index, not necessarily the one you would, and Search Console reports the others as "Duplicate without user-selected canonical".',
+    fix: 'List one URL of each group, and point the others at it with <link rel="canonical"> (or redirect them to it).',
+  },
   // ── lastmod, changefreq and priority ───────────────────────────────────────────────────────────
   'DATE-001': {
     severity: E,

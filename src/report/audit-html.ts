@@ -128,6 +128,26 @@ function findingsSection(report: AuditReport): string {
 ${overview}
 </tbody></table>
 ${report.checks.map((check, i) => findingTable(check, i)).join('\n')}
+${duplicateGroupsTable(report)}
+</section>`;
+}
+
+/** duplicate-content by group: each group's size and its URLs, the first listed first. */
+function duplicateGroupsTable(report: AuditReport): string {
+  const groups = report.duplicateGroups ?? [];
+  if (groups.length === 0) return '';
+  const rows = groups
+    .map(
+      (group) =>
+        `<tr><td class="num">${formatNumber(group.count)}</td><td class="url">${group.urls.map((url) => escapeHtml(url)).join('<br>')}${group.count > group.urls.length ? `<br>… ${formatNumber(group.count - group.urls.length)} more` : ''}</td></tr>`,
+    )
+    .join('\n');
+  return `<section class="finding" id="duplicate-groups">
+<h3>Groups of listed URLs with the same content</h3>
+<table class="examples"><thead><tr><th class="num">URLs</th><th>The same content at</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
 </section>`;
 }
 
