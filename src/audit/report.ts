@@ -232,6 +232,14 @@ export function auditReport({ discovery, tally, listed, complete, now, sample, c
   };
 }
 
+/**
+ * What robots.txt gets wrong that decides where sitemaps are found (ROBOTS-008: it names only
+ * sitemaps on other hosts, or missing ones), said plainly under the sitemaps' line.
+ */
+export function robotsNamesNoOwnSitemap(report: AuditReport): string | undefined {
+  return report.siteChecks.find((check) => check.code === 'ROBOTS-008')?.examples[0]?.detail;
+}
+
 /** How many findings are at `level` or worse, rows and sitemaps together. */
 export function findingsAtOrAbove(report: AuditReport, level: Severity): number {
   const { errors, warnings, infos } = report.summary;

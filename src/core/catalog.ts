@@ -675,6 +675,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'robots.txt names a sitemap that cannot be read (404, an error, no answer, or not a sitemap): engines that follow the line find nothing.',
     fix: "Point the Sitemap: line at the sitemap's current URL, or publish the sitemap there.",
   },
+  'ROBOTS-008': {
+    severity: W,
+    title: 'robots.txt names no sitemap of its own host',
+    why: 'Every Sitemap: line of robots.txt names a sitemap on another host, or one that answers 404 (or another 4xx). A sitemap on another host counts only where that host proves the site hands it over; one that does not exist counts for nothing. Either way, engines that read robots.txt find no sitemap of the site there, even when one stands at a well-known location such as /sitemap.xml.',
+    fix: "Add a Sitemap: line naming the sitemap on the site's own host (or fix the one named); sitemapkit tries the host's well-known locations and says what it found there.",
+  },
   // ── IndexNow ───────────────────────────────────────────────────────────────────────────────────
   'IN-001': {
     severity: E,

@@ -8,7 +8,7 @@
 import { RULES } from '../core/catalog.js';
 import type { Severity } from '../core/diagnostics.js';
 import { escapeXml as escapeHtml } from '../core/xml.js';
-import type { AuditReport, CheckReport, SiteCheckReport } from '../audit/report.js';
+import { robotsNamesNoOwnSitemap, type AuditReport, type CheckReport, type SiteCheckReport } from '../audit/report.js';
 import { formatNumber } from './format.js';
 import { horizontalBars, monthColumns, ring, type Bar } from './svg-charts.js';
 
@@ -181,6 +181,11 @@ function siteSection(report: AuditReport): string {
   const robots = sitemaps.robots
     ? `<p>${escapeHtml(sitemaps.robots.url)} declares ${sitemaps.robots.sitemaps.length === 0 ? 'no sitemap' : sitemaps.robots.sitemaps.map((url) => `<code>${escapeHtml(url)}</code>`).join(', ')}.</p>`
     : '';
+  const noOwnSitemap = robotsNamesNoOwnSitemap(report);
+  const robotsWarning =
+    noOwnSitemap === undefined
+      ? ''
+      : `<p class="warning" id="robots-no-own-sitemap">${badge('warning')} ${escapeHtml(noOwnSitemap)}</p>`;
   const more =
     sitemaps.count > sitemaps.list.length
       ? `<p class="note">The first ${formatNumber(sitemaps.list.length)} of ${formatNumber(sitemaps.count)} sitemaps.</p>`
@@ -188,6 +193,7 @@ function siteSection(report: AuditReport): string {
   return `<section id="sitemaps" aria-labelledby="sitemaps-title">
 <h2 id="sitemaps-title">The sitemaps themselves</h2>
 ${robots}
+${robotsWarning}
 <table class="sitemaps"><thead><tr><th>Sitemap</th><th>Found by</th><th>Status</th><th>Kind</th><th class="num">URLs</th><th>Read</th><th class="num">Errors / warnings / infos</th></tr></thead>
 <tbody>
 ${list}

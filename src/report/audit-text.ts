@@ -3,7 +3,7 @@
  * indexable, each finding with its count and two examples, the sitemaps' own problems, and where
  * the full report and the rows are.
  */
-import type { AuditReport } from '../audit/report.js';
+import { robotsNamesNoOwnSitemap, type AuditReport } from '../audit/report.js';
 import { countOf, formatNumber } from './format.js';
 import { painter, SEVERITY_MARK } from './paint.js';
 
@@ -32,6 +32,9 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
   lines.push(
     `Sitemaps  ${formatNumber(sitemaps.count)} (${formatNumber(sitemaps.read)} read, ${formatNumber(sitemaps.failed)} failed) · ${countOf(sitemaps.entries, 'entry', 'entries')}${robots}`,
   );
+  const noOwnSitemap = robotsNamesNoOwnSitemap(report);
+  if (noOwnSitemap !== undefined)
+    lines.push(`          ${paint('warning', `${SEVERITY_MARK.warning} ${noOwnSitemap}`)}`);
   const share = urls.checked > 0 ? ` (${percent(urls.indexable, urls.checked)})` : '';
   const notListed = urls.notListed === undefined ? '' : ` · ${formatNumber(urls.notListed)} indexable not listed`;
   lines.push(
