@@ -54,28 +54,39 @@ export function readTitleAndHeading(chunks: Iterable<Uint8Array | string>): Titl
   };
 }
 
-/** Words of an error page's title or heading, in the languages sites are most often written in. */
-const NOT_FOUND = new RegExp(
-  [
-    String.raw`\b404\b`,
-    String.raw`\bnot found\b`,
-    String.raw`\b(?:page|file|document)\b.{0,30}\b(?:does not|doesn't|did not|no longer) exists?\b`,
-    String.raw`\b(?:can ?not|can't|could not|couldn't) be found\b`,
-    String.raw`\bnicht gefunden\b`,
-    String.raw`\bintrouvable\b`,
-    String.raw`\bno encontrad[ao]\b`,
-    String.raw`\bnon trovat[ao]\b`,
-    String.raw`\bniet gevonden\b`,
-  ].join('|'),
-  'i',
-);
+/**
+ * What an error page's title or heading says, as a whole part of it (parts are split at " | ",
+ * " · ", " – ", ": " …, so "Page not found · Docs" is read as "Page not found" and "Docs"): a
+ * page about 404 errors ("Fixing 404 errors", "Module not found") says something else.
+ */
+const NOT_FOUND_PARTS = [
+  /^(?:error\s*)?404(?:\s*error)?$/,
+  /^(?:(?:error\s*)?404\s*[-–—]?\s*)?(?:(?:the\s+)?(?:page|file|document|url|resource|content)\s+)?not\s+found$/,
+  /^(?:(?:sorry|oops)\W*\s*)?(?:this|the|that)\s+(?:page|file|document|url)\s+(?:does\s*n[o']t|did\s*n[o']t|no\s+longer)\s+exists?$/,
+  /^(?:(?:sorry|oops)\W*\s*)?(?:this|the|that)\s+(?:page|file|document|url)\s+(?:can\s*not|can't|could\s*n[o']t)\s+be\s+found$/,
+  /^(?:404\s*)?(?:(?:seite|datei)\s+)?nicht\s+gefunden$/,
+  /^(?:404\s*)?page\s+introuvable$/,
+  /^(?:404\s*)?p[áa]gina\s+no\s+encontrada$/,
+  /^(?:404\s*)?pagina\s+non\s+trovata$/,
+  /^(?:404\s*)?pagina\s+niet\s+gevonden$/,
+];
+
+const PART_SEPARATORS = /\s+[|·•–—-]\s+|\s*[|·•]\s*|:\s+/;
+
+function saysItAlone(text: string): boolean {
+  return text
+    .toLowerCase()
+    .split(PART_SEPARATORS)
+    .map((part) => part.trim().replace(/[.!]+$/, ''))
+    .some((part) => NOT_FOUND_PARTS.some((pattern) => pattern.test(part)));
+}
 
 /**
  * Whether the title and first heading say "not found": both, when the page has both; the one it
  * has, when it has only one. Why in words, or undefined.
  */
 export function saysNotFound({ title, heading }: TitleAndHeading): string | undefined {
-  const says = (text: string | undefined) => text !== undefined && NOT_FOUND.test(text);
+  const says = (text: string | undefined) => text !== undefined && saysItAlone(text);
   if (title === undefined && heading === undefined) return undefined;
   if ((title === undefined || says(title)) && (heading === undefined || says(heading))) {
     const parts = [
