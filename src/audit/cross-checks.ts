@@ -6,7 +6,7 @@
  */
 import type { Alternate } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
-import { normaliseCrawlUrl } from '../crawl/normalise.js';
+import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { paramFilter } from '../crawl/tracking-params.js';
 
 /**
@@ -33,10 +33,16 @@ export function missingReturnLink(
   return undefined;
 }
 
-/** One page, one URL: the crawler's normal form, tracking parameters removed. */
+/**
+ * One page, one URL: the crawler's normal form, tracking parameters removed, a folder's index
+ * file as the folder (the crawler follows a link to `docs/index.html` as `docs/`).
+ */
 const crawlForm = (() => {
   const strip = paramFilter();
-  return (url: string) => normaliseCrawlUrl(url, undefined, strip);
+  return (url: string) => {
+    const normal = normaliseCrawlUrl(url, undefined, strip);
+    return normal === undefined ? undefined : folderUrl(normal);
+  };
 })();
 
 /** What the crawl of the site says about the listed URLs, and the crawled pages about the sitemaps. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AuditReport } from '../../src/audit/report.js';
 import type { AuditRow } from '../../src/audit/rows.js';
+import { CrawlComparison } from '../../src/audit/cross-checks.js';
 import { notFoundProbeUrl } from '../../src/audit/soft-404.js';
 import { runCli } from '../helpers/cli.js';
 import { html, serveSite, type RunningSite } from '../helpers/serve-site.js';
@@ -157,5 +158,15 @@ describe('audit findings read in the listed pages', () => {
     assert.ok(text.includes(`${o}/dup-1 = ${o}/dup-2 and 1 more: the same content`), text);
     assert.ok(page.includes('id="finding-soft-404"'));
     assert.ok(page.includes(`${o}/dup-1<br>${o}/dup-2<br>${o}/dup-3`));
+  });
+});
+
+describe('the crawl compared with the listings', () => {
+  it('takes a listed index file for its folder, as the crawl follows it', () => {
+    const crawled = [{ url: 'https://e.com/docs/', outcome: 'listed' }];
+    const comparison = new CrawlComparison(crawled, ['https://e.com/docs/index.html'], 'https://e.com', true);
+    assert.equal(comparison.orphan('https://e.com/docs/index.html'), undefined);
+    assert.equal(comparison.isListed('https://e.com/docs/'), true);
+    assert.ok(comparison.orphan('https://e.com/other.html'));
   });
 });
