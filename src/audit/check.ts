@@ -12,8 +12,10 @@ import { alternatesMismatchProblem } from '../core/rules/hreflang.js';
 import { lastmodFromHeader } from '../crawl/lastmod.js';
 import { parseLinkHeader } from '../crawl/link-header.js';
 import { addRobotsHeader } from '../html/directives.js';
+import { saysNotFound } from '../html/not-found-page.js';
 import { inReportOrder, type Finding } from './findings.js';
 import type { AnsweredPage, LiveAnswer } from './live-page.js';
+import type { NotFoundAnswer } from './soft-404.js';
 
 /** A URL as the sitemaps list it. */
 export interface Listing {
@@ -35,6 +37,11 @@ export interface CheckContext {
   httpsHosts: ReadonlySet<string>;
   /** Whether a URL is listed by the sitemaps (a redirect's target). */
   isListed(url: string): boolean;
+  /**
+   * What the host of `url` answers for a URL that cannot exist (./soft-404.ts), when it was asked:
+   * a listed URL answering the same is a soft 404.
+   */
+  notFoundAnswer?: ((url: string) => NotFoundAnswer | undefined) | undefined;
 }
 
 /** What the check of one URL found. */
@@ -60,6 +67,8 @@ export interface CheckedUrl {
   canonical?: string;
   /** The page's own hreflang links (head and Link header), for the return-link check. */
   liveHreflang?: Alternate[];
+  /** The content digest of an indexable page, for the duplicate-content check across URLs. */
+  digest?: string;
 }
 
 /** The findings of one listed URL, from its listing and its live answer (pure). */
@@ -154,7 +163,11 @@ function checkAnswer(
     checked.canonical = canonical;
     found.add('canonical-elsewhere', `canonical is ${canonical}`);
   }
-  checked.indexable = !first && !directives.noindex && !canonicalElsewhere;
+  const sendsOn = checkClientRedirect(answer, context, checked, found);
+  const soft404 = softNotFound(answer, context);
+  if (soft404 !== undefined) found.add('soft-404', soft404);
+  checked.indexable = !first && !sendsOn && soft404 === undefined && !directives.noindex && !canonicalElsewhere;
+  if (checked.indexable && answer.digest !== undefined) checked.digest = answer.digest;
 
   const liveHreflang = [
     ...page.alternates,
@@ -168,6 +181,48 @@ function checkAnswer(
 
   if (page.modified !== undefined) checked.pageModified = page.modified;
   checkStaleness(listing, checked, found);
+}
+
+/**
+ * A page that sends the browser on by itself (meta refresh, script) is a redirect, as the crawler
+ * judges it: the target, and whether the sitemaps list it. One back to the page itself is none.
+ */
+function checkClientRedirect(
+  answer: AnsweredPage,
+  context: CheckContext,
+  checked: CheckedUrl,
+  found: Findings,
+): boolean {
+  const redirect = answer.clientRedirect;
+  if (redirect === undefined) return false;
+  const target = absolute(redirect.href)[0];
+  if (target === undefined || target === absolute(answer.url)[0]) return false;
+  const how =
+    redirect.kind === 'meta-refresh'
+      ? `meta refresh${redirect.delaySeconds > 0 ? ` after ${redirect.delaySeconds} s` : ''}`
+      : `${redirect.how} in an inline script`;
+  checked.finalUrl ??= target;
+  checked.targetListed ??= context.isListed(target);
+  found.add('redirect', `${how} to ${target} (${context.isListed(target) ? 'listed too' : 'not listed'})`);
+  return true;
+}
+
+/**
+ * soft-404: a 200 page that is what the host answers for a URL that cannot exist (the same
+ * content, or the same title and heading), or whose title and first heading say "not found".
+ * A site that answers every unknown URL with its home page does not make the home page one.
+ */
+function softNotFound(answer: AnsweredPage, context: CheckContext): string | undefined {
+  const probe = context.notFoundAnswer?.(answer.url);
+  const isHome = URL.canParse(answer.url) && new URL(answer.url).pathname === '/';
+  if (probe !== undefined && probe.status === 200 && !isHome) {
+    if (probe.digest !== undefined && probe.digest === answer.digest)
+      return `answers 200 with the same content as ${probe.url}, a URL that cannot exist`;
+    if (probe.title !== undefined && probe.title === answer.title && probe.heading === answer.heading)
+      return `answers 200 with the same title and heading as ${probe.url}, a URL that cannot exist ("${probe.title}")`;
+  }
+  const says = saysNotFound(answer);
+  return says === undefined ? undefined : `answers 200, but ${says}`;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { AuditState, StoredCheck, StoredListing } from '../store/audit-stor
 import { checkListing, type CheckContext, type CheckedUrl, type Listing } from './check.js';
 import { findingBits } from './findings.js';
 import { fetchLiveAnswer, type LiveAnswer } from './live-page.js';
+import { NotFoundProbes } from './soft-404.js';
 
 export interface CheckProgress {
   /** Sampled URLs checked, by this run and the runs it resumes. */
@@ -67,6 +68,8 @@ export async function checkListedUrls(options: CheckOptions): Promise<boolean> {
 class ListingChecker {
   private readonly state: AuditState;
   private readonly robots: RobotsTxtCache;
+  /** What each host answers for a URL that cannot exist (soft-404). */
+  private readonly probes: NotFoundProbes;
   private readonly pool: WorkPool<Task, CheckedUrl>;
   private readonly context: CheckContext;
   private readonly politeHosts = new Set<string>();
@@ -84,7 +87,12 @@ class ListingChecker {
   constructor(private readonly options: CheckOptions) {
     this.state = options.state;
     this.robots = new RobotsTxtCache(options.http, { signal: options.signal });
-    this.context = { ...options.context, isListed: (url) => this.state.isListed(url) };
+    this.probes = new NotFoundProbes(options.http, this.robots, options.maxPageBytes, options.signal);
+    this.context = {
+      ...options.context,
+      isListed: (url) => this.state.isListed(url),
+      notFoundAnswer: (url) => this.probes.answerFor(url),
+    };
     this.pool = new WorkPool<Task, CheckedUrl>({
       run: (task, { signal }) => this.check(task, signal),
       onSettled: (task, settled) => {
@@ -132,6 +140,7 @@ class ListingChecker {
 
   private async check(task: Task, signal: AbortSignal): Promise<CheckedUrl> {
     const listing = listingOf(task.listing, this.repeated.has(task.listing.url) ? this.state : NO_REPEATS);
+    await this.probes.probe(listing.url);
     const answer = await listedUrlAnswer(listing.url, {
       http: this.options.http,
       robots: this.robots,

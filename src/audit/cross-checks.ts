@@ -6,7 +6,7 @@
  */
 import type { Alternate } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
-import { normaliseCrawlUrl } from '../crawl/normalise.js';
+import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { paramFilter } from '../crawl/tracking-params.js';
 
 /**
@@ -33,10 +33,16 @@ export function missingReturnLink(
   return undefined;
 }
 
-/** One page, one URL: the crawler's normal form, tracking parameters removed. */
+/**
+ * One page, one URL: the crawler's normal form, tracking parameters removed, a folder's index
+ * file as the folder (the crawler follows a link to `docs/index.html` as `docs/`).
+ */
 const crawlForm = (() => {
   const strip = paramFilter();
-  return (url: string) => normaliseCrawlUrl(url, undefined, strip);
+  return (url: string) => {
+    const normal = normaliseCrawlUrl(url, undefined, strip);
+    return normal === undefined ? undefined : folderUrl(normal);
+  };
 })();
 
 /** What the crawl of the site says about the listed URLs, and the crawled pages about the sitemaps. */
@@ -79,5 +85,33 @@ function absolute(url: string): string {
     return new URL(url).href;
   } catch {
     return url;
+  }
+}
+
+/**
+ * Content digests remembered for duplicate-content, at most: past it, the pages of later digests
+ * are not compared (each costs a digest prefix and a URL).
+ */
+export const DUPLICATE_DIGESTS = 500_000;
+
+/**
+ * duplicate-content: indexable listed pages (200, HTML, no redirect, not noindex, their own
+ * canonical: none names another) whose content digest, the one `generate --state` uses, is an
+ * earlier listed page's. Each group is named by its first URL, in the order listed.
+ */
+export class DuplicateContent {
+  /** The first URL of each digest (its first 16 hex digits: 64 bits tell pages apart). */
+  private readonly first = new Map<string, string>();
+
+  constructor(private readonly budget = DUPLICATE_DIGESTS) {}
+
+  /** The first URL listed with the same content as `url`, if another was. */
+  firstOf(url: string, digest: string | undefined): string | undefined {
+    if (digest === undefined) return undefined;
+    const key = digest.slice(0, 16);
+    const first = this.first.get(key);
+    if (first !== undefined) return first === url ? undefined : first;
+    if (this.first.size < this.budget) this.first.set(key, url);
+    return undefined;
   }
 }

@@ -8,7 +8,11 @@
 import { readHead } from '../crawl/judge.js';
 import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../discover/http.js';
+import { readTitleAndHeading } from '../html/not-found-page.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
+import type { ClientRedirect } from '../crawl/client-redirect.js';
+import { createHtmlReader } from '../crawl/html.js';
+import { pageContentDigest } from '../input/content-digest.js';
 
 /** What asking for a listed URL gave: not asked (robots.txt), no answer, or an answer. */
 export type LiveAnswer =
@@ -35,6 +39,13 @@ export interface AnsweredPage {
   notHtml?: string;
   /** The decoded bytes read when the page went past the read limit. */
   cutAt?: number;
+  /** The redirect the page makes itself (meta refresh, script), its target absolute, as the crawler reads it. */
+  clientRedirect?: ClientRedirect;
+  /** The page's content digest, as `generate --state` computes it (input/content-digest.ts). */
+  digest?: string;
+  /** The page's title and first heading (html/not-found-page.ts). */
+  title?: string;
+  heading?: string;
 }
 
 /** What listed pages are asked for: HTML first, anything else accepted. */
@@ -82,8 +93,10 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
     const notHtml = await whyNotHtml(Buffer.concat(head.chunks), contentType);
     if (notHtml !== undefined) return { ...answered, notHtml };
     // JSON-LD may stand anywhere: the page is read to its end (or the cap), its body tokenised only.
-    answered.page = await readPageHead(rest(head, body), response.url, { wholeDocument: true });
+    const kept: Uint8Array[] = [];
+    answered.page = await readPageHead(keeping(rest(head, body), kept), response.url, { wholeDocument: true });
     if (response.transfer.truncated) answered.cutAt = options.maxBytes;
+    Object.assign(answered, await whatThePageSays(kept, response.url, contentType));
     return answered;
   } catch (error) {
     if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
@@ -92,6 +105,33 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
     await body.return?.();
     response.discard();
   }
+}
+
+/** Each chunk passed on, and kept in `kept`. */
+async function* keeping(chunks: AsyncIterable<Uint8Array>, kept: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    kept.push(chunk);
+    yield chunk;
+  }
+}
+
+/**
+ * What the audit reads in a page beyond its head: the redirect it makes itself (the crawler's
+ * reader, one detector for both), its content digest, its title and first heading.
+ */
+async function whatThePageSays(
+  chunks: readonly Uint8Array[],
+  url: string,
+  contentType: string | undefined,
+): Promise<Pick<AnsweredPage, 'clientRedirect' | 'digest' | 'title' | 'heading'>> {
+  const reader = createHtmlReader(url, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
+  for (const chunk of chunks) reader.write(chunk);
+  const { clientRedirect } = reader.end();
+  return {
+    ...(clientRedirect === undefined ? {} : { clientRedirect }),
+    digest: await pageContentDigest(chunks),
+    ...readTitleAndHeading(chunks),
+  };
 }
 
 /** The chunks already read, then the rest of the body. */

@@ -72,10 +72,18 @@ export interface AuditReport {
     noLastmod: number;
   };
   crawl?: { site: string; fetched: number; finished: boolean };
+  /**
+   * duplicate-content by group: listed URLs with the same content, the first listed first (the
+   * first DUPLICATE_GROUPS groups, each with its first DUPLICATE_URLS URLs and its size).
+   */
+  duplicateGroups?: { count: number; urls: string[] }[];
 }
 
 /** Examples kept per finding and per site-wide code (the HTML report's tables show them all). */
 export const EXAMPLES = 100;
+/** Groups of duplicate content the report names, and URLs named per group. */
+export const DUPLICATE_GROUPS = 100;
+export const DUPLICATE_URLS = 20;
 const SITEMAPS_LISTED = 1000;
 
 /** Counts rows as they go by; `report()` puts them together with the discovery. */
@@ -85,11 +93,13 @@ export class RowTally {
   private readonly statuses = new Map<string, number>();
   private readonly months = new Map<string, number>();
   private noLastmod = 0;
+  private readonly duplicates = new Map<string, { count: number; urls: string[] }>();
   checked = 0;
   indexable = 0;
   notListed = 0;
 
   add(row: AuditRow): void {
+    if (row.duplicateOf !== undefined) this.addDuplicate(row.duplicateOf, row.url);
     for (const finding of row.findings) {
       this.counts.set(finding, (this.counts.get(finding) ?? 0) + 1);
       let examples = this.examples.get(finding);
@@ -116,6 +126,21 @@ export class RowTally {
       const month = row.lastmod.slice(0, 7);
       this.months.set(month, (this.months.get(month) ?? 0) + 1);
     }
+  }
+
+  private addDuplicate(first: string, url: string): void {
+    let group = this.duplicates.get(first);
+    if (group === undefined) {
+      if (this.duplicates.size >= DUPLICATE_GROUPS) return;
+      this.duplicates.set(first, (group = { count: 1, urls: [first] }));
+    }
+    group.count += 1;
+    if (group.urls.length < DUPLICATE_URLS) group.urls.push(url);
+  }
+
+  /** The groups of duplicate content, in the order their first URLs were listed. */
+  duplicateGroups(): { count: number; urls: string[] }[] {
+    return [...this.duplicates.values()];
   }
 
   /** By severity, errors first, then in the findings' own order. */
@@ -203,7 +228,16 @@ export function auditReport({ discovery, tally, listed, complete, now, sample, c
     siteChecks,
     charts: tally.charts(),
     ...(crawl ? { crawl } : {}),
+    ...(tally.duplicateGroups().length > 0 ? { duplicateGroups: tally.duplicateGroups() } : {}),
   };
+}
+
+/**
+ * What robots.txt gets wrong that decides where sitemaps are found (ROBOTS-008: it names only
+ * sitemaps on other hosts, or missing ones), said plainly under the sitemaps' line.
+ */
+export function robotsNamesNoOwnSitemap(report: AuditReport): string | undefined {
+  return report.siteChecks.find((check) => check.code === 'ROBOTS-008')?.examples[0]?.detail;
 }
 
 /** How many findings are at `level` or worse, rows and sitemaps together. */

@@ -7,7 +7,7 @@
 import type { Alternate } from '../core/entry.js';
 import type { AuditState } from '../store/audit-store.js';
 import type { CheckedUrl } from './check.js';
-import { missingReturnLink, type CrawlComparison } from './cross-checks.js';
+import { DuplicateContent, missingReturnLink, type CrawlComparison } from './cross-checks.js';
 import { inReportOrder, type Finding } from './findings.js';
 
 /** One row of an audit: a listed URL checked (or, with a crawl, an indexable page not listed). */
@@ -29,6 +29,8 @@ export interface AuditRow {
   finalStatus?: number;
   targetListed?: boolean;
   canonical?: string;
+  /** With duplicate-content: the first URL listed with the same content (the group's name). */
+  duplicateOf?: string;
   /** What each finding is about, in words. */
   details: Partial<Record<Finding, string>>;
 }
@@ -42,6 +44,7 @@ export interface CrawlFacts {
 
 /** Every checked row, then (with a crawl) the rows of indexable pages no sitemap lists. */
 export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<AuditRow> {
+  const duplicates = new DuplicateContent();
   for (const stored of state.rows()) {
     if (stored.result === null) continue;
     const checked = JSON.parse(stored.result) as Omit<CheckedUrl, 'liveHreflang'>;
@@ -60,6 +63,11 @@ export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<Aud
       );
     }
     if (crawl) add('orphan', crawl.comparison.orphan(stored.url));
+    const duplicateOf = duplicates.firstOf(stored.url, checked.digest);
+    add(
+      'duplicate-content',
+      duplicateOf && `the same content as ${duplicateOf}, listed earlier, and no canonical names one of them`,
+    );
     yield {
       url: stored.url,
       sitemap: stored.sitemap,
@@ -69,6 +77,7 @@ export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<Aud
       findings: inReportOrder(findings),
       ...(stored.lastmod === null ? {} : { lastmod: stored.lastmod }),
       ...pick(checked, 'lastModified', 'pageModified', 'finalStatus', 'targetListed', 'canonical'),
+      ...(duplicateOf === undefined ? {} : { duplicateOf }),
       details,
     };
   }

@@ -79,7 +79,9 @@ Spider traps (URL spaces without end) are left out past these limits:
   --max-path-segments N  segments in a path (default ${DEFAULT_TRAP_LIMITS.maxPathSegments}); a run of segments repeated
                          3 times in a row (/a/b/a/b/a/b/) is always a trap
   --max-chain N          pages of one URL pattern, each found on the one before (next month,
-                         next day: /calendar/2024-05 → /calendar/2024-06 …; default ${DEFAULT_TRAP_LIMITS.maxChain})
+                         next day: /calendar/2024-05 → /calendar/2024-06 …; default ${DEFAULT_TRAP_LIMITS.maxChain}),
+                         where they cannot be content: pages alike but for their numbers, or dated
+                         far from the present; chains of distinct pages (pagination) are crawled whole
 
 Report:
   --json                 print the report as JSON

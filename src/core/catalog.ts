@@ -301,6 +301,18 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'The page did not end within --max-page-bytes (default 10 MiB): it is very large, never ends, or is a compression bomb. Google reads only the first 15 MB of an HTML page and ignores the rest.',
     fix: 'Make the page smaller; check for a page that streams without end.',
   },
+  'URL-022': {
+    severity: W,
+    title: 'listed URL is a soft 404',
+    why: 'The URL answers 200 with what the site answers for a page that does not exist (the same content as a URL that cannot exist, or a title and first heading saying "not found"). Search engines report it as "Soft 404" and drop it; listing it wastes the crawl and tells engines the sitemap is careless.',
+    fix: 'Remove the URL from the sitemap, or restore the page; make the server answer 404 or 410 for pages that do not exist.',
+  },
+  'URL-023': {
+    severity: W,
+    title: 'listed URLs with the same content',
+    why: 'Several listed URLs answer exactly the same content (the same normalised body), and no canonical ties them together. Engines pick one of them to index, not necessarily the one you would, and Search Console reports the others as "Duplicate without user-selected canonical".',
+    fix: 'List one URL of each group, and point the others at it with <link rel="canonical"> (or redirect them to it).',
+  },
   // ── lastmod, changefreq and priority ───────────────────────────────────────────────────────────
   'DATE-001': {
     severity: E,
@@ -662,6 +674,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     title: 'robots.txt Sitemap: line points at nothing',
     why: 'robots.txt names a sitemap that cannot be read (404, an error, no answer, or not a sitemap): engines that follow the line find nothing.',
     fix: "Point the Sitemap: line at the sitemap's current URL, or publish the sitemap there.",
+  },
+  'ROBOTS-008': {
+    severity: W,
+    title: 'robots.txt names no sitemap of its own host',
+    why: 'Every Sitemap: line of robots.txt names a sitemap on another host, or one that answers 404 (or another 4xx). A sitemap on another host counts only where that host proves the site hands it over; one that does not exist counts for nothing. Either way, engines that read robots.txt find no sitemap of the site there, even when one stands at a well-known location such as /sitemap.xml.',
+    fix: "Add a Sitemap: line naming the sitemap on the site's own host (or fix the one named); sitemapkit tries the host's well-known locations and says what it found there.",
   },
   // ── IndexNow ───────────────────────────────────────────────────────────────────────────────────
   'IN-001': {

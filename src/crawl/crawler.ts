@@ -19,7 +19,7 @@ import { RetryLater, WorkPool, type TaskContext } from '../pool/index.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
 import { Frontier } from './frontier.js';
 import { readAnswer, type ReadAnswer } from './judge.js';
-import { normaliseCrawlUrl } from './normalise.js';
+import { folderUrl, normaliseCrawlUrl } from './normalise.js';
 import { createScope, type Scope } from './scope.js';
 import { paramFilter } from './tracking-params.js';
 import { PageRules } from './page-rules.js';
@@ -169,7 +169,9 @@ class Crawl {
     const strip = paramFilter({ strip: options.stripParams, keep: options.keepParams });
     this.normalise = (href) =>
       normaliseCrawlUrl(href, undefined, strip, (stripped) => this.store.recordStripped(stripped));
-    const start = this.normalise(options.startUrl);
+    // A folder's index file is crawled as the folder's URL, as its links are (normalise.ts).
+    const given = this.normalise(options.startUrl);
+    const start = given === undefined ? undefined : folderUrl(given);
     if (start === undefined) throw new Error(`"${options.startUrl}" is not an http(s) URL to crawl`);
     this.startUrl = start;
     this.maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
@@ -338,7 +340,7 @@ class Crawl {
     let batch: FoundUrl[] = [];
     for await (const href of this.options.seeds(site)) {
       const url = this.normalise(href);
-      if (url !== undefined) batch.push(this.rules.place(url, 0));
+      if (url !== undefined) batch.push(this.rules.place(folderUrl(url), 0));
       if (batch.length >= 1000) {
         this.addQueued(this.store.enqueue(batch));
         batch = [];
@@ -393,7 +395,7 @@ class Crawl {
     try {
       const page = await this.options.fetcher.fetch(url, fetchOptions);
       onAnswer?.(page);
-      answer = await readAnswer(page);
+      answer = await readAnswer(page, { shape: this.rules.wantsShape(item) });
     } catch (error) {
       if (error instanceof RetryLater) throw error;
       // No answer, or a body that broke off (timeout, reset, bad Content-Encoding); tried again at

@@ -15,17 +15,20 @@ import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
 import type { ClientRedirect } from '../html/client-redirect.js';
 import { createHtmlReader, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
+import { folderUrl } from './normalise.js';
+import { pageShape } from './page-shape.js';
 import { parseLinkHeader } from './link-header.js';
 import { SNIFF_BYTES, whyNotHtml } from './sniff.js';
 import { headerValues, type CutOff, type FetchedPage, type LeftOutReason } from './types.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 
 /**
- * How a URL was found: links lead one level deeper; a redirect or canonical is the same page. A
- * page's own redirect (meta refresh, script) is followed like a link, a level deeper: nothing but
- * the depth limit bounds a chain of them, as the fetcher's hop limit bounds HTTP redirects.
+ * How a URL was found: links lead one level deeper; a redirect or canonical is the same page, and
+ * so is `index-file`, the index file of a folder whose URL does not answer. A page's own redirect
+ * (meta refresh, script) is followed like a link, a level deeper: nothing but the depth limit
+ * bounds a chain of them, as the fetcher's hop limit bounds HTTP redirects.
  */
-export type Via = 'link' | 'alternate' | 'redirect' | 'client-redirect' | 'canonical';
+export type Via = 'link' | 'alternate' | 'redirect' | 'client-redirect' | 'canonical' | 'index-file';
 
 export interface Discovered {
   url: string;
@@ -51,13 +54,17 @@ export interface ReadAnswer {
   facts?: PageFacts;
   notHtml?: string;
   cut?: CutOff;
+  /** The page's shape (./page-shape.ts), when it was asked for. */
+  shape?: string;
 }
 
 /**
  * Reads the body of a 200 answer declared HTML (or of no type): its first bytes decide whether it
  * is HTML at all, then the HTML reader takes it chunk by chunk. Lets go of any other body unread.
+ * With `shape`, the page's shape is read too (the trap rules ask for it on long chains only: it
+ * holds the page's bytes until the end).
  */
-export async function readAnswer(page: FetchedPage): Promise<ReadAnswer> {
+export async function readAnswer(page: FetchedPage, { shape = false }: { shape?: boolean } = {}): Promise<ReadAnswer> {
   const contentType = headerValues(page.headers, 'content-type')[0];
   if (page.status !== 200 || (contentType !== undefined && !isHtmlContentType(contentType))) {
     page.discard?.();
@@ -70,12 +77,18 @@ export async function readAnswer(page: FetchedPage): Promise<ReadAnswer> {
     if (notHtml !== undefined) return { page, notHtml };
     // Relative URLs resolve against the URL that answered, at the end of any redirects.
     const reader = createHtmlReader(page.url, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
+    const kept: Uint8Array[] | undefined = shape ? [...head.chunks] : undefined;
     for (const chunk of head.chunks) reader.write(chunk);
     if (!head.done)
-      for (let next = await body.next(); next.done !== true; next = await body.next()) reader.write(next.value);
+      for (let next = await body.next(); next.done !== true; next = await body.next()) {
+        reader.write(next.value);
+        kept?.push(next.value);
+      }
     const facts = reader.end();
     const cut = page.cutOff?.();
-    return cut === undefined ? { page, facts } : { page, facts, cut };
+    const read: ReadAnswer = cut === undefined ? { page, facts } : { page, facts, cut };
+    if (kept !== undefined) read.shape = await pageShape(kept);
+    return read;
   } finally {
     await body.return?.();
     page.discard?.();
@@ -108,7 +121,7 @@ export function judgeAnswer(url: string, { page, facts, notHtml, cut }: ReadAnsw
   if (redirect !== undefined) return redirect;
   if (page.status !== 200) {
     const outcome = isServerError(page.status) ? 'server-error' : 'http-error';
-    return { verdict: { outcome, detail: `HTTP ${page.status}` }, discovered: [] };
+    return { verdict: { outcome, detail: `HTTP ${page.status}` }, discovered: indexFileOf(url, page.status) };
   }
   if (facts === undefined) {
     const detail = notHtml ?? headerValues(page.headers, 'content-type')[0] ?? 'no Content-Type';
@@ -136,6 +149,17 @@ export function judgeAnswer(url: string, { page, facts, notHtml, cut }: ReadAnsw
     return { verdict: { outcome: 'canonicalised', detail: `canonical is ${canonical}` }, discovered };
   }
   return { verdict: { outcome: 'listed', entry: listedEntry(url, page, signals) }, discovered };
+}
+
+/**
+ * Links to a folder's index file are followed to the folder's URL (normalise.ts's folderUrl); a
+ * folder URL the server does not answer (no directory index: 403, 404, 410) falls back to its
+ * `index.html`, so the page is not lost.
+ */
+function indexFileOf(url: string, status: number): Discovered[] {
+  if (status !== 403 && status !== 404 && status !== 410) return [];
+  if (!url.endsWith('/') || url.includes('?')) return [];
+  return [{ url: `${url}index.html`, via: 'index-file' }];
 }
 
 /** 429 and 5xx: the server failed, the page may well exist (501 Not Implemented is an answer). */
@@ -174,7 +198,7 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
     .filter((link) => link.rel.includes('alternate') && link.hreflang)
     .map((link) => ({ hreflang: link.hreflang!, href: resolveAgainst(link.target, page.url) ?? '' }));
   return {
-    links: defined(facts.links.map((link) => normalise(link))),
+    links: defined(facts.links.map((link) => asFolder(normalise(link)))),
     canonicals: [
       ...new Set(defined([...facts.canonicals, ...defined(headerCanonicals)].map((href) => normalise(href)))),
     ],
@@ -234,7 +258,7 @@ function judgeClientRedirect(
   normalise: Normaliser,
 ): Judgement | undefined {
   if (redirect === undefined) return undefined;
-  const target = normalise(redirect.href);
+  const target = asFolder(normalise(redirect.href));
   if (target === url) return undefined;
   const how =
     redirect.kind === 'meta-refresh'
@@ -260,6 +284,10 @@ function resolveAgainst(href: string, base: string): string | undefined {
   }
 }
 
+function asFolder(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : folderUrl(url);
+}
+
 function defined(values: (string | undefined)[]): string[] {
   return values.filter((value): value is string => value !== undefined);
 }
@@ -268,7 +296,7 @@ function distinctAlternates(alternates: Alternate[], normalise: Normaliser): Alt
   const seen = new Set<string>();
   const result: Alternate[] = [];
   for (const { hreflang, href } of alternates) {
-    const target = href === '' ? undefined : normalise(href);
+    const target = href === '' ? undefined : asFolder(normalise(href));
     const key = `${hreflang.toLowerCase()} ${target}`;
     if (target === undefined || seen.has(key)) continue;
     seen.add(key);

@@ -76,3 +76,19 @@ export function normaliseCrawlUrl(
 function withoutEmptyQuery(href: string): string {
   return href.endsWith('?') ? href.slice(0, -1) : href;
 }
+
+/** The index files a static server answers a folder's URL with. */
+const INDEX_FILE = /\/index\.html?$/;
+
+/**
+ * `https://e.com/docs/index.html` → `https://e.com/docs/`: a static server answers the folder's
+ * URL with its index file, and a site's one URL for the page is the folder's (generate lists it
+ * so). A URL with a query is left as it is. When the folder's URL does not answer, the crawler
+ * falls back to the index file (see judge.ts).
+ */
+export function folderUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart !== -1) return url;
+  const match = INDEX_FILE.exec(url);
+  return match === null ? url : url.slice(0, match.index + 1);
+}

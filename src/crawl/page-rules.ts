@@ -7,7 +7,7 @@
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import { judgeAnswer, type Discovered, type ReadAnswer } from './judge.js';
 import type { Scope } from './scope.js';
-import { chainOf, pathTrap, urlPattern, type TrapLimits } from './traps.js';
+import { chainOf, pathTrap, urlPattern, type ChainPage, type TrapLimits } from './traps.js';
 import { RETRIED_REASONS, type LeftOutReason } from './types.js';
 
 /** A page being judged: its URL, its place in the crawl (`seq`: its key in the store), its depth and its chain. */
@@ -19,11 +19,18 @@ export interface JudgedPage {
 }
 
 /** The page a URL was found on, as the trap rules and the report need it. */
-interface FoundOn {
+interface FoundOn extends ChainPage {
   seq: number;
-  pattern: string;
-  chain: number;
+  /** Its shape, when it was read (a long chain's page): the next page of the chain is compared with it. */
+  shape?: string | undefined;
 }
+
+/**
+ * Shapes of chain pages kept for the pages found on them (by the found URL), at most this many:
+ * a long chain needs one at a time. Past it the oldest go, and their pages count as not alike,
+ * which crawls on (a calendar is still stopped by its dates).
+ */
+const SHAPES_KEPT = 10_000;
 
 export class PageRules {
   constructor(
@@ -32,7 +39,17 @@ export class PageRules {
     private readonly normalise: (href: string) => string | undefined,
     private readonly traps: TrapLimits,
     private readonly maxDepth: number,
+    /** The present year: a chain dated far from it is a trap. */
+    private readonly year: number = new Date().getUTCFullYear(),
   ) {}
+
+  /** Shapes of the pages that found URLs queued deep in a chain, by the URL found. */
+  private readonly shapes = new Map<string, string>();
+
+  /** Whether the page's shape is to be read with it (readAnswer's `shape`): on a long chain only. */
+  wantsShape(item: Pick<JudgedPage, 'chain'>): boolean {
+    return item.chain >= this.traps.maxChain - 1;
+  }
 
   /**
    * The verdict on a page and where each URL it leads to goes.
@@ -47,7 +64,10 @@ export class PageRules {
   ): { finished: FinishedUrl; found: FoundUrl[] } {
     const { url } = item;
     const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
-    const page: FoundOn = { seq: item.seq, pattern: urlPattern(url), chain: item.chain };
+    const before = this.shapes.get(url);
+    this.shapes.delete(url);
+    const alike = answer.shape !== undefined && answer.shape === before;
+    const page: FoundOn = { seq: item.seq, pattern: urlPattern(url), chain: item.chain, alike, shape: answer.shape };
     const found = discovered.map((d) => this.place(d.url, depthOf(d, item.depth), page, d));
     const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
     const retry = retryLater && RETRIED_REASONS.includes(verdict.outcome as LeftOutReason) ? { retry: true } : {};
@@ -92,19 +112,25 @@ export class PageRules {
         ? { chain: 0 }
         : found !== undefined && isSamePage(found)
           ? { chain: page.chain }
-          : chainOf(url, page, this.traps.maxChain);
+          : chainOf(url, page, this.traps.maxChain, this.year);
     if (chain.trap !== undefined) return { url, ...at, chain: chain.chain, outcome: 'trap', detail: chain.trap };
+    if (page?.shape !== undefined && chain.chain >= this.traps.maxChain) this.keepShape(url, page.shape);
     return depth > this.maxDepth
       ? { url, ...at, chain: chain.chain, beyondDepth: true }
       : { url, ...at, chain: chain.chain };
   }
+
+  private keepShape(url: string, shape: string): void {
+    this.shapes.set(url, shape);
+    if (this.shapes.size > SHAPES_KEPT) this.shapes.delete(this.shapes.keys().next().value!);
+  }
 }
 
-/** Links lead one hop deeper; a redirect or canonical target stands in for the same page. */
+/** Links lead one hop deeper; a redirect, canonical or index-file target stands in for the same page. */
 function depthOf(found: Discovered, depth: number): number {
   return isSamePage(found) ? depth : depth + 1;
 }
 
 function isSamePage(found: Discovered): boolean {
-  return found.via === 'redirect' || found.via === 'canonical';
+  return found.via === 'redirect' || found.via === 'canonical' || found.via === 'index-file';
 }

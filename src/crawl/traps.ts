@@ -8,10 +8,14 @@
  * - more than `maxPathSegments` segments in a path, or a run of segments repeated three times in a
  *   row (`/a/b/a/b/a/b/`: relative links resolved against themselves; Heritrix's rule);
  * - a chain of more than `maxChain` pages of one URL pattern, each found on the one before it
- *   (`/calendar/2024-01` → `/calendar/2024-02` → …; digits are what varies).
+ *   (`/calendar/2024-01` → `/calendar/2024-02` → …; digits are what varies), that cannot be real
+ *   content: pages alike in everything but their numbers (an empty month), or dated far from the
+ *   present (the year 2150).
  *
  * Site sections reached from many pages (a catalogue of 100,000 products) are none of these, so
- * they are crawled whole. The limits are generous: a real site that passes one raises it.
+ * they are crawled whole, and so are chains of distinct pages (a blog's pagination, posts linked
+ * by "next"): only --max-pages bounds them. The limits are generous: a real site that passes one
+ * raises it.
  */
 
 export interface TrapLimits {
@@ -79,24 +83,55 @@ function repeatedRun(segments: readonly string[]): readonly string[] | undefined
   return undefined;
 }
 
+/** A chain's page as the chain rule reads it: its pattern, its place in the chain, and whether it is alike the page before it. */
+export interface ChainPage {
+  pattern: string;
+  chain: number;
+  /** The page says what the page it was found on says, but for its numbers (see pageShape). */
+  alike?: boolean | undefined;
+}
+
+/** A chain dated further than this many years after the present is no real content. */
+const FUTURE_YEARS = 5;
+/** … nor one dated before this year. */
+const EARLIEST_YEAR = 1900;
+
 /**
  * The chain of a URL found on a page: one more than the page's when both have the same pattern,
- * otherwise 0; with the reason when it passes the limit.
+ * otherwise 0; with the reason when it passes the limit and cannot be real content: the page is
+ * alike the one before it but for its numbers, or the URL is dated far from `year` (the present).
  */
 export function chainOf(
   url: string,
-  page: { pattern: string; chain: number },
+  page: ChainPage,
   maxChain: number,
+  year: number,
 ): { chain: number; trap?: string } {
   const pattern = urlPattern(url);
   if (pattern !== page.pattern) return { chain: 0 };
   const chain = page.chain + 1;
-  return chain > maxChain
-    ? {
-        chain,
-        trap: `more than --max-chain ${maxChain} pages of the pattern ${pattern} in a row, each found on the one before`,
-      }
-    : { chain };
+  if (chain <= maxChain) return { chain };
+  const far = farYear(url, year);
+  const why = page.alike
+    ? 'pages alike but for their numbers'
+    : far !== undefined
+      ? `dated ${far}, far from the present`
+      : undefined;
+  if (why === undefined) return { chain };
+  return {
+    chain,
+    trap: `more than --max-chain ${maxChain} pages of the pattern ${pattern} in a row, each found on the one before: ${why}`,
+  };
+}
+
+/** A year in the URL's path or query (a run of four digits) far from `present`, if any. */
+export function farYear(url: string, present: number): number | undefined {
+  const afterHost = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  for (const match of afterHost.matchAll(/(?<!\d)(1\d{3}|2\d{3})(?!\d)/g)) {
+    const year = Number(match[1]);
+    if (year > present + FUTURE_YEARS || year < EARLIEST_YEAR) return year;
+  }
+  return undefined;
 }
 
 /**

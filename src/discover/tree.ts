@@ -35,6 +35,7 @@ import { HttpClient, overHttp, RetryState, type HttpOptions } from './http.js';
 import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsTxt } from './robots.js';
 import { findRoots, type Root } from './roots.js';
+import { probeWellKnown, WELL_KNOWN_SITEMAP_PATHS } from './well-known.js';
 import { newRecord, NodeProblems, totalsOf, type SitemapTree, type TreeNode, type TreeProgress } from './tree-model.js';
 
 export { resolveStart, type Start } from './roots.js';
@@ -242,6 +243,7 @@ class TreeWalker {
       }
       await this.pool.idle();
       await this.lastPasses();
+      if (found.mode === 'site' && found.robots) await this.wellKnownBesideRobots(tree, found.robots);
     } catch (error) {
       if (!this.signal?.aborted) throw error;
     } finally {
@@ -251,6 +253,53 @@ class TreeWalker {
     tree.totals = totalsOf(tree.roots, [...(tree.robots?.diagnostics ?? []), ...tree.diagnostics]);
     tree.durationMs = Date.now() - this.started;
     return tree;
+  }
+
+  /**
+   * robots.txt names sitemaps, but none of its own host that can be read (only sitemaps on other
+   * hosts, or ones that answer 4xx): the host's well-known locations are tried too, and the tree
+   * says so (ROBOTS-008), whatever they hold.
+   */
+  private async wellKnownBesideRobots(tree: SitemapTree, robots: RobotsTxt): Promise<void> {
+    if (this.signal?.aborted) return;
+    const site = new URL(robots.url).origin;
+    const named = tree.roots.filter((root) => root.foundBy === 'robots');
+    const onHost = (url: string) => new URL(url).host === new URL(site).host;
+    const own = named.filter((root) => onHost(root.url));
+    // A sitemap of the host that was read, or that failed in a way that may pass, is there.
+    if (named.length === 0 || own.some((root) => root.ok || !isMissing(root.status))) return;
+    const paths = (this.options.wellKnownPaths ?? WELL_KNOWN_SITEMAP_PATHS).filter(
+      (path) => !this.walk.metAt(new URL(path, site).href),
+    );
+    const probed = await probeWellKnown(site, this.http, {
+      isAllowed: (url) => robots.rules.isAllowed(url, this.http.userAgent),
+      paths,
+      signal: this.signal,
+      maxBytes: this.maxBytes,
+    });
+    tree.probes = [...tree.probes, ...probed.probes];
+    const what = named
+      .map((root) =>
+        onHost(root.url)
+          ? `${root.url} (${root.status === undefined ? 'no answer' : `HTTP ${root.status}`})`
+          : `${root.url} (on another host)`,
+      )
+      .join(', ');
+    const outcome = probed.found
+      ? `${probed.found.url} holds a sitemap, read too`
+      : `none holds a sitemap (${probed.probes.length} tried)`;
+    tree.diagnostics.push(
+      diagnostic(
+        'ROBOTS-008',
+        `${robots.url} names no sitemap of ${new URL(site).host} that can be read, only ${what}; the well-known locations of ${site} were tried too: ${outcome}`,
+        { source: robots.url },
+      ),
+    );
+    if (!probed.found) return;
+    const node = this.addRoot({ url: probed.found.url, foundBy: 'well-known', fetched: probed.found });
+    if (node) tree.roots.push(node.record);
+    await this.pool.idle();
+    await this.lastPasses();
   }
 
   /** A root, unless it was declared twice (it is read once). */
@@ -664,4 +713,9 @@ function withSource(entry: UrlEntry, source: string): SourcedEntry {
 function withoutFragment(url: string): string {
   const hash = url.indexOf('#');
   return hash === -1 ? url : url.slice(0, hash);
+}
+
+/** A sitemap that is not there: 4xx (a timeout or 5xx may pass, and says nothing). */
+function isMissing(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500;
 }

@@ -8,7 +8,7 @@
 import { RULES } from '../core/catalog.js';
 import type { Severity } from '../core/diagnostics.js';
 import { escapeXml as escapeHtml } from '../core/xml.js';
-import type { AuditReport, CheckReport, SiteCheckReport } from '../audit/report.js';
+import { robotsNamesNoOwnSitemap, type AuditReport, type CheckReport, type SiteCheckReport } from '../audit/report.js';
 import { formatNumber } from './format.js';
 import { horizontalBars, monthColumns, ring, type Bar } from './svg-charts.js';
 
@@ -128,6 +128,26 @@ function findingsSection(report: AuditReport): string {
 ${overview}
 </tbody></table>
 ${report.checks.map((check, i) => findingTable(check, i)).join('\n')}
+${duplicateGroupsTable(report)}
+</section>`;
+}
+
+/** duplicate-content by group: each group's size and its URLs, the first listed first. */
+function duplicateGroupsTable(report: AuditReport): string {
+  const groups = report.duplicateGroups ?? [];
+  if (groups.length === 0) return '';
+  const rows = groups
+    .map(
+      (group) =>
+        `<tr><td class="num">${formatNumber(group.count)}</td><td class="url">${group.urls.map((url) => escapeHtml(url)).join('<br>')}${group.count > group.urls.length ? `<br>… ${formatNumber(group.count - group.urls.length)} more` : ''}</td></tr>`,
+    )
+    .join('\n');
+  return `<section class="finding" id="duplicate-groups">
+<h3>Groups of listed URLs with the same content</h3>
+<table class="examples"><thead><tr><th class="num">URLs</th><th>The same content at</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
 </section>`;
 }
 
@@ -161,6 +181,11 @@ function siteSection(report: AuditReport): string {
   const robots = sitemaps.robots
     ? `<p>${escapeHtml(sitemaps.robots.url)} declares ${sitemaps.robots.sitemaps.length === 0 ? 'no sitemap' : sitemaps.robots.sitemaps.map((url) => `<code>${escapeHtml(url)}</code>`).join(', ')}.</p>`
     : '';
+  const noOwnSitemap = robotsNamesNoOwnSitemap(report);
+  const robotsWarning =
+    noOwnSitemap === undefined
+      ? ''
+      : `<p class="warning" id="robots-no-own-sitemap">${badge('warning')} ${escapeHtml(noOwnSitemap)}</p>`;
   const more =
     sitemaps.count > sitemaps.list.length
       ? `<p class="note">The first ${formatNumber(sitemaps.list.length)} of ${formatNumber(sitemaps.count)} sitemaps.</p>`
@@ -168,6 +193,7 @@ function siteSection(report: AuditReport): string {
   return `<section id="sitemaps" aria-labelledby="sitemaps-title">
 <h2 id="sitemaps-title">The sitemaps themselves</h2>
 ${robots}
+${robotsWarning}
 <table class="sitemaps"><thead><tr><th>Sitemap</th><th>Found by</th><th>Status</th><th>Kind</th><th class="num">URLs</th><th>Read</th><th class="num">Errors / warnings / infos</th></tr></thead>
 <tbody>
 ${list}

@@ -3,7 +3,7 @@
  * indexable, each finding with its count and two examples, the sitemaps' own problems, and where
  * the full report and the rows are.
  */
-import type { AuditReport } from '../audit/report.js';
+import { robotsNamesNoOwnSitemap, type AuditReport } from '../audit/report.js';
 import { countOf, formatNumber } from './format.js';
 import { painter, SEVERITY_MARK } from './paint.js';
 
@@ -32,6 +32,9 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
   lines.push(
     `Sitemaps  ${formatNumber(sitemaps.count)} (${formatNumber(sitemaps.read)} read, ${formatNumber(sitemaps.failed)} failed) · ${countOf(sitemaps.entries, 'entry', 'entries')}${robots}`,
   );
+  const noOwnSitemap = robotsNamesNoOwnSitemap(report);
+  if (noOwnSitemap !== undefined)
+    lines.push(`          ${paint('warning', `${SEVERITY_MARK.warning} ${noOwnSitemap}`)}`);
   const share = urls.checked > 0 ? ` (${percent(urls.indexable, urls.checked)})` : '';
   const notListed = urls.notListed === undefined ? '' : ` · ${formatNumber(urls.notListed)} indexable not listed`;
   lines.push(
@@ -51,6 +54,10 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
     for (const check of report.checks) {
       const head = `${SEVERITY_MARK[check.severity]} ${check.finding.padEnd(width)}  ${check.code.padEnd(8)}`;
       lines.push(`  ${paint(check.severity, head)} ${paint('bold', formatNumber(check.count))}  ${check.title}`);
+      if (check.finding === 'duplicate-content' && report.duplicateGroups) {
+        lines.push(...duplicateLines(report.duplicateGroups, paint));
+        continue;
+      }
       for (const example of check.examples.slice(0, EXAMPLES))
         lines.push(`      ${example.url}  ${paint('dim', example.detail)}`);
       if (check.count > EXAMPLES) lines.push(paint('dim', `      … ${formatNumber(check.count - EXAMPLES)} more`));
@@ -88,6 +95,19 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
   if (!report.complete && options.stateFile)
     lines.push(paint('error', `Stopped: continue with --resume (state in ${options.stateFile})`));
   return `${lines.join('\n')}\n`;
+}
+
+/** The first groups of duplicate content, each on a line: how many URLs, and the first of them. */
+function duplicateLines(
+  groups: NonNullable<AuditReport['duplicateGroups']>,
+  paint: ReturnType<typeof painter>,
+): string[] {
+  const lines = groups.slice(0, EXAMPLES).map((group) => {
+    const more = group.count > 2 ? ` and ${formatNumber(group.count - 2)} more` : '';
+    return `      ${group.urls.slice(0, 2).join(' = ')}${paint('dim', `${more}: the same content`)}`;
+  });
+  if (groups.length > EXAMPLES) lines.push(paint('dim', `      … ${countOf(groups.length - EXAMPLES, 'more group')}`));
+  return lines;
 }
 
 function percent(part: number, whole: number): string {

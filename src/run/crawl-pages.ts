@@ -18,7 +18,7 @@
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { trapLimits } from '../crawl/crawler.js';
 import { readAnswer, type ReadAnswer } from '../crawl/judge.js';
-import { normaliseCrawlUrl } from '../crawl/normalise.js';
+import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
@@ -177,7 +177,7 @@ class CrawlPages implements WorkKind {
     let chunk: NewItem[] = [];
     for await (const href of seeds.urls(origin)) {
       const url = this.normalise(href);
-      const item = url === undefined ? undefined : this.newItem(this.rules.place(url, 0));
+      const item = url === undefined ? undefined : this.newItem(this.rules.place(folderUrl(url), 0));
       if (item !== undefined) chunk.push(item);
       if (chunk.length >= SEED_CHUNK) {
         await this.store.addSeeds(this.runId, chunk, pace);
@@ -212,7 +212,7 @@ class CrawlPages implements WorkKind {
       const page = await this.fetcher.fetch(url, retryLater ? { retries: 0 } : {});
       requests += page.redirects.length;
       if (seed) this.land(url, page, facts);
-      answer = await readAnswer(page);
+      answer = await readAnswer(page, { shape: this.rules.wantsShape(item) });
     } catch (error) {
       const detail = (error as Error).message;
       if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };

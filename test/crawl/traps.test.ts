@@ -4,11 +4,12 @@ import { describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
 import { crawlSite, type CrawlOptions } from '../../src/crawl/crawler.js';
 import { summariseCrawl } from '../../src/crawl/summary.js';
-import { chainOf, DEFAULT_TRAP_LIMITS, pathTrap, QueryVariants, urlPattern } from '../../src/crawl/traps.js';
+import { chainOf, DEFAULT_TRAP_LIMITS, farYear, pathTrap, QueryVariants, urlPattern } from '../../src/crawl/traps.js';
 import { HttpClient } from '../../src/discover/http.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { serveSite } from './fixtures/server.js';
 import { trapSite } from './fixtures/trap-site.js';
+import { BLOG, blogSite } from './fixtures/blog-site.js';
 
 describe('trap rules', () => {
   it('reads the pattern of a URL: its path and query names, digits as #', () => {
@@ -17,14 +18,23 @@ describe('trap rules', () => {
     assert.equal(urlPattern('https://e.com/'), '/');
   });
 
-  it('counts a chain of pages of one pattern, and stops it past the limit', () => {
+  it('counts a chain of pages of one pattern, and stops it past the limit only where it cannot be content', () => {
     const page = { pattern: '/calendar/#-#', chain: 99 };
-    assert.deepEqual(chainOf('https://e.com/calendar/2032-04', page, 100), { chain: 100 });
-    assert.deepEqual(chainOf('https://e.com/about', page, 100), { chain: 0 });
-    assert.deepEqual(chainOf('https://e.com/calendar/2032-05', { ...page, chain: 100 }, 100), {
+    assert.deepEqual(chainOf('https://e.com/calendar/2032-04', page, 100, 2026), { chain: 100 });
+    assert.deepEqual(chainOf('https://e.com/about', page, 100, 2026), { chain: 0 });
+    assert.deepEqual(chainOf('https://e.com/calendar/2028-05', { ...page, chain: 100, alike: true }, 100, 2026), {
       chain: 101,
-      trap: 'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before',
+      trap: 'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before: pages alike but for their numbers',
     });
+    assert.deepEqual(chainOf('https://e.com/calendar/2032-05', { ...page, chain: 100 }, 100, 2026), {
+      chain: 101,
+      trap: 'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before: dated 2032, far from the present',
+    });
+    // Distinct pages of the present, however many: a blog's pagination, a shop's "next" product.
+    assert.deepEqual(chainOf('https://e.com/calendar/2028-05', { ...page, chain: 5000 }, 100, 2026), { chain: 5001 });
+    assert.deepEqual(chainOf('https://e.com/p/5001', { pattern: '/p/#', chain: 5000 }, 100, 2026), { chain: 5001 });
+    assert.equal(farYear('https://e.com/archive/1850/05', 2026), 1850);
+    assert.equal(farYear('https://e.com/archive/1999/05?page=12345', 2026), undefined);
   });
 
   it('refuses paths too deep, or repeating a run of segments three times in a row', () => {
@@ -51,8 +61,8 @@ describe('trap rules', () => {
 });
 
 describe('a crawl of a site full of traps', () => {
-  async function crawl(options: Partial<CrawlOptions> = {}) {
-    const site = await serveSite(trapSite);
+  async function crawl(options: Partial<CrawlOptions> = {}, route = trapSite) {
+    const site = await serveSite(route);
     const http = new HttpClient({ retries: 0 });
     const store = new CrawlStore(':memory:');
     try {
@@ -86,7 +96,8 @@ describe('a crawl of a site full of traps', () => {
         url: rows.find((row) => row.path === '/calendar/2032-06')!.url,
         path: '/calendar/2032-06',
         outcome: 'trap',
-        detail: 'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before',
+        detail:
+          'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before: pages alike but for their numbers',
       },
     );
     const nest = rows.filter((row) => row.path.startsWith('/nest/'));
@@ -124,7 +135,7 @@ describe('a crawl of a site full of traps', () => {
           '/deep/1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16/17/18/19/20/',
         ],
         [
-          'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before',
+          'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before: pages alike but for their numbers',
           1,
           '/calendar/2032-06',
         ],
@@ -145,5 +156,58 @@ describe('a crawl of a site full of traps', () => {
     assert.equal(count('/calendar/', 'listed'), 6);
     assert.equal(count('/shop?', 'listed'), 7);
     assert.equal(count('/deep/', 'listed'), 4);
+  });
+});
+
+describe('a crawl of a real blog (issue 23 §8)', () => {
+  it('crawls thousands of posts, pagination pages and a chain of products whole, and stops the endless calendars', async () => {
+    const site = await serveSite(blogSite);
+    const http = new HttpClient({ retries: 0 });
+    const store = new CrawlStore(':memory:');
+    try {
+      await crawlSite({
+        startUrl: `${site.origin}/`,
+        fetcher: httpPageFetcher(http),
+        robots: robotsTxtPolicy(http, 'sitemapkit-test'),
+        store,
+        concurrency: 8,
+      });
+      const rows = [...store.outcomes()].map((row) => ({ ...row, path: row.url.slice(site.origin.length) }));
+      const listed = (prefix: string) =>
+        rows.filter((row) => row.path.startsWith(prefix) && row.outcome === 'listed').length;
+      assert.equal(listed('/blog/posts/'), BLOG.posts);
+      assert.equal(listed('/blog/page/'), BLOG.posts / BLOG.perPage);
+      assert.equal(listed('/shop/p/'), BLOG.products);
+      // Each calendar: its first month (found on home) and the 100 of the chain the limit allows.
+      assert.equal(listed('/calendar/'), DEFAULT_TRAP_LIMITS.maxChain + 1);
+      assert.equal(listed('/events/'), DEFAULT_TRAP_LIMITS.maxChain + 1);
+      const summary = summariseCrawl(store, { startUrl: `${site.origin}/`, finished: true, startOutcome: 'listed' });
+      assert.deepEqual(
+        summary.leftOut
+          .find((group) => group.reason === 'trap')
+          ?.spaces?.map(({ detail, count, example }) => [detail, count, example.slice(site.origin.length)])
+          .sort(),
+        [
+          [
+            'more than --max-chain 100 pages of the pattern /calendar/#-# in a row, each found on the one before: pages alike but for their numbers',
+            1,
+            '/calendar/2032-06',
+          ],
+          [
+            'more than --max-chain 100 pages of the pattern /events/#-# in a row, each found on the one before: dated 2098, far from the present',
+            1,
+            '/events/2098-06',
+          ],
+        ],
+      );
+      assert.deepEqual(
+        rows.filter((row) => row.outcome !== 'listed' && row.outcome !== 'trap').map((row) => [row.path, row.outcome]),
+        [],
+      );
+    } finally {
+      store.close();
+      await http.close();
+      await site.close();
+    }
   });
 });

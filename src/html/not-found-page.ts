@@ -1,0 +1,99 @@
+/**
+ * Whether a page says it is a "not found" page: its `<title>` and first heading (`<h1>`, else the
+ * first `<h2>`) read as an error page's, in the words sites use ("404", "Page not found", "This
+ * page does not exist", "Seite nicht gefunden", "Page introuvable"…). Such a page answering 200
+ * is a soft 404: search engines drop it, and a sitemap should not list it.
+ */
+import { Parser } from 'htmlparser2';
+
+/** A page's title and first heading, white space collapsed (undefined when it has none). */
+export interface TitleAndHeading {
+  title?: string;
+  heading?: string;
+}
+
+/** Text kept of a title or heading at most: enough to recognise one, never a whole page. */
+const MAX_CHARS = 300;
+
+/** Reads the title and first heading of a page from its text or UTF-8 bytes. */
+export function readTitleAndHeading(chunks: Iterable<Uint8Array | string>): TitleAndHeading {
+  const found: { title?: string; h1?: string; h2?: string } = {};
+  let reading: 'title' | 'h1' | 'h2' | undefined;
+  let text = '';
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (
+          reading === undefined &&
+          (name === 'title' || name === 'h1' || name === 'h2') &&
+          found[name] === undefined
+        ) {
+          reading = name;
+          text = '';
+        }
+      },
+      ontext(piece) {
+        if (reading !== undefined && text.length < MAX_CHARS) text += piece.slice(0, MAX_CHARS - text.length);
+      },
+      onclosetag(name) {
+        if (name !== reading) return;
+        const value = text.replace(/\s+/g, ' ').trim();
+        if (value !== '') found[reading] = value;
+        reading = undefined;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  const decoder = new TextDecoder('utf-8');
+  for (const chunk of chunks) parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  parser.end(decoder.decode());
+  const heading = found.h1 ?? found.h2;
+  return {
+    ...(found.title === undefined ? {} : { title: found.title }),
+    ...(heading === undefined ? {} : { heading }),
+  };
+}
+
+/**
+ * What an error page's title or heading says, as a whole part of it (parts are split at " | ",
+ * " · ", " – ", ": " …, so "Page not found · Docs" is read as "Page not found" and "Docs"): a
+ * page about 404 errors ("Fixing 404 errors", "Module not found") says something else.
+ */
+const NOT_FOUND_PARTS = [
+  /^(?:error\s*)?404(?:\s*error)?$/,
+  /^(?:(?:error\s*)?404\s*[-–—]?\s*)?(?:(?:the\s+)?(?:page|file|document|url|resource|content)\s+)?not\s+found$/,
+  /^(?:(?:sorry|oops)\W*\s*)?(?:this|the|that)\s+(?:page|file|document|url)\s+(?:does\s*n[o']t|did\s*n[o']t|no\s+longer)\s+exists?$/,
+  /^(?:(?:sorry|oops)\W*\s*)?(?:this|the|that)\s+(?:page|file|document|url)\s+(?:can\s*not|can't|could\s*n[o']t)\s+be\s+found$/,
+  /^(?:404\s*)?(?:(?:seite|datei)\s+)?nicht\s+gefunden$/,
+  /^(?:404\s*)?page\s+introuvable$/,
+  /^(?:404\s*)?p[áa]gina\s+no\s+encontrada$/,
+  /^(?:404\s*)?pagina\s+non\s+trovata$/,
+  /^(?:404\s*)?pagina\s+niet\s+gevonden$/,
+];
+
+const PART_SEPARATORS = /\s+[|·•–—-]\s+|\s*[|·•]\s*|:\s+/;
+
+function saysItAlone(text: string): boolean {
+  return text
+    .toLowerCase()
+    .split(PART_SEPARATORS)
+    .map((part) => part.trim().replace(/[.!]+$/, ''))
+    .some((part) => NOT_FOUND_PARTS.some((pattern) => pattern.test(part)));
+}
+
+/**
+ * Whether the title and first heading say "not found": both, when the page has both; the one it
+ * has, when it has only one. Why in words, or undefined.
+ */
+export function saysNotFound({ title, heading }: TitleAndHeading): string | undefined {
+  const says = (text: string | undefined) => text !== undefined && saysItAlone(text);
+  if (title === undefined && heading === undefined) return undefined;
+  if ((title === undefined || says(title)) && (heading === undefined || says(heading))) {
+    const parts = [
+      ...(title === undefined ? [] : [`its title "${title}"`]),
+      ...(heading === undefined ? [] : [`its first heading "${heading}"`]),
+    ];
+    return `${parts.join(' and ')} say${parts.length === 1 ? 's' : ''} it is a "not found" page`;
+  }
+  return undefined;
+}

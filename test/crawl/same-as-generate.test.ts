@@ -1,0 +1,131 @@
+/**
+ * One URL per page (issue 23 §6): one built site, read as a folder by `generate` and crawled over a
+ * plain static server by `crawl`, gives the same URLs, folder pages as `…/` and never also as
+ * `…/index.html`; the only difference is a page no link reaches.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from '../helpers/cli.js';
+import { html, serveSite, type RunningSite } from '../helpers/serve-site.js';
+import { staticFolder } from '../helpers/static-folder.js';
+
+/** The pages of the build, by file; links as a generator writes them, to index files and folders alike. */
+const PAGES: Record<string, string> = {
+  'index.html': html(
+    '<title>Home</title>',
+    '<a href="./index.html">Home</a> <a href="docs/">Docs</a> <a href="docs/index.html">Docs again</a> <a href="about.html">About</a> <a href="blog/first.html">First post</a>',
+  ),
+  'about.html': html('<title>About</title>', '<a href="/">Home</a> <a href="/index.html">Home</a>'),
+  'docs/index.html': html(
+    '<title>Docs</title>',
+    '<a href="../index.html">Home</a> <a href="guide/index.html">Guide</a> <a href="/docs/api">API</a>',
+  ),
+  'docs/guide/index.html': html('<title>Guide</title>', '<a href="../">Docs</a> <a href="./">Guide</a>'),
+  'docs/api/index.html': html('<title>API</title>', '<a href="/docs/guide/">Guide</a>'),
+  'blog/first.html': html('<title>First</title>', '<a href="../index.html">Home</a>'),
+  // No link leads here: generate lists it, a crawl cannot know it.
+  'unlinked.html': html('<title>Unlinked</title>', ''),
+};
+
+function locs(xml: string): string[] {
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!).sort();
+}
+
+describe('generate DIR and crawl of the same build', () => {
+  let dir: string;
+  let site: RunningSite;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sitemapkit-same-'));
+    for (const [path, body] of Object.entries(PAGES)) {
+      await mkdir(dirname(join(dir, 'build', path)), { recursive: true });
+      await writeFile(join(dir, 'build', path), body);
+    }
+    site = await serveSite(staticFolder(join(dir, 'build')));
+  });
+
+  after(async () => {
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lists the same URLs, folder pages as …/', async () => {
+    const generated = await runCli([
+      'generate',
+      join(dir, 'build'),
+      '--base-url',
+      `${site.origin}/`,
+      '--out',
+      join(dir, 'generated'),
+    ]);
+    assert.equal(generated.code, 0, generated.stderr);
+    const crawled = await runCli([
+      'crawl',
+      `${site.origin}/index.html`,
+      '--out',
+      join(dir, 'crawled'),
+      '--state',
+      join(dir, 'state'),
+    ]);
+    assert.equal(crawled.code, 0, crawled.stderr);
+    const fromFolder = locs(await readFile(join(dir, 'generated', 'sitemap.xml'), 'utf8'));
+    const fromCrawl = locs(await readFile(join(dir, 'crawled', 'sitemap.xml'), 'utf8'));
+    const o = site.origin;
+    assert.deepEqual(fromCrawl, [
+      `${o}/`,
+      `${o}/about.html`,
+      `${o}/blog/first.html`,
+      `${o}/docs/`,
+      `${o}/docs/api/`,
+      `${o}/docs/guide/`,
+    ]);
+    assert.deepEqual(
+      fromFolder.filter((url) => !fromCrawl.includes(url)),
+      [`${o}/unlinked.html`],
+      'only the page no link reaches differs',
+    );
+    assert.deepEqual(
+      fromCrawl.filter((url) => !fromFolder.includes(url)),
+      [],
+    );
+    assert.ok(
+      !site.requests.some((path) => path.endsWith('/index.html')),
+      'no index file is fetched: its folder answers',
+    );
+  });
+
+  it('falls back to the index file where the folder URL does not answer', async () => {
+    // A server without directory indexes: /docs/ is 404, /docs/index.html answers.
+    const bare = await serveSite((origin, url) =>
+      url.pathname.endsWith('/') && url.pathname !== '/'
+        ? { status: 404, body: 'Not Found' }
+        : staticFolder(join(dir, 'build'))(origin, url),
+    );
+    try {
+      const crawled = await runCli([
+        'crawl',
+        `${bare.origin}/`,
+        '--out',
+        join(dir, 'bare'),
+        '--state',
+        join(dir, 'bare-state'),
+      ]);
+      const fromCrawl = locs(await readFile(join(dir, 'bare', 'sitemap.xml'), 'utf8'));
+      const o = bare.origin;
+      assert.deepEqual(fromCrawl, [
+        `${o}/`,
+        `${o}/about.html`,
+        `${o}/blog/first.html`,
+        `${o}/docs/api/index.html`,
+        `${o}/docs/guide/index.html`,
+        `${o}/docs/index.html`,
+      ]);
+      assert.equal(crawled.code, 0, crawled.stderr);
+    } finally {
+      await bare.close();
+    }
+  });
+});
