@@ -168,6 +168,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'Yandex rejects lastmod, changefreq and priority values longer than 100 bytes ("Data limit exceeded").',
     fix: 'Shorten the value: a lastmod needs no more than seconds.',
   },
+  'XML-014': {
+    severity: E,
+    title: 'document cut off',
+    why: 'The bytes end inside the document (an upload or a transfer cut short, a file still being written): the entries after the cut are lost, and an engine may reject the whole file.',
+    fix: 'Publish the file whole (write it to a temporary name, then rename it), and check that the server sends all of it.',
+  },
   // ── Page URLs ─────────────────────────────────────────────────────────────────────────────────
   'URL-001': {
     severity: E,
