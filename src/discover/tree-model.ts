@@ -234,6 +234,14 @@ export function unreadNodes(roots: readonly TreeNode[]): TreeNode[] {
   return unread;
 }
 
+/** How each sitemap of the tree was read, in tree order. */
+export function* readOutcomes(roots: readonly TreeNode[]): Generator<ReadOutcome> {
+  for (const node of roots) {
+    yield node.read;
+    yield* readOutcomes(node.children);
+  }
+}
+
 const COUNT_OF = { error: 'errors', warning: 'warnings', info: 'infos' } as const;
 
 /** Sums over every node of the tree, plus the problems of robots.txt and of the walk (`more`). */
