@@ -79,6 +79,9 @@ export interface AuditReport {
   duplicateGroups?: { count: number; urls: string[] }[];
 }
 
+/** The order problems are listed in: errors, then warnings, then infos. */
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+
 /** Examples kept per finding and per site-wide code (the HTML report's tables show them all). */
 export const EXAMPLES = 100;
 /** Groups of duplicate content the report names, and URLs named per group. */
@@ -145,9 +148,8 @@ export class RowTally {
 
   /** By severity, errors first, then in the findings' own order. */
   checks(): CheckReport[] {
-    const rank = { error: 0, warning: 1, info: 2 } as const;
     const present = FINDING_NAMES.filter((finding) => this.counts.has(finding));
-    present.sort((a, b) => rank[severityOf(a)] - rank[severityOf(b)]);
+    present.sort((a, b) => SEVERITY_RANK[severityOf(a)] - SEVERITY_RANK[severityOf(b)]);
     return present.map((finding) => {
       const rule = ruleOf(finding);
       return {
@@ -187,7 +189,10 @@ export interface ReportInputs {
 
 export function auditReport({ discovery, tally, listed, complete, now, sample, crawl }: ReportInputs): AuditReport {
   const checks = tally.checks();
-  const siteChecks: SiteCheckReport[] = discovery.problems.map((problem) => ({
+  // Worst first (errors, warnings, infos), in the order met within a severity: a report read from
+  // the top, or folded after a few lines, starts with what breaks the site.
+  const worstFirst = [...discovery.problems].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+  const siteChecks: SiteCheckReport[] = worstFirst.map((problem) => ({
     code: problem.code,
     severity: problem.severity,
     title: RULES[problem.code]?.title ?? problem.code,

@@ -3,15 +3,15 @@
  * outputs go, how they are written, and the exit code.
  */
 import { writeFile } from 'node:fs/promises';
-import { findingsAtOrAbove, type AuditReport } from '../audit/report.js';
+import type { AuditReport } from '../audit/report.js';
 import type { AuditRow } from '../audit/rows.js';
 import { resolveStart } from '../discover/tree.js';
 import { auditHtml } from '../report/audit-html.js';
 import { openRowsFile } from '../report/audit-rows.js';
 import { formatAuditText } from '../report/audit-text.js';
 import { formatNumber } from '../report/format.js';
-import { EXIT_FAILED, EXIT_OK, booleanFlag, integerFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
-import { readProblemOptions, type FailOn } from './problem-options.js';
+import { booleanFlag, integerFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
+import { exitCode, problemsReached, readProblemOptions, type FailOn } from './problem-options.js';
 
 /** Where and how an audit's outputs go, and what fails it: the same for one process and for a run. */
 export interface AuditOutputs {
@@ -79,16 +79,24 @@ export function siteOf(input: string | string[]): string {
 
 /**
  * The exit-code policy of every command (problem-options.ts), with a budget: 1 when the audit
- * stopped early, or its findings at or above --fail-on are more than --max-errors.
+ * stopped early or a sitemap could not be read whole (whatever --fail-on says), or its findings at
+ * or above --fail-on are more than --max-errors.
  */
 function verdict(report: AuditReport, failOn: FailOn, maxErrors: number, io: Io): number {
-  if (!report.complete) return EXIT_FAILED;
-  if (failOn === 'never') return EXIT_OK;
-  const failing = findingsAtOrAbove(report, failOn);
-  if (failing <= maxErrors) return EXIT_OK;
-  const budget = maxErrors > 0 ? `, over the budget of ${formatNumber(maxErrors)} (--max-errors)` : '';
-  io.stderr.write(
-    `sitemapkit audit: ${formatNumber(failing)} finding${failing === 1 ? '' : 's'} at or above ${failOn}${budget}\n`,
-  );
-  return EXIT_FAILED;
+  const { sitemaps, summary } = report;
+  const outcome = {
+    failed: !report.complete || sitemaps.read === 0 || sitemaps.failed > 0,
+    errors: summary.errors,
+    warnings: summary.warnings,
+    allowed: maxErrors,
+  };
+  const code = exitCode(outcome, failOn);
+  const failing = problemsReached(outcome, failOn);
+  if (!outcome.failed && failing > maxErrors) {
+    const budget = maxErrors > 0 ? `, over the budget of ${formatNumber(maxErrors)} (--max-errors)` : '';
+    io.stderr.write(
+      `sitemapkit audit: ${formatNumber(failing)} finding${failing === 1 ? '' : 's'} at or above ${failOn}${budget}\n`,
+    );
+  }
+  return code;
 }

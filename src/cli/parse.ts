@@ -1,10 +1,11 @@
 /**
  * `sitemapkit parse SOURCE…`: entries as JSONL (or CSV) on stdout, diagnostics on stderr.
  */
+import { readOutcome, readWhole } from '../core/outcome.js';
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { HttpClient } from '../discover/http.js';
 import { parseSitemap, entryBatches, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
-import { DATA_LOSS_CODES, fetchSitemap, TransferError, type SitemapBody } from '../validate/fetch.js';
+import { fetchSitemap, TransferError, type SitemapBody } from '../validate/fetch.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatFolded } from '../report/format.js';
@@ -25,9 +26,9 @@ also carries "source".
 
 The reader is lenient: it keeps every entry it can and reports what it repaired or left out.
 The run fails (exit 1), whatever --fail-on says, when a document could not be read whole
-(missing file, HTTP error, a transfer that broke off, corrupt gzip, the --max-bytes cap, an HTML
-page, not a sitemap; the entries read before the problem are printed), was read only around
-damage (end tags missing, cut off: entries there may be incomplete), or --strict stopped it.
+(missing file, HTTP error, a transfer that broke off, a file cut off inside the document, corrupt
+gzip, the --max-bytes cap, an HTML page, not a sitemap; the entries read before the problem are
+printed), or --strict stopped it. End tags missing inside a whole document are XML errors.
 
 Options:
   --csv              CSV with a header instead of JSONL
@@ -158,13 +159,8 @@ async function parseOne(
       print({ ...error.diagnostic, source: label });
     }
     fetched?.finish((code) => reported.has(code)).forEach(print);
-    const unreadable =
-      parsed.kind === undefined ||
-      parsed.kind === 'html' ||
-      parsed.kind === 'unknown' ||
-      [...reported].some((code) => DATA_LOSS_CODES.has(code));
-    // A repaired document was read around the damage, but entries at the damage may be incomplete.
-    return !unreadable && parsed.repairs === 0;
+    // Damage repaired inside the document is an XML error; only what was not read fails the run.
+    return readWhole(readOutcome({ kind: parsed.kind, reported: (code) => reported.has(code) }));
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // Strict mode: the diagnostic was already printed by onDiagnostic; a source that could not be opened was not.

@@ -19,6 +19,7 @@ import {
   type CommandSpec,
   type ParsedArgs,
 } from './command.js';
+import { readWhole, type ReadOutcome } from '../core/outcome.js';
 
 export type FailOn = 'error' | 'warning' | 'never';
 
@@ -54,18 +55,31 @@ export function readProblemOptions(args: ParsedArgs): ProblemSettings {
   };
 }
 
-/** What a run ends with: whether its work failed, and the problems it found (counted, shown or not). */
+/** What a run ends with: how its documents were read, whether other work failed, and the problems it found. */
 export interface RunOutcome {
-  /** The work itself failed: an input not read (whole), an output not written, an interruption. */
-  failed?: boolean;
+  /** How each document of the run was read (core/outcome.ts): one not read whole fails the run. */
+  documents?: Iterable<ReadOutcome> | undefined;
+  /** Other work failed: nothing found to read, an output not written, an interruption. */
+  failed?: boolean | undefined;
+  /** Problems counted (remembered ones replayed included), shown or not. */
   errors: number;
   warnings: number;
+  /** Problems at or above --fail-on let pass before the run fails (audit's --max-errors; default 0). */
+  allowed?: number | undefined;
 }
 
-/** The exit code of the policy: 1 when the work failed or a problem reached --fail-on, else 0. */
+/**
+ * The exit code of every command: 1 when a document was not read whole or other work failed
+ * (whatever --fail-on says), or when more than `allowed` problems reached --fail-on; else 0.
+ */
 export function exitCode(outcome: RunOutcome, failOn: FailOn): number {
   if (outcome.failed === true) return EXIT_FAILED;
-  const fails =
-    (failOn === 'error' && outcome.errors > 0) || (failOn === 'warning' && outcome.errors + outcome.warnings > 0);
-  return fails ? EXIT_FAILED : EXIT_OK;
+  for (const read of outcome.documents ?? []) if (!readWhole(read)) return EXIT_FAILED;
+  return problemsReached(outcome, failOn) > (outcome.allowed ?? 0) ? EXIT_FAILED : EXIT_OK;
+}
+
+/** The problems at or above --fail-on (0 with never). */
+export function problemsReached(outcome: Pick<RunOutcome, 'errors' | 'warnings'>, failOn: FailOn): number {
+  if (failOn === 'never') return 0;
+  return failOn === 'error' ? outcome.errors : outcome.errors + outcome.warnings;
 }

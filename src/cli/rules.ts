@@ -14,7 +14,8 @@ prefix (URL, VID, NEWS …) prints every rule of the family in full. The catalog
 docs/rules.md.
 
 Options:
-  --json               one JSON object per rule per line: {code, severity, title, family, why, fix}
+  --json               one JSON object per rule per line: {code, severity, also?, title, family,
+                       why, fix}; also: the other severities the code is reported at, and when
 
 Examples:
   sitemapkit rules

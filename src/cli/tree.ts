@@ -29,6 +29,7 @@ import { LineOutput } from './line-output.js';
 import { ProgressLine } from './progress.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { readSiteInput } from './site-input.js';
+import { readOutcomes } from '../discover/tree-model.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
 import { RUN_OPTIONS, RUN_OPTIONS_HELP } from './run-options.js';
 import { readChangedOnly, runTreeSites } from './tree-sites.js';
@@ -161,8 +162,9 @@ Examples:
         `${(printed ?? 0).toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps${unchanged}\n`,
       );
     }
-    const failed = !tree.complete || tree.totals.read === 0 || tree.totals.failed > 0;
-    return exitCode({ failed, errors: tree.totals.errors, warnings: tree.totals.warnings }, problems.failOn);
+    const failed = !tree.complete || tree.totals.read === 0;
+    const { errors, warnings } = tree.totals;
+    return exitCode({ documents: readOutcomes(tree.roots), failed, errors, warnings }, problems.failOn);
   },
 };
 

@@ -11,7 +11,10 @@ import type { Severity } from './diagnostics.js';
 
 /** One rule of the catalog. */
 export interface RuleInfo {
+  /** The severity the code is reported at, unless one of `also` applies. */
   severity: Severity;
+  /** Other severities the code is reported at, and when: every severity emitted is stated here. */
+  also?: readonly { severity: Severity; when: string }[];
   /** A few words, as a heading. */
   title: string;
   /** What goes wrong, and for whom, when the rule is broken. */
@@ -49,6 +52,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   // ── Fetching the sitemap ──────────────────────────────────────────────────────────────────────
   'FETCH-001': {
     severity: E,
+    also: [
+      {
+        severity: W,
+        when: "when only the redirects of a diff's URL could not be checked (diff --check-redirects): the sets themselves were read",
+      },
+    ],
     title: 'sitemap could not be fetched',
     why: 'A search engine that gets an HTTP error, a network failure or an empty body reads nothing; Search Console shows "Couldn\'t fetch" and retries for a few days before giving up.',
     fix: 'Make the sitemap URL answer 200 with the document as the body: check the path, the server and any firewall or bot protection in front of it.',
@@ -98,6 +107,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'XML-002': {
     severity: E,
+    also: [{ severity: I, when: 'for a UTF-8 byte-order mark, which is legal XML but trips some older tools' }],
     title: 'content before the XML declaration',
     why: 'Whitespace or stray bytes before <?xml make the document ill-formed ("Leading whitespace"); a byte-order mark is fine.',
     fix: 'Remove everything before <?xml, usually a blank line printed by a template or a plug-in.',
@@ -168,6 +178,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'Yandex rejects lastmod, changefreq and priority values longer than 100 bytes ("Data limit exceeded").',
     fix: 'Shorten the value: a lastmod needs no more than seconds.',
   },
+  'XML-014': {
+    severity: E,
+    title: 'document cut off',
+    why: 'The bytes end inside the document (an upload or a transfer cut short, a file still being written): the entries after the cut are lost, and an engine may reject the whole file.',
+    fix: 'Publish the file whole (write it to a temporary name, then rename it), and check that the server sends all of it.',
+  },
   // ── Page URLs ─────────────────────────────────────────────────────────────────────────────────
   'URL-001': {
     severity: E,
@@ -177,24 +193,43 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'URL-002': {
     severity: E,
+    also: [
+      {
+        severity: W,
+        when: "for a URL of exactly 2,048 characters, one under the schema's 12, or one over Yandex's 1,024",
+      },
+    ],
     title: 'URL length',
     why: 'The protocol allows URLs of fewer than 2,048 characters: longer ones are rejected, exactly 2,048 is at the edge, under 12 fails the schema, and Yandex ignores URLs over 1,024 characters.',
     fix: 'Shorten the URL: fewer query parameters, shorter slugs.',
   },
   'URL-003': {
     severity: E,
+    also: [{ severity: W, when: 'when the only fault is whitespace around the URL, which was trimmed' }],
     title: 'invalid URL characters',
     why: 'A URL must be valid RFC 3986: spaces, quotes, <>{}|\\^` and non-ASCII characters must be percent-encoded, and every % must start a two-digit escape. Engines may read a raw URL differently from the page it names. Whitespace around a URL is only a warning: it is trimmed.',
     fix: 'Percent-encode the URL as UTF-8 (a space is %20, ü is %C3%BC) and write IDN hosts in punycode; sitemapkit generate does this for you.',
   },
   'URL-004': {
     severity: E,
+    also: [
+      {
+        severity: W,
+        when: "when the sitemap may have been submitted in Search Console or named in the other host's robots.txt (SCOPE-EX); an error with --strict-scope",
+      },
+    ],
     title: 'URL on another host',
     why: 'A sitemap may only list URLs on its own scheme, host and port ("URL not allowed"); www and non-www, http and https count as different hosts. sitemapkit reports it as a warning unless --strict-scope, since cross-submission may allow it (see SCOPE-EX).',
     fix: "Move the URL to a sitemap on its own host, or prove ownership by listing this sitemap in the other host's robots.txt.",
   },
   'URL-005': {
     severity: E,
+    also: [
+      {
+        severity: W,
+        when: "when the sitemap may have been submitted in Search Console or named in the host's robots.txt (SCOPE-EX); an error with --strict-scope",
+      },
+    ],
     title: 'URL outside the sitemap directory',
     why: 'A sitemap may only list URLs at or below its own folder: /catalog/sitemap.xml may not list / or /images/… ("URL not allowed"). Reported as a warning unless --strict-scope (see SCOPE-EX).',
     fix: 'Publish the sitemap at the site root, or move the URL to a sitemap in a folder above it.',
@@ -370,6 +405,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'PRIO-001': {
     severity: E,
+    also: [{ severity: I, when: 'when every URL has the same priority, which tells crawlers nothing' }],
     title: 'invalid priority',
     why: 'priority is a decimal from 0.0 to 1.0; 0,5, 10 or 80% are invalid. As information: when every URL has the same priority, it tells crawlers nothing.',
     fix: 'Write a decimal such as 0.8, give priorities that differ, or leave priority out.',
@@ -395,6 +431,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'IDX-004': {
     severity: E,
+    also: [
+      {
+        severity: W,
+        when: "when the index may have been submitted in Search Console or named in the other host's robots.txt (SCOPE-EX); an error with --strict-scope",
+      },
+    ],
     title: 'index child outside the index directory',
     why: 'An index may list only sitemaps on its own host, in its folder or below, unless the sitemaps are cross-submitted. Reported as a warning unless --strict-scope.',
     fix: 'Move the index to the site root, or the child sitemaps under its folder.',
@@ -407,6 +449,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'TXT-001': {
     severity: E,
+    also: [{ severity: W, when: 'for blank lines, which are skipped and lose nothing' }],
     title: 'invalid text sitemap line',
     why: 'A text sitemap holds one absolute URL per line and nothing else: a header, a comment or a relative path is not a URL engines can follow.',
     fix: 'Write one absolute, percent-encoded URL per line, UTF-8, at most 50,000 lines.',
@@ -419,6 +462,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'FEED-002': {
     severity: E,
+    also: [
+      {
+        severity: W,
+        when: 'for an item date that is not an RFC 822 or RFC 3339 date (the date is left out, the item kept)',
+      },
+    ],
     title: 'feed item without a usable link or date',
     why: 'A feed item without a link, or with a relative one, lists no page; a date in the wrong format for the feed (RFC 822 in RSS, RFC 3339 in Atom) is not read.',
     fix: 'Give every item an absolute link and a date in its feed format.',
@@ -475,18 +524,21 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'VID-005': {
     severity: E,
+    also: [{ severity: W, when: 'for a view count that is not a whole number of at least 0 (it is left out)' }],
     title: 'video number out of range',
     why: 'duration is whole seconds from 1 to 28,800, rating a number from 0.0 to 5.0, and view_count a whole number of at least 0 (a warning); other values fail the schema.',
     fix: 'Write the values in those ranges.',
   },
   'VID-006': {
     severity: E,
+    also: [{ severity: W, when: 'when the only fault is the letter case of the value' }],
     title: 'video yes/no value invalid',
     why: 'family_friendly, requires_subscription and live take yes or no; other values are ignored.',
     fix: 'Write yes or no, in lower case.',
   },
   'VID-007': {
     severity: E,
+    also: [{ severity: W, when: 'when the only fault is lower-case country codes' }],
     title: 'invalid video restriction',
     why: 'A restriction needs relationship="allow" or "deny" and space-separated ISO 3166-1 country codes in upper case; an unknown code means the restriction cannot be applied as you meant it.',
     fix: 'Write relationship and two-letter country codes such as GB or US, once per video.',
@@ -554,6 +606,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'NEWS-005': {
     severity: E,
+    also: [{ severity: W, when: 'when the only fault is the letter case of the language code' }],
     title: 'invalid news language',
     why: 'news:language is an ISO 639 code of two or three letters in lower case, or zh-cn / zh-tw; Google News cannot place an article in another.',
     fix: 'Write the code, such as en, fr or zh-cn.',
@@ -597,6 +650,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'HREF-005': {
     severity: W,
+    also: [
+      {
+        severity: W,
+        when: 'when the alternate is not listed in the sitemaps validated, so its own cluster cannot be checked',
+      },
+    ],
     title: 'hreflang clusters disagree',
     why: 'One language mapped to two URLs, or pages of one cluster listing different alternates, leave Google unsure which version to show.',
     fix: 'Map each language to one URL and give every page of the cluster the same links; list every alternate as its own <loc>.',
@@ -745,11 +804,18 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   },
   'INPUT-001': {
     severity: E,
+    also: [{ severity: W, when: 'for CSV columns that are not read (the lines themselves are kept)' }],
     title: 'input line skipped',
     why: 'A line of a URL list that is no entry (bad JSON, a wrong kind, a missing loc column) cannot be written.',
     fix: 'Fix the line at the reported place.',
   },
 };
+
+/** Every severity `code` may be reported at: the catalog's own first, then its `also` (none for an unknown code). */
+export function severitiesOf(code: string): Severity[] {
+  const rule = RULES[code];
+  return rule === undefined ? [] : [rule.severity, ...(rule.also ?? []).map((other) => other.severity)];
+}
 
 /** The family of a code, by its prefix ('URL-003' → Page URLs). */
 export function familyOf(code: string): string {

@@ -43,6 +43,15 @@ export class DiagnosticTally {
     return true;
   }
 
+  /** Counts `count` more problems of `code` that are not kept (a remembered tally replayed). */
+  addUnkept(code: string, severity: Severity, count: number): void {
+    if (count <= 0) return;
+    this.counts[COUNT_OF[severity]] += count;
+    let tally = this.codes.get(code);
+    if (!tally) this.codes.set(code, (tally = { code, severity, count: 0, examples: [] }));
+    tally.count += count;
+  }
+
   get errors(): number {
     return this.counts.errors;
   }

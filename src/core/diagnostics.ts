@@ -37,8 +37,35 @@ export function diagnostic(
   return { code, severity: severity ?? rule!.severity, message, ...place };
 }
 
-/** `source:line:column: severity CODE message`, the one-line form printed on stderr. */
-export function formatDiagnostic(d: Diagnostic, source = d.source): string {
+/** Characters of one value (a word of a message, a URL) a human line shows; longer ones are elided in the middle. */
+export const MAX_SHOWN_VALUE = 120;
+
+/** `text` whole when it is short, else its start and its end around an ellipsis (the full value stays in --json). */
+export function elideMiddle(text: string, max = MAX_SHOWN_VALUE): string {
+  if (text.length <= max) return text;
+  const head = Math.ceil((max - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}
+
+/** Runs of characters without a space longer than a value may be shown. */
+const LONG_RUN = new RegExp(`\\S{${MAX_SHOWN_VALUE + 1},}`, 'g');
+
+/** How a diagnostic line is drawn: the source to name, and colours for the severity and code. */
+export interface DiagnosticLineOptions {
+  source?: string | undefined;
+  paint?: ((severity: Severity, text: string) => string) | undefined;
+}
+
+/**
+ * `source:line:column: severity CODE message (url)`: the one human form of a problem, in every
+ * command, with each long value elided in the middle so that one line stays one line.
+ */
+export function formatDiagnostic(d: Diagnostic, options: string | DiagnosticLineOptions = {}): string {
+  const { source = d.source, paint } = typeof options === 'string' ? { source: options } : options;
   const place = [source, d.line, d.column].filter((part) => part !== undefined && part !== '').join(':');
-  return `${place ? `${place}: ` : ''}${d.severity} ${d.code} ${d.message}${d.url && !d.message.includes(d.url) ? ` (${d.url})` : ''}`;
+  const message =
+    d.message.length > MAX_SHOWN_VALUE ? d.message.replace(LONG_RUN, (run) => elideMiddle(run)) : d.message;
+  const url = d.url && !d.message.includes(d.url) ? ` (${elideMiddle(d.url)})` : '';
+  const label = `${d.severity} ${d.code}`;
+  return `${place ? `${elideMiddle(place, MAX_SHOWN_VALUE + 12)}: ` : ''}${paint ? paint(d.severity, label) : label} ${message}${url}`;
 }

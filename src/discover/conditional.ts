@@ -19,7 +19,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SitemapBody } from '../validate/fetch.js';
-import type { TreeNode } from './tree-model.js';
+import type { RememberedProblems, TreeNode } from './tree-model.js';
 
 /** A sitemap as it was when last read whole. */
 export interface RememberedSitemap {
@@ -35,6 +35,8 @@ export interface RememberedSitemap {
   children: string[];
   newestLastmod?: string | undefined;
   oldestLastmod?: string | undefined;
+  /** Its problems when it was read: reported again while it stays unchanged. */
+  problems: RememberedProblems;
 }
 
 /** What conditional fetches need of the memory: the store implements it (store/sitemap-memory.ts). */
@@ -107,7 +109,12 @@ export class ConditionalFetches {
   }
 
   /** A sitemap read whole (`digest` of its body), or found unchanged: to be remembered at the walk's end. */
-  note(record: TreeNode, headers: Readonly<Record<string, string>>, digest: string): void {
+  note(
+    record: TreeNode,
+    headers: Readonly<Record<string, string>>,
+    digest: string,
+    problems: RememberedProblems,
+  ): void {
     this.seen.set(record.url, {
       url: record.url,
       etag: headers.etag,
@@ -119,13 +126,18 @@ export class ConditionalFetches {
       children: record.children.map((child) => child.url),
       newestLastmod: record.newestLastmod,
       oldestLastmod: record.oldestLastmod,
+      problems,
     });
   }
 
-  /** Marks `record` unchanged, as `remembered` says it is, with the validators of this answer when it has new ones. */
+  /**
+   * Marks `record` unchanged, as `remembered` says it is, with the validators of this answer when
+   * it has new ones. Its remembered problems are the walk's to replay (a 304 must not hide them).
+   */
   unchanged(record: TreeNode, remembered: RememberedSitemap, headers: Readonly<Record<string, string>>): void {
     Object.assign(record, {
       ok: true,
+      read: 'unchanged',
       unchanged: true,
       kind: remembered.kind,
       urls: remembered.urls,

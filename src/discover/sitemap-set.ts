@@ -21,7 +21,7 @@ import { looksAbsoluteHttp } from '../core/url.js';
 import { readUrlList, type ReadItem } from '../input/index.js';
 import { parseSitemap, ParseError, type SitemapSource } from '../parse/index.js';
 import { resolveChild } from '../validate/children.js';
-import { DATA_LOSS_CODES } from '../validate/fetch.js';
+import { DATA_LOSS_CODES, readOutcome, readWhole } from '../core/outcome.js';
 import type { HttpClient, HttpOptions } from './http.js';
 import { walkSitemapTree, type TreeNode, type TreeOptions } from './tree.js';
 
@@ -133,11 +133,15 @@ export class SitemapSet implements AsyncIterable<UrlEntry> {
     }
     this.documents += 1;
     const children: string[] = [];
+    const reported = new Set<string>();
     const parsed = parseSitemap(input, {
       source: name,
       signal: this.options.signal,
       ...(this.options.maxBytes === undefined ? {} : { limits: { maxBytes: this.options.maxBytes } }),
-      onDiagnostic: (d) => this.problem(d),
+      onDiagnostic: (d) => {
+        reported.add(d.code);
+        this.problem(d);
+      },
     });
     try {
       for await (const entry of parsed) {
@@ -151,7 +155,7 @@ export class SitemapSet implements AsyncIterable<UrlEntry> {
       if (!(error instanceof ParseError)) throw error;
       if (!parsed.diagnostics.includes(error.diagnostic)) this.problem(error.diagnostic);
     }
-    if (parsed.kind === undefined || parsed.kind === 'html' || parsed.kind === 'unknown') this.lost = true;
+    if (!readWhole(readOutcome({ kind: parsed.kind, reported: (code) => reported.has(code) }))) this.lost = true;
     for (const child of children) {
       if (path === undefined) {
         this.unreadable(name, `the index lists ${child}, which cannot be looked for on disk: name the index's file`);

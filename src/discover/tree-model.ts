@@ -4,7 +4,8 @@
  * the library and in `tree --json`.
  */
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
-import type { Diagnostic } from '../core/diagnostics.js';
+import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import type { ReadOutcome } from '../core/outcome.js';
 import type { DocumentKind } from '../core/entry.js';
 import type { Redirect } from './http.js';
 import { InstantCache, LastmodRange } from './lastmod-range.js';
@@ -45,6 +46,8 @@ export interface TreeNode {
   durationMs: number;
   /** True when the document was fetched (200) and read to its end as a sitemap: nothing in it was lost. */
   ok: boolean;
+  /** How the document was read (core/outcome.ts); `ok` is true for whole and unchanged. */
+  read: ReadOutcome;
   /**
    * With conditional fetches (tree --state): the sitemap is as it was when last read (a 304, or
    * the same body); its counts and lastmod range are the remembered ones.
@@ -58,6 +61,12 @@ export interface TreeNode {
   diagnostics: Diagnostic[];
   diagnosticCount: number;
   children: TreeNode[];
+}
+
+/** The problems of a document as remembered (tree --state): the examples kept, and every code's count. */
+export interface RememberedProblems {
+  examples: Diagnostic[];
+  counts: { code: string; severity: Severity; count: number }[];
 }
 
 /** Sums over the whole tree: sitemaps read and failed, URLs, bytes, and every problem counted. */
@@ -131,6 +140,7 @@ export function newRecord(url: string, foundBy: FoundBy, depth: number, parent?:
     sitemaps: 0,
     durationMs: 0,
     ok: false,
+    read: 'not-read',
     errors: 0,
     warnings: 0,
     infos: 0,
@@ -169,6 +179,33 @@ export class NodeProblems {
     return this.tally.byCode().some((tally) => codes.has(tally.code));
   }
 
+  /**
+   * The problems remembered of a document found unchanged, counted again: its examples as they
+   * were, and the rest of each code's count.
+   */
+  replay(remembered: RememberedProblems): void {
+    for (const d of remembered.examples) this.add(d);
+    const kept = new Map<string, number>();
+    for (const d of remembered.examples) kept.set(d.code, (kept.get(d.code) ?? 0) + 1);
+    for (const { code, severity, count } of remembered.counts)
+      this.tally.addUnkept(code, severity, count - (kept.get(code) ?? 0));
+  }
+
+  /** What to remember of the problems, leaving out `fresh` ones (reported again with each answer). */
+  remember(fresh: readonly Diagnostic[]): RememberedProblems {
+    const left = new Set(fresh);
+    const examples = this.record.diagnostics.filter((d) => !left.has(d));
+    const counts = this.tally
+      .byCode()
+      .map(({ code, severity, count }) => ({
+        code,
+        severity,
+        count: count - fresh.filter((d) => d.code === code).length,
+      }))
+      .filter((tally) => tally.count > 0);
+    return { examples, counts };
+  }
+
   /** Forgets every problem, for a document read again. */
   reset(): void {
     this.tally = new DiagnosticTally(this.examplesPerCode);
@@ -195,6 +232,14 @@ export function unreadNodes(roots: readonly TreeNode[]): TreeNode[] {
   };
   roots.forEach(visit);
   return unread;
+}
+
+/** How each sitemap of the tree was read, in tree order. */
+export function* readOutcomes(roots: readonly TreeNode[]): Generator<ReadOutcome> {
+  for (const node of roots) {
+    yield node.read;
+    yield* readOutcomes(node.children);
+  }
 }
 
 const COUNT_OF = { error: 'errors', warning: 'warnings', info: 'infos' } as const;

@@ -17,12 +17,12 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry, SourcedEntry, UrlEntry } from '../core/entry.js';
 import { detach } from '../core/detach.js';
+import { readOutcome, readWhole } from '../core/outcome.js';
 import { DEFAULT_INDEX_DEPTH, IndexWalk, nestingIndex } from '../core/index-walk.js';
 import { entryBatches, locatedEntryBatches, parseSitemap } from '../parse/index.js';
 import { ParseError, type LocatedEntry } from '../parse/types.js';
 import { RetryLater, WorkPool, type HostPoliteness, type Settled, type TaskContext } from '../pool/index.js';
 import {
-  DATA_LOSS_CODES,
   fetchSitemap,
   TransferError,
   type FetchedSitemap,
@@ -492,13 +492,14 @@ class TreeWalker {
     }
     if (!node.record.ok) return;
     const digest = opened.digest();
-    conditional.note(node.record, fetched.headers, digest);
-    if (digest === remembered?.digest) node.record.unchanged = true;
+    conditional.note(node.record, fetched.headers, digest, node.problems.remember(fetched.diagnostics));
+    if (digest === remembered?.digest) Object.assign(node.record, { unchanged: true, read: 'unchanged' });
   }
 
   /** A sitemap as it was when last read: its record from memory, an index's children walked. */
   private unchanged(node: WalkNode, remembered: RememberedSitemap, headers: Readonly<Record<string, string>>): void {
     this.options.conditional!.unchanged(node.record, remembered, headers);
+    node.problems.replay(remembered.problems);
     for (const child of remembered.children) this.follow(node, child);
   }
 
@@ -584,7 +585,8 @@ class TreeWalker {
       this.noteKind(node, parsed.kind);
     }
     for (const d of fetched.finish((code) => node.problems.has(code))) this.report(node, d);
-    record.ok = isSitemapKind(record.kind) && !node.problems.hasAny(DATA_LOSS_CODES);
+    record.read = readOutcome({ kind: record.kind, reported: (code) => node.problems.has(code) });
+    record.ok = readWhole(record.read);
     inspection?.end(parsed.kind, node.problems.errors > 0);
   }
 
@@ -683,11 +685,6 @@ class TreeWalker {
     this.progress.elapsedMs = Date.now() - this.started;
     this.options.onProgress({ ...this.progress });
   }
-}
-
-/** A document read as a sitemap: not an HTML page, nor something unknown. */
-function isSitemapKind(kind: DocumentKind | undefined): boolean {
-  return kind !== undefined && kind !== 'html' && kind !== 'unknown';
 }
 
 function describeRepeat(parent: WalkNode, known: WalkNode, url: string): string {

@@ -4,6 +4,7 @@
  * the full report and the rows are.
  */
 import { robotsNamesNoOwnSitemap, type AuditReport } from '../audit/report.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
 import { countOf, formatNumber } from './format.js';
 import { painter, SEVERITY_MARK } from './paint.js';
 
@@ -65,15 +66,22 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
   }
   if (report.siteChecks.length > 0) {
     lines.push('', 'The sitemaps themselves');
-    for (const check of report.siteChecks.slice(0, SITE_CODES)) {
+    // Worst first (the report's order); errors are never folded away, only the rest past SITE_CODES.
+    const shown = report.siteChecks.filter((check, i) => i < SITE_CODES || check.severity === 'error');
+    for (const check of shown) {
       const [example] = check.examples;
-      const place = example?.sitemap ? `${example.sitemap}${example.line === undefined ? '' : `:${example.line}`}` : '';
       lines.push(
         `  ${paint(check.severity, `${SEVERITY_MARK[check.severity]} ${check.code.padEnd(9)}`)} ${paint('bold', formatNumber(check.count))}  ${check.title}`,
       );
-      if (example) lines.push(`      ${place ? `${place}  ` : ''}${paint('dim', example.detail)}`);
+      if (example) {
+        const { sitemap, detail, ...place } = example;
+        const d = { code: check.code, severity: check.severity, message: detail, ...place };
+        lines.push(
+          `      ${formatDiagnostic(d, { source: sitemap, paint: (severity, text) => paint(severity, text) })}`,
+        );
+      }
     }
-    const rest = report.siteChecks.slice(SITE_CODES);
+    const rest = report.siteChecks.filter((check) => !shown.includes(check));
     if (rest.length > 0)
       lines.push(
         paint(

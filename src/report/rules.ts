@@ -37,7 +37,7 @@ export function formatRuleList(rules: readonly DescribedRule[]): string {
       text += `${family === undefined ? '' : '\n'}${rule.family}\n`;
       family = rule.family;
     }
-    text += `  ${rule.code.padEnd(width)}  ${rule.severity.padEnd(7)}  ${rule.title}\n`;
+    text += `  ${rule.code.padEnd(width)}  ${severities(rule).padEnd(13)}  ${rule.title}\n`;
   }
   return text;
 }
@@ -45,9 +45,14 @@ export function formatRuleList(rules: readonly DescribedRule[]): string {
 /** One rule in full: what it is, why it matters, how to fix it. */
 export function formatRule(rule: DescribedRule, columns = 100): string {
   return [
-    `${rule.code} (${rule.severity}): ${rule.title}`,
+    `${rule.code} (${severities(rule)}): ${rule.title}`,
     `${rule.family}`,
     '',
+    ...(rule.also ?? []).flatMap((other) =>
+      wrap(`A ${other.severity} ${other.when}.`, columns - 2)
+        .map((line) => `  ${line}`)
+        .concat(''),
+    ),
     'Why it matters:',
     ...wrap(rule.why, columns - 2).map((line) => `  ${line}`),
     '',
@@ -58,8 +63,8 @@ export function formatRule(rule: DescribedRule, columns = 100): string {
 }
 
 export function ruleToJsonLine(rule: DescribedRule): string {
-  const { code, severity, title, family, why, fix } = rule;
-  return `${JSON.stringify({ code, severity, title, family, why, fix })}\n`;
+  const { code, severity, also, title, family, why, fix } = rule;
+  return `${JSON.stringify({ code, severity, ...(also ? { also } : {}), title, family, why, fix })}\n`;
 }
 
 /** docs/rules.md: every family, every rule, from the catalog alone. */
@@ -83,7 +88,7 @@ export function rulesMarkdown(): string {
     if (members.length === 0 || lines.includes(`## ${title}`)) continue;
     lines.push(`## ${title}`, '', '| code | severity | title |', '| --- | --- | --- |');
     for (const rule of members)
-      lines.push(`| [${rule.code}](#${rule.code.toLowerCase()}) | ${rule.severity} | ${rule.title} |`);
+      lines.push(`| [${rule.code}](#${rule.code.toLowerCase()}) | ${severities(rule)} | ${rule.title} |`);
     lines.push('');
     for (const rule of members) {
       lines.push(
@@ -91,6 +96,7 @@ export function rulesMarkdown(): string {
         '',
         `**${rule.severity}**: ${rule.title}`,
         '',
+        ...(rule.also ?? []).flatMap((other) => [`A **${other.severity}** ${other.when}.`, '']),
         `Why: ${rule.why}`,
         '',
         `Fix: ${rule.fix}`,
@@ -99,6 +105,11 @@ export function rulesMarkdown(): string {
     }
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** The catalog's severity, then the others the code may be reported at ("error/warning"). */
+function severities(rule: RuleInfo): string {
+  return [rule.severity, ...(rule.also ?? []).map((other) => other.severity)].join('/');
 }
 
 /** Words of `text` in lines of at most `width` characters (a longer word gets a line of its own). */

@@ -5,7 +5,7 @@
  * range, an index's children).
  *
  *   tree_sitemaps(url PRIMARY KEY, etag, last_modified, digest, kind, urls, sitemaps, children (JSON),
- *                 newest_lastmod, oldest_lastmod, read_at)
+ *                 newest_lastmod, oldest_lastmod, read_at, problems (JSON: examples and counts by code))
  *
  * A walk's records are written in one transaction at its end, once its output is out: a run
  * killed before that leaves every sitemap as the last finished run knew it, so nothing a reader
@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS tree_sitemaps (
   children TEXT NOT NULL,
   newest_lastmod TEXT,
   oldest_lastmod TEXT,
-  read_at TEXT NOT NULL
+  read_at TEXT NOT NULL,
+  problems TEXT
 ) WITHOUT ROWID;
 `;
 
@@ -45,6 +46,11 @@ export class SitemapMemory implements SitemapRecall {
   constructor(readonly file: string) {
     this.db = openSqliteFile(file, { durability: 'NORMAL', busyTimeoutMs: BUSY_TIMEOUT_MS });
     this.db.exec(SCHEMA);
+    // A memory written before problems were remembered gets the column; its rows, without their
+    // problems, are read again once (a sitemap must not come back unchanged with its errors forgotten).
+    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(tree_sitemaps)').all();
+    if (!columns.some((column) => column.name === 'problems'))
+      this.db.exec('ALTER TABLE tree_sitemaps ADD COLUMN problems TEXT');
     this.recallStatement = this.db.prepare<
       [string],
       {
@@ -58,13 +64,14 @@ export class SitemapMemory implements SitemapRecall {
         children: string;
         newest_lastmod: string | null;
         oldest_lastmod: string | null;
+        problems: string | null;
       }
     >('SELECT * FROM tree_sitemaps WHERE url = ?');
   }
 
   recall(url: string): RememberedSitemap | undefined {
     const row = this.recallStatement.get(url);
-    if (row === undefined) return undefined;
+    if (row === undefined || row.problems === null) return undefined;
     return {
       url: row.url,
       ...(row.etag === null ? {} : { etag: row.etag }),
@@ -76,6 +83,7 @@ export class SitemapMemory implements SitemapRecall {
       children: JSON.parse(row.children) as string[],
       ...(row.newest_lastmod === null ? {} : { newestLastmod: row.newest_lastmod }),
       ...(row.oldest_lastmod === null ? {} : { oldestLastmod: row.oldest_lastmod }),
+      problems: JSON.parse(row.problems) as RememberedSitemap['problems'],
     };
   }
 
@@ -83,8 +91,8 @@ export class SitemapMemory implements SitemapRecall {
   remember(sitemaps: readonly RememberedSitemap[], at: Date): void {
     const insert = this.db.prepare(
       `INSERT OR REPLACE INTO tree_sitemaps
-         (url, etag, last_modified, digest, kind, urls, sitemaps, children, newest_lastmod, oldest_lastmod, read_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (url, etag, last_modified, digest, kind, urls, sitemaps, children, newest_lastmod, oldest_lastmod, read_at, problems)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const when = at.toISOString();
     this.db.transaction(() => {
@@ -101,6 +109,7 @@ export class SitemapMemory implements SitemapRecall {
           s.newestLastmod ?? null,
           s.oldestLastmod ?? null,
           when,
+          JSON.stringify(s.problems),
         );
     })();
   }

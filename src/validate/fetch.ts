@@ -132,12 +132,8 @@ export class TransferError extends Error {
   }
 }
 
-/**
- * Codes that mean a document was not read to its end, so entries may be missing: a command that
- * reads documents exits 1 when one of them is reported (FETCH-001 no answer or a broken transfer,
- * FETCH-005 a body that does not decompress, FETCH-006 a size cap, LIMIT-002 the entry limit).
- */
-export const DATA_LOSS_CODES: ReadonlySet<string> = new Set(['FETCH-001', 'FETCH-005', 'FETCH-006', 'LIMIT-002']);
+// Which codes mean a document was not read to its end is decided once, in core/outcome.ts.
+export { DATA_LOSS_CODES } from '../core/outcome.js';
 
 /** The transfer reads this much past the parser's cap, so that the parser's own FETCH-006 comes first. */
 const TRANSFER_CAP_MARGIN = 256 * 1024;

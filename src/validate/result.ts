@@ -1,6 +1,7 @@
 /** Collects one source's diagnostics into its ValidationResult: counts all, keeps a bounded number. */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { DocumentKind } from '../core/entry.js';
+import { readOutcome } from '../core/outcome.js';
 import type { ValidationResult } from './types.js';
 
 export const DEFAULT_MAX_DIAGNOSTICS = 10_000;
@@ -38,6 +39,8 @@ export class ResultBuilder {
   private readonly counts = { error: 0, warning: 0, info: 0 };
   private readonly kept: Diagnostic[] = [];
   private readonly keptPerCode = new Map<string, number>();
+  /** Every code reported, for the read outcome. */
+  private readonly reported = new Set<string>();
 
   constructor(
     readonly source: string,
@@ -54,6 +57,7 @@ export class ResultBuilder {
   }
 
   readonly add = (diagnostic: Diagnostic): void => {
+    this.reported.add(diagnostic.code);
     const sourced = diagnostic.source === this.source ? diagnostic : { ...diagnostic, source: this.source };
     // Each severity has its own quota, so a flood of warnings never hides an error.
     if (this.counts[sourced.severity]++ < this.maxDiagnostics && this.roomFor(sourced)) this.kept.push(sourced);
@@ -73,6 +77,7 @@ export class ResultBuilder {
       source: this.source,
       kind: this.kind,
       valid: this.counts.error === 0,
+      read: readOutcome({ kind: this.kind, reported: (code) => this.reported.has(code) }),
       urls: this.urls,
       ...(this.kind === 'sitemapindex' ? { sitemaps: this.sitemaps } : {}),
       errors: this.counts.error,

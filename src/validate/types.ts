@@ -1,5 +1,6 @@
 /** The validator's public shapes: what it is asked (options) and what it answers (one result per source). */
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { ReadOutcome } from '../core/outcome.js';
 import type { DocumentKind } from '../core/entry.js';
 import type { ParseLimits } from '../parse/types.js';
 import type { SitemapFetcher } from './fetch.js';
@@ -57,6 +58,8 @@ export interface ValidationResult {
   kind: DocumentKind | undefined;
   /** No errors. */
   valid: boolean;
+  /** How the document was read (whole, cut-off, not-read), as every command decides it. */
+  read: ReadOutcome;
   /** Page URLs read (url entries). */
   urls: number;
   /** Child sitemaps listed, for an index. */

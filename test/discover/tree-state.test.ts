@@ -167,3 +167,40 @@ test('--urls with --state but without --changed-only prints every entry, fetchin
     await site.close();
   }
 });
+
+test('a sitemap unchanged since a walk that found errors reports them again (a 304 hides nothing): exit 1 both times', async () => {
+  const site = await startSite((origin) => ({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `Sitemap: ${origin}/bad.xml\n` },
+    '/bad.xml': (req, res) => {
+      if (req.headers['if-none-match'] === '"bad-1"') res.writeHead(304, { etag: '"bad-1"' }).end();
+      else
+        res.writeHead(200, { ...XML, etag: '"bad-1"' }).end(
+          urlset([
+            { loc: `${origin}/a`, lastmod: 'yesterday' },
+            { loc: `${origin}/b`, lastmod: '2024-13-40' },
+          ]),
+        );
+    },
+  }));
+  const state = join(scratch, 'replay');
+  try {
+    const first = await runCli(['tree', site.origin, '--state', state]);
+    assert.equal(first.code, 1, first.stderr);
+    const errorsOf = (stdout: string) => /(\d+) errors?/.exec(stdout)?.[1];
+    assert.equal(errorsOf(first.stdout), '2', first.stdout);
+    const again = await runCli(['tree', site.origin, '--state', state]);
+    assert.match(again.stdout, /304 · unchanged/);
+    assert.equal(errorsOf(again.stdout), '2', again.stdout);
+    assert.equal((again.stdout.match(/DATE-001/g) ?? []).length, (first.stdout.match(/DATE-001/g) ?? []).length);
+    assert.equal(again.code, 1, 'the remembered errors fail the run as they did the first time');
+    const json = JSON.parse((await runCli(['tree', site.origin, '--state', state, '--json'])).stdout) as {
+      roots: { read: string; errors: number; diagnostics: { code: string }[] }[];
+    };
+    assert.deepEqual(
+      [json.roots[0]!.read, json.roots[0]!.errors, json.roots[0]!.diagnostics.map((d) => d.code)],
+      ['unchanged', 2, ['DATE-001', 'DATE-003']],
+    );
+  } finally {
+    await site.close();
+  }
+});

@@ -148,7 +148,8 @@ test('deleting any one end tag from any corpus document loses at most the entry 
       const where = `${deleted[0]} deleted at ${deleted.index}`;
       assert.ok(kept >= before.length - 1, `${where}: ${before.length - kept} of ${before.length} entries lost`);
       assert.ok(after.entries.length - kept <= 1, `${where}: ${after.entries.length - kept} entries changed`);
-      assert.ok(after.codes.includes('XML-001'), `${where}: the damage is reported`);
+      // The root's end tag deleted leaves a document that ends inside its root: cut off (XML-014).
+      assert.ok(after.codes.includes('XML-001') || after.codes.includes('XML-014'), `${where}: the damage is reported`);
     }),
     { numRuns: 400 },
   );

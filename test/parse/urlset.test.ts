@@ -299,7 +299,7 @@ test('strict mode throws ParseError at the first protocol error, with its place'
   assert.deepEqual(warned.codes, ['URL-003']);
 });
 
-test('a document cut off keeps the entries before the cut (XML-001), the unfinished one is left out', async () => {
+test('a document cut off keeps the entries before the cut (XML-014), the unfinished one is left out', async () => {
   const full = urlset('<url><loc>https://example.com/1</loc></url><url><loc>https://example.com/2</loc></url>');
   const cut = full.slice(0, full.indexOf('example.com/2') + 5);
   const { entries, diagnostics } = await parseText(cut);
@@ -309,8 +309,22 @@ test('a document cut off keeps the entries before the cut (XML-001), the unfinis
   );
   assert.deepEqual(
     diagnostics.map((d) => [d.code, d.line]),
-    [['XML-001', 3]],
+    [['XML-014', 3]],
   );
+});
+
+test('a misspelt root end tag at the very end is an XML error, not a cut-off: every entry is read', async () => {
+  const xml = urlset('<url><loc>https://example.com/1</loc></url>').replace('</urlset>', '</urlsett>');
+  const { entries, diagnostics } = await parseText(xml);
+  assert.deepEqual(
+    entries.map((e) => e.loc),
+    ['https://example.com/1'],
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => d.code),
+    ['XML-001'],
+  );
+  assert.match(diagnostics[0]!.message, /<\/urlsett> does not match <urlset>/);
 });
 
 test('junk before the XML declaration is XML-002; not well-formed markup is XML-001 and reading goes on', async () => {

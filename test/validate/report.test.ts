@@ -9,6 +9,7 @@ const result: ValidationResult = {
   source: 'a.xml',
   kind: 'urlset',
   valid: false,
+  read: 'whole',
   urls: 4,
   errors: 1,
   warnings: 3,

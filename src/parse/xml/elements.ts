@@ -59,6 +59,11 @@ export class XmlElements implements TokenHandler {
   private readonly reportedOnce = new Set<string>();
   private rootSeen = false;
   private rootClosed = false;
+  /**
+   * An end tag that matched nothing, met with only the root open and nothing after it yet: at the
+   * end of the document it is the root's own end tag, misspelt (an XML error), not a cut-off.
+   */
+  private strayRootEnd = false;
 
   constructor(
     private readonly handler: XmlHandler,
@@ -85,6 +90,7 @@ export class XmlElements implements TokenHandler {
       return 'continue';
     }
     this.rootSeen = true;
+    if (this.strayRootEnd) this.strayRootEnd = false;
     const depth = this.stack.length;
     let attributes = EMPTY_ATTRIBUTES;
     let declarations: [string, string][] | undefined;
@@ -130,12 +136,14 @@ export class XmlElements implements TokenHandler {
     // otherwise print one problem per stray tag.
     if (top === undefined && this.rootClosed)
       this.reportOnce('after-root', 'XML-001', `content after the root element (</${qname}> is ignored)`, at);
-    else
+    else {
       this.problem(
         'XML-001',
         top ? `</${qname}> does not match <${top.qname}>; ignored` : `</${qname}> closes nothing; ignored`,
         at,
       );
+      this.strayRootEnd = stack.length === 1;
+    }
     return 'continue';
   }
 
@@ -148,6 +156,7 @@ export class XmlElements implements TokenHandler {
       this.handler.whitespace(normaliseNewlines(raw), this.lines.positionOf(at));
       return;
     }
+    this.strayRootEnd = false;
     let text = raw;
     if (text.indexOf('&') !== -1)
       text = decodeReferences(text, this.declaredEntities, (problem) => this.entityProblem(problem, at));
@@ -167,10 +176,16 @@ export class XmlElements implements TokenHandler {
   }
 
   end(at: number): void {
+    // A misspelt root end tag was reported where it is; nothing was cut off.
+    if (this.stack.length === 1 && this.strayRootEnd) return;
     if (this.stack.length > 0) {
       this.count.repairs++;
       const open = this.stack[this.stack.length - 1]!.qname;
-      this.problem('XML-001', `the document ends before </${open}> (cut off?); the unfinished entry is left out`, at);
+      this.problem(
+        'XML-014',
+        `the document ends before </${open}>: it is cut off; the unfinished entry is left out`,
+        at,
+      );
     } else if (!this.rootSeen) {
       this.problem('XML-001', 'the document has no root element', at);
     }
