@@ -728,7 +728,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   'INPUT-001': {
     severity: E,
     title: 'input line skipped',
-    why: 'A line of a URL list that is no entry (bad JSON, a wrong kind, a missing loc column) cannot be written.',
+    why: 'A line of a URL list that is no entry (bad JSON, a wrong kind, a missing loc column; in a text list, words, a CSV row or a backslash escape; a line too long to be one; bytes that are not UTF-8) cannot be written.',
     fix: 'Fix the line at the reported place.',
   },
 };
