@@ -65,6 +65,12 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
   };
 }
 
+/** `--base-url` where it is optional (diff, submit: what a URL list's relative URLs resolve against). */
+export function optionalBaseUrl(args: ParsedArgs): string | undefined {
+  const raw = stringFlag(args, 'base-url');
+  return raw === undefined ? undefined : readBaseUrl(raw);
+}
+
 function readBaseUrl(raw: string | undefined): string {
   if (raw === undefined)
     throw new UsageError('--base-url URL is required: the public URL the sitemaps will be served from');

@@ -130,5 +130,15 @@ function readJsonLine(text: string, source: string, line: number): ReadItem | un
     };
   }
   const object = value as Record<string, unknown>;
+  if (typeof object.loc !== 'string') {
+    // Every reader downstream takes loc for a string: an entry without one is no entry.
+    return {
+      problem: diagnostic(
+        'INPUT-001',
+        `the entry has no "loc"${object.loc === undefined ? '' : ' string'}: each line needs one, such as {"loc":"https://example.com/"}`,
+        { source, line },
+      ),
+    };
+  }
   return { entry: ('kind' in object ? object : { kind: 'url', ...object }) as unknown as UrlEntry, source, line };
 }
