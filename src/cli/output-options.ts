@@ -18,6 +18,7 @@ export const OUTPUT_OPTIONS: CommandSpec['options'] = {
   format: { type: 'string' },
   stylesheet: { type: 'string' },
   'allow-other-hosts': { type: 'boolean' },
+  overwrite: { type: 'boolean' },
 };
 
 export const OUTPUT_OPTIONS_HELP = `Output:
@@ -35,11 +36,22 @@ export const OUTPUT_OPTIONS_HELP = `Output:
   --format xml|txt       urlset XML (default) or text sitemaps, one URL per line
   --stylesheet URL       add an xml-stylesheet processing instruction (XSLT or CSS)
   --allow-other-hosts    accept URLs on other hosts or outside the base URL's directory (only
-                         valid when each host's robots.txt lists the sitemap)`;
+                         valid when each host's robots.txt lists the sitemap)
+  --overwrite            replace a sitemap.xml in DIR that sitemapkit did not write (without it,
+                         such a file is left as it is and nothing is written)`;
 
 export type OutputOptions = Pick<
   WriteSitemapsOptions,
-  'outDir' | 'baseUrl' | 'maxUrls' | 'maxBytes' | 'gzip' | 'gzipIndex' | 'format' | 'stylesheet' | 'allowOtherHosts'
+  | 'outDir'
+  | 'baseUrl'
+  | 'maxUrls'
+  | 'maxBytes'
+  | 'gzip'
+  | 'gzipIndex'
+  | 'format'
+  | 'stylesheet'
+  | 'allowOtherHosts'
+  | 'overwrite'
 >;
 
 /** Reads the output flags; `--out` and `--base-url` are required, everything else has a default. */
@@ -62,6 +74,7 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
     format,
     ...(stylesheet === undefined ? {} : { stylesheet }),
     allowOtherHosts: booleanFlag(args, 'allow-other-hosts'),
+    overwrite: booleanFlag(args, 'overwrite'),
   };
 }
 
