@@ -6,6 +6,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { LIMITS, normaliseUrl } from '../core/index.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import type { WriteSitemapsOptions } from '../generate/types.js';
+import { readNow } from './now-option.js';
 import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
 
 export const OUTPUT_OPTIONS: CommandSpec['options'] = {
@@ -19,6 +20,7 @@ export const OUTPUT_OPTIONS: CommandSpec['options'] = {
   stylesheet: { type: 'string' },
   'allow-other-hosts': { type: 'boolean' },
   overwrite: { type: 'boolean' },
+  now: { type: 'string' },
 };
 
 export const OUTPUT_OPTIONS_HELP = `Output:
@@ -38,7 +40,10 @@ export const OUTPUT_OPTIONS_HELP = `Output:
   --allow-other-hosts    accept URLs on other hosts or outside the base URL's directory (only
                          valid when each host's robots.txt lists the sitemap)
   --overwrite            replace a sitemap.xml in DIR that sitemapkit did not write (without it,
-                         such a file is left as it is and nothing is written)`;
+                         such a file is left as it is and nothing is written)
+  --now DATE             the present the entries are judged by (a lastmod in the future, a news
+                         article older than two days), e.g. 2024-05-01T12:00:00Z: reproducible
+                         output from dated examples and fixtures (default: the clock)`;
 
 export type OutputOptions = Pick<
   WriteSitemapsOptions,
@@ -52,6 +57,7 @@ export type OutputOptions = Pick<
   | 'stylesheet'
   | 'allowOtherHosts'
   | 'overwrite'
+  | 'now'
 >;
 
 /** Reads the output flags; `--out` and `--base-url` are required, everything else has a default. */
@@ -59,6 +65,7 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
   const outDir = stringFlag(args, 'out');
   if (outDir === undefined) throw new UsageError('--out DIR is required: the directory to write the sitemaps into');
   const baseUrl = readBaseUrl(stringFlag(args, 'base-url') ?? defaults.baseUrl);
+  const now = readNow(args);
   const format = stringFlag(args, 'format') ?? 'xml';
   if (format !== 'xml' && format !== 'txt') throw new UsageError(`--format must be xml or txt, not "${format}"`);
   const stylesheet = stringFlag(args, 'stylesheet');
@@ -75,6 +82,7 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
     ...(stylesheet === undefined ? {} : { stylesheet }),
     allowOtherHosts: booleanFlag(args, 'allow-other-hosts'),
     overwrite: booleanFlag(args, 'overwrite'),
+    ...(now === undefined ? {} : { now }),
   };
 }
 
