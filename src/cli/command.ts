@@ -57,10 +57,46 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
     });
     return { values, positionals };
   } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional.*$/s, '');
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+    const near = unknown === undefined ? undefined : closest(unknown, ['help', ...Object.keys(spec.options)]);
     throw new UsageError(
-      `${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}\nRun "sitemapkit ${spec.name} --help" for usage.`,
+      `${message}${near === undefined ? '' : `: did you mean --${near}?`}\nRun "sitemapkit ${spec.name} --help" for usage.`,
     );
   }
+}
+
+/**
+ * The name among `names` nearest to a mistyped `word` (at most 2 edits, or a third of its length
+ * when longer; a prefix counts as near), as git suggests a command: undefined when none is near.
+ */
+export function closest(word: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const distance = name.startsWith(word) && word.length >= 3 ? 1 : editDistance(word, name);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+/** Damerau–Levenshtein distance (a swap of two neighbours is one edit: --gizp → --gzip). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = value;
+    }
+  return rows[a.length]![b.length]!;
 }
 
 /**

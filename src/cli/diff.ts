@@ -22,6 +22,7 @@ import {
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { optionalBaseUrl } from './output-options.js';
 import { ProblemPrinter } from './problem-printer.js';
 import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
 import { ProgressLine } from './progress.js';
@@ -61,6 +62,9 @@ Options:
   --json                 end the output with one more line, {"summary":{…}}: each set's source,
                          documents, URLs, duplicates and whether it was read whole, and the counts
                          of each change and of each field changed
+  --base-url URL         what the relative URLs of a URL list (.jsonl, .csv) resolve against, as
+                         "sitemapkit generate --base-url" resolves them (without it, a relative URL
+                         in a list is an error)
   --temp-dir DIR         where the sets are sorted (default the system's temporary folder; about
                          the size of both sets as JSON)
   --max-per-rule N       print at most N problems of each code found in the sets (default
@@ -92,6 +96,7 @@ export const command: Command = {
       'exit-code': { type: 'boolean' },
       json: { type: 'boolean' },
       'temp-dir': { type: 'string' },
+      'base-url': { type: 'string' },
       'max-per-rule': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       ...networkOptions('pool'),
@@ -132,6 +137,7 @@ export const command: Command = {
       stdin: io.stdin,
       signal: interruption.signal,
       onProblem: problems.print,
+      baseUrl: optionalBaseUrl(args),
     };
     const before = new SitemapSet(oldSource, setOptions);
     const after = new SitemapSet(newSource, setOptions);

@@ -8,6 +8,7 @@ import {
   EXIT_FAILED,
   EXIT_USAGE,
   UsageError,
+  closest,
   exitCodesHelp,
   formatHelp,
   parseCommandArgs,
@@ -98,7 +99,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    io.stderr.write(`sitemapkit: unknown command "${name}"\n\n${mainHelp()}`);
+    const near = closest(name, Object.keys(COMMANDS));
+    io.stderr.write(
+      `sitemapkit: unknown command "${name}"${near === undefined ? '' : `: did you mean "sitemapkit ${near}"?`}\n\n${mainHelp()}`,
+    );
     return EXIT_USAGE;
   }
   const command = await entry.load();

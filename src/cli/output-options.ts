@@ -6,6 +6,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { LIMITS, normaliseUrl } from '../core/index.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import type { WriteSitemapsOptions } from '../generate/types.js';
+import { readNow } from './now-option.js';
 import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
 
 export const OUTPUT_OPTIONS: CommandSpec['options'] = {
@@ -18,6 +19,8 @@ export const OUTPUT_OPTIONS: CommandSpec['options'] = {
   format: { type: 'string' },
   stylesheet: { type: 'string' },
   'allow-other-hosts': { type: 'boolean' },
+  overwrite: { type: 'boolean' },
+  now: { type: 'string' },
 };
 
 export const OUTPUT_OPTIONS_HELP = `Output:
@@ -35,11 +38,26 @@ export const OUTPUT_OPTIONS_HELP = `Output:
   --format xml|txt       urlset XML (default) or text sitemaps, one URL per line
   --stylesheet URL       add an xml-stylesheet processing instruction (XSLT or CSS)
   --allow-other-hosts    accept URLs on other hosts or outside the base URL's directory (only
-                         valid when each host's robots.txt lists the sitemap)`;
+                         valid when each host's robots.txt lists the sitemap)
+  --overwrite            replace a sitemap.xml in DIR that sitemapkit did not write (without it,
+                         such a file is left as it is and nothing is written)
+  --now DATE             the present the entries are judged by (a lastmod in the future, a news
+                         article older than two days), e.g. 2024-05-01T12:00:00Z: reproducible
+                         output from dated examples and fixtures (default: the clock)`;
 
 export type OutputOptions = Pick<
   WriteSitemapsOptions,
-  'outDir' | 'baseUrl' | 'maxUrls' | 'maxBytes' | 'gzip' | 'gzipIndex' | 'format' | 'stylesheet' | 'allowOtherHosts'
+  | 'outDir'
+  | 'baseUrl'
+  | 'maxUrls'
+  | 'maxBytes'
+  | 'gzip'
+  | 'gzipIndex'
+  | 'format'
+  | 'stylesheet'
+  | 'allowOtherHosts'
+  | 'overwrite'
+  | 'now'
 >;
 
 /** Reads the output flags; `--out` and `--base-url` are required, everything else has a default. */
@@ -47,6 +65,7 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
   const outDir = stringFlag(args, 'out');
   if (outDir === undefined) throw new UsageError('--out DIR is required: the directory to write the sitemaps into');
   const baseUrl = readBaseUrl(stringFlag(args, 'base-url') ?? defaults.baseUrl);
+  const now = readNow(args);
   const format = stringFlag(args, 'format') ?? 'xml';
   if (format !== 'xml' && format !== 'txt') throw new UsageError(`--format must be xml or txt, not "${format}"`);
   const stylesheet = stringFlag(args, 'stylesheet');
@@ -62,7 +81,15 @@ export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string
     format,
     ...(stylesheet === undefined ? {} : { stylesheet }),
     allowOtherHosts: booleanFlag(args, 'allow-other-hosts'),
+    overwrite: booleanFlag(args, 'overwrite'),
+    ...(now === undefined ? {} : { now }),
   };
+}
+
+/** `--base-url` where it is optional (diff, submit: what a URL list's relative URLs resolve against). */
+export function optionalBaseUrl(args: ParsedArgs): string | undefined {
+  const raw = stringFlag(args, 'base-url');
+  return raw === undefined ? undefined : readBaseUrl(raw);
 }
 
 function readBaseUrl(raw: string | undefined): string {

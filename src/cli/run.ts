@@ -2,7 +2,9 @@
  * `sitemapkit run status RUN` and `sitemapkit run finish RUN`: a run shared by workers, seen and
  * finished from any machine that reaches its store.
  */
+import { existsSync } from 'node:fs';
 import { formatNumber } from '../report/format.js';
+import { isPostgresLocation } from '../store/database.js';
 import { RunStore, type RunStatus } from '../store/run-store.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, type Command, type Io, type ParsedArgs } from './command.js';
 import { writeAuditRunOutputs } from './audit-run.js';
@@ -36,7 +38,17 @@ command itself would, finds the crawl failed or the audit's findings over its bu
     if (rest.length > 0) throw new UsageError(`unexpected "${rest[0]}"`);
     if (action !== 'status' && action !== 'finish') throw new UsageError('say "status" or "finish", then the run');
     if (action === 'finish' && name === undefined) throw new UsageError('name the run to finish');
-    const store = await RunStore.open(storeLocation(args));
+    const location = storeLocation(args);
+    // Looking is no reason to make a store: one that does not exist holds no run.
+    if (!isPostgresLocation(location) && !existsSync(location)) {
+      if (name !== undefined) {
+        io.stderr.write(`sitemapkit run: no run "${name}": there is no store at ${location}\n`);
+        return EXIT_FAILED;
+      }
+      io.stderr.write(noRuns(location));
+      return EXIT_OK;
+    }
+    const store = await RunStore.open(location);
     try {
       return action === 'status' ? await status(store, name, args, io) : await finish(store, name!, io);
     } finally {
@@ -47,6 +59,10 @@ command itself would, finds the crawl failed or the audit's findings over its bu
 
 async function status(store: RunStore, name: string | undefined, args: ParsedArgs, io: Io): Promise<number> {
   const names = name === undefined ? (await store.runs()).map((run) => run.name) : [name];
+  if (names.length === 0) {
+    io.stderr.write(noRuns(store.location));
+    return EXIT_OK;
+  }
   const statuses: RunStatus[] = [];
   for (const each of names) {
     const found = await store.status(each);
@@ -60,6 +76,11 @@ async function status(store: RunStore, name: string | undefined, args: ParsedArg
   if (booleanFlag(args, 'json')) for (const s of statuses) io.stdout.write(`${JSON.stringify(s)}\n`);
   else io.stdout.write(statuses.map((s) => formatStatus(s, now)).join('\n'));
   return EXIT_OK;
+}
+
+/** What `run status` says of a store without runs (on stderr: --json gives no line for no run). */
+function noRuns(location: string): string {
+  return `sitemapkit run: no runs in ${location}: a run is made by crawl, audit or tree --sites with --run NAME (or --workers N), and --store where it is kept\n`;
 }
 
 function formatStatus({ run, todo, leased, outcomes, hosts, workers }: RunStatus, now: number): string {

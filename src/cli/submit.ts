@@ -28,6 +28,7 @@ import {
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { optionalBaseUrl } from './output-options.js';
 import { ProblemPrinter } from './problem-printer.js';
 import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
 import { ProgressLine } from './progress.js';
@@ -41,7 +42,8 @@ what differs, one host at a time, in requests of at most ${formatNumber(MAX_URLS
 SOURCE is what the site holds now, all of it:
   FILE, DIR, URL, SITE   sitemaps, as "sitemapkit diff" reads them (a file and the children of
                          its index, a directory of sitemaps, a sitemap URL or a site's whole tree)
-  FILE.txt, .jsonl, .csv a URL list
+  FILE.jsonl, FILE.csv   a URL list, as "sitemapkit generate" reads it (relative URLs need
+                         --base-url); a .txt file is a text sitemap: one absolute URL per line
   -                      standard input
 URLs the ledger knows on a host of the source that the source no longer lists were removed:
 they are sent too (engines then recrawl them and find them gone), unless the source could not
@@ -72,6 +74,8 @@ Options:
   --from-state DIR       read the generate ledger DIR/generate.sqlite instead of a SOURCE
   --state DIR            the submission ledger: DIR/submit.sqlite (default ${DEFAULT_STATE_DIR}, as generate
                          and crawl; one ledger may serve many sites)
+  --base-url URL         what the relative URLs of a URL list resolve against, as
+                         "sitemapkit generate --base-url" resolves them
   --all                  send every URL of the source, changed or not (a first run too)
   --dry-run              check the key files and print the URLs that would be sent; send
                          nothing and leave the ledger as it was
@@ -113,6 +117,7 @@ export const command: Command = {
       endpoint: { type: 'string' },
       'from-state': { type: 'string' },
       state: { type: 'string' },
+      'base-url': { type: 'string' },
       all: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       ping: { type: 'string', multiple: true },
@@ -163,7 +168,7 @@ export const command: Command = {
           ? observeGenerateLedger(settings.fromState, observing)
           : await observeSource(settings.source!, {
               ...observing,
-              set: { http, stdin: io.stdin, signal: interruption.signal },
+              set: { http, stdin: io.stdin, signal: interruption.signal, baseUrl: settings.baseUrl },
               sitemapUrl: settings.sitemapUrl,
             });
       if (settings.pings.length > 0 && observed.sitemaps.length === 0)
@@ -218,6 +223,7 @@ interface Settings {
   endpoint: string;
   pings: string[];
   sitemapUrl: string | undefined;
+  baseUrl: string | undefined;
 }
 
 function readSettings(args: ParsedArgs): Settings {
@@ -251,6 +257,7 @@ function readSettings(args: ParsedArgs): Settings {
     endpoint: absoluteUrl(stringFlag(args, 'endpoint') ?? DEFAULT_ENDPOINT, '--endpoint'),
     pings,
     sitemapUrl: sitemapUrl === undefined ? undefined : absoluteUrl(sitemapUrl, '--sitemap-url'),
+    baseUrl: optionalBaseUrl(args),
   };
 }
 

@@ -806,7 +806,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     severity: E,
     also: [{ severity: W, when: 'for CSV columns that are not read (the lines themselves are kept)' }],
     title: 'input line skipped',
-    why: 'A line of a URL list that is no entry (bad JSON, a wrong kind, a missing loc column) cannot be written.',
+    why: 'A line of a URL list that is no entry (bad JSON, a wrong kind, a missing loc column; in a text list, words, a CSV row or a backslash escape; a line too long to be one; bytes that are not UTF-8) cannot be written.',
     fix: 'Fix the line at the reported place.',
   },
 };

@@ -39,12 +39,28 @@ export function robotsUrlFor(siteUrl: string): string {
   return new URL('/robots.txt', siteUrl).href;
 }
 
-/** Fetches and reads the robots.txt of `siteUrl`'s origin; never throws for HTTP trouble. */
+/**
+ * Fetches and reads the robots.txt of `siteUrl`'s origin; never throws for HTTP trouble. The
+ * client comes first, as in robotsTxtPolicy(http, userAgent) and httpPageFetcher(http); the
+ * order of earlier versions, (siteUrl, http), is still taken.
+ */
+export async function fetchRobotsTxt(
+  http: HttpClient,
+  siteUrl: string,
+  options?: { signal?: AbortSignal | undefined },
+): Promise<RobotsTxt>;
+/** @deprecated the order of earlier versions: write fetchRobotsTxt(http, siteUrl). */
 export async function fetchRobotsTxt(
   siteUrl: string,
   http: HttpClient,
+  options?: { signal?: AbortSignal | undefined },
+): Promise<RobotsTxt>;
+export async function fetchRobotsTxt(
+  first: HttpClient | string,
+  second: HttpClient | string,
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<RobotsTxt> {
+  const [http, siteUrl] = typeof first === 'string' ? [second as HttpClient, first] : [first, second as string];
   const url = robotsUrlFor(siteUrl);
   const started = Date.now();
   const finish = (fields: Omit<RobotsTxt, 'url' | 'durationMs' | 'sitemaps' | 'diagnostics'>): RobotsTxt => ({
@@ -126,7 +142,7 @@ export class RobotsTxtCache {
     const origin = new URL(url).origin;
     let pending = this.byOrigin.get(origin);
     if (pending === undefined) {
-      pending = fetchRobotsTxt(origin, this.http, this.options);
+      pending = fetchRobotsTxt(this.http, origin, this.options);
       this.byOrigin.set(origin, pending);
     }
     return pending;

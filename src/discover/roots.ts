@@ -92,10 +92,10 @@ export async function findRoots(inputs: readonly string[], http: HttpClient, opt
     return { mode: 'sitemaps', probes: [], roots, diagnostics: [] };
   }
   let site = first.site;
-  let robots = await fetchRobotsTxt(site, http, { signal: options.signal });
+  let robots = await fetchRobotsTxt(http, site, { signal: options.signal });
   if (first.schemeGuessed && robots.error?.kind === 'not-tls') {
     site = new URL(overHttp(site)).origin;
-    robots = await fetchRobotsTxt(site, http, { signal: options.signal });
+    robots = await fetchRobotsTxt(http, site, { signal: options.signal });
   }
   const found: Roots = { mode: 'site', robots, probes: [], roots: [], diagnostics: [] };
   if (robots.sitemaps.length > 0) {

@@ -17,8 +17,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
-import { looksAbsoluteHttp } from '../core/url.js';
-import { readUrlList, type ReadItem } from '../input/index.js';
+import { looksAbsoluteHttp, normaliseUrl } from '../core/url.js';
+import { readUrlList, type ReadEntry, type ReadItem } from '../input/index.js';
 import { parseSitemap, ParseError, type SitemapSource } from '../parse/index.js';
 import { resolveChild } from '../validate/children.js';
 import { DATA_LOSS_CODES, readOutcome, readWhole } from '../core/outcome.js';
@@ -37,6 +37,11 @@ export interface SitemapSetOptions {
   signal?: AbortSignal | undefined;
   /** Each problem met, as it is met (with its source). */
   onProblem?: ((problem: Diagnostic) => void) | undefined;
+  /**
+   * What relative URLs of a URL list resolve against (generate's --base-url); their URLs are
+   * normalised as generate writes them. Without it a relative URL in a list is an error.
+   */
+  baseUrl?: string | undefined;
 }
 
 /** Index levels followed below a local index, as the tree walk follows them over HTTP. */
@@ -175,12 +180,36 @@ export class SitemapSet implements AsyncIterable<UrlEntry> {
     this.documents += 1;
     for await (const item of readUrlList(path) as AsyncIterable<ReadItem>) {
       if ('problem' in item) {
+        // A line that could not be read is a URL not known: the list was not read whole.
+        if (item.problem.severity === 'error') this.lost = true;
         this.problem(item.problem);
         continue;
       }
+      const loc = this.listedUrl(item);
+      if (loc === undefined) continue;
       this.urls += 1;
-      yield item.entry;
+      yield loc === item.entry.loc ? item.entry : { ...item.entry, loc };
     }
+  }
+
+  /**
+   * A URL list entry's URL as generate would write it (resolved against baseUrl, normalised), or
+   * undefined after a problem: the list was then not read whole.
+   */
+  private listedUrl({ entry, source, line }: ReadEntry): string | undefined {
+    const { baseUrl } = this.options;
+    if (baseUrl === undefined && looksAbsoluteHttp(entry.loc)) return entry.loc;
+    const url = baseUrl === undefined ? undefined : normaliseUrl(entry.loc, baseUrl);
+    if (url?.ok) return url.value;
+    this.lost = true;
+    const message =
+      url === undefined
+        ? `"${entry.loc}" is not an absolute http(s) URL: give --base-url to resolve the list's relative URLs`
+        : url.problem.message;
+    this.problem(
+      diagnostic(url?.problem.code ?? 'URL-001', message, { source, ...(line === undefined ? {} : { line }) }),
+    );
+    return undefined;
   }
 
   /** A URL or a site: the whole tree, its failed sitemaps reported once the walk is over. */

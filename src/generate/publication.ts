@@ -2,9 +2,10 @@
  * Atomic publication of a set of sitemap files: at every moment, and after a kill -9 at any
  * moment, the entry point names exactly one complete set, the old one or the new one.
  *
- * 1. begin: take the output directory's lock (run-lock.ts), remove what dead runs left (their
- *    temporary folders), and make a hidden temporary folder in the output directory (same file
- *    system, so renames are atomic), where every file of the run is written.
+ * 1. begin: take the output directory's lock (run-lock.ts), refuse to replace an entry point no
+ *    run wrote, remove what dead runs left (their temporary folders, marked as theirs), and make a
+ *    hidden temporary folder in the output directory (same file system, so renames are atomic),
+ *    where every file of the run is written.
  * 2. commit, once the whole set is written:
  *    a. record in the manifest the files of the old set and of the new one: whatever happens
  *       next, the next run knows every file it may have to remove;
@@ -16,7 +17,7 @@
  *    d. remove the files of the old set that the new one does not use, and record the new set.
  * Files not recorded in the manifest are never removed.
  */
-import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GenerateError } from './errors.js';
 import { lockFileName, tempFolderPrefix } from './file-names.js';
@@ -59,19 +60,30 @@ export class Publication {
     readonly housekeeping: Housekeeping,
   ) {}
 
-  static async begin(outDir: string, base: string): Promise<Publication> {
-    await mkdir(outDir, { recursive: true });
+  /**
+   * `entryPoint`: the name the set will be published under; a file of that name that no run
+   * recorded as its own is refused unless `overwrite` (a hand-written sitemap.xml is the site's).
+   */
+  static async begin(
+    outDir: string,
+    base: string,
+    { entryPoint, overwrite = false }: { entryPoint?: string; overwrite?: boolean } = {},
+  ): Promise<Publication> {
+    await makeOutputDirectory(outDir);
     const { lock, stale } = await RunLock.acquire(join(outDir, lockFileName(base)), outDir);
     try {
-      // Under the lock, no live run has a temporary folder here: each one left is a dead run's.
-      const prefix = tempFolderPrefix(base);
-      const leftovers = (await readdir(outDir, { withFileTypes: true }))
-        .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
-        .map((entry) => entry.name)
-        .sort();
-      for (const name of leftovers) await rm(join(outDir, name), { recursive: true, force: true });
       const previous = await readManifest(outDir, base);
+      if (entryPoint !== undefined && !overwrite && !previous.has(entryPoint)) await refuseForeign(outDir, entryPoint);
+      // Under the lock, no live run has a temporary folder here: each one marked as a run's is a dead run's.
+      const prefix = tempFolderPrefix(base);
+      const leftovers: string[] = [];
+      for (const entry of await readdir(outDir, { withFileTypes: true }))
+        if (entry.isDirectory() && entry.name.startsWith(prefix) && (await isRunTempFolder(join(outDir, entry.name))))
+          leftovers.push(entry.name);
+      leftovers.sort();
+      for (const name of leftovers) await rm(join(outDir, name), { recursive: true, force: true });
       const tempDir = await mkdtemp(join(outDir, prefix));
+      await writeFile(join(tempDir, TEMP_MARK), `${process.pid}\n`);
       const housekeeping: Housekeeping = stale === undefined ? { leftovers } : { leftovers, interrupted: stale };
       return new Publication(outDir, base, tempDir, lock, previous, housekeeping);
     } catch (error) {
@@ -131,6 +143,50 @@ export class Publication {
     await rm(this.tempDir, { recursive: true, force: true });
     await this.lock.release();
   }
+}
+
+/**
+ * The file that marks a temporary folder as a run's own: only such a folder is removed as a dead
+ * run's (a folder of the user's named like one is left alone).
+ */
+const TEMP_MARK = '.sitemapkit-temporary';
+/** What a run writes in its temporary folder: the mark, shards, the index, the next manifest. */
+const RUN_TEMP_FILE = /^(?:\.sitemapkit-temporary|shard-\d+|index|manifest\.json)$/;
+
+/**
+ * A dead run's temporary folder: it holds the mark, or (a run of an older version, which left no
+ * mark, or one killed before it wrote the mark) nothing but files a run writes there.
+ */
+async function isRunTempFolder(path: string): Promise<boolean> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => undefined);
+  if (entries === undefined) return false;
+  if (entries.some((entry) => entry.name === TEMP_MARK && entry.isFile())) return true;
+  return entries.every((entry) => entry.isFile() && RUN_TEMP_FILE.test(entry.name));
+}
+
+/** Creates the output directory; a file in its place is said to be one (not a raw EEXIST). */
+async function makeOutputDirectory(outDir: string): Promise<void> {
+  const existing = await stat(outDir).catch(() => undefined);
+  if (existing !== undefined && !existing.isDirectory())
+    throw new GenerateError(
+      `${outDir} is a file, not a directory: the sitemaps are written into a directory (--out DIR)`,
+    );
+  try {
+    await mkdir(outDir, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR')
+      throw error;
+    throw new GenerateError(`${outDir} cannot be made a directory: a file is in the way of its path`);
+  }
+}
+
+/** A live entry point no run recorded: the site's own file, which a run does not replace unasked. */
+async function refuseForeign(outDir: string, entryPoint: string): Promise<void> {
+  const path = join(outDir, entryPoint);
+  if ((await stat(path).catch(() => undefined)) === undefined) return;
+  throw new GenerateError(
+    `${path} was not written by sitemapkit (its manifest does not list it): it is left as it is. Move it away, or pass --overwrite (overwrite: true) to replace it`,
+  );
 }
 
 function missingKeptFile(path: string): GenerateError {

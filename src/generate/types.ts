@@ -55,6 +55,11 @@ export interface WriteSitemapsOptions {
   /** Accept URLs on another host or outside baseUrl's directory (cross-submission through robots.txt). */
   allowOtherHosts?: boolean;
   /**
+   * Replace an entry point (`<name>.xml`) that no run of sitemapkit wrote, such as a hand-written
+   * sitemap.xml; without it such a file is left as it is and the run fails before writing.
+   */
+  overwrite?: boolean;
+  /**
    * The present, for the rules that compare with it (a lastmod in the future, a news article's
    * age), and with a ledger the run's time (the lastmod of pages whose content changed, the time of
    * the ledger's records); default: the clock.

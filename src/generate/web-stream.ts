@@ -75,7 +75,12 @@ interface StreamSettings {
   maxBytes: number;
 }
 
-function settingsOf(options: SitemapStreamOptions): StreamSettings {
+function settingsOf(options: SitemapStreamOptions | undefined): StreamSettings {
+  // JavaScript callers get a sentence, not a TypeError from deep inside.
+  if (typeof options?.baseUrl !== 'string')
+    throw new TypeError(
+      "sitemapStream(entries, { baseUrl }): baseUrl is required, the public URL the sitemap is served under (relative locs resolve against it), e.g. { baseUrl: 'https://www.example.com/' }",
+    );
   const maxUrls = limit('maxUrls', options.maxUrls, LIMITS.maxUrlsPerSitemap);
   const maxBytes = limit('maxBytes', options.maxBytes, LIMITS.maxBytesPerSitemap);
   const namespaces = options.namespaces ?? EXTENSION_NAMES;

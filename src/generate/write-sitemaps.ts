@@ -269,7 +269,10 @@ export async function writeSitemaps(
 
   const now = options.now ?? new Date();
   const stable = options.ledger === undefined ? undefined : new StableShards(options.ledger, settings, now);
-  const publication = await Publication.begin(settings.outDir, settings.baseName).catch((error: unknown) => {
+  const publication = await Publication.begin(settings.outDir, settings.baseName, {
+    entryPoint: entryPointName(settings.baseName, settings.gzipIndex),
+    overwrite: options.overwrite ?? false,
+  }).catch((error: unknown) => {
     stable?.discard();
     throw error;
   });

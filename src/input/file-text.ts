@@ -1,7 +1,7 @@
 /**
- * A local file's text, chunk by chunk: read into one reused buffer and decoded as UTF-8 in
- * streaming mode (a character split between two reads comes whole; a byte order mark at the
- * start is dropped, as TextDecoder does).
+ * A local file's text, chunk by chunk: read into one reused buffer and decoded as a URL list's
+ * (text-decoding.ts: UTF-8, or UTF-16 with its byte order mark; a character split between two
+ * reads comes whole; bytes that are not UTF-8 throw NotUtf8Error).
  *
  * Why not fs.createReadStream: it allocates a fresh buffer for every chunk and hands each read
  * to the thread pool. On a 111 MB URL list that cost 0.4 CPU s (bench/generate.bench.ts --part
@@ -11,6 +11,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ListTextDecoder } from './text-decoding.js';
 
 /** 64 KiB: decoded text of this size stays in V8's young generation (larger chunks cost far more). */
 const CHUNK_BYTES = 64 * 1024;
@@ -21,16 +22,16 @@ export async function* readFileText(path: string): AsyncGenerator<string> {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    const decoder = new TextDecoder('utf-8');
+    const decoder = new ListTextDecoder();
     for (let chunks = 1; ; chunks++) {
       const read = readSync(fd, buffer, 0, CHUNK_BYTES, null);
       if (read === 0) break;
       // The text is a copy: the buffer can be read into again.
-      const text = decoder.decode(buffer.subarray(0, read), { stream: true });
+      const text = decoder.decode(buffer.subarray(0, read));
       if (text !== '') yield text;
       if (chunks % CHUNKS_PER_TURN === 0) await nextTurn();
     }
-    const rest = decoder.decode();
+    const rest = decoder.end();
     if (rest !== '') yield rest;
   } finally {
     closeSync(fd);

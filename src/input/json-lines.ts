@@ -16,7 +16,8 @@
  * both readings to the same items.
  */
 import { diagnostic, type Changefreq, type UrlEntry } from '../core/index.js';
-import { decodeUtf8 } from './lines.js';
+import { decodeText, LineSplitter, MAX_LINE_LENGTH, type NumberedLine } from './lines.js';
+import { NotUtf8Error } from './text-decoding.js';
 import type { ReadItem } from './types.js';
 
 /** A JSON string without escapes (JSON forbids raw control characters in strings anyway). */
@@ -32,36 +33,64 @@ export async function* readJsonLineBatches(
   chunks: AsyncIterable<Uint8Array | string>,
   source: string,
 ): AsyncGenerator<ReadItem[]> {
-  let carry = '';
-  let line = 0;
-  for await (const piece of decodeUtf8(chunks)) {
-    const text = carry + piece;
-    const items: ReadItem[] = [];
-    let at = 0;
-    for (;;) {
-      PLAIN_LINE.lastIndex = at;
-      const match = PLAIN_LINE.exec(text);
-      if (match !== null) {
-        items.push({ entry: plainEntry(match), source, line: ++line });
-        at = PLAIN_LINE.lastIndex;
-        continue;
-      }
-      const end = text.indexOf('\n', at);
-      if (end === -1) break;
-      const item = readJsonLine(
-        text.slice(at, end > at && text.charCodeAt(end - 1) === 13 ? end - 1 : end),
-        source,
-        ++line,
-      );
-      if (item !== undefined) items.push(item);
-      at = end + 1;
+  const lines = new LineSplitter(MAX_LINE_LENGTH);
+  try {
+    for await (const piece of decodeText(chunks)) {
+      const items = readPiece(piece, lines, source);
+      if (items.length > 0) yield items;
     }
-    carry = text.slice(at);
-    if (items.length > 0) yield items;
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    const items = readPiece(error.text, lines, source);
+    items.push(lineItem(lines.notUtf8(error), source)!);
+    yield items;
+    return;
   }
-  const last =
-    carry === '' ? undefined : readJsonLine(carry.endsWith('\r') ? carry.slice(0, -1) : carry, source, line + 1);
-  if (last !== undefined) yield [last];
+  const last = lines.rest();
+  const item = last === undefined ? undefined : lineItem(last, source);
+  if (item !== undefined) yield [item];
+}
+
+/**
+ * The items of the lines that end in `piece`. A line begun in an earlier piece is completed by the
+ * splitter; the lines wholly inside the piece are matched in place (the hot path), and the start
+ * of the next is held.
+ */
+function readPiece(piece: string, lines: LineSplitter, source: string): ReadItem[] {
+  const items: ReadItem[] = [];
+  let at = 0;
+  if (lines.pending) {
+    const end = piece.indexOf('\n');
+    if (end === -1) {
+      lines.hold(piece, 0);
+      return items;
+    }
+    const item = lineItem(lines.complete(piece, 0, end), source);
+    if (item !== undefined) items.push(item);
+    at = end + 1;
+  }
+  for (;;) {
+    PLAIN_LINE.lastIndex = at;
+    const match = PLAIN_LINE.exec(piece);
+    if (match !== null) {
+      items.push({ entry: plainEntry(match), source, line: ++lines.line });
+      at = PLAIN_LINE.lastIndex;
+      continue;
+    }
+    const end = piece.indexOf('\n', at);
+    if (end === -1) break;
+    const item = lineItem(lines.complete(piece, at, end), source);
+    if (item !== undefined) items.push(item);
+    at = end + 1;
+  }
+  lines.hold(piece, at);
+  return items;
+}
+
+/** A line read by JSON.parse, or the problem the splitter found with it. */
+function lineItem({ text, line, problem }: NumberedLine, source: string): ReadItem | undefined {
+  if (problem !== undefined) return { problem: diagnostic('INPUT-001', problem, { source, line }) };
+  return readJsonLine(text, source, line);
 }
 
 /** The entry of a line PLAIN_LINE matched: the fields JSON.parse would give, in the same order. */
@@ -101,5 +130,15 @@ function readJsonLine(text: string, source: string, line: number): ReadItem | un
     };
   }
   const object = value as Record<string, unknown>;
+  if (typeof object.loc !== 'string') {
+    // Every reader downstream takes loc for a string: an entry without one is no entry.
+    return {
+      problem: diagnostic(
+        'INPUT-001',
+        `the entry has no "loc"${object.loc === undefined ? '' : ' string'}: each line needs one, such as {"loc":"https://example.com/"}`,
+        { source, line },
+      ),
+    };
+  }
   return { entry: ('kind' in object ? object : { kind: 'url', ...object }) as unknown as UrlEntry, source, line };
 }

@@ -136,19 +136,25 @@ export class SubmissionLedger {
 
   /**
    * A host's first run: its URLs' current states become the baseline (recorded as if accepted,
-   * never sent), and the host is known from now on. Returns how many URLs were recorded.
+   * never sent), and the host is known from now on. Returns how many URLs `run` saw on the host:
+   * rows an earlier run left unrecorded (one stopped before this step, reading another source)
+   * become history too, but are not this source's to count.
    */
-  recordBaseline(host: string, at: Date): number {
+  recordBaseline(host: string, at: Date, run: number): number {
     return this.db.transaction(() => {
+      const { seen } = this.db
+        .prepare<[string, number], { seen: number }>(
+          `SELECT COUNT(*) AS seen FROM submit_urls WHERE host = ? AND seen_run = ? AND seen_digest != '${REMOVED}'`,
+        )
+        .get(host, run)!;
       this.db
         .prepare('INSERT OR IGNORE INTO submit_hosts (host, first_seen_at) VALUES (?, ?)')
         .run(host, at.toISOString());
       this.db
         .prepare(`DELETE FROM submit_urls WHERE host = ? AND seen_digest = '${REMOVED}' AND digest IS NULL`)
         .run(host);
-      return this.db
-        .prepare(`UPDATE submit_urls SET digest = seen_digest, outcome = 'baseline' WHERE host = ?`)
-        .run(host).changes;
+      this.db.prepare(`UPDATE submit_urls SET digest = seen_digest, outcome = 'baseline' WHERE host = ?`).run(host);
+      return seen;
     })();
   }
 

@@ -60,7 +60,7 @@ export async function submitChanges(
     const report = reportOf(host);
     report.firstRun = true;
     if (options.all) ledger.recordHost(host, now());
-    else report.recorded = ledger.recordBaseline(host, now());
+    else report.recorded = ledger.recordBaseline(host, now(), run);
   }
   const unanswered = ledger.unansweredSince(new Date(now().getTime() - RESUBMIT_WINDOW_MS).toISOString());
   let sent = 0;

@@ -104,4 +104,21 @@ describe('each command’s --help', () => {
       assert.doesNotMatch(stdout, /\bstdin\b/, name);
     }
   });
+
+  it('an unknown flag or command is answered with the nearest one, "did you mean", exit 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [['generate', 'x', '--bse-url', 'y'], /Unknown option '--bse-url': did you mean --base-url\?/],
+      [['generate', 'x', '--gizp'], /Unknown option '--gizp': did you mean --gzip\?/],
+      [['diff', 'a', 'b', '--check-redirect'], /did you mean --check-redirects\?/],
+      [['generat', 'x'], /unknown command "generat": did you mean "sitemapkit generate"\?/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stderr } = await runCli(args);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, message);
+    }
+    const far = await runCli(['generate', 'x', '--zzzzzzzz']);
+    assert.equal(far.code, 2);
+    assert.doesNotMatch(far.stderr, /did you mean/, 'nothing near: no guess');
+  });
 });

@@ -208,3 +208,15 @@ test('bad usage and missing sources are refused before any work', async () => {
     /\n {2}diff {6}Compare two sets of sitemaps: the URLs added, removed, changed \(and moved\)\.\n/,
   );
 });
+
+test('a URL list line without loc is an error with its file and line, and the set is not read whole (exit 1, no crash)', async () => {
+  const old = join(scratch, 'no-loc-old.jsonl');
+  const edit = join(scratch, 'no-loc-new.jsonl');
+  await writeFile(old, '{"loc":"https://www.example.com/a"}\n{"loc":"https://www.example.com/b"}\n');
+  await writeFile(edit, '{"loc":"https://www.example.com/a"}\n{"lastmod":"2024-05-01"}\n');
+  const result = await runCli(['diff', old, edit]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, new RegExp(`${edit.replaceAll('\\', '\\\\')}:2: error INPUT-001 the entry has no "loc"`));
+  assert.match(result.stderr, /was not read whole/);
+  assert.doesNotMatch(result.stderr, /Cannot read properties/);
+});

@@ -252,7 +252,11 @@ describe('fetchRobotsTxt', () => {
   });
 
   it('finds two sitemaps, one relative (ROBOTS-002) and one under an odd-case field name', async () => {
-    const robots = await fetchRobotsTxt(site.origin, client);
+    const robots = await fetchRobotsTxt(client, site.origin);
+    // The order of earlier versions, (siteUrl, http), still works and reads the same.
+    const { durationMs: _old, ...byOldOrder } = await fetchRobotsTxt(site.origin, client);
+    const { durationMs: _new, ...byNewOrder } = robots;
+    assert.deepEqual(byOldOrder, byNewOrder);
     assert.equal(robots.url, site.url('/robots.txt'));
     assert.equal(robots.status, 200);
     assert.equal(robots.outcome, 'ok');
@@ -269,10 +273,10 @@ describe('fetchRobotsTxt', () => {
     const missing = await startSite({});
     const broken = await startSite({ '/robots.txt': { status: 500, body: 'oops' } });
     try {
-      const none = await fetchRobotsTxt(missing.origin, client);
+      const none = await fetchRobotsTxt(client, missing.origin);
       assert.deepEqual([none.status, none.outcome, none.sitemaps, none.diagnostics], [404, 'unavailable', [], []]);
       assert.equal(none.rules.isAllowed(missing.url('/anything')), true);
-      const down = await fetchRobotsTxt(broken.origin, client);
+      const down = await fetchRobotsTxt(client, broken.origin);
       assert.deepEqual([down.status, down.outcome], [500, 'unreachable']);
       assert.equal(broken.hits.get('/robots.txt'), 2); // retried once
       assert.deepEqual(
@@ -301,12 +305,12 @@ describe('fetchRobotsTxt', () => {
       '/robots-2.txt': { status: 302, headers: { location: target.url('/real-robots.txt') } },
     });
     try {
-      const robots = await fetchRobotsTxt(moved.origin, client);
+      const robots = await fetchRobotsTxt(client, moved.origin);
       assert.equal(robots.outcome, 'ok');
       assert.equal(robots.redirects.length, 2);
       assert.deepEqual(robots.sitemaps, ['https://example.org/s.xml']);
       assert.equal(robots.rules.isAllowed(moved.url('/x')), false);
-      const page = await fetchRobotsTxt(html.origin, client);
+      const page = await fetchRobotsTxt(client, html.origin);
       assert.equal(page.outcome, 'unavailable');
       assert.deepEqual(
         page.diagnostics.map((d) => d.code),

@@ -153,3 +153,53 @@ test('a dead run’s lock is taken over and every temporary folder it left is re
   const clean = await writeSitemaps(plainEntries(3), { outDir, baseUrl: BASE_URL });
   assert.deepEqual([clean.leftovers, clean.interrupted], [[], undefined]);
 });
+
+test('a folder of the user’s named like a temporary folder is left alone; a run’s own folders are marked', async () => {
+  const outDir = freshDir();
+  const mine = join(outDir, '.sitemap-tmp-notes');
+  await mkdir(mine, { recursive: true });
+  await writeFile(join(mine, 'todo.md'), '# my notes\n');
+  await mkdir(join(mine, 'shard-0'));
+  const summary = await writeSitemaps(plainEntries(3), { outDir, baseUrl: BASE_URL });
+  assert.deepEqual(summary.leftovers, []);
+  assert.deepEqual((await readdir(mine)).sort(), ['shard-0', 'todo.md']);
+});
+
+test('a sitemap.xml that sitemapkit did not write is refused, named, and left as it is; --overwrite replaces it', async () => {
+  const outDir = freshDir();
+  await mkdir(outDir, { recursive: true });
+  const handWritten = `<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE_URL}mine</loc></url></urlset>\n`;
+  await writeFile(join(outDir, 'sitemap.xml'), handWritten);
+  await assert.rejects(
+    writeSitemaps(plainEntries(3), { outDir, baseUrl: BASE_URL }),
+    (error: Error) =>
+      error instanceof GenerateError &&
+      error.message.includes(`${join(outDir, 'sitemap.xml')} was not written by sitemapkit`) &&
+      error.message.includes('--overwrite'),
+  );
+  assert.equal(await readFile(join(outDir, 'sitemap.xml'), 'utf8'), handWritten);
+  assert.deepEqual((await readdir(outDir)).sort(), ['sitemap.xml'], 'no lock, no temporary folder left');
+
+  const { list } = { list: (await urlList('overwrite', 3)).path };
+  const refused = await runCli(['generate', list, '--base-url', BASE_URL, '--out', outDir]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /sitemap\.xml was not written by sitemapkit .*--overwrite/);
+  assert.equal(await readFile(join(outDir, 'sitemap.xml'), 'utf8'), handWritten);
+
+  const replaced = await runCli(['generate', list, '--base-url', BASE_URL, '--out', outDir, '--overwrite']);
+  assert.equal(replaced.code, 0, replaced.stderr);
+  assert.notEqual(await readFile(join(outDir, 'sitemap.xml'), 'utf8'), handWritten);
+  // Now the run's own: the next run replaces it without being asked.
+  const again = await runCli(['generate', list, '--base-url', BASE_URL, '--out', outDir]);
+  assert.equal(again.code, 0, again.stderr);
+});
+
+test('--out naming a file is said to be one, not a raw EEXIST', async () => {
+  const file = join(scratch, 'not-a-dir.xml');
+  await writeFile(file, 'x');
+  const { path } = await urlList('file-out', 2);
+  const result = await runCli(['generate', path, '--base-url', BASE_URL, '--out', file]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /not-a-dir\.xml is a file, not a directory: the sitemaps are written into a directory/);
+  assert.doesNotMatch(result.stderr, /EEXIST/);
+});

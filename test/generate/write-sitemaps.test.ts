@@ -286,7 +286,9 @@ test('a manifest that names other files (edited, damaged) never makes a run remo
   assert.deepEqual(files, [MANIFEST, 'about.html', 'site', 'sitemap-7.xml', 'sitemap.xml']);
   assert.equal(await readFile(join(site, 'page.html'), 'utf8'), 'a page');
   await writeFile(join(outDir, MANIFEST), 'not JSON');
-  assert.deepEqual((await write(plainEntries(5), { outDir })).summary.removed, []);
+  // A damaged manifest records nothing: not even sitemap.xml is known as a run's own any more.
+  await assert.rejects(write(plainEntries(5), { outDir }), /sitemap\.xml was not written by sitemapkit/);
+  assert.deepEqual((await write(plainEntries(5), { outDir, overwrite: true })).summary.removed, []);
 });
 
 test('an unchanged shard is left as it is (same bytes, same modification time); a changed one gets a new name', async () => {

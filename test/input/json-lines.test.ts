@@ -40,6 +40,16 @@ async function byJsonParse(text: string): Promise<ReadItem[]> {
       continue;
     }
     const object = value as Record<string, unknown>;
+    if (typeof object.loc !== 'string') {
+      items.push({
+        problem: diagnostic(
+          'INPUT-001',
+          `the entry has no "loc"${object.loc === undefined ? '' : ' string'}: each line needs one, such as {"loc":"https://example.com/"}`,
+          { source: 'in.jsonl', line: number },
+        ),
+      });
+      continue;
+    }
     items.push({
       entry: ('kind' in object ? object : { kind: 'url', ...object }) as never,
       source: 'in.jsonl',

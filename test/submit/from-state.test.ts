@@ -97,3 +97,22 @@ test('--from-state without a generate ledger says what to run first', async () =
     /no generate ledger at .*none\/generate\.sqlite .*: run "sitemapkit generate … --state .*none" first/,
   );
 });
+
+test('a first run counts as recorded only the URLs its own source gave, not rows another source left', async () => {
+  const { SubmissionLedger } = await import('../../src/store/submission-ledger.js');
+  const ledger = new SubmissionLedger(join(scratch, 'baseline', 'submit.sqlite'));
+  try {
+    // A run that read another source and stopped before it recorded anything (Ctrl-C).
+    const stopped = ledger.beginRun(new Date(), 'other.xml', 'https://api.indexnow.org/indexnow', false);
+    for (const path of ['/x', '/y', '/z'])
+      ledger.observe(stopped, 'www.example.com', `https://www.example.com${path}`, 'd1');
+    ledger.endObserving();
+    const run = ledger.beginRun(new Date(), '--from-state state', 'https://api.indexnow.org/indexnow', false);
+    for (const path of ['/a', '/b']) ledger.observe(run, 'www.example.com', `https://www.example.com${path}`, 'd2');
+    ledger.endObserving();
+    assert.equal(ledger.recordBaseline('www.example.com', new Date(), run), 2);
+    assert.deepEqual(ledger.hostsDue(run, false), [], 'the stopped run’s rows are history too: nothing is due');
+  } finally {
+    ledger.close();
+  }
+});

@@ -335,3 +335,26 @@ test('--new-key writes a 32-hex key file; bad usage is refused', async () => {
   await usage([join(scratch, 'x.xml'), '--key', KEY, '--ping', 'https://engine.example/ping'], /must hold \{sitemap\}/);
   await usage(['--new-key'], /give --out/);
 });
+
+test('a URL list line without loc, or a relative URL without --base-url, is an error with file and line; exit 1', async () => {
+  const { dir, state } = await fixture();
+  const list = join(dir, 'pages.jsonl');
+  await writeFile(list, `{"loc":"${site.origin}/a"}\n{"lastmod":"2024-05-01"}\n{"loc":"/b"}\n`);
+  const submitList = (...extra: string[]) =>
+    runCli(['submit', list, '--key', KEY, '--endpoint', indexnow.endpoint, '--state', state, ...extra]);
+  const first = await submitList();
+  assert.equal(first.code, 1, first.stderr);
+  assert.match(first.stderr, new RegExp(`pages\\.jsonl:2: error INPUT-001 the entry has no "loc"`));
+  assert.match(first.stderr, /pages\.jsonl:3: error URL-001 "\/b" is not an absolute http\(s\) URL: give --base-url/);
+  assert.doesNotMatch(first.stderr, /"undefined"/);
+  assert.match(first.stdout, /The source was not read whole/);
+
+  await writeFile(list, `{"loc":"${site.origin}/a"}\n{"loc":"/b"}\n`);
+  const resolved = await submitList('--base-url', `${site.origin}/`, '--dry-run', '--json');
+  assert.equal(resolved.code, 0, resolved.stderr);
+  const report = JSON.parse(resolved.stdout) as { hosts: { host: string; seen?: number }[] };
+  assert.deepEqual(
+    report.hosts.map((host) => host.host),
+    [site.origin.replace('http://', '')],
+  );
+});
