@@ -4,7 +4,14 @@ import { createServer } from 'node:http';
 import { sitemapHandler } from 'sitemapkit';
 import { products } from './catalog.js';
 
-const sitemaps = sitemapHandler(products, { baseUrl: 'https://shop.example.com/', gzip: true });
+// Entries the handler leaves out (a URL on another host, a repeated one) are logged, never lost unsaid.
+const sitemaps = sitemapHandler(products, {
+  baseUrl: 'https://shop.example.com/',
+  gzip: true,
+  onProblem: (problem) => {
+    if (problem.severity === 'error') console.warn(`sitemap: ${problem.code} ${problem.message}`);
+  },
+});
 
 const server = createServer((request, response) => {
   if (request.url?.startsWith('/sitemap')) return sitemaps(request, response);

@@ -2,7 +2,8 @@
  * `sitemapkit crawl URL --out DIR`: crawl a site as a search engine would, and publish the
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
  */
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
@@ -20,6 +21,7 @@ import {
   unreadSitemapsProblem,
 } from '../report/crawl.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
+import { RunLock } from '../generate/run-lock.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { booleanFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
@@ -169,9 +171,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const resume = booleanFlag(args, 'resume');
   const reportFile = stringFlag(args, 'report');
   const databaseFile = siteDatabasePath(stateDir, startUrl);
-  const store = new CrawlStore(databaseFile, { fresh: !resume });
-  if (resume && store.getMeta('start-url') === undefined)
-    io.stderr.write(`sitemapkit crawl: no crawl to resume in ${databaseFile}; starting afresh\n`);
+  const { store, lock } = await openCrawlState(databaseFile, resume, io);
 
   const seeds = booleanFlag(args, 'use-sitemaps') ? new SitemapSeeds(http) : undefined;
   const interruption = listenForInterruption();
@@ -218,7 +218,35 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
     interruption.dispose();
     progress.end();
     store.close();
+    await lock.release();
     await http.close();
+  }
+}
+
+/**
+ * The crawl state of a site, held by this crawl alone: a second crawl on the same file is refused
+ * (it would delete or repeat the first one's work). A state file that holds no crawl is an error
+ * for --resume, not a silent fresh start: only a missing file starts afresh.
+ */
+async function openCrawlState(file: string, resume: boolean, io: Io): Promise<{ store: CrawlStore; lock: RunLock }> {
+  mkdirSync(dirname(file), { recursive: true });
+  const { lock } = await RunLock.acquire(`${file}.lock`, file);
+  try {
+    const existed = existsSync(file);
+    const store = new CrawlStore(file, { fresh: !resume });
+    if (resume && store.getMeta('start-url') === undefined) {
+      if (existed) {
+        store.close();
+        throw new Error(
+          `the crawl state ${file} holds no crawl to resume (it is empty or was cut short); crawl again without --resume to start afresh`,
+        );
+      }
+      io.stderr.write(`sitemapkit crawl: no crawl to resume in ${file}; starting afresh\n`);
+    }
+    return { store, lock };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
 }
 

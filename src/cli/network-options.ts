@@ -9,7 +9,15 @@ import type { HttpOptions, RetryNotice } from '../discover/http.js';
 import { DEFAULT_HOST_POLITENESS } from '../pool/index.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { CLEAR_LINE } from './progress.js';
-import { UsageError, integerFlag, stringFlag, type CommandSpec, type Io, type ParsedArgs } from './command.js';
+import {
+  UsageError,
+  booleanFlag,
+  integerFlag,
+  stringFlag,
+  type CommandSpec,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
 
 /** `single`: one document at a time (parse, validate); `pool`: many at once, polite per host (tree, crawl). */
 export type NetworkUse = 'single' | 'pool';
@@ -31,6 +39,7 @@ export function networkOptions(use: NetworkUse): CommandSpec['options'] {
     retries: { type: 'string' },
     'max-wait': { type: 'string' },
     'user-agent': { type: 'string' },
+    'allow-private-addresses': { type: 'boolean' },
     ...(use === 'pool' ? { concurrency: { type: 'string' }, delay: { type: 'string' } } : {}),
   };
 }
@@ -52,7 +61,10 @@ export function networkHelp(use: NetworkUse, overrides: Partial<NetworkDefaults>
   --max-wait SECONDS   the longest total wait before the retries of one document, Retry-After
                        included (default ${defaults.maxWaitSeconds}); a server asking for more is not waited for
   --user-agent UA      User-Agent to send (and to match robots.txt groups with)
-                       (default ${DEFAULT_USER_AGENT})${pool}`;
+                       (default ${DEFAULT_USER_AGENT})
+  --allow-private-addresses
+                       follow a public site's redirects and links to hosts on private, loopback
+                       or link-local addresses (refused by default)${pool}`;
 }
 
 export interface NetworkSettings {
@@ -76,6 +88,7 @@ export function readNetworkOptions(
       retries: integerFlag(args, 'retries', defaults.retries, { min: 0 }),
       maxWaitMs: secondsFlag(args, 'max-wait', defaults.maxWaitSeconds) * 1000,
       userAgent: stringFlag(args, 'user-agent'),
+      allowPrivateAddresses: booleanFlag(args, 'allow-private-addresses'),
       ...(quiet ? {} : { onRetry: retryNotices(io) }),
     },
     concurrency: perHostConcurrency * 2,

@@ -2,7 +2,8 @@
  * The sitemap-output flags, shared by every command that writes sitemaps (generate, crawl):
  * declared once, documented once, parsed into writeSitemaps options.
  */
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { LIMITS, normaliseUrl } from '../core/index.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import type { WriteSitemapsOptions } from '../generate/types.js';
@@ -117,11 +118,27 @@ function limitFlag(args: ParsedArgs, name: string, maximum: number): number {
  * directory, whose whole content is published; suggests a place beside it.
  */
 export function refuseStateInsideOut(stateDir: string, outDir: string, what: string): void {
-  const between = relative(resolve(outDir), resolve(stateDir));
-  if (between !== '' && (between.startsWith('..') || isAbsolute(between))) return;
+  // Compared as the file system will see them: symbolic links followed, `..` resolved, and
+  // `public/..sk` (a name that begins with two dots) is inside public.
+  const between = relative(realPathOf(outDir), realPathOf(stateDir));
+  if (between === '..' || between.startsWith(`..${sep}`) || isAbsolute(between)) return;
   const beside = relative(process.cwd(), join(resolve(outDir), '..', DEFAULT_STATE_DIR)) || DEFAULT_STATE_DIR;
   throw new UsageError(
     `--state ${stateDir} is inside --out ${outDir}: the ${what} must not be published with the site. ` +
       `Keep it elsewhere with --state (e.g. --state ${beside}), or publish into a directory of its own (e.g. --out public)`,
   );
+}
+
+/** `path` absolute with its links followed, as far as it exists (the rest is appended as written). */
+function realPathOf(path: string): string {
+  const absolute = resolve(path);
+  const missing: string[] = [];
+  for (let existing = absolute; ; existing = dirname(existing)) {
+    try {
+      return join(realpathSync(existing), ...missing.reverse());
+    } catch {
+      if (dirname(existing) === existing) return absolute;
+      missing.push(basename(existing));
+    }
+  }
 }

@@ -9,6 +9,7 @@
  *   byte cap         decoded bytes read before stopping                                  http/byte-cap.ts
  *   decompress       Content-Encoding undone                                             http/decompress.ts
  *   minimum rate     a body slower than the minimum transfer rate is stopped             http/transfer-rate.ts
+ *   address guard    off the public start host, private addresses refused (each hop)     http/address-guard.ts
  *   transport        one GET: connect, first-byte and idle timeouts; the deadline kept   http/transport.ts
  *
  * Politeness (requests per host, delays, Crawl-delay) is not here: the work pool
@@ -21,6 +22,7 @@ import { decompress } from './http/decompress.js';
 import { HttpError } from './http/errors.js';
 import { followRedirects } from './http/redirects.js';
 import { retry, RetryState, type RetryNotice } from './http/retries.js';
+import { guardAddresses } from './http/address-guard.js';
 import { minimumRate } from './http/transfer-rate.js';
 import { transport } from './http/transport.js';
 import { compose, type Fetch, type HttpRequest, type HttpResponse } from './http/types.js';
@@ -57,6 +59,12 @@ export interface HttpOptions {
   maxWaitMs?: number | undefined;
   /** Told before each wait between attempts: which URL, how long and why. */
   onRetry?: ((notice: RetryNotice) => void) | undefined;
+  /**
+   * Request hosts that resolve to private, loopback or link-local addresses even when the first
+   * host this client requested (the start) is public (default false: such hosts are refused, so a
+   * site cannot make a server running sitemapkit reach its own network).
+   */
+  allowPrivateAddresses?: boolean | undefined;
   /** Stops every request of this client. */
   signal?: AbortSignal | undefined;
   /** Jitter source, replaceable for reproducible tests (default Math.random). */
@@ -139,6 +147,7 @@ export class HttpClient {
       byteCap(),
       decompress(),
       minimumRate({ minBytesPerSecond: s.minBytesPerSecond, windowMs: s.rateWindowMs }),
+      guardAddresses({ allowPrivateAddresses: options.allowPrivateAddresses ?? false }),
     );
   }
 

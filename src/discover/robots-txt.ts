@@ -9,7 +9,6 @@
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { looksAbsoluteHttp, normaliseUrl } from '../core/url.js';
 import { LIMITS } from '../core/limits.js';
-import { escapeRegExp } from '../core/regexp.js';
 
 interface Rule {
   allow: boolean;
@@ -17,8 +16,8 @@ interface Rule {
   pattern: string;
   /** Octets that count for "longest match". */
   length: number;
-  /** Compiled matcher, or undefined for a plain prefix. */
-  regex?: RegExp;
+  /** True when the pattern has `*` or ends in `$`: matched by matchesPattern, not as a prefix. */
+  wildcard: boolean;
 }
 
 interface Group {
@@ -51,7 +50,7 @@ export class RobotsRules {
 
   /** Rules that disallow everything (an unreachable robots.txt, §2.3.1.4). */
   static disallowAll(diagnostics: Diagnostic[] = []): RobotsRules {
-    const everything: Rule = { allow: false, pattern: '/', length: 1 };
+    const everything: Rule = { allow: false, pattern: '/', length: 1, wildcard: false };
     return new RobotsRules(new Map([['*', { rules: [everything] }]]), [], diagnostics);
   }
 
@@ -271,18 +270,38 @@ function groupOf(groups: Map<string, Group>, agent: string): Group {
 
 function compileRule(value: string, allow: boolean): Rule {
   const pattern = canonicalise(value, true);
-  const anchored = pattern.endsWith('$');
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const rule: Rule = { allow, pattern, length: pattern.length };
-  if (anchored || body.includes('*')) {
-    const source = body.split('*').map(escapeRegExp).join('.*');
-    rule.regex = new RegExp(`^${source}${anchored ? '$' : ''}`, 's');
-  }
-  return rule;
+  return { allow, pattern, length: pattern.length, wildcard: pattern.includes('*') || pattern.endsWith('$') };
 }
 
 function matches(rule: Rule, path: string): boolean {
-  return rule.regex ? rule.regex.test(path) : path.startsWith(rule.pattern);
+  return rule.wildcard ? matchesPattern(path, rule.pattern) : path.startsWith(rule.pattern);
+}
+
+/**
+ * Does `pattern` (with `*` for any run of characters and a final `$` for the end) match the start
+ * of `path`? In time O(path × pattern) and without backtracking, whatever the pattern; a regular
+ * expression with `.*` for each `*` backtracks, and `/*a*a*a*…*b` on a long path never ends.
+ *
+ * Google's robots.txt matcher keeps the set of path positions the pattern read so far can end at,
+ * and moves the whole set one pattern character at a time. At each `*` that set becomes "every
+ * position from its smallest on", so between two `*` only the smallest end of the literal text
+ * counts: its first occurrence (indexOf) from there. Only the text after the last `*` is tested
+ * as the set would be: anywhere after (unanchored), or at the very end (`$`).
+ */
+export function matchesPattern(path: string, pattern: string): boolean {
+  const anchored = pattern.endsWith('$');
+  const pieces = (anchored ? pattern.slice(0, -1) : pattern).split('*');
+  const first = pieces[0]!;
+  if (!path.startsWith(first)) return false;
+  if (pieces.length === 1) return !anchored || path.length === first.length;
+  let from = first.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const at = path.indexOf(pieces[i]!, from);
+    if (at === -1) return false;
+    from = at + pieces[i]!.length;
+  }
+  const last = pieces[pieces.length - 1]!;
+  return anchored ? path.length - last.length >= from && path.endsWith(last) : path.indexOf(last, from) !== -1;
 }
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;

@@ -5,4 +5,4 @@
  */
 export { sitemapStream, type SitemapStreamOptions, type UrlInput } from '../generate/web-stream.js';
 export { serveSitemaps, type PagedSource, type ServeSitemapsOptions } from '../serve/serve-sitemaps.js';
-export { sitemapHandler, type SitemapHandlerOptions } from '../serve/node.js';
+export { sitemapHandler, type SitemapHandler, type SitemapHandlerOptions } from '../serve/node.js';

@@ -19,6 +19,8 @@ export interface CheckOptions {
   dedupe?: boolean | undefined;
   /** Called for each problem: errors drop the entry or the field, warnings are only reported. */
   onProblem?: ((problem: Diagnostic) => void) | undefined;
+  /** Called, after onProblem, for each entry left out (bad `loc`, repeated URL), with the problem that left it out. */
+  onDropped?: ((problem: Diagnostic) => void) | undefined;
 }
 
 export interface CheckedEntry {
@@ -44,7 +46,7 @@ export class EntryChecker {
     const prepared = prepareEntry(raw, this.context);
     if (!prepared.ok) {
       const loc = (raw as { loc?: unknown } | null)?.loc;
-      this.report(
+      this.drop(
         diagnostic(prepared.problem.code, prepared.problem.message, typeof loc === 'string' ? { url: loc } : {}),
       );
       return undefined;
@@ -59,12 +61,17 @@ export class EntryChecker {
       );
     }
     if (this.seen !== undefined && !this.seen.add(entry.loc)) {
-      this.report(
+      this.drop(
         diagnostic('URL-006', `duplicate URL ${entry.loc}: written once, at its first occurrence`, { url: entry.loc }),
       );
       return undefined;
     }
     return { entry, lastmodMillis: prepared.lastmodMillis };
+  }
+
+  private drop(problem: Diagnostic): void {
+    this.report(problem);
+    this.options.onDropped?.(problem);
   }
 
   private report(problem: Diagnostic): void {

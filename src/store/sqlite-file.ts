@@ -30,10 +30,28 @@ export function openSqliteFile(
     mkdirSync(dirname(file), { recursive: true });
     if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   }
-  const db = new Database(file, busyTimeoutMs === undefined ? {} : { timeout: busyTimeoutMs });
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${durability}`);
-  return db;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, busyTimeoutMs === undefined ? {} : { timeout: busyTimeoutMs });
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${durability}`);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw unreadableState(file, error);
+  }
+}
+
+/** SQLite's own words name no file: say which one, and what to do with it. */
+function unreadableState(file: string, error: unknown): Error {
+  const code = (error as { code?: unknown }).code;
+  const why = (error as Error).message;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+    return new Error(
+      `${file} is not a sitemapkit state file, or is damaged (SQLite: ${why}); move it away or delete it, and run again`,
+      { cause: error },
+    );
+  return new Error(`cannot open the state file ${file} (SQLite: ${why})`, { cause: error });
 }
 
 /**

@@ -3,8 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { HttpClient } from '../../src/discover/http.js';
 import { fetchRobotsTxt, parseRobotsTxt, productToken } from '../../src/discover/robots.js';
+import { matchesPattern } from '../../src/discover/robots-txt.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 import { startSite, type Site } from '../helpers/site-server.js';
 
@@ -17,6 +21,7 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (
   getSitemaps(): string[];
 };
 
+const ROBOTS_TXT_MODULE = fileURLToPath(new URL('../../src/discover/robots-txt.ts', import.meta.url));
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES));
 
@@ -178,6 +183,100 @@ interface RobotsCase {
   base_url: string;
   expect: { sitemaps: string[] };
 }
+
+describe('robots.txt pattern matching stays linear on hostile patterns', () => {
+  // Each of these compiled to a backtracking regular expression used to take seconds on 34
+  // characters and forever on 60; Google's matcher takes O(path × pattern) whatever the pattern.
+  const hostile = [
+    `/*${'a*'.repeat(30)}b`,
+    `/*${'a*'.repeat(30)}b$`,
+    `/${'*a'.repeat(40)}*$`,
+    `/*${'ab*'.repeat(20)}c`,
+    `${'*'.repeat(200)}a$`,
+  ];
+  const paths = [`/${'a'.repeat(10_000)}`, `/${'ab'.repeat(5_000)}`, `/${'a'.repeat(9_999)}b`];
+
+  it('answers 10,000-character paths against /*a*a*…*b in well under 50 ms of CPU each', () => {
+    // In a child with a deadline: a matcher that backtracks never returns, and the test must fail,
+    // not hang. The child measures the CPU time of each answer (the best of three, once compiled),
+    // which a busy machine stretches far less than wall-clock time.
+    const script = `
+      const { parseRobotsTxt } = await import(${JSON.stringify(ROBOTS_TXT_MODULE)});
+      const hostile = ${JSON.stringify(hostile)};
+      const paths = ${JSON.stringify(paths)};
+      const rules = parseRobotsTxt('User-agent: *\\n' + hostile.map((p) => 'Disallow: ' + p).join('\\n'), 'https://e.example/robots.txt');
+      const answers = [];
+      let slowest = 0;
+      for (const path of paths) {
+        let best = Infinity;
+        for (let run = 0; run < 3; run++) {
+          const before = process.cpuUsage();
+          const answer = rules.isAllowed('https://e.example' + path);
+          const used = process.cpuUsage(before);
+          best = Math.min(best, (used.user + used.system) / 1000);
+          if (run === 0) answers.push(answer);
+        }
+        slowest = Math.max(slowest, best);
+      }
+      process.stdout.write(JSON.stringify({ answers, slowest }));
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(child.signal, null, `the matcher did not finish within 20 s: ${child.stderr}`);
+    assert.equal(child.status, 0, child.stderr);
+    const { answers, slowest } = JSON.parse(child.stdout) as { answers: boolean[]; slowest: number };
+    // all a's: only the $-anchored "*a…*$" rules can match; a's and b's and a final b: disallowed
+    assert.deepEqual(answers, [false, false, false]);
+    assert.ok(slowest < 50, `the slowest path took ${slowest.toFixed(1)} ms of CPU`);
+  });
+
+  it('agrees with the straightforward matcher of robots-parser on random patterns and paths', () => {
+    // Only characters both read alike: no percent-escapes and no `$` but a final one (which
+    // RFC 9309 canonicalisation and robots-parser treat differently).
+    const char = fc.constantFrom('a', 'b', '/', '.', '-');
+    const path = fc.array(char, { maxLength: 24 }).map((chars) => `/${chars.join('')}`);
+    const rule = fc.record({
+      allow: fc.boolean(),
+      pattern: fc
+        .tuple(fc.array(fc.oneof(char, fc.constant('*')), { minLength: 1, maxLength: 12 }), fc.boolean())
+        .map(([chars, anchored]) => `/${chars.join('')}${anchored ? '$' : ''}`),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 6 }),
+        fc.array(path, { minLength: 1, maxLength: 8 }),
+        (rules, urls) => {
+          const text = `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`;
+          const theirs = robotsParser(at('/robots.txt'), text);
+          const ours = parseRobotsTxt(text, at('/robots.txt'));
+          for (const url of urls)
+            assert.equal(ours.isAllowed(at(url), 'bot'), theirs.isAllowed(at(url), 'bot'), `${text}${url}`);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('matches patterns with * and $ exactly, at the edges', () => {
+    const cases: [string, string, boolean][] = [
+      ['/a*', '/a', true],
+      ['/a*$', '/abc', true],
+      ['/*b$', '/ab', true],
+      ['/*b$', '/abc', false],
+      ['/a$', '/a', true],
+      ['/a$', '/ab', false],
+      ['*', '/', true],
+      ['/a**b', '/ab', true],
+      ['/a*b*c', '/acb', false],
+      ['/x*y', '/xy/xy', true],
+    ];
+    for (const [pattern, path, expected] of cases) {
+      assert.equal(matchesPattern(path, pattern), expected, `${pattern} on ${path}`);
+    }
+  });
+});
 
 describe('robots.txt Sitemap discovery: conformance extras', () => {
   const cases = JSON.parse(readFileSync(join(CONFORMANCE_DIR, 'extras/robots.json'), 'utf8')) as RobotsCase[];

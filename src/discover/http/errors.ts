@@ -29,6 +29,8 @@ export type HttpErrorKind =
   | 'redirect-loop'
   | 'bad-redirect'
   | 'content-encoding'
+  /** A host of a public site's links that resolves to a private address (see address-guard.ts). */
+  | 'private-address'
   | 'aborted';
 
 /** Failures that the same request will meet again: retrying them only wastes the user's time. */
@@ -41,6 +43,7 @@ const PERMANENT: ReadonlySet<HttpErrorKind> = new Set<HttpErrorKind>([
   'redirect-loop',
   'bad-redirect',
   'content-encoding',
+  'private-address',
   'deadline',
   'aborted',
 ]);
