@@ -4,6 +4,7 @@
  * writes the sitemaps and the report from the store, as a crawl of one process writes them; a site
  * of several hosts gets one set of sitemaps per host, each in its own directory under --out.
  */
+import { forTerminal } from '../core/terminal.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,7 +119,7 @@ export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io,
       ...(published?.problem === undefined ? [] : [published.problem]),
       ...sitemapProblems,
     ];
-    for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
+    for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${forTerminal(problem)}\n`);
     return problems.length > 0 ? EXIT_FAILED : EXIT_OK;
   } finally {
     restored.close();

@@ -2,6 +2,7 @@
  * `sitemapkit crawl URL --out DIR`: crawl a site as a search engine would, and publish the
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
  */
+import { forTerminal } from '../core/terminal.js';
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
@@ -210,7 +211,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
       ...(seedProblem === undefined ? [] : [seedProblem]),
     ];
     if (!result.finished) failures.push(`interrupted; continue with --resume (state in ${databaseFile})`);
-    for (const problem of failures) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
+    for (const problem of failures) io.stderr.write(`sitemapkit crawl: ${forTerminal(problem)}\n`);
     return exitCode({ failed: failures.length > 0, errors: tally.errors, warnings: tally.warnings }, problems.failOn);
   } finally {
     interruption.dispose();

@@ -4,6 +4,7 @@
  * sitemapkit that finds a problem reports it in this shape.
  */
 import { RULES } from './catalog.js';
+import { forTerminal } from './terminal.js';
 
 /**
  * How bad a problem is: an error breaks a rule engines enforce, a warning is likely wrong, an info
@@ -37,8 +38,13 @@ export function diagnostic(
   return { code, severity: severity ?? rule!.severity, message, ...place };
 }
 
-/** `source:line:column: severity CODE message`, the one-line form printed on stderr. */
+/**
+ * `source:line:column: severity CODE message`, the one-line form printed on stderr; its values
+ * come from outside, so control characters in it are shown escaped (terminal.ts).
+ */
 export function formatDiagnostic(d: Diagnostic, source = d.source): string {
   const place = [source, d.line, d.column].filter((part) => part !== undefined && part !== '').join(':');
-  return `${place ? `${place}: ` : ''}${d.severity} ${d.code} ${d.message}${d.url && !d.message.includes(d.url) ? ` (${d.url})` : ''}`;
+  return forTerminal(
+    `${place ? `${place}: ` : ''}${d.severity} ${d.code} ${d.message}${d.url && !d.message.includes(d.url) ? ` (${d.url})` : ''}`,
+  );
 }

@@ -5,6 +5,7 @@ export * from './datetime.js';
 export * from './url.js';
 export * from './xml.js';
 export * from './csv.js';
+export * from './terminal.js';
 export * from './diagnostics.js';
 export * from './detach.js';
 export * from './diagnostic-tally.js';

@@ -4,6 +4,7 @@
  * the full report and the rows are.
  */
 import type { AuditReport } from '../audit/report.js';
+import { forTerminal } from '../core/terminal.js';
 import { countOf, formatNumber } from './format.js';
 import { painter, SEVERITY_MARK } from './paint.js';
 
@@ -27,7 +28,7 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
   const lines: string[] = [];
   const { sitemaps, urls, summary } = report;
   const state = report.complete ? '' : `  ${paint('error', 'stopped before the end')}`;
-  lines.push(`${paint('bold', `Audit of ${report.site}`)}  ${paint('dim', `at ${report.now}`)}${state}`);
+  lines.push(`${paint('bold', `Audit of ${forTerminal(report.site)}`)}  ${paint('dim', `at ${report.now}`)}${state}`);
   const robots = sitemaps.robots ? ` · robots.txt declares ${countOf(sitemaps.robots.sitemaps.length, 'sitemap')}` : '';
   lines.push(
     `Sitemaps  ${formatNumber(sitemaps.count)} (${formatNumber(sitemaps.read)} read, ${formatNumber(sitemaps.failed)} failed) · ${countOf(sitemaps.entries, 'entry', 'entries')}${robots}`,
@@ -52,7 +53,7 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
       const head = `${SEVERITY_MARK[check.severity]} ${check.finding.padEnd(width)}  ${check.code.padEnd(8)}`;
       lines.push(`  ${paint(check.severity, head)} ${paint('bold', formatNumber(check.count))}  ${check.title}`);
       for (const example of check.examples.slice(0, EXAMPLES))
-        lines.push(`      ${example.url}  ${paint('dim', example.detail)}`);
+        lines.push(`      ${forTerminal(example.url)}  ${paint('dim', forTerminal(example.detail))}`);
       if (check.count > EXAMPLES) lines.push(paint('dim', `      … ${formatNumber(check.count - EXAMPLES)} more`));
     }
   }
@@ -64,7 +65,8 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
       lines.push(
         `  ${paint(check.severity, `${SEVERITY_MARK[check.severity]} ${check.code.padEnd(9)}`)} ${paint('bold', formatNumber(check.count))}  ${check.title}`,
       );
-      if (example) lines.push(`      ${place ? `${place}  ` : ''}${paint('dim', example.detail)}`);
+      if (example)
+        lines.push(`      ${place ? `${forTerminal(place)}  ` : ''}${paint('dim', forTerminal(example.detail))}`);
     }
     const rest = report.siteChecks.slice(SITE_CODES);
     if (rest.length > 0)

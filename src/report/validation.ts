@@ -5,6 +5,7 @@
  * limit, not by the number of problems.
  */
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { forTerminal } from '../core/terminal.js';
 import { DiagnosticHold, MAX_KEPT_DIAGNOSTICS } from '../validate/result.js';
 import type { ValidationResult } from '../validate/types.js';
 import { countOf, formatFolded } from './format.js';
@@ -59,16 +60,21 @@ export class ValidationReport {
     const rules = this.bySource.get(source);
     if (!rules) return '';
     const shown = [...rules.values()].flatMap((bucket) => bucket.shown).sort(byPosition);
-    const places = shown.map((d) => [source, d.line, d.column].filter((part) => part !== undefined).join(':'));
+    const places = shown.map((d) =>
+      forTerminal([source, d.line, d.column].filter((part) => part !== undefined).join(':')),
+    );
     const width = Math.max(...places.map((place) => place.length));
     const lines = shown.map((d, i) => {
-      const url = d.url && !d.message.includes(d.url) ? this.paint('dim', `  ${d.url}`) : '';
-      return `${places[i]!.padEnd(width)}  ${this.paint(d.severity, d.severity.padEnd(7))}  ${this.paint('bold', d.code.padEnd(9))} ${d.message}${url}`;
+      const url = d.url && !d.message.includes(d.url) ? this.paint('dim', `  ${forTerminal(d.url)}`) : '';
+      return `${places[i]!.padEnd(width)}  ${this.paint(d.severity, d.severity.padEnd(7))}  ${this.paint('bold', d.code.padEnd(9))} ${forTerminal(d.message)}${url}`;
     });
     for (const [code, bucket] of rules) {
       if (bucket.folded > 0) {
         lines.push(
-          this.paint('dim', `${source}: ${formatFolded({ code, severity: bucket.severity, count: bucket.folded })}`),
+          this.paint(
+            'dim',
+            `${forTerminal(source)}: ${formatFolded({ code, severity: bucket.severity, count: bucket.folded })}`,
+          ),
         );
       }
     }
@@ -78,7 +84,7 @@ export class ValidationReport {
       lines.push(
         this.paint(
           'dim',
-          `${source}: … ${countOf(beyond, 'more problem')} not shown (a run holds ${most} of each severity, then a few of each code)`,
+          `${forTerminal(source)}: … ${countOf(beyond, 'more problem')} not shown (a run holds ${most} of each severity, then a few of each code)`,
         ),
       );
     }
@@ -94,7 +100,7 @@ export class ValidationReport {
       this.paint(result.warnings ? 'warning' : 'dim', countOf(result.warnings, 'warning')),
     ];
     if (result.infos) counts.push(countOf(result.infos, 'info', 'infos'));
-    return `${this.paint('bold', result.source)}: ${counts.join(', ')}: ${verdict}`;
+    return `${this.paint('bold', forTerminal(result.source))}: ${counts.join(', ')}: ${verdict}`;
   }
 
   private total(results: readonly ValidationResult[]): string {
