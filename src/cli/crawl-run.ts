@@ -48,7 +48,7 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   if (args.values.resume !== undefined)
     throw new UsageError('--resume a run resumes by itself: start the same command again with the same --run');
   // Workers take the URLs as given: a host alone is https (one process tries http after it).
-  const startUrls = readStartUrls(args, { several: true }).map((start) => start.url);
+  const startUrls = readStartUrls(args, { several: true, io }).map((start) => start.url);
   const network = readNetworkOptions(args, io, { overrides: CRAWL_NETWORK_DEFAULTS });
   const output = readOutputOptions(args, { baseUrl: new URL('/', startUrls[0]).href });
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);

@@ -154,7 +154,7 @@ export const command: Command = {
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
   if (wantsRun(args) || args.positionals.length > 1) return crawlOnWorkers(args, io);
-  const [typed] = readStartUrls(args, { several: false }) as [StartUrl];
+  const [typed] = readStartUrls(args, { several: false, io }) as [StartUrl];
   const problems = readProblemOptions(args);
   const network = readNetworkOptions(args, io, { overrides: NETWORK_DEFAULTS });
   const http = new HttpClient(network.http);

@@ -301,6 +301,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'The page did not end within --max-page-bytes (default 10 MiB): it is very large, never ends, or is a compression bomb. Google reads only the first 15 MB of an HTML page and ignores the rest.',
     fix: 'Make the page smaller; check for a page that streams without end.',
   },
+  'URL-022': {
+    severity: W,
+    title: 'user name or password in URL',
+    why: 'A URL written https://user:password@host/ publishes its password to everyone who reads the sitemap, the report or the store, and engines never send it. sitemapkit removes the user name and password from every URL it writes, prints or stores, and names only the host.',
+    fix: 'List the URL without the user name and password; protect a private site by other means (engines cannot log in).',
+  },
   // ── lastmod, changefreq and priority ───────────────────────────────────────────────────────────
   'DATE-001': {
     severity: E,

@@ -3,6 +3,7 @@ export * from './limits.js';
 export * from './namespaces.js';
 export * from './datetime.js';
 export * from './url.js';
+export * from './url-userinfo.js';
 export * from './xml.js';
 export * from './csv.js';
 export * from './terminal.js';
