@@ -10,7 +10,7 @@ import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../discover/http.js';
 import { readTitleAndHeading } from '../html/not-found-page.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
-import type { ClientRedirect } from '../crawl/client-redirect.js';
+import type { ClientRedirect } from '../html/client-redirect.js';
 import { createHtmlReader } from '../crawl/html.js';
 import { pageContentDigest } from '../input/content-digest.js';
 

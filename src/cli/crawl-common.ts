@@ -4,7 +4,8 @@
  * publishing its sitemaps.
  */
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
-import { formatDiagnostic } from '../core/diagnostics.js';
+import { diagnostic, formatDiagnostic } from '../core/diagnostics.js';
+import { splitUserinfo, userinfoProblem, withoutUserinfo } from '../core/url-userinfo.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import type { CrawlResult } from '../crawl/crawler.js';
 import { normaliseCrawlUrl } from '../crawl/normalise.js';
@@ -63,8 +64,12 @@ export interface StartUrl {
   schemeGuessed: boolean;
 }
 
-/** The start URLs, normalised (a host alone is https); one unless `several` are allowed. */
-export function readStartUrls(args: ParsedArgs, { several }: { several: boolean }): StartUrl[] {
+/**
+ * The start URLs, normalised (a host alone is https); one unless `several` are allowed. A user
+ * name and password are left out, with a warning naming the host (URL-024): they would be
+ * published in every <loc>, and the crawl never sends them.
+ */
+export function readStartUrls(args: ParsedArgs, { several, io }: { several: boolean; io: Io }): StartUrl[] {
   const inputs = args.positionals;
   if (inputs.length === 0) throw new UsageError('give the URL to start crawling from, e.g. https://www.example.com/');
   if (inputs.length > 1 && !several)
@@ -73,8 +78,12 @@ export function readStartUrls(args: ParsedArgs, { several }: { several: boolean 
     );
   return inputs.map((input) => {
     const schemeGuessed = !hasScheme(input);
-    const url = normaliseCrawlUrl(schemeGuessed ? `https://${input}` : input);
-    if (url === undefined) throw new UsageError(`"${input}" is not an http(s) URL to crawl`);
+    const typed = schemeGuessed ? `https://${input}` : input;
+    const url = normaliseCrawlUrl(typed);
+    if (url === undefined) throw new UsageError(`"${withoutUserinfo(input)}" is not an http(s) URL to crawl`);
+    const userinfo = splitUserinfo(typed);
+    if (userinfo !== undefined)
+      io.stderr.write(`${formatDiagnostic(diagnostic('URL-024', userinfoProblem(userinfo.host).message))}\n`);
     return { url, schemeGuessed };
   });
 }

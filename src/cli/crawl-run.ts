@@ -4,6 +4,7 @@
  * writes the sitemaps and the report from the store, as a crawl of one process writes them; a site
  * of several hosts gets one set of sitemaps per host, each in its own directory under --out.
  */
+import { forTerminal } from '../core/terminal.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,7 +48,7 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
   if (args.values.resume !== undefined)
     throw new UsageError('--resume a run resumes by itself: start the same command again with the same --run');
   // Workers take the URLs as given: a host alone is https (one process tries http after it).
-  const startUrls = readStartUrls(args, { several: true }).map((start) => start.url);
+  const startUrls = readStartUrls(args, { several: true, io }).map((start) => start.url);
   const network = readNetworkOptions(args, io, { overrides: CRAWL_NETWORK_DEFAULTS });
   const output = readOutputOptions(args, { baseUrl: new URL('/', startUrls[0]).href });
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
@@ -118,7 +119,7 @@ export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io,
       ...(published?.problem === undefined ? [] : [published.problem]),
       ...sitemapProblems,
     ];
-    for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
+    for (const problem of problems) io.stderr.write(`sitemapkit crawl: ${forTerminal(problem)}\n`);
     return problems.length > 0 ? EXIT_FAILED : EXIT_OK;
   } finally {
     restored.close();

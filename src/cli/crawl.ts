@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { forTerminal } from '../core/terminal.js';
 import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
@@ -157,7 +158,7 @@ export const command: Command = {
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
   if (wantsRun(args) || args.positionals.length > 1) return crawlOnWorkers(args, io);
-  const [typed] = readStartUrls(args, { several: false }) as [StartUrl];
+  const [typed] = readStartUrls(args, { several: false, io }) as [StartUrl];
   const problems = readProblemOptions(args);
   const network = readNetworkOptions(args, io, { overrides: NETWORK_DEFAULTS });
   const http = new HttpClient(network.http);
@@ -212,7 +213,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
       ...(seedProblem === undefined ? [] : [seedProblem]),
     ];
     if (!result.finished) failures.push(`interrupted; continue with --resume (state in ${databaseFile})`);
-    for (const problem of failures) io.stderr.write(`sitemapkit crawl: ${problem}\n`);
+    for (const problem of failures) io.stderr.write(`sitemapkit crawl: ${forTerminal(problem)}\n`);
     return exitCode({ failed: failures.length > 0, errors: tally.errors, warnings: tally.warnings }, problems.failOn);
   } finally {
     interruption.dispose();

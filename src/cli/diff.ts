@@ -3,6 +3,7 @@
  * sitemaps, as JSON lines on stdout; the summary on stderr. Flags and printing only; the work is in
  * discover/sitemap-set.ts (reading a set) and diff/.
  */
+import { forTerminal } from '../core/terminal.js';
 import { once } from 'node:events';
 import { SitemapDiff, diffRowToJsonLine, type DiffPhase, type DiffRow } from '../diff/diff.js';
 import { withMoves } from '../diff/redirects.js';
@@ -113,7 +114,7 @@ export const command: Command = {
     for (const source of [oldSource, newSource]) {
       const missing = await missingSource(source);
       if (missing !== undefined) {
-        io.stderr.write(`sitemapkit diff: ${missing}\n`);
+        io.stderr.write(`sitemapkit diff: ${forTerminal(missing)}\n`);
         return EXIT_FAILED;
       }
     }

@@ -2,6 +2,7 @@
  * `sitemapkit generate INPUT… --base-url URL --out DIR`: URL lists or a site's build directory
  * → published sitemaps. Flags and printing only; the work is in input/ and generate/.
  */
+import { forTerminal } from '../core/terminal.js';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
@@ -322,7 +323,7 @@ class RunReport {
         `${JSON.stringify({ written: false, error: why, problems: { errors, warnings }, ...this.json() })}\n`,
       );
     }
-    this.io.stderr.write(`sitemapkit generate: ${why}\nNothing was written; ${outDir} is unchanged.\n`);
+    this.io.stderr.write(`sitemapkit generate: ${forTerminal(why)}\nNothing was written; ${outDir} is unchanged.\n`);
     return EXIT_FAILED;
   }
 
@@ -344,7 +345,7 @@ class RunReport {
     if (this.options.json) return;
     const lines = this.tally.folded().map(formatFolded);
     const cause = this.likelyCause();
-    if (cause !== undefined) lines.push(`Likely cause: ${cause}`);
+    if (cause !== undefined) lines.push(`Likely cause: ${forTerminal(cause)}`);
     for (const pattern of this.summary?.unusedExcludes ?? []) {
       lines.push(
         this.directories

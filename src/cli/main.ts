@@ -4,6 +4,7 @@
  * into the exit codes of the policy (src/cli/problem-options.ts): 0 done, 1 problems at or above
  * --fail-on or failed work, 2 bad usage.
  */
+import { forTerminal } from '../core/terminal.js';
 import {
   EXIT_FAILED,
   EXIT_USAGE,
@@ -115,10 +116,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`sitemapkit ${name}: ${error.message}\n`);
+      io.stderr.write(`sitemapkit ${name}: ${forTerminal(error.message)}\n`);
       return EXIT_USAGE;
     }
-    io.stderr.write(`sitemapkit ${name}: ${(error as Error).message}\n`);
+    io.stderr.write(`sitemapkit ${name}: ${forTerminal((error as Error).message)}\n`);
     if (process.env.SITEMAPKIT_DEBUG) io.stderr.write(`${(error as Error).stack}\n`);
     return EXIT_FAILED;
   }

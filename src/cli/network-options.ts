@@ -5,6 +5,7 @@
  * networkHelp(use) in its help and calls readNetworkOptions. Waits before a retry are said on
  * stderr, so a run that waits never looks hung.
  */
+import { forTerminal } from '../core/terminal.js';
 import type { HttpOptions, RetryNotice } from '../discover/http.js';
 import { DEFAULT_HOST_POLITENESS } from '../pool/index.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
@@ -116,7 +117,7 @@ function retryNotices(io: Io): (notice: RetryNotice) => void {
     io.stderr.write(
       told > MAX_RETRY_NOTICES
         ? `${clear}sitemapkit: more retries follow; they are not shown\n`
-        : `${clear}sitemapkit: waiting ${(notice.delayMs / 1000).toFixed(1)} s to retry ${notice.url} (attempt ${notice.attempt} of ${notice.maxAttempts}): ${notice.reason}\n`,
+        : `${clear}sitemapkit: waiting ${(notice.delayMs / 1000).toFixed(1)} s to retry ${forTerminal(notice.url)} (attempt ${notice.attempt} of ${notice.maxAttempts}): ${forTerminal(notice.reason)}\n`,
     );
   };
 }

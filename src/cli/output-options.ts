@@ -98,6 +98,10 @@ function readBaseUrl(raw: string | undefined): string {
     throw new UsageError('--base-url URL is required: the public URL the sitemaps will be served from');
   const url = normaliseUrl(raw);
   if (!url.ok) throw new UsageError(`--base-url: ${url.problem.message}`);
+  if (url.userinfoRemoved !== undefined)
+    throw new UsageError(
+      `--base-url: the URL for ${url.userinfoRemoved} carries a user name or password, which every <loc> would publish: give it without them`,
+    );
   const parsed = new URL(url.value);
   if (parsed.search || parsed.hash) throw new UsageError(`--base-url must not have a query or fragment: "${raw}"`);
   // A base without a trailing slash names a directory here (https://example.com/blog → /blog/).

@@ -3,6 +3,7 @@
  * terminal (at most every `terminalEveryMs`), and off a terminal (a CI log, a file) a plain line
  * every `plainEveryMs`, or none. A new command makes one and calls update() as its work advances.
  */
+import { forTerminal } from '../core/terminal.js';
 import type { Io } from './command.js';
 
 /** Erases the current line of a terminal. */
@@ -49,7 +50,8 @@ export class ProgressLine {
     this.last = undefined;
   }
 
-  private draw(line: string): void {
+  private draw(text: string): void {
+    const line = forTerminal(text); // it may name a URL or a file of the input
     this.io.stderr.write(this.io.stderrIsTerminal ? `${CLEAR_LINE}${line}` : `${line}\n`);
     this.drawn = this.io.stderrIsTerminal;
     this.drawnAt = Date.now();

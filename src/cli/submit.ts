@@ -3,6 +3,7 @@
  * the last accepted submission; `sitemapkit submit --new-key --out DIR` makes a key and its file.
  * Flags and printing only; the work is in submit/ and the ledger in store/submission-ledger.ts.
  */
+import { forTerminal } from '../core/terminal.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { HttpClient } from '../discover/http.js';
@@ -136,7 +137,7 @@ export const command: Command = {
     if (settings.source !== undefined) {
       const missing = await missingSource(settings.source);
       if (missing !== undefined) {
-        io.stderr.write(`sitemapkit submit: ${missing}\n`);
+        io.stderr.write(`sitemapkit submit: ${forTerminal(missing)}\n`);
         return EXIT_FAILED;
       }
     }
@@ -187,7 +188,7 @@ export const command: Command = {
         onSent: (host, sent) => progress?.update(() => `${host}: ${formatNumber(sent)} URLs sent`),
         onBatch: (host, urls) => {
           if (dryRun && !booleanFlag(args, 'json') && !quiet)
-            io.stdout.write(urls.map((url) => `would send  ${url}\n`).join(''));
+            io.stdout.write(urls.map((url) => `would send  ${forTerminal(url)}\n`).join(''));
         },
       });
     };

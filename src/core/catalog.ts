@@ -348,6 +348,12 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
     why: 'Several listed URLs answer exactly the same content (the same normalised body), and no canonical ties them together. Engines pick one of them to index, not necessarily the one you would, and Search Console reports the others as "Duplicate without user-selected canonical".',
     fix: 'List one URL of each group, and point the others at it with <link rel="canonical"> (or redirect them to it).',
   },
+  'URL-024': {
+    severity: W,
+    title: 'user name or password in URL',
+    why: 'A URL written https://user:password@host/ publishes its password to everyone who reads the sitemap, the report or the store, and engines never send it. sitemapkit removes the user name and password from every URL it writes, prints or stores, and names only the host.',
+    fix: 'List the URL without the user name and password; protect a private site by other means (engines cannot log in).',
+  },
   // ── lastmod, changefreq and priority ───────────────────────────────────────────────────────────
   'DATE-001': {
     severity: E,

@@ -4,6 +4,7 @@
  * sitemapkit that finds a problem reports it in this shape.
  */
 import { RULES } from './catalog.js';
+import { forTerminal } from './terminal.js';
 
 /**
  * How bad a problem is: an error breaks a rule engines enforce, a warning is likely wrong, an info
@@ -62,10 +63,12 @@ export interface DiagnosticLineOptions {
  */
 export function formatDiagnostic(d: Diagnostic, options: string | DiagnosticLineOptions = {}): string {
   const { source = d.source, paint } = typeof options === 'string' ? { source: options } : options;
-  const place = [source, d.line, d.column].filter((part) => part !== undefined && part !== '').join(':');
-  const message =
-    d.message.length > MAX_SHOWN_VALUE ? d.message.replace(LONG_RUN, (run) => elideMiddle(run)) : d.message;
-  const url = d.url && !d.message.includes(d.url) ? ` (${elideMiddle(d.url)})` : '';
+  const place = forTerminal([source, d.line, d.column].filter((part) => part !== undefined && part !== '').join(':'));
+  // Values from outside (URLs, a server's words) may hold control characters: shown escaped.
+  const message = forTerminal(
+    d.message.length > MAX_SHOWN_VALUE ? d.message.replace(LONG_RUN, (run) => elideMiddle(run)) : d.message,
+  );
+  const url = d.url && !d.message.includes(d.url) ? ` (${forTerminal(elideMiddle(d.url))})` : '';
   const label = `${d.severity} ${d.code}`;
   return `${place ? `${elideMiddle(place, MAX_SHOWN_VALUE + 12)}: ` : ''}${paint ? paint(d.severity, label) : label} ${message}${url}`;
 }

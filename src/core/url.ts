@@ -12,7 +12,14 @@ import { problem, type RuleProblem } from './rules/problem.js';
  */
 export type UrlProblem = { code: 'URL-001' | 'URL-002' | 'URL-003'; message: string };
 /** The URL as a sitemap must hold it, or why it cannot be listed. */
-export type UrlResult = { ok: true; value: string } | { ok: false; problem: UrlProblem };
+export type UrlResult =
+  | {
+      ok: true;
+      value: string;
+      /** The host whose user name or password was removed from the URL (URL-024), when it had one. */
+      userinfoRemoved?: string;
+    }
+  | { ok: false; problem: UrlProblem };
 
 /** http:// or https:// and the first character of a host. */
 const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\s]/i;
@@ -31,6 +38,7 @@ export function looksAbsoluteHttp(text: string): boolean {
  * `base` when relative, spaces and non-ASCII characters percent-encoded, the host in punycode.
  * Refuses anything that is not http(s) or that is too long once encoded (URL-002: over 2,048
  * characters is an error; a URL of exactly 2,048 is only a warning, judged by urlLengthProblem).
+ * A user name and password are removed (`userinfoRemoved` names the host).
  */
 export function normaliseUrl(input: string, base?: string): UrlResult {
   const text = input.trim();
@@ -62,11 +70,15 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
   if (parsed.hostname === '') {
     return { ok: false, problem: { code: 'URL-001', message: `"${text}" has no host` } };
   }
+  // A user name or password is never written on (url-userinfo.ts): the caller says so.
+  const userinfo = parsed.username !== '' || parsed.password !== '' ? parsed.host : undefined;
+  parsed.username = '';
+  parsed.password = '';
   const value = parsed.href;
   const length = urlLengthProblem(value);
   if (length !== undefined && length.severity === undefined)
     return { ok: false, problem: { code: 'URL-002', message: length.message } };
-  return { ok: true, value };
+  return userinfo === undefined ? { ok: true, value } : { ok: true, value, userinfoRemoved: userinfo };
 }
 
 /** Where the authority (host and port) that starts at `from` ends: at the path, query or fragment. */

@@ -51,6 +51,9 @@ export function resolveStart(input: string): Start {
   if ((url.pathname === '/' || url.pathname === '') && url.search === '')
     return { mode: 'site', site: url.origin, ...guessed };
   url.hash = '';
+  // A user name and password are never printed or stored (core/url-userinfo.ts), nor sent.
+  url.username = '';
+  url.password = '';
   return { mode: 'sitemap', url: url.href, ...guessed };
 }
 

@@ -6,6 +6,7 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncDirectory, syncFile } from './durable.js';
 import { isRunFileName, manifestFileName } from './file-names.js';
 
 interface ManifestJson {
@@ -34,7 +35,8 @@ export async function readManifest(outDir: string, base: string): Promise<Set<st
 
 /**
  * Records `files` as the run's own. Written beside the final name and renamed over it, so a
- * reader (the next run, after a kill -9) finds the old record or the new one, never half of one.
+ * reader (the next run, after a kill -9 or a power cut) finds the old record or the new one,
+ * never half of one.
  */
 export async function writeManifest(
   outDir: string,
@@ -45,5 +47,7 @@ export async function writeManifest(
   const manifest: ManifestJson = { generator: 'sitemapkit', files: [...new Set(files)].sort() };
   const next = join(scratch, 'manifest.json');
   await writeFile(next, `${JSON.stringify(manifest, null, 1)}\n`);
+  await syncFile(next);
   await rename(next, join(outDir, manifestFileName(base)));
+  await syncDirectory(outDir);
 }

@@ -190,6 +190,8 @@ function pageLoc(value: unknown, context: PrepareContext, fields: Fields): strin
   if (typeof value !== 'string' || value.trim() === '') return { code: 'URL-001', message: 'the entry has no "loc"' };
   const read = readUrl(value, { mode: 'normalise', field: 'page', base: context.baseUrl });
   if (read.value === undefined) return read.problems[0]!;
+  // What normalising changed and must say: a user name or password removed (URL-024).
+  for (const found of read.problems) fields.report('loc', found);
   let loc = read.value;
   const hash = fragmentStart(loc);
   if (hash >= 0) {

@@ -10,15 +10,18 @@
  *    a. record in the manifest the files of the old set and of the new one: whatever happens
  *       next, the next run knows every file it may have to remove;
  *    b. move the new shards into place: their names carry their content's digest, so none of
- *       them replaces a file the live entry point names (an unchanged shard is left as it is,
- *       and a shard an earlier run published and this run keeps must still be in place);
+ *       them replaces a file the live entry point names (a live file with the same bytes is left
+ *       as it is, and a shard an earlier run published and this run keeps must still be in
+ *       place); every file was flushed to the disk when it was written (durable.ts), and the
+ *       directory is flushed once they are all in place;
  *    c. rename the new entry point over the old one: the one step that switches sets (an entry
- *       point with the same bytes as the live one is left as it is);
+ *       point with the same bytes as the live one is left as it is), then flush the directory;
  *    d. remove the files of the old set that the new one does not use, and record the new set.
  * Files not recorded in the manifest are never removed.
  */
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncDirectory } from './durable.js';
 import { GenerateError } from './errors.js';
 import { lockFileName, tempFolderPrefix } from './file-names.js';
 import { readManifest, writeManifest } from './manifest.js';
@@ -29,7 +32,7 @@ export interface PendingFile {
   /** Undefined for a file an earlier run published under `name`, which this run keeps as it is. */
   tempName: string | undefined;
   name: string;
-  /** Its size on disk, to recognise an unchanged shard already in place. */
+  /** Its size on disk, to recognise a kept shard still in place. */
   size: number;
 }
 
@@ -103,14 +106,19 @@ export class Publication {
     await writeManifest(this.outDir, this.base, [...this.previous, ...current], this.tempDir);
     const unchanged: string[] = [];
     for (const shard of shards) {
-      if (await this.isInPlace(shard)) unchanged.push(shard.name);
-      else if (shard.tempName === undefined) throw missingKeptFile(join(this.outDir, shard.name));
+      if (shard.tempName === undefined) {
+        if (!(await this.isInPlace(shard))) throw missingKeptFile(join(this.outDir, shard.name));
+        unchanged.push(shard.name);
+      } else if (await this.isSameFile(shard.tempName, shard.name)) unchanged.push(shard.name);
       else await rename(this.tempPath(shard.tempName), join(this.outDir, shard.name));
       await testOnlyPauseAt('shard-moved');
     }
+    // The shards' names reach the disk before the entry point that names them.
+    await syncDirectory(this.outDir);
     await testOnlyPauseAt('before-commit');
     if (await this.isSameFile(entryPoint.tempName, entryPoint.name)) unchanged.push(entryPoint.name);
     else await rename(this.tempPath(entryPoint.tempName), join(this.outDir, entryPoint.name));
+    await syncDirectory(this.outDir);
     await testOnlyPauseAt('committed');
     const removed = [...this.previous].filter((name) => !current.has(name)).sort();
     for (const name of removed) {

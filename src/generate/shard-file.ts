@@ -13,6 +13,7 @@ import { Transform, type TransformCallback, type TransformOptions } from 'node:s
 import { pipeline } from 'node:stream/promises';
 import { createGzip, type ZlibOptions } from 'node:zlib';
 import { DocumentWriter } from './document-writer.js';
+import { syncFile } from './durable.js';
 import { nodeSink } from './node-writer.js';
 
 const STREAM_BUFFER = 256 * 1024;
@@ -80,6 +81,7 @@ export class ShardFile {
   async close(): Promise<ClosedFile> {
     const bytes = await this.writer.end();
     await this.done;
+    await syncFile(this.path);
     const digest = this.digesting.digest();
     return this.gzip ? { bytes, gzipBytes: (await stat(this.path)).size, digest } : { bytes, digest };
   }

@@ -5,7 +5,7 @@
  * - A URL stays in the shard it was first written to, in the order it was first written; new URLs
  *   fill the last shard, then new ones; a removed URL leaves its shard smaller. A shard none of
  *   whose URLs changed is not written again: the file the last run published stays as it is
- *   (same bytes, same modification time), so adding or removing one URL rewrites one shard and
+ *   (same bytes, same modification time) when its document still has the recorded digest, so adding or removing one URL rewrites one shard and
  *   the index. (A shard whose entries grew past a limit hands its last URLs on to the end.)
  * - A page of a build directory (an entry with a content digest) is dated by when its content
  *   last changed: its date in the ledger while the content stays the same, the run's time when it
@@ -19,6 +19,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LIMITS, formatUtcDateTime, w3cToEpochMillis, type UrlEntry } from '../core/index.js';
 import { entryTooLarge, tooManyFiles } from './errors.js';
+import { documentDigestOf } from './file-digest.js';
 import { isEntryPointItself, shardExtension, shardName } from './file-names.js';
 import type { LedgerRun, RecordedShard, RunChanges, ShardTotals, SitemapLedger } from './ledger.js';
 import type { Publication } from './publication.js';
@@ -221,9 +222,12 @@ export class StableShards {
     );
   }
 
+  /** True when the file the last run published still holds its document: its size first, then its digest. */
   private async isInPlace(shard: RecordedShard): Promise<boolean> {
-    const file = await stat(join(this.settings.outDir, shard.name)).catch(() => undefined);
-    return file?.isFile() === true && file.size === (shard.gzipBytes ?? shard.bytes);
+    const path = join(this.settings.outDir, shard.name);
+    const file = await stat(path).catch(() => undefined);
+    if (file?.isFile() !== true || file.size !== (shard.gzipBytes ?? shard.bytes)) return false;
+    return (await documentDigestOf(path, this.settings.gzip)) === shard.digest;
   }
 
   private async writeShard(shard: number, publication: Publication): Promise<ClosedShard> {

@@ -1,14 +1,20 @@
 /**
  * When each file of a directory in a git checkout was last committed: what
- * `git log -1 --format=%cI -- FILE` says, for every file in one `git log` walk instead of one
+ * `git log -1 --format=%cI -- FILE` says, for every file in one walk of the history instead of one
  * process per file. The walk is read lazily, only as far as the pages asked for so far need, and
  * stopped once they are all found or the directory is done with.
  *
- * A file that git does not track, or that is modified in the working tree, has no commit time:
- * its last commit does not hold the content being published.
+ * A file that git does not track, or whose content differs from its last commit, has no commit
+ * time: its last commit does not hold the content being published. The content is compared by
+ * hashing the file here, as git names a blob, so that git never reads the working tree (where a
+ * checkout's own filters and file-system monitor would run: see safe-git.ts).
  */
-import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { safeGitArgs, safeGitEnv } from './safe-git.js';
 
 /** Marks the start of a commit in the walk's output (file names follow it, NUL-separated). */
 const COMMIT_MARK = '\u0001';
@@ -22,7 +28,10 @@ export type CommitTimesOpening = { ok: true; times: CommitTimes } | { ok: false;
  */
 export class CommitTimes {
   private readonly times = new Map<string, string>();
-  private readonly walk: ChildProcessByStdio<null, Readable, null>;
+  /** The commits that touched the directory, newest first, fed to `walk`. */
+  private readonly commits: ChildProcess;
+  /** The files each of those commits changed. */
+  private readonly walk: ChildProcess;
   private readonly output: AsyncIterator<Buffer>;
   /** The next chunk, asked for ahead: a stream nobody reads when git exits is drained and lost. */
   private nextChunk: Promise<IteratorResult<Buffer>>;
@@ -31,18 +40,27 @@ export class CommitTimes {
   private ended = false;
 
   private constructor(
-    dir: string,
-    private readonly modified: Set<string>,
+    private readonly dir: string,
+    /** The blob each tracked file below `dir` holds in HEAD, by path relative to `dir`. */
+    private readonly committed: Map<string, string>,
+    private readonly objectFormat: string,
   ) {
-    // --relative: names relative to `dir`, and only those below it. -z: names exactly as they
-    // are (no quoting of unusual characters).
-    this.walk = spawn(
-      'git',
-      ['-C', dir, 'log', `--format=${COMMIT_MARK}%cI`, '--name-only', '-z', '--relative', '--', '.'],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
+    // `git log --name-only` in plumbing: rev-list walks the history of the directory (with the
+    // same simplification), diff-tree names the files each commit changed. --relative: names
+    // relative to `dir`, and only those below it. -z: names exactly as they are (no quoting).
+    const env = safeGitEnv();
+    this.commits = spawn('git', safeGitArgs(dir, ['rev-list', 'HEAD', '--', '.']), {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env,
+    });
+    const walkArgs = ['diff-tree', '--stdin', '-r', '--root', '--name-only', '-z', '--relative', '--no-renames'];
+    this.walk = spawn('git', safeGitArgs(dir, [...walkArgs, `--format=${COMMIT_MARK}%cI`, '--', '.']), {
+      stdio: [this.commits.stdout!, 'pipe', 'ignore'],
+      env,
+    });
+    this.commits.on('error', () => undefined); // no git: the walk ends at once
     this.walk.on('error', () => undefined); // reported as the end of the output
-    this.output = (this.walk.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    this.output = (this.walk.stdout as Readable & AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     this.nextChunk = this.askForChunk();
   }
 
@@ -58,16 +76,17 @@ export class CommitTimes {
    * present would claim every file.
    */
   static open(dir: string): CommitTimesOpening {
-    const probe = git(dir, ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix']);
-    const [inside, shallow, prefix = ''] = probe?.trim().split('\n') ?? [];
+    const probe = git(dir, ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-object-format']);
+    const [inside, shallow, objectFormat = 'sha1'] = probe?.trim().split('\n') ?? [];
     if (inside !== 'true') return { ok: false, reason: 'not-a-checkout' };
     if (shallow === 'true') return { ok: false, reason: 'shallow' };
-    return { ok: true, times: new CommitTimes(dir, modifiedFiles(dir, prefix)) };
+    return { ok: true, times: new CommitTimes(dir, committedBlobs(dir), objectFormat) };
   }
 
   /** The last commit time (ISO 8601, as `%cI`) of the file at `path`, relative to the directory. */
   async timeOf(path: string): Promise<string | undefined> {
-    if (this.modified.has(path)) return undefined;
+    const blob = this.committed.get(path);
+    if (blob === undefined || (await this.blobOf(path)) !== blob) return undefined;
     while (!this.times.has(path) && !this.ended) await this.readMore();
     return this.times.get(path);
   }
@@ -75,7 +94,15 @@ export class CommitTimes {
   /** Stops the walk (the directory is done with). */
   close(): void {
     this.ended = true;
-    if (this.walk.exitCode === null) this.walk.kill();
+    for (const child of [this.walk, this.commits]) if (child.exitCode === null) child.kill();
+  }
+
+  /** The name git gives the file's content as a blob (`git hash-object`, with no filter), or undefined when unreadable. */
+  private async blobOf(path: string): Promise<string | undefined> {
+    const content = await readFile(join(this.dir, path)).catch(() => undefined);
+    if (content === undefined) return undefined;
+    const hash = createHash(this.objectFormat === 'sha256' ? 'sha256' : 'sha1');
+    return hash.update(`blob ${content.length}\0`).update(content).digest('hex');
   }
 
   private async readMore(): Promise<void> {
@@ -97,23 +124,24 @@ export class CommitTimes {
   }
 }
 
-/** Files below `dir` whose working copy differs from their last commit (staged or not), relative to `dir`. */
-function modifiedFiles(dir: string, prefix: string): Set<string> {
-  // Porcelain names are relative to the top of the checkout, whatever the directory.
-  const fields = git(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--', '.'])?.split('\0') ?? [];
-  const modified = new Set<string>();
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    if (field.length < 4) continue;
-    const path = field.slice(3);
-    if (path.startsWith(prefix)) modified.add(path.slice(prefix.length));
-    if (field[0] === 'R' || field[0] === 'C') i++; // a rename or copy: its old name follows
+/** The blob of every file below `dir` in HEAD, by path relative to `dir` (none in a repository with no commit). */
+function committedBlobs(dir: string): Map<string, string> {
+  const blobs = new Map<string, string>();
+  // Each record: "<mode> <type> <object>\t<path>"; ls-tree names paths relative to `dir`.
+  for (const record of git(dir, ['ls-tree', '-r', '-z', 'HEAD', '--', '.'])?.split('\0') ?? []) {
+    const tab = record.indexOf('\t');
+    const [, type, object] = record.slice(0, tab).split(' ');
+    if (tab > 0 && type === 'blob' && object !== undefined) blobs.set(record.slice(tab + 1), object);
   }
-  return modified;
+  return blobs;
 }
 
 /** The output of a short git command, or undefined when it fails (not a checkout, no git). */
 function git(dir: string, args: string[]): string | undefined {
-  const result = spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('git', safeGitArgs(dir, args), {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: safeGitEnv(),
+  });
   return result.status === 0 ? result.stdout : undefined;
 }

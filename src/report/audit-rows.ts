@@ -4,7 +4,7 @@
  * audit reads them, so memory stays flat at any size.
  */
 import type { AuditRow } from '../audit/rows.js';
-import { csvCell } from './entries.js';
+import { csvCell } from '../core/csv.js';
 import { openLineFile } from './line-file.js';
 
 const CSV_COLUMNS = [

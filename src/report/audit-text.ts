@@ -5,6 +5,7 @@
  */
 import { robotsNamesNoOwnSitemap, type AuditReport } from '../audit/report.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { forTerminal } from '../core/terminal.js';
 import { countOf, formatNumber } from './format.js';
 import { painter, SEVERITY_MARK } from './paint.js';
 
@@ -28,7 +29,7 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
   const lines: string[] = [];
   const { sitemaps, urls, summary } = report;
   const state = report.complete ? '' : `  ${paint('error', 'stopped before the end')}`;
-  lines.push(`${paint('bold', `Audit of ${report.site}`)}  ${paint('dim', `at ${report.now}`)}${state}`);
+  lines.push(`${paint('bold', `Audit of ${forTerminal(report.site)}`)}  ${paint('dim', `at ${report.now}`)}${state}`);
   const robots = sitemaps.robots ? ` · robots.txt declares ${countOf(sitemaps.robots.sitemaps.length, 'sitemap')}` : '';
   lines.push(
     `Sitemaps  ${formatNumber(sitemaps.count)} (${formatNumber(sitemaps.read)} read, ${formatNumber(sitemaps.failed)} failed) · ${countOf(sitemaps.entries, 'entry', 'entries')}${robots}`,
@@ -60,7 +61,7 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
         continue;
       }
       for (const example of check.examples.slice(0, EXAMPLES))
-        lines.push(`      ${example.url}  ${paint('dim', example.detail)}`);
+        lines.push(`      ${forTerminal(example.url)}  ${paint('dim', forTerminal(example.detail))}`);
       if (check.count > EXAMPLES) lines.push(paint('dim', `      … ${formatNumber(check.count - EXAMPLES)} more`));
     }
   }

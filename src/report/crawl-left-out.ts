@@ -4,7 +4,7 @@
  * name ends in `.csv`. Rows stream from the store to the file, so memory stays flat at any size.
  */
 import type { LeftOutUrl } from '../store/crawl-store.js';
-import { csvCell } from './entries.js';
+import { csvCell } from '../core/csv.js';
 import { openLineFile } from './line-file.js';
 
 export const LEFT_OUT_COLUMNS = ['url', 'reason', 'detail', 'found_on'] as const;

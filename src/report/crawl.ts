@@ -3,6 +3,7 @@
  * outcome, the tracking parameters removed; text or JSON. Every left-out URL goes to a file of its
  * own (see ./crawl-left-out.ts).
  */
+import { forTerminal } from '../core/terminal.js';
 import type { CrawlSummary } from '../crawl/summary.js';
 import type { LeftOutReason, Outcome } from '../crawl/types.js';
 import type { TreeNode } from '../discover/tree.js';
@@ -105,7 +106,7 @@ export function formatCrawlReportText(report: CrawlReport): string {
     if (report.sitemaps.index !== undefined) lines.push(`  ${report.sitemaps.index}  (index)`);
     lines.push('', 'Add to robots.txt:', ...report.sitemaps.robotsTxt.map((line) => `  ${line}`));
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(forTerminal).join('\n')}\n`;
 }
 
 function formatExamples(examples: { url: string; detail: string }[], count: number): string[] {
@@ -157,5 +158,7 @@ export function unreadSitemapsProblem(unread: readonly TreeNode[]): string | und
     return `${node.url}${error ? ` (${error.code} ${error.message})` : ''}`;
   });
   if (unread.length > named.length) named.push(`and ${formatNumber(unread.length - named.length)} more`);
-  return `--use-sitemaps: ${countOf(unread.length, 'sitemap')} could not be read whole, so pages only listed there may be missing: ${named.join('; ')}`;
+  return forTerminal(
+    `--use-sitemaps: ${countOf(unread.length, 'sitemap')} could not be read whole, so pages only listed there may be missing: ${named.join('; ')}`,
+  );
 }

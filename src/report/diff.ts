@@ -2,6 +2,7 @@
  * The summary of a diff: as an object (`diff --json` ends its output with it) and as the few
  * lines `diff` prints on stderr.
  */
+import { forTerminal } from '../core/terminal.js';
 import type { DiffCounts } from '../diff/diff.js';
 import { ENTRY_FIELDS } from '../diff/fields.js';
 import { countOf, formatNumber } from './format.js';
@@ -83,5 +84,5 @@ export function formatDiffSummary(summary: DiffSummary): string {
     : `no differences: ${countOf(summary.unchanged, 'URL')} the same`;
   const lines = [side('old', summary.old), side('new', summary.new), changes];
   if (summary.unchecked) lines.push(`${countOf(summary.unchecked, 'removed URL')} could not be checked for a redirect`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(forTerminal).join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
  * Entries as text: one JSON object per line (the entry shape of docs/architecture.md, `source` last when given) or CSV
  * rows under a fixed header. Used by `parse` and by `tree --urls`.
  */
+import { csvCell } from '../core/csv.js';
 import { CHANGEFREQS, type Entry } from '../core/entry.js';
 
 /** An entry's fields in DESIGN.md's order, `source` last: the CSV columns, and the order of JSON lines. */
@@ -163,9 +164,4 @@ export function entryToCsvRow(entry: Entry, source?: string, withSource = source
   ];
   if (withSource) cells.push(source ?? '');
   return cells.map(csvCell).join(',');
-}
-
-/** RFC 4180: quoted when the value holds a comma, a quote or a line break; quotes doubled. */
-export function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }

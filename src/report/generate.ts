@@ -3,6 +3,7 @@
  * left-out pages, what was cleared up), the count of problems not shown, and the likely cause
  * when most entries failed for one reason.
  */
+import { forTerminal } from '../core/terminal.js';
 import type { DiagnosticTally } from '../core/diagnostic-tally.js';
 import type { WriteSummary } from '../generate/types.js';
 import type { LeftOutGroup, LeftOutPageReason } from '../input/index.js';
@@ -64,7 +65,7 @@ export function formatGenerateSummary(
     lines.push(`Removed the files of the previous run that the new set replaces: ${summary.removed.join(', ')}`);
   if (changes !== undefined) lines.push(...formatChanges(changes));
   lines.push('', 'Add to robots.txt:', ...summary.robotsTxt);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(forTerminal).join('\n')}\n`;
 }
 
 /** "1 added, 1 changed, 1 removed since the last run", then the first URLs of each. */

@@ -2,6 +2,7 @@
  * What a submission run did, per host: the report `submit` builds (its --json form) and the lines
  * it prints.
  */
+import { forTerminal } from '../core/terminal.js';
 import { countOf, formatNumber } from './format.js';
 
 export interface RequestReport {
@@ -80,7 +81,7 @@ export function formatSubmitReport(report: SubmitReport, ledger: string): string
       ? `Dry run: nothing was sent, and the ledger (${ledger}) is as it was.`
       : `Run ${report.run}, recorded in ${ledger}.`,
   );
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(forTerminal).join('\n')}\n`;
 }
 
 function hostLines(host: HostReport, dryRun: boolean): string[] {

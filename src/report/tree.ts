@@ -6,6 +6,7 @@
  * machines.
  */
 import { formatDiagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import { forTerminal } from '../core/terminal.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
 import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
 import { painter, type Style } from './paint.js';
@@ -60,7 +61,7 @@ class TreeRenderer {
 
   private header(): void {
     const { tree } = this;
-    this.lines.push(this.paint('bold', this.origin ?? tree.input));
+    this.lines.push(this.paint('bold', forTerminal(this.origin ?? tree.input)));
     if (tree.robots) {
       const { robots } = tree;
       const status = robots.status === undefined ? 'no answer' : `HTTP ${robots.status}`;
@@ -185,7 +186,7 @@ class TreeRenderer {
 
   /** URLs on the site's own origin are shown by path. */
   private short(url: string): string {
-    return this.origin && url.startsWith(`${this.origin}/`) ? url.slice(this.origin.length) : url;
+    return forTerminal(this.origin && url.startsWith(`${this.origin}/`) ? url.slice(this.origin.length) : url);
   }
 }
 

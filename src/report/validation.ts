@@ -5,6 +5,7 @@
  * limit, not by the number of problems.
  */
 import { formatDiagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import { forTerminal } from '../core/terminal.js';
 import { DiagnosticHold, MAX_KEPT_DIAGNOSTICS } from '../validate/result.js';
 import type { ValidationResult } from '../validate/types.js';
 import { countOf, formatFolded } from './format.js';
@@ -64,7 +65,10 @@ export class ValidationReport {
     for (const [code, bucket] of rules) {
       if (bucket.folded > 0) {
         lines.push(
-          this.paint('dim', `${source}: ${formatFolded({ code, severity: bucket.severity, count: bucket.folded })}`),
+          this.paint(
+            'dim',
+            `${forTerminal(source)}: ${formatFolded({ code, severity: bucket.severity, count: bucket.folded })}`,
+          ),
         );
       }
     }
@@ -74,7 +78,7 @@ export class ValidationReport {
       lines.push(
         this.paint(
           'dim',
-          `${source}: … ${countOf(beyond, 'more problem')} not shown (a run holds ${most} of each severity, then a few of each code)`,
+          `${forTerminal(source)}: … ${countOf(beyond, 'more problem')} not shown (a run holds ${most} of each severity, then a few of each code)`,
         ),
       );
     }
@@ -90,7 +94,7 @@ export class ValidationReport {
       this.paint(result.warnings ? 'warning' : 'dim', countOf(result.warnings, 'warning')),
     ];
     if (result.infos) counts.push(countOf(result.infos, 'info', 'infos'));
-    return `${this.paint('bold', result.source)}: ${counts.join(', ')}: ${verdict}`;
+    return `${this.paint('bold', forTerminal(result.source))}: ${counts.join(', ')}: ${verdict}`;
   }
 
   private total(results: readonly ValidationResult[]): string {

@@ -112,6 +112,23 @@ test('the order of the input moves nothing: a run without changes touches no fil
   );
 });
 
+test('a kept shard is judged by its digest: a zero-filled file of the same size is written again', async () => {
+  const { outDir, run } = site();
+  const first = await run(entries(names(0, 9)), { maxUrls: 4, gzip: true });
+  const zeroed = first.files[1]!.name;
+  const bytes = await readFile(join(outDir, zeroed));
+  await writeFile(join(outDir, zeroed), Buffer.alloc(bytes.length));
+  await ageFiles(outDir);
+  const second = await run(entries(names(0, 9)), { maxUrls: 4, gzip: true });
+  assert.deepEqual(second.changes, { run: 2, firstRun: false, added: 0, changed: 0, removed: 0 });
+  assert.deepEqual((await touchedFiles(outDir)).written, [zeroed]);
+  assert.deepEqual(await readFile(join(outDir, zeroed)), bytes);
+  assert.deepEqual(
+    (await servedSet(outDir)).locs,
+    entries(names(0, 9)).map((e) => e.loc),
+  );
+});
+
 test('a changed entry is rewritten in its own shard, and the index gives each shard the newest lastmod in it', async () => {
   const { outDir, run } = site();
   const list = entries(names(0, 12));

@@ -317,6 +317,17 @@ test('an unchanged shard is left as it is (same bytes, same modification time); 
   );
 });
 
+test('a live shard of the right size holding other bytes (zeros after a power cut) is written again', async () => {
+  const outDir = freshDir();
+  const first = await write(plainEntries(2500), { outDir, maxUrls: 1000 });
+  const names = first.summary.files.map((f) => f.name);
+  const before = await snapshot(outDir);
+  await writeFile(join(outDir, names[1]!), Buffer.alloc(before.get(names[1]!)!.length));
+  const second = await write(plainEntries(2500), { outDir, maxUrls: 1000 });
+  assert.deepEqual(second.summary.unchanged, [names[0], names[2], 'sitemap.xml']);
+  assert.deepEqual(await readFile(join(outDir, names[1]!)), before.get(names[1]!));
+});
+
 test('duplicate URLs are written once (first wins) and counted; bad entries are reported with their place and skipped, bad fields left out', async () => {
   const input: GeneratorInput[] = [
     { entry: { kind: 'url', loc: '/a', lastmod: '2024-01-01' }, source: 'list.jsonl', line: 1 },

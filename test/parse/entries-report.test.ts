@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import type { Entry } from '../../src/core/entry.js';
-import { csvCell, entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../../src/report/entries.js';
+import { csvCell } from '../../src/core/csv.js';
+import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../../src/report/entries.js';
 
 const ENTRY: Entry = {
   kind: 'url',

@@ -6,6 +6,7 @@
  * covers what is wrong with a URL that reads well: its length, a session ID, a fragment.
  */
 import { findUrlSyntaxProblem, fragmentProblem, normaliseUrl, sessionIdProblem, urlLengthProblem } from '../url.js';
+import { splitUserinfo, userinfoProblem } from '../url-userinfo.js';
 import { accepted, NO_PROBLEMS, problem, refused, shown, type Checked, type RuleProblem } from './problem.js';
 
 export interface UrlReading {
@@ -44,8 +45,12 @@ export function readUrl(text: string, reading: UrlReading): Checked<string> {
       : SCHEME.exec(value)?.[1]?.toLowerCase();
   if (scheme === 'http' || scheme === 'https') {
     if (!asWritten) return normalised(value, undefined, code);
-    const syntax = findUrlSyntaxProblem(value);
-    return accepted(value, syntax ? [...trimmed, syntax] : trimmed);
+    // Even as written, a user name and password are never kept: what is read is printed and stored.
+    const userinfo = splitUserinfo(value);
+    const kept = userinfo?.url ?? value;
+    const syntax = findUrlSyntaxProblem(kept);
+    const problems = [...trimmed, ...(userinfo ? [userinfoProblem(userinfo.host)] : []), ...(syntax ? [syntax] : [])];
+    return accepted(kept, problems.length > 0 ? problems : NO_PROBLEMS);
   }
   if (scheme !== undefined) {
     return refused(problem(code, `${shown(value)} is not an http(s) URL; only http and https URLs can be listed`));
@@ -99,7 +104,11 @@ function normalised(value: string, base: string | undefined, code: string): Chec
   if (!result.ok) return refused(result.problem.code === 'URL-001' ? { ...result.problem, code } : result.problem);
   const encoded = result.value.replace(LEFTOVER, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   const syntax = findUrlSyntaxProblem(encoded);
-  return syntax ? refused(problem(syntax.code, `${shown(value)}: ${syntax.message}`)) : accepted(encoded);
+  if (syntax) return refused(problem(syntax.code, `${shown(value)}: ${syntax.message}`));
+  return accepted(
+    encoded,
+    result.userinfoRemoved === undefined ? NO_PROBLEMS : [userinfoProblem(result.userinfoRemoved)],
+  );
 }
 
 // ── judging a page URL ─────────────────────────────────────────────────────────────────────────

@@ -49,11 +49,11 @@ const SPACE = '[ \\t\\r\\n]*';
 /** The ASCII characters a URL may hold unencoded (RFC 3986) but `%` and `&`, which are matched apart. */
 const URL_CHARACTER = "[!#$'-;=?-\\[\\]_a-z~]";
 /**
- * A URL the general path takes without a word: absolute http(s), nothing around it, every `%`
- * followed by two hexadecimal digits, no reference but `&amp;` (written as an unrolled loop, so
- * that the engine never backtracks).
+ * A URL the general path takes without a word: absolute http(s), no user name or password before
+ * the host (URL-024), nothing around it, every `%` followed by two hexadecimal digits, no
+ * reference but `&amp;` (written as an unrolled loop, so that the engine never backtracks).
  */
-const CLEAN_URL = `https?://${URL_CHARACTER}*(?:(?:%[0-9A-Fa-f]{2}|&amp;)${URL_CHARACTER}*)*`;
+const CLEAN_URL = `https?://(?![^/?#<]*@)${URL_CHARACTER}*(?:(?:%[0-9A-Fa-f]{2}|&amp;)${URL_CHARACTER}*)*`;
 /** hreflang values made of letters, digits, `-` and `_` (anything else takes the general path). */
 const PLAIN_LANGUAGE_TAG = '[A-Za-z0-9_-]+';
 

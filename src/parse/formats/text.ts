@@ -3,6 +3,7 @@
  * surrounding whitespace is trimmed with URL-003, blank lines are skipped (reported once).
  */
 import { findUrlSyntaxProblem } from '../../core/url.js';
+import { splitUserinfo, userinfoProblem } from '../../core/url-userinfo.js';
 import type { Report } from '../diagnostics.js';
 import type { EntryQueue } from '../emitted.js';
 import { abbreviate } from './values.js';
@@ -68,13 +69,17 @@ export class TextSitemapReader {
       return;
     }
     const column = raw.indexOf(value) + 1;
+    // A user name and password are never kept (core/url-userinfo.ts): what is read is printed and stored.
+    const userinfo = splitUserinfo(value);
+    const loc = userinfo?.url ?? value;
+    if (userinfo) this.report('URL-024', userinfoProblem(userinfo.host).message, { line: this.line, column }, loc);
     if (value.length !== raw.replace(/\r$/, '').length) {
-      this.report('URL-003', 'whitespace around the URL was removed', at, value, 'warning');
+      this.report('URL-003', 'whitespace around the URL was removed', at, loc, 'warning');
     }
-    const problem = findUrlSyntaxProblem(value);
-    if (problem) this.report('URL-003', problem.message, { line: this.line, column }, value);
+    const problem = findUrlSyntaxProblem(loc);
+    if (problem) this.report('URL-003', problem.message, { line: this.line, column }, loc);
     this.out.emit({
-      entry: { kind: 'url', loc: value },
+      entry: { kind: 'url', loc },
       location: { line: this.line, column, fields: { loc: { line: this.line, column } } },
     });
   }
