@@ -17,6 +17,13 @@ import { formatGenerateSummary, likelyCause, type RecordedChanges } from '../rep
 import type { GenerateLedger } from '../store/generate-ledger.js';
 import { generateLedgerPath } from '../store/site-database.js';
 import { EXIT_FAILED, UsageError, booleanFlag, listFlag, stringFlag, type Command, type Io } from './command.js';
+import {
+  HTML_SITEMAP_OPTIONS,
+  HTML_SITEMAP_OPTIONS_HELP,
+  HtmlSitemapRun,
+  formatHtmlSitemapOutcome,
+  type HtmlSitemapOutcome,
+} from './html-sitemap-option.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import {
@@ -94,6 +101,8 @@ Input:
 
 ${OUTPUT_OPTIONS_HELP}
 
+${HTML_SITEMAP_OPTIONS_HELP}
+
 ${PROBLEM_OPTIONS_HELP}
                          The same bound applies to left-out pages per reason.
 
@@ -109,6 +118,7 @@ Examples:
 `,
     options: {
       ...OUTPUT_OPTIONS,
+      ...HTML_SITEMAP_OPTIONS,
       'input-format': { type: 'string' },
       exclude: { type: 'string', multiple: true },
       strict: { type: 'boolean' },
@@ -128,6 +138,7 @@ Examples:
     const inputFormat = readInputFormat(stringFlag(args, 'input-format'));
     const exclude = listFlag(args, 'exclude');
     const stateDir = stringFlag(args, 'state');
+    const htmlSitemap = HtmlSitemapRun.fromArgs(args);
     if (stateDir !== undefined) {
       refuseStateInsideOut(stateDir, output.outDir, 'ledger');
       if (booleanFlag(args, 'keep-duplicates'))
@@ -163,7 +174,7 @@ Examples:
     const progress = new ProgressLine(io, { plainEveryMs: 'never' });
     let summary: WriteSummary;
     try {
-      summary = await writeSitemaps(inputs.read(), {
+      summary = await writeSitemaps(htmlSitemap?.tap(inputs.read()) ?? inputs.read(), {
         ...output,
         strict: booleanFlag(args, 'strict'),
         dedupe: !booleanFlag(args, 'keep-duplicates'),
@@ -187,7 +198,7 @@ Examples:
     progress.clear();
     const changes = ledger && summary.changes && recordedChanges(ledger, summary.changes, report.maxPerRule);
     ledger?.close();
-    return report.written(summary, changes);
+    return report.written(summary, changes, await htmlSitemap?.write(output.outDir, summary));
   },
 };
 
@@ -323,11 +334,15 @@ class RunReport {
   }
 
   /** The run published its sitemaps (and recorded its `changes` in the ledger): exit 1 only for problems at or above --fail-on. */
-  written(summary: WriteSummary, changes: RecordedChanges | undefined): number {
+  written(summary: WriteSummary, changes: RecordedChanges | undefined, html?: HtmlSitemapOutcome): number {
     this.printProblemEnd();
+    if (html?.written === false) this.io.stderr.write(formatHtmlSitemapOutcome(html, 'generate'));
     if (this.options.json) {
       const recorded = changes === undefined ? {} : { changes };
-      this.io.stdout.write(`${JSON.stringify({ written: true, ...summary, ...recorded, ...this.json() })}\n`);
+      const htmlSitemap = html === undefined ? {} : { htmlSitemap: html };
+      this.io.stdout.write(
+        `${JSON.stringify({ written: true, ...summary, ...recorded, ...htmlSitemap, ...this.json() })}\n`,
+      );
     } else {
       const { outDir } = this.options.output;
       this.io.stdout.write(
@@ -335,8 +350,9 @@ class RunReport {
           ? `${summary.robotsTxt.join('\n')}\n`
           : formatGenerateSummary(summary, this.leftOut.byReason(), resolve(outDir), changes),
       );
+      if (html?.written && !this.options.quiet) this.io.stdout.write(formatHtmlSitemapOutcome(html, 'generate'));
     }
-    return exitCode(this.tally, this.options.failOn);
+    return html?.written === false ? EXIT_FAILED : exitCode(this.tally, this.options.failOn);
   }
 
   /** Nothing was published: says why, and that the output directory is as it was. */
