@@ -125,30 +125,33 @@ body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 .skip{position:absolute;left:1rem;top:-4rem;padding:.5rem 1rem;background:var(--bg);color:var(--link);border:2px solid var(--focus);border-radius:.25rem}
 .skip:focus{top:1rem}
 header,main,footer,.parts{max-width:75rem;margin:0 auto;padding:0 1.5rem}
-header{padding-top:2rem;padding-bottom:1rem;border-bottom:1px solid var(--line)}
+header{padding-top:2rem;padding-bottom:1.25rem}
 .site{margin:0;color:var(--muted)}
-h1{margin:.25rem 0 0;font-size:2rem;line-height:1.2}
+h1{margin:.25rem 0 0;font-size:2.25rem;line-height:1.2}
 .part{margin:.25rem 0 0;color:var(--muted)}
-main{padding-top:1.5rem;padding-bottom:1rem;columns:20rem 3;column-gap:1rem}
+main{padding-top:.5rem;padding-bottom:1rem}
 main:focus{outline:none}
-section{display:inline-block;width:100%;margin:0 0 1rem;padding:1rem 1.25rem;background:var(--card);border:1px solid var(--line);border-radius:.5rem}
-h2{margin:0 0 .5rem;font-size:1.2rem;line-height:1.3}
-h3{margin:1rem 0 .35rem;font-size:1rem;color:var(--muted)}
-ul,ol{margin:0;padding:0;list-style:none}
-li{margin:.2rem 0}
-li ul{margin:.2rem 0 .2rem .35rem;padding-left:.85rem;border-left:1px solid var(--line)}
+section{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.5rem 2rem;align-items:start;margin:0 0 1.25rem;padding:1.25rem 1.5rem;background:var(--card);border:1px solid var(--line);border-radius:.5rem}
+section>h2,section>ul{grid-column:1/-1}
+section>ul{columns:15rem;column-gap:2rem}
+section>ul>li{break-inside:avoid}
+h2{margin:0;font-size:1.35rem;line-height:1.3}
+h3{margin:.5rem 0 .25rem;padding-bottom:.25rem;font-size:1rem;border-bottom:1px solid var(--line)}
+ul{margin:0;padding:0;list-style:none}
+li{margin:0;padding:.15rem 0}
+li ul{margin:.1rem 0 0 .3rem;padding-left:.9rem;border-left:1px solid var(--line)}
 a{color:var(--link);text-underline-offset:.15em;overflow-wrap:anywhere}
 a:hover{text-decoration-thickness:2px}
 a:focus-visible{outline:2px solid var(--focus);outline-offset:2px;border-radius:2px}
 h2 a,h3 a{color:inherit}
-.folder{font-weight:600}
-.count{color:var(--muted);font-size:.9em}
-nav ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem}
+.folder{color:var(--muted);font-weight:600}
+.count{color:var(--muted);font-size:.9em;font-weight:400}
+nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 .languages{margin-top:.75rem}
 [aria-current]{font-weight:700;color:var(--fg)}
-.parts{padding-bottom:1rem}
-footer{padding-top:1rem;padding-bottom:2rem;border-top:1px solid var(--line);color:var(--muted)}
-@media print{.skip,.parts,.languages{display:none}main{columns:2}section{border:0;padding:0}}
+.parts{padding-bottom:1.5rem}
+footer{padding-top:1rem;padding-bottom:2rem;color:var(--muted)}
+@media print{.skip,.parts,.languages{display:none}section{display:block;border:0;padding:0}}
 `;
 
 const DEFAULT_PAGE_SIZE = 500;
@@ -380,6 +383,8 @@ function pathTree(pages: Listed[], labels: HtmlSitemapLabels, lang: string): Pat
   const root: PathNode = { name: labels.home, links: [], children: new Map() };
   for (const page of pages) {
     const segments = page.url.pathname.split('/').filter((segment) => segment !== '');
+    // /de/… is the root of the German version: its pages are sections of their own.
+    if (page.language !== undefined && isLanguageFolder(segments[0], page.language)) segments.shift();
     if (page.url.search !== '') segments.push(`${segments.pop() ?? ''}${page.url.search}`);
     let node = root;
     if (origins.size > 1) node = child(node, page.url.origin, page.url.host);
@@ -388,6 +393,14 @@ function pathTree(pages: Listed[], labels: HtmlSitemapLabels, lang: string): Pat
   }
   sortTree(root, collatorFor(lang));
   return root;
+}
+
+/** Is `segment` the folder of `language` (en for en-GB, en-gb, en_GB)? */
+function isLanguageFolder(segment: string | undefined, language: string): boolean {
+  if (segment === undefined) return false;
+  const folder = segment.toLowerCase().replace(/_/g, '-');
+  const tag = language.toLowerCase();
+  return folder === tag || folder === tag.split('-')[0];
 }
 
 /** Sorted as people of the language sort (numbers by value); a tag the runtime does not know sorts as its default does. */
@@ -671,18 +684,24 @@ function renderRows(rows: Row[], labels: HtmlSitemapLabels): string {
   const out: string[] = [];
   let depth = -1;
   let inSection = false;
+  let inGroup = false;
   const closeLists = (to: number): void => {
     for (; depth > to; depth--) out.push('</li>\n</ul>\n');
   };
   for (const row of rows) {
     if (row.kind === 'heading') {
       closeLists(-1);
+      if (inGroup) out.push('</div>\n');
+      inGroup = false;
       const mark = row.continued ? ` <span class="count">${escapeHtml(labels.continued)}</span>` : '';
       if (row.level === 2) {
         if (inSection) out.push('</section>\n');
         out.push(`<section aria-labelledby="${row.id}">\n<h2 id="${row.id}">${linkOrText(row)}${mark}</h2>\n`);
         inSection = true;
-      } else out.push(`<h3 id="${row.id}">${linkOrText(row)}${mark}</h3>\n`);
+      } else {
+        out.push(`<div class="group">\n<h3 id="${row.id}">${linkOrText(row)}${mark}</h3>\n`);
+        inGroup = true;
+      }
       continue;
     }
     // An item is never more than one level deeper than the one before (a part opens with the folders above its first item).
@@ -694,6 +713,7 @@ function renderRows(rows: Row[], labels: HtmlSitemapLabels): string {
     out.push(row.href === undefined ? `<span class="folder">${escapeHtml(row.text)}</span>` : linkOrText(row));
   }
   closeLists(-1);
+  if (inGroup) out.push('</div>\n');
   if (inSection) out.push('</section>\n');
   return out.join('');
 }

@@ -328,14 +328,15 @@ describe('htmlSitemap', () => {
     );
     const [en, de, fr] = made.documents.map((document) => document.html);
     assert.deepEqual(
-      linksIn(en!).map((link) => link.href),
+      outline(en!),
       [
-        'https://shop.example/imprint',
-        'https://shop.example/en/',
-        'https://shop.example/en/poles',
-        'https://shop.example/en/tents',
+        '## Main pages',
+        '- Tent Shop <https://shop.example/en/>',
+        '- Imprint <https://shop.example/imprint>',
+        '- Poles <https://shop.example/en/poles>',
+        '- Tents <https://shop.example/en/tents>',
       ],
-      'English, and the page that names no language',
+      'English, with /en/ as its root, and the page that names no language',
     );
     assert.deepEqual(
       linksIn(de!).map((link) => link.text),
