@@ -185,7 +185,12 @@ export async function htmlSitemap(
         `the HTML sitemap holds at most ${maxUrls} URLs (maxUrls) and there are more: raise the limit, or make it from a part of the site`,
       );
     seen.add(url.href);
-    pages.push({ url, title: cleanText(title), language: languageOf(entry, url) });
+    const { href, origin, host, pathname, search } = url;
+    pages.push({
+      url: { href, origin, host, pathname, search },
+      title: cleanText(title),
+      language: languageOf(entry, url),
+    });
   }
   const titles = siteAffix(pages.map((page) => page.title).filter((title) => title !== undefined));
   linkTexts(pages, titles);
@@ -194,6 +199,7 @@ export async function htmlSitemap(
   const fileName = options.fileName ?? 'sitemap.html';
   const context: DocumentContext = {
     lang: options.lang ?? 'en',
+    formatNumber: numberFormat(options.lang ?? 'en'),
     labels,
     stylesheet: options.stylesheet,
     siteName: options.siteName ?? titles.affix ?? pages[0]?.url.host ?? '',
@@ -214,9 +220,12 @@ export async function htmlSitemap(
   };
 }
 
-/** A page to list: its URL, its title, the language its own hreflang alternate gives it. */
+/**
+ * A page to list: its URL (the parts the layout reads, as strings: a URL object costs several
+ * times more memory), its title, the language its own hreflang alternate gives it.
+ */
 interface Listed {
-  url: URL;
+  url: Pick<URL, 'href' | 'origin' | 'host' | 'pathname' | 'search'>;
   title: string | undefined;
   language: string | undefined;
 }
@@ -387,8 +396,8 @@ function pathTree(pages: Listed[], labels: HtmlSitemapLabels, lang: string): Pat
     if (page.language !== undefined && isLanguageFolder(segments[0], page.language)) segments.shift();
     if (page.url.search !== '') segments.push(`${segments.pop() ?? ''}${page.url.search}`);
     let node = root;
-    if (origins.size > 1) node = child(node, page.url.origin, page.url.host);
-    for (const segment of segments) node = child(node, segment, readableSegment(segment));
+    if (origins.size > 1) node = child(node, page.url.origin, () => page.url.host);
+    for (const segment of segments) node = child(node, segment, () => readableSegment(segment));
     node.links.push({ href: page.url.href, text: page.title ?? (segments.length === 0 ? labels.home : node.name) });
   }
   sortTree(root, collatorFor(lang));
@@ -403,6 +412,15 @@ function isLanguageFolder(segment: string | undefined, language: string): boolea
   return folder === tag || folder === tag.split('-')[0];
 }
 
+function numberFormat(lang: string): (count: number) => string {
+  try {
+    const format = new Intl.NumberFormat(lang);
+    return (count) => format.format(count);
+  } catch {
+    return String;
+  }
+}
+
 /** Sorted as people of the language sort (numbers by value); a tag the runtime does not know sorts as its default does. */
 function collatorFor(lang: string): Intl.Collator {
   try {
@@ -412,9 +430,9 @@ function collatorFor(lang: string): Intl.Collator {
   }
 }
 
-function child(node: PathNode, key: string, name: string): PathNode {
+function child(node: PathNode, key: string, name: () => string): PathNode {
   let next = node.children.get(key);
-  if (next === undefined) node.children.set(key, (next = { name, links: [], children: new Map() }));
+  if (next === undefined) node.children.set(key, (next = { name: name(), links: [], children: new Map() }));
   return next;
 }
 
@@ -547,6 +565,8 @@ interface DocumentContext {
   stylesheet: string | undefined;
   siteName: string;
   siteUrl: string | undefined;
+  /** A count as people of `lang` write it (1,234). */
+  formatNumber: (count: number) => string;
   /** The entry page of each language version. */
   versions: { language: string | undefined; name: string }[];
 }
@@ -668,13 +688,7 @@ function fill(template: string, values: Record<string, string>): string {
 
 function countText(count: number, context: DocumentContext): string {
   if (count === 1) return context.labels.onePage;
-  let n: string;
-  try {
-    n = new Intl.NumberFormat(context.lang).format(count);
-  } catch {
-    n = String(count);
-  }
-  return fill(context.labels.pageCount, { n });
+  return fill(context.labels.pageCount, { n: context.formatNumber(count) });
 }
 
 // ---------------------------------------------------------------------------------------------
