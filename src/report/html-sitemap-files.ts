@@ -2,15 +2,19 @@
  * The HTML sitemap written to files (Node): the entry page at the path given, its parts and
  * language versions beside it. Each file is written under a temporary name and renamed into
  * place, so a reader never sees half a page; the documents are made before any is written, so a
- * refused run (too many URLs) leaves the files of the last one as they were.
+ * refused run (too many URLs) leaves the files of the last one as they were. Parts and language
+ * versions of an earlier run that this one no longer has are removed, once the new files are in
+ * place, when they are named as this run's would be and carry the mark of the documents this
+ * module makes: a file of the site's own is never touched.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { UrlEntry } from '../core/entry.js';
+import { escapeRegExp } from '../core/regexp.js';
 import { parseSitemap } from '../parse/index.js';
 import type { WrittenFile } from '../generate/types.js';
-import { htmlSitemap, type HtmlSitemapInput, type HtmlSitemapOptions } from './html-sitemap.js';
+import { HTML_SITEMAP_GENERATOR, htmlSitemap, type HtmlSitemapInput, type HtmlSitemapOptions } from './html-sitemap.js';
 
 /** Options of {@link writeHtmlSitemap}: those of {@link htmlSitemap}, the file name aside (it is the file's). */
 export type WriteHtmlSitemapOptions = Omit<HtmlSitemapOptions, 'fileName'>;
@@ -25,12 +29,14 @@ export interface HtmlSitemapFiles {
   languages: string[];
   /** Entries left out because their loc is no http(s) URL. */
   skipped: number;
+  /** Paths of the parts and language versions of an earlier run that this one no longer has, removed. */
+  removed: string[];
 }
 
 /**
  * Writes the HTML sitemap of `items` to `file` (`public/sitemap.html`), with its parts
- * (`sitemap-1.html`…) and language versions (`sitemap.de.html`) beside it. Files of an earlier,
- * larger site map that this one no longer needs are left in place (nothing links to them).
+ * (`sitemap-1.html`…) and language versions (`sitemap.de.html`) beside it, and removes those of
+ * an earlier run that this one no longer has.
  */
 export async function writeHtmlSitemap(
   items: AsyncIterable<HtmlSitemapInput> | Iterable<HtmlSitemapInput>,
@@ -53,12 +59,45 @@ export async function writeHtmlSitemap(
     await Promise.all(written.map((document) => rm(document.temp, { force: true })));
     throw error;
   }
+  const removed = await removeStale(folder, basename(file), new Set(made.documents.map((document) => document.name)));
   return {
     files: written.map((document) => document.path),
     urls: made.urls,
     languages: made.languages,
     skipped: made.skipped,
+    removed,
   };
+}
+
+/** Files named as a part or language version of `fileName` would be, not in `kept`, made by this module: removed. */
+async function removeStale(folder: string, fileName: string, kept: ReadonlySet<string>): Promise<string[]> {
+  const dot = fileName.lastIndexOf('.');
+  const [stem, extension] = dot > 0 ? [fileName.slice(0, dot), fileName.slice(dot)] : [fileName, ''];
+  const named = new RegExp(`^${escapeRegExp(stem)}(?:\\.[a-z0-9-]+)?(?:-\\d+)?${escapeRegExp(extension)}$`);
+  const removed: string[] = [];
+  for (const name of await readdir(folder)) {
+    if (kept.has(name) || !named.test(name)) continue;
+    const path = join(folder, name);
+    if (!(await startsWithMark(path))) continue;
+    await rm(path, { force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
+/** Does the file begin as the documents this module makes do (their generator mark in the head)? */
+async function startsWithMark(path: string): Promise<boolean> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (handle === undefined) return false;
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead).toString('utf8').includes(HTML_SITEMAP_GENERATOR);
+  } catch {
+    return false; // a folder, or a file that cannot be read: not ours to remove
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -154,6 +154,9 @@ footer{padding-top:1rem;padding-bottom:2rem;color:var(--muted)}
 @media print{.skip,.parts,.languages{display:none}section{display:block;border:0;padding:0}}
 `;
 
+/** The mark of a document this module made: a later run removes only files that carry it. */
+export const HTML_SITEMAP_GENERATOR = '<meta name="generator" content="sitemapkit html-sitemap">';
+
 const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_MAX_URLS = 100_000;
 
@@ -208,7 +211,7 @@ export async function htmlSitemap(
   };
   const documents: HtmlSitemapDocument[] = [];
   for (const set of sets) {
-    const tree = pathTree(set.pages, labels, set.language ?? context.lang);
+    const tree = pathTree(set.pages, set.language, labels, set.language ?? context.lang);
     const rows = rowsOf(tree, labels);
     documents.push(...documentsOf(rows, pageSize, { ...context, set, fileName }));
   }
@@ -387,13 +390,16 @@ interface Link {
   text: string;
 }
 
-function pathTree(pages: Listed[], labels: HtmlSitemapLabels, lang: string): PathNode {
+/** The tree of a language version (`language`, when the entries say) of the site; `lang` sorts it. */
+function pathTree(pages: Listed[], language: string | undefined, labels: HtmlSitemapLabels, lang: string): PathNode {
   const origins = new Set(pages.map((page) => page.url.origin));
   const root: PathNode = { name: labels.home, links: [], children: new Map() };
   for (const page of pages) {
     const segments = page.url.pathname.split('/').filter((segment) => segment !== '');
-    // /de/… is the root of the German version: its pages are sections of their own.
-    if (page.language !== undefined && isLanguageFolder(segments[0], page.language)) segments.shift();
+    // /de/… is the root of the German version: its pages are sections of their own (a page that
+    // names no language is taken to be in the version it is listed in).
+    const own = page.language ?? language;
+    if (own !== undefined && isLanguageFolder(segments[0], own)) segments.shift();
     if (page.url.search !== '') segments.push(`${segments.pop() ?? ''}${page.url.search}`);
     let node = root;
     if (origins.size > 1) node = child(node, page.url.origin, () => page.url.host);
@@ -793,7 +799,7 @@ function renderDocument(context: SetContext, document: DocumentParts): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="sitemapkit">
+${HTML_SITEMAP_GENERATOR}
 <title>${escapeHtml(title)}</title>
 ${[style, ...alternates].join('\n')}
 </head>

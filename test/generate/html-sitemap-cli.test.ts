@@ -72,7 +72,14 @@ test('--json carries what was written; --html-stylesheet links the given stylesh
   ]);
   assert.equal(result.code, 0, result.stderr);
   const summary = JSON.parse(result.stdout) as { htmlSitemap: unknown };
-  assert.deepEqual(summary.htmlSitemap, { written: true, files: [file], urls: 3, languages: [], skipped: 0 });
+  assert.deepEqual(summary.htmlSitemap, {
+    written: true,
+    files: [file],
+    urls: 3,
+    languages: [],
+    skipped: 0,
+    removed: [],
+  });
   const html = await readFile(file, 'utf8');
   assert.match(html, /<link rel="stylesheet" href="\/css\/map\.css">/);
   assert.doesNotMatch(html, /<style>/);

@@ -398,6 +398,35 @@ describe('writeHtmlSitemap', () => {
     assert.match(await readFile(join(dir, 'map-2.html'), 'utf8'), /https:\/\/shop\.example\/p\/3/);
   });
 
+  it('removes the parts and language versions an earlier run wrote and this one has not, and only those', async () => {
+    const dir = join(scratch, 'shrinking');
+    const file = join(dir, 'map.html');
+    const alternates = [
+      { hreflang: 'en', href: 'https://shop.example/en/' },
+      { hreflang: 'fr', href: 'https://shop.example/fr/' },
+    ];
+    const bilingual = [
+      ...[1, 2, 3, 4, 5].map((n) => ({ kind: 'url' as const, loc: `https://shop.example/en/${n}` })),
+      { kind: 'url' as const, loc: 'https://shop.example/en/', alternates },
+      { kind: 'url' as const, loc: 'https://shop.example/fr/', alternates },
+    ];
+    const first = await writeHtmlSitemap(bilingual, file, { pageSize: 2 });
+    assert.deepEqual(first.removed, []);
+    const earlier = (await readdir(dir)).sort();
+    assert.deepEqual(earlier, ['map-1.html', 'map-2.html', 'map-3.html', 'map.fr.html', 'map.html']);
+    // Files of the site's own with names like the site map's: never touched.
+    await writeFile(join(dir, 'map-9.html'), '<!doctype html><title>our own page</title>');
+    await writeFile(join(dir, 'map.old.html'), '<!doctype html><title>kept</title>');
+    const second = await writeHtmlSitemap(bilingual.slice(0, 5), file, { pageSize: 10 });
+    assert.deepEqual(second.removed.map((path) => path.slice(dir.length + 1)).sort(), [
+      'map-1.html',
+      'map-2.html',
+      'map-3.html',
+      'map.fr.html',
+    ]);
+    assert.deepEqual((await readdir(dir)).sort(), ['map-9.html', 'map.html', 'map.old.html']);
+  });
+
   it('a refused run leaves the files of the last one as they were', async () => {
     const file = join(scratch, 'kept.html');
     await writeFile(file, 'the last run');
