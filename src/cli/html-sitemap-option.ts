@@ -47,6 +47,11 @@ export class HtmlSitemapRun {
     return new HtmlSitemapRun(resolve(file), stylesheet);
   }
 
+  /** Notes the title of one item read (`{ entry, title }`), for its link text: for a library run's per-item hook. */
+  get noteTitle(): (item: unknown) => void {
+    return this.titles.note;
+  }
+
   /** The inputs, passed on unchanged (one by one or in batches), their titles noted. */
   async *tap<T>(items: AsyncIterable<T | T[]>): AsyncGenerator<T | T[]> {
     for await (const item of items) {
