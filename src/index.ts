@@ -34,4 +34,15 @@ export { DEFAULT_STATE_DIR, generateLedgerPath, siteDatabasePath } from './store
 export { renderTree, treeToJson, type TreeReportOptions } from './report/tree.js';
 export { crawlReport, formatCrawlReportJson, formatCrawlReportText, type CrawlReport } from './report/crawl.js';
 export { entryCsvHeader, entryToCsvRow, entryToJsonLine } from './report/entries.js';
+export {
+  HTML_SITEMAP_CSS,
+  htmlSitemap,
+  type HtmlSitemap,
+  type HtmlSitemapDocument,
+  type HtmlSitemapInput,
+  type HtmlSitemapItem,
+  type HtmlSitemapLabels,
+  type HtmlSitemapOptions,
+} from './report/html-sitemap.js';
+export { writeHtmlSitemap, type HtmlSitemapFiles, type WriteHtmlSitemapOptions } from './report/html-sitemap-files.js';
 export { DEFAULT_USER_AGENT, VERSION } from './version.js';

@@ -49,6 +49,16 @@ export { GenerateError } from './generate/errors.js';
 export type { ExtensionName } from './generate/types.js';
 export { sitemapStream, type SitemapStreamOptions, type UrlInput } from './generate/web-stream.js';
 export { serveSitemaps, type PagedSource, type ServeSitemapsOptions } from './serve/serve-sitemaps.js';
+export {
+  HTML_SITEMAP_CSS,
+  htmlSitemap,
+  type HtmlSitemap,
+  type HtmlSitemapDocument,
+  type HtmlSitemapInput,
+  type HtmlSitemapItem,
+  type HtmlSitemapLabels,
+  type HtmlSitemapOptions,
+} from './report/html-sitemap.js';
 
 /**
  * What the web entry reads: a fetch `Response` (its status is checked as a crawler would: only

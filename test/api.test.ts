@@ -88,6 +88,7 @@ const PUBLIC_NAMES = [
   'DEFAULT_STATE_DIR',
   'DEFAULT_USER_AGENT',
   'GenerateLedger',
+  'HTML_SITEMAP_CSS',
   'RetryLater',
   'VERSION',
   'WorkPool',
@@ -98,9 +99,11 @@ const PUBLIC_NAMES = [
   'formatCrawlReportJson',
   'formatCrawlReportText',
   'generateLedgerPath',
+  'htmlSitemap',
   'renderTree',
   'siteDatabasePath',
   'treeToJson',
+  'writeHtmlSitemap',
 ];
 
 /** The subpath entry points of package.json "exports", each a part of the main entry. */

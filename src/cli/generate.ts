@@ -33,6 +33,12 @@ import {
   type Io,
   type ParsedArgs,
 } from './command.js';
+import {
+  HTML_SITEMAP_OPTIONS,
+  HTML_SITEMAP_OPTIONS_HELP,
+  formatHtmlSitemapOutcome,
+  readHtmlSitemapRequest,
+} from './html-sitemap-option.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import {
@@ -120,6 +126,8 @@ Input:
 
 ${OUTPUT_OPTIONS_HELP}
 
+${HTML_SITEMAP_OPTIONS_HELP}
+
 ${PROBLEM_OPTIONS_HELP}
                          The same bound applies to left-out pages per reason.
 
@@ -135,6 +143,7 @@ Examples:
 `,
     options: {
       ...OUTPUT_OPTIONS,
+      ...HTML_SITEMAP_OPTIONS,
       'input-format': { type: 'string' },
       exclude: { type: 'string', multiple: true },
       'not-found': { type: 'string' },
@@ -159,6 +168,7 @@ Examples:
     const exclude = listFlag(args, 'exclude');
     const pages = readPageOptions(args);
     const stateDir = stringFlag(args, 'state');
+    const htmlSitemap = readHtmlSitemapRequest(args);
     if (stateDir !== undefined) {
       refuseStateInsideOut(stateDir, output.outDir, 'ledger');
       if (booleanFlag(args, 'keep-duplicates'))
@@ -202,6 +212,7 @@ Examples:
         exclude,
         ...pages,
         ...(stateDir === undefined ? {} : { state: stateDir }),
+        ...(htmlSitemap === undefined ? {} : { htmlSitemap }),
         strict: booleanFlag(args, 'strict'),
         keepDuplicates: booleanFlag(args, 'keep-duplicates'),
         signal: interruption.signal,
@@ -299,6 +310,8 @@ class RunReport {
     this.summary = summary;
     this.directories = directories;
     this.printProblemEnd();
+    const html = summary.htmlSitemap;
+    if (html?.written === false) this.io.stderr.write(formatHtmlSitemapOutcome(html, 'generate'));
     if (this.options.json) {
       const { leftOut: _leftOut, unusedExcludes: _unused, notes: _notes, itemsRead: _items, ...written } = summary;
       this.io.stdout.write(`${JSON.stringify({ written: true, ...written, ...this.json() })}\n`);
@@ -309,8 +322,9 @@ class RunReport {
           ? `${summary.robotsTxt.join('\n')}\n`
           : formatGenerateSummary(summary, summary.leftOut, resolve(outDir), summary.changes),
       );
+      if (html?.written && !this.options.quiet) this.io.stdout.write(formatHtmlSitemapOutcome(html, 'generate'));
     }
-    return exitCode(this.tally, this.options.failOn);
+    return html?.written === false ? EXIT_FAILED : exitCode(this.tally, this.options.failOn);
   }
 
   /** Nothing was published: says why, and that the output directory is as it was. */

@@ -7,6 +7,12 @@
  * What needs more than the writer (an HTML parser, git, SQLite) is loaded when used: a run over
  * URL lists alone starts without it.
  */
+import {
+  PageTitles,
+  publishHtmlSitemap,
+  type HtmlSitemapOutcome,
+  type HtmlSitemapRequest,
+} from '../report/html-sitemap-files.js';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRobotsTxt } from '../discover/robots-txt.js';
@@ -68,6 +74,8 @@ export interface GenerateFromDirectoryOptions {
   trailingSlash?: TrailingSlash;
   /** The present (a lastmod in the future is refused; a ledger records changes at this time); default the clock. */
   now?: Date;
+  /** Also write an HTML sitemap for people from the published sitemaps (`--html-sitemap`). */
+  htmlSitemap?: HtmlSitemapRequest;
   /** Aborting stops the run; nothing is published. */
   signal?: AbortSignal;
   /** Left-out pages kept as examples per reason, and changes per kind (0: all); default 20. */
@@ -103,6 +111,8 @@ export interface GenerateFromDirectorySummary extends WriteSummary {
   itemsRead: number;
   /** With `state`: what was added, changed and removed since the last run. */
   changes?: RecordedChanges;
+  /** With `htmlSitemap`: the files written, or why none was (the sitemaps are published either way). */
+  htmlSitemap?: HtmlSitemapOutcome;
 }
 
 /**
@@ -140,9 +150,12 @@ export async function generateFromSources(
     });
     const changes = ledger && runChanges && recordedChanges(ledger, runChanges, examples);
     for (const dir of run.directoriesRead) await checkRobotsSitemaps(dir, options.baseUrl, written.robotsTxt, run.note);
+    const htmlSitemap =
+      options.htmlSitemap && (await publishHtmlSitemap(options.out, written.files, run.titles, options.htmlSitemap));
     return {
       ...written,
       ...(changes === undefined ? {} : { changes }),
+      ...(htmlSitemap === undefined ? {} : { htmlSitemap }),
       leftOut: run.leftOut.byReason(),
       unusedExcludes: run.unusedExcludes(),
       notes: run.notes,
@@ -208,6 +221,8 @@ class SourceReading {
   private directories = 0;
   /** The build directories read, in order. */
   readonly directoriesRead: string[] = [];
+  /** The pages' titles, for the link texts of an HTML sitemap. */
+  readonly titles = new PageTitles();
 
   constructor(
     private readonly sources: readonly SiteSource[],
@@ -225,6 +240,7 @@ class SourceReading {
       if (typeof source === 'string' && (await isDirectory(source))) {
         for await (const item of this.directory(source)) {
           this.counted(1);
+          if (this.options.htmlSitemap) this.titles.note(item);
           yield item;
         }
       } else if (typeof source === 'string') {
@@ -246,6 +262,7 @@ class SourceReading {
   ): AsyncGenerator<GeneratorInput | GeneratorInput[]> {
     for await (const item of items) {
       this.counted(Array.isArray(item) ? item.length : 1);
+      if (this.options.htmlSitemap) (Array.isArray(item) ? item : [item]).forEach(this.titles.note);
       yield item;
     }
   }

@@ -6,41 +6,23 @@
  * in test/artifacts/ (not committed). Without Chromium the test says so and is skipped.
  */
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { AuditReport } from '../../src/audit/report.js';
 import { formatNumber } from '../../src/report/format.js';
+import { ARTIFACTS_DIR, CHROMIUM_SKIP, launchChromium } from '../helpers/chromium.js';
 import { runCli } from '../helpers/cli.js';
 import { CERT_FILE, NOW, SCRIPT_BREAKER, serveAuditSite, type AuditFixture } from './fixtures/audit-site.js';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+const ARTIFACTS = ARTIFACTS_DIR;
 const SCREENSHOT = join(ARTIFACTS, 'audit-report.png');
 const SCREENSHOT_FULL = join(ARTIFACTS, 'audit-report-full.png');
 
-/** The first of `names` found as an executable on the PATH. */
-function findOnPath(names: readonly string[]): string | undefined {
-  for (const folder of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const name of names) {
-      const file = join(folder, name);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
-
-const CHROMIUM = findOnPath(['chromium', 'chromium-browser']);
-const SKIP = CHROMIUM
-  ? false
-  : 'Chromium is not on the PATH: the browser test of the HTML report is skipped (install Debian\'s "chromium"; CI does)';
+const SKIP = CHROMIUM_SKIP;
 if (SKIP) console.log(`# ${SKIP}`);
 
 describe('the audit HTML report in headless Chromium', { skip: SKIP }, () => {
@@ -64,10 +46,7 @@ describe('the audit HTML report in headless Chromium', { skip: SKIP }, () => {
       { env: { NODE_EXTRA_CA_CERTS: CERT_FILE } },
     );
     report = JSON.parse(result.stdout) as AuditReport;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM!,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
