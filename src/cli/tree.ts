@@ -2,8 +2,9 @@
  * `sitemapkit tree SITE_OR_URL`: a site's whole sitemap tree (robots.txt, well-known locations,
  * indexes) as a terminal tree, a JSON document (--json) or every URL entry as JSONL (--urls).
  */
+import { once } from 'node:events';
 import { entryToJsonLine } from '../report/entries.js';
-import { renderTree, treeToJson } from '../report/tree.js';
+import { renderTree, treeJsonChunks } from '../report/tree.js';
 import { formatBytes, formatNumber } from '../report/format.js';
 import {
   fetchSitemapTree,
@@ -153,7 +154,7 @@ Examples:
       memory.store.remember(memory.conditional.remembered(), new Date());
       memory.store.close();
     }
-    if (booleanFlag(args, 'json')) io.stdout.write(treeToJson(tree));
+    if (booleanFlag(args, 'json')) await writeChunks(io.stdout, treeJsonChunks(tree));
     else if (!booleanFlag(args, 'urls'))
       io.stdout.write(renderTree(tree, { color: useColor(io), maxPerRule: problems.maxPerRule }));
     else if (!booleanFlag(args, 'quiet')) {
@@ -217,4 +218,16 @@ async function writeUrls(
 function formatTreeProgress(p: TreeProgress): string {
   const rate = p.elapsedMs > 0 ? Math.round((p.urls * 1000) / p.elapsedMs) : 0;
   return `sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs · ${formatBytes(p.bytesIn)} · ${formatNumber(rate)} URLs/s`;
+}
+
+/** Writes `chunks` gathered into pieces of about 64 KiB, waiting while the stream is full. */
+async function writeChunks(stream: NodeJS.WritableStream, chunks: Iterable<string>): Promise<void> {
+  let pending = '';
+  for (const chunk of chunks) {
+    pending += chunk;
+    if (pending.length < 65_536) continue;
+    if (!stream.write(pending)) await once(stream, 'drain');
+    pending = '';
+  }
+  if (pending !== '') stream.write(pending);
 }

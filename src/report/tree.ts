@@ -31,7 +31,56 @@ export function renderTree(tree: SitemapTree, options: TreeReportOptions = {}): 
 
 /** The tree as the JSON document of `tree --json`. */
 export function treeToJson(tree: SitemapTree): string {
-  return `${JSON.stringify(tree, null, 2)}\n`;
+  return [...treeJsonChunks(tree)].join('');
+}
+
+/**
+ * The JSON document of {@link treeToJson} in pieces, node by node, for a writer to send as it
+ * goes: a tree of a million sitemaps is more text than one string may hold ("Invalid string
+ * length"), and holding it whole would double the memory of the walk. The pieces, joined, are
+ * `JSON.stringify(tree, null, 2)` and a newline.
+ */
+export function* treeJsonChunks(tree: SitemapTree): Generator<string> {
+  yield* jsonChunks(tree, '');
+  yield '\n';
+}
+
+/** Objects that hold sitemap nodes (the tree, a node) are written key by key; anything else whole. */
+function holdsNodes(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && (Array.isArray((value as TreeNode).children) || 'roots' in value)
+  );
+}
+
+function* jsonChunks(value: unknown, indent: string): Generator<string> {
+  const inner = `${indent}  `;
+  if (Array.isArray(value) && value.some(holdsNodes)) {
+    for (let i = 0; i < value.length; i++) {
+      yield `${i === 0 ? '[' : ','}\n${inner}`;
+      yield* jsonChunks(value[i] ?? null, inner);
+    }
+    yield `\n${indent}]`;
+    return;
+  }
+  if (holdsNodes(value) && !Array.isArray(value)) {
+    // The plain fields gathered into one piece until a field that holds nodes.
+    let text = '';
+    let first = true;
+    for (const [key, field] of Object.entries(value)) {
+      if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
+      text += `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+      first = false;
+      if (Array.isArray(field) && field.some(holdsNodes)) {
+        yield text;
+        text = '';
+        yield* jsonChunks(field, inner);
+      } else text += JSON.stringify(field, null, 2).replace(/\n/g, `\n${inner}`);
+    }
+    yield `${text}${first ? '{}' : `\n${indent}}`}`;
+    return;
+  }
+  // Newlines in JSON text are its own layout (those of strings are escaped): indented to this depth.
+  yield JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`);
 }
 
 class TreeRenderer {
