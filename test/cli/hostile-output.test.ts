@@ -162,7 +162,7 @@ describe('hostile values in what sitemapkit prints and writes', () => {
       const result = await runCli(['crawl', start, '--out', out, '--state', state, ...args]);
       assert.equal(result.code, 0, result.stderr);
       assert.doesNotMatch(result.stdout + result.stderr, /hunter2|admin/);
-      assert.match(result.stderr, new RegExp(`warning URL-022 the URL for ${host} carries a user name or password`));
+      assert.match(result.stderr, new RegExp(`warning URL-024 the URL for ${host} carries a user name or password`));
     }
     const written = filesBelow(out).concat(filesBelow(state));
     assert.ok(written.some((file) => file.endsWith('sitemap.xml')));
