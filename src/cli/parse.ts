@@ -11,6 +11,7 @@ import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatFolded } from '../report/format.js';
 import { booleanFlag, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
 import { looksAbsoluteHttp } from '../core/url.js';
+import type { DocumentKind } from '../core/entry.js';
 import { LineOutput } from './line-output.js';
 import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
 import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
@@ -159,6 +160,8 @@ async function parseOne(
       print({ ...error.diagnostic, source: label });
     }
     fetched?.finish((code) => reported.has(code)).forEach(print);
+    const hint = treeHint(name, parsed.kind);
+    if (hint !== undefined) io.stderr.write(`${hint}\n`);
     // Damage repaired inside the document is an XML error; only what was not read fails the run.
     return readWhole(readOutcome({ kind: parsed.kind, reported: (code) => reported.has(code) }));
   } catch (error) {
@@ -170,6 +173,23 @@ async function parseOne(
     fetched?.release();
     abort.abort();
   }
+}
+
+/**
+ * A note when `tree` is what the user wants: parse reads one document, and an index lists only
+ * sitemaps, a robots.txt names sitemaps on `Sitemap:` lines and is no sitemap itself.
+ */
+function treeHint(name: string, kind: DocumentKind | undefined): string | undefined {
+  const url = looksAbsoluteHttp(name);
+  if (kind === 'sitemapindex')
+    return `note: ${name === '-' ? 'standard input' : name} is a sitemap index: parse prints the sitemaps it lists, not their URLs; ${
+      url
+        ? `"sitemapkit tree ${name}" reads every child`
+        : '"sitemapkit tree URL" reads every child of the published index'
+    }`;
+  if (/(?:^|[/\\])robots\.txt$/i.test(name.replace(/[?#].*$/, '')))
+    return `note: ${name} is a robots.txt, not a sitemap: "sitemapkit tree ${url ? new URL(name).origin : 'SITE'}" reads the sitemaps its Sitemap: lines name`;
+  return undefined;
 }
 
 type OpenedSource =

@@ -7,22 +7,24 @@ import type { AuditRow } from '../audit/rows.js';
 import { csvCell } from '../core/csv.js';
 import { openLineFile } from './line-file.js';
 
-const CSV_COLUMNS = [
+/** The CSV's columns: the JSON rows' field names, so one name means one thing in both. */
+export const CSV_COLUMNS = [
   'url',
   'listed',
   'sitemap',
   'line',
   'status',
-  'final_url',
-  'final_status',
-  'target_listed',
-  'content_type',
+  'finalUrl',
+  'finalStatus',
+  'targetListed',
+  'contentType',
   'indexable',
   'findings',
   'lastmod',
-  'last_modified',
-  'page_modified',
+  'lastModified',
+  'pageModified',
   'canonical',
+  'duplicateOf',
   'details',
 ] as const;
 

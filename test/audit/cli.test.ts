@@ -240,7 +240,7 @@ describe('sitemapkit audit on the fixture site', () => {
     assert.equal(records.length, Object.keys(EXPECTED).length);
     const moved = records.find((record) => record.url === fixture.url('/moved'))!;
     assert.equal(moved.status, '301');
-    assert.equal(moved.final_url, fixture.url('/clean-a'));
+    assert.equal(moved.finalUrl, fixture.url('/clean-a'));
     assert.equal(moved.findings, 'redirect');
     const twin = records.find((record) => record.url === fixture.url('twin:/plain'))!;
     assert.equal(twin.findings, 'redirect http-on-https');
