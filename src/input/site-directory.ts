@@ -23,7 +23,7 @@
  * is the build's stamp (build-stamp.ts); otherwise none, and the run says once why. With a
  * ledger (`contentDigests`) an undated page is dated by when its content last changed.
  *
- * Only each page's head is read (a bounded prefix for stubs and titles), a few files at a time.
+ * Only each page's head is read (a bounded prefix for stubs and titles), one file open at a time.
  * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
  * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
@@ -37,7 +37,7 @@ import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
 import { pageContentDigest } from './content-digest.js';
 import { HostRules } from './host-rules.js';
-import { FIRST_READ_BYTES, OPEN_FILES, fileChunks, listPageFiles, mapBounded, type PageFile } from './page-files.js';
+import { FIRST_READ_BYTES, fileChunks, listPageFiles, type PageFile } from './page-files.js';
 import type { ReadEntry } from './types.js';
 
 /** What becomes of the trailing slash of a folder page's URL (`blog/index.html`): `/blog/`, `/blog`, or as the links write it. */
@@ -168,18 +168,15 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     return { file, path, url };
   }
 
-  // What the path alone decides (excluded, an error page, redirected by the host), then the head;
-  // in the files' order, a bounded number of heads read ahead.
-  const judged = files.map((file) => judgeByPath(file));
-  const pages = mapBounded(judged, OPEN_FILES, async (page) =>
-    'leftOut' in page ? page : { ...page, head: await readHead(page) },
-  );
-  for await (const page of pages) {
-    if ('leftOut' in page) {
-      leaveOut(page.path, ...page.leftOut);
+  // What the path alone decides (excluded, an error page, redirected by the host), then the head.
+  for (const file of files) {
+    const judged = judgeByPath(file);
+    if ('leftOut' in judged) {
+      leaveOut(judged.path, ...judged.leftOut);
       continue;
     }
-    const { file, path, url, head } = page;
+    const { path, url } = judged;
+    const head = await readHead(judged);
     const redirect = head.clientRedirect;
     if (
       redirect !== undefined &&

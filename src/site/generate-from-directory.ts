@@ -66,8 +66,6 @@ export interface GenerateFromDirectoryOptions {
   keepDisallowed?: boolean;
   /** The site's 404 page, relative to the directory, when no convention names it (`--not-found`). */
   notFound?: string;
-  /** List the images of each page, but never one that stands on most pages (`--images`). */
-  images?: boolean;
   /** Drop `.html` from page URLs (`--clean-urls`); default from vercel.json's `cleanUrls`. */
   cleanUrls?: boolean;
   /** `always`, `never` or `keep` the trailing slash of folder pages (`--trailing-slash`); default from vercel.json. */
