@@ -92,7 +92,7 @@ function verdict(report: AuditReport, failOn: FailOn, maxErrors: number, io: Io)
   };
   const code = exitCode(outcome, failOn);
   const failing = problemsReached(outcome, failOn);
-  if (!outcome.failed && failing > maxErrors) {
+  if (failing > maxErrors) {
     const budget = maxErrors > 0 ? `, over the budget of ${formatNumber(maxErrors)} (--max-errors)` : '';
     io.stderr.write(
       `sitemapkit audit: ${formatNumber(failing)} finding${failing === 1 ? '' : 's'} at or above ${failOn}${budget}\n`,

@@ -51,6 +51,11 @@ export function elideMiddle(text: string, max = MAX_SHOWN_VALUE): string {
 /** Runs of characters without a space longer than a value may be shown. */
 const LONG_RUN = new RegExp(`\\S{${MAX_SHOWN_VALUE + 1},}`, 'g');
 
+/** `message` with every value longer than MAX_SHOWN_VALUE elided in the middle. */
+export function elideValues(message: string): string {
+  return message.length > MAX_SHOWN_VALUE ? message.replace(LONG_RUN, (run) => elideMiddle(run)) : message;
+}
+
 /** How a diagnostic line is drawn: the source to name, and colours for the severity and code. */
 export interface DiagnosticLineOptions {
   source?: string | undefined;

@@ -5,11 +5,11 @@
  * failing children prints a page, not 100,000 lines. And the same tree as one JSON document for
  * machines.
  */
-import { formatDiagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import { elideValues, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { forTerminal } from '../core/terminal.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
 import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
-import { painter, type Style } from './paint.js';
+import { painter, SEVERITY_MARK, type Style } from './paint.js';
 
 /** How {@link renderTree} draws: problems per rule, siblings per level, colours. */
 export interface TreeReportOptions {
@@ -120,7 +120,7 @@ class TreeRenderer {
         unreachable: 'unreachable: crawling disallowed',
       }[robots.outcome];
       this.lines.push(`robots.txt: ${status}, ${meaning}`);
-      for (const d of robots.diagnostics) this.lines.push(this.problem(d, '  ', robots.url));
+      for (const d of robots.diagnostics) this.lines.push(this.problem(d, '  '));
     }
     if (tree.probes.length > 0) {
       const probes = tree.probes.map(
@@ -142,7 +142,7 @@ class TreeRenderer {
       shown.set(d.code, code);
       if (this.maxPerRule !== 0 && code.count >= this.maxPerRule) continue;
       code.count += 1;
-      this.lines.push(this.problem(d, problemIndent, node.url));
+      this.lines.push(this.problem(d, problemIndent));
     }
     // Every problem of the node is counted in `codes`, also those the walk kept no example of.
     for (const [code, count] of Object.entries(node.codes)) {
@@ -190,7 +190,6 @@ class TreeRenderer {
         : this.paint('error', `✗ ${node.diagnostics.some((d) => d.code === 'FETCH-003') ? 'blocked' : status}`),
     );
     if (node.unchanged) parts.push('unchanged');
-    if (node.read === 'cut-off') parts.push(this.paint('error', 'cut off: entries after the cut are missing'));
     if (node.redirects.length > 0) parts.push(`via ${countOf(node.redirects.length, 'redirect')}`);
     if (node.kind) parts.push(node.kind);
     if (node.kind === 'sitemapindex') parts.push(countOf(node.sitemaps, 'sitemap'));
@@ -213,10 +212,9 @@ class TreeRenderer {
     return parts.join(' · ');
   }
 
-  /** A problem in the one human form of every command (core/diagnostics.ts), named by its document. */
-  private problem(d: Diagnostic, indent = '', source?: string): string {
-    const paint = (severity: Severity, text: string) => this.paint(severity, text);
-    return `${indent}${formatDiagnostic(d, { source: d.source ?? source, paint })}`;
+  private problem(d: Diagnostic, indent = ''): string {
+    const place = d.line === undefined ? '' : `${d.line}:${d.column ?? 1} `;
+    return `${indent}${this.paint(d.severity, `${SEVERITY_MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${forTerminal(elideValues(d.message))}`;
   }
 
   private totals(): string {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { exitCode } from '../../src/cli/problem-options.js';
 import { runCli } from '../helpers/cli.js';
 import { sitemapIndex, startSite, urlset, XML, type Site } from '../helpers/site-server.js';
 
@@ -110,8 +111,29 @@ describe('the exit-code policy, command by command', () => {
     assert.deepEqual(gone, [1, 1, 1]);
   });
 
+  it('validate and parse: a plain file cut off mid-document fails at every level; a misspelt root end only by its error', async () => {
+    const whole = urlset(['https://example.com/a', 'https://example.com/b', 'https://example.com/c']);
+    const cut = file('cut.xml', whole.slice(0, whole.indexOf('example.com/b')));
+    const misspelt = file('misspelt.xml', whole.replace('</urlset>', '</urlsett>'));
+    for (const command of ['validate', 'parse']) {
+      assert.deepEqual(await codesUnderEachLevel([command, cut]), [1, 1, 1, 1], `${command} cut.xml`);
+      assert.deepEqual(await codesUnderEachLevel([command, misspelt]), [1, 1, 1, 0], `${command} misspelt.xml`);
+    }
+  });
+
+  it('audit: a site it could not read fails at every level, --fail-on never included', async () => {
+    const closed = await startSite({});
+    const origin = closed.origin;
+    await closed.close();
+    const levels = [[], ['--fail-on', 'warning'], ['--fail-on', 'never']];
+    const codes = await Promise.all(
+      levels.map(async (level) => (await runCli(['audit', origin, ...FAST, ...level], { cwd: dir })).code),
+    );
+    assert.deepEqual(codes, [1, 1, 1]);
+  });
+
   it('every command that reports problems refuses a --fail-on it does not know, with exit 2', async () => {
-    for (const command of ['generate', 'parse', 'validate', 'tree', 'crawl']) {
+    for (const command of ['generate', 'parse', 'validate', 'tree', 'crawl', 'audit']) {
       const { code, stderr } = await runCli([command, 'x', '--fail-on', 'often']);
       assert.equal(code, 2, command);
       assert.match(stderr, /--fail-on must be error, warning or never, not "often"/, command);
@@ -172,5 +194,25 @@ describe('--max-per-rule, command by command', () => {
       assert.equal(code, 2, command);
       assert.match(stderr, /--max-per-rule must be a whole number of at least 0, not "some"/, command);
     }
+  });
+});
+
+describe('exitCode(): one function from (documents read, problems, --fail-on)', () => {
+  it('fails on a document not read whole at every level, on problems only as --fail-on and the budget say', () => {
+    const clean = { errors: 0, warnings: 0 };
+    for (const failOn of ['error', 'warning', 'never'] as const) {
+      assert.equal(exitCode({ documents: ['whole', 'cut-off'], ...clean }, failOn), 1, `cut-off, ${failOn}`);
+      assert.equal(exitCode({ documents: ['not-read'], ...clean }, failOn), 1, `not-read, ${failOn}`);
+      assert.equal(exitCode({ documents: ['whole', 'unchanged'], ...clean }, failOn), 0, `whole, ${failOn}`);
+      assert.equal(exitCode({ failed: true, ...clean }, failOn), 1, `failed, ${failOn}`);
+    }
+    const unchangedWithErrors = { documents: ['unchanged' as const], errors: 2, warnings: 1 };
+    assert.deepEqual(
+      (['error', 'warning', 'never'] as const).map((failOn) => exitCode(unchangedWithErrors, failOn)),
+      [1, 1, 0],
+    );
+    assert.equal(exitCode({ errors: 2, warnings: 1, allowed: 2 }, 'error'), 0);
+    assert.equal(exitCode({ errors: 2, warnings: 1, allowed: 2 }, 'warning'), 1);
+    assert.equal(exitCode({ errors: 2, warnings: 1, allowed: 3 }, 'warning'), 0);
   });
 });

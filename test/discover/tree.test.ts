@@ -262,7 +262,7 @@ describe('sitemap tree of a site with every kind of trouble', () => {
               kind: 'urlset',
               urls: CORRUPT_READABLE,
               ok: false,
-              codes: ['FETCH-005', 'XML-001'],
+              codes: ['FETCH-005', 'XML-014'],
             },
             { path: '/bad-encoding.xml', foundBy: 'index', status: 200, urls: 0, ok: false, codes: ['FETCH-005'] },
           ],

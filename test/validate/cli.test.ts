@@ -43,10 +43,11 @@ test('--json prints the documented JSON object per source per line', async () =>
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   assert.equal(lines.length, 2);
-  assert.deepEqual(Object.keys(lines[0]!).slice(0, 7), [
+  assert.deepEqual(Object.keys(lines[0]!).slice(0, 8), [
     'source',
     'kind',
     'valid',
+    'read',
     'urls',
     'errors',
     'warnings',
