@@ -68,9 +68,10 @@ export class StableShards {
     const known = this.run.recall(entry.loc);
     let contentChangedAt: string | undefined;
     if (contentDigest !== undefined) {
-      if (known?.contentDigest === contentDigest && known.contentChangedAt !== undefined)
-        entry.lastmod = known.contentChangedAt;
-      else if (known !== undefined || !this.run.firstRun) entry.lastmod = this.nowText;
+      if (known?.contentDigest === contentDigest) {
+        // Unchanged: dated when it last changed, or, never dated, by what the input says (a rebuild is no change).
+        if (known.contentChangedAt !== undefined) entry.lastmod = known.contentChangedAt;
+      } else if (known !== undefined || !this.run.firstRun) entry.lastmod = this.nowText;
       // else: the site's first run; the input's date stands
       contentChangedAt = entry.lastmod;
       lastmodMillis = entry.lastmod === undefined ? undefined : w3cToEpochMillis(entry.lastmod);

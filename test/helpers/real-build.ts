@@ -10,10 +10,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { extname, join, relative, sep } from 'node:path';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { UrlEntry } from '../../src/core/index.js';
+import { parseSitemap } from '../../src/parse/index.js';
 import { serveSite, type RunningSite } from './serve-site.js';
 
 const run = promisify(execFile);
@@ -27,7 +29,8 @@ const NOT_COPIED = new Set(['node_modules', RUNS, 'dist', 'build', 'out', '.next
 const MARKER = '.sitemapkit-lock-digest';
 
 /**
- * Installs examples/<name> with `npm ci` unless its node_modules was installed from this very
+ * Installs examples/<name> with `npm ci` (without install scripts: sitemapkit itself is linked,
+ * and built already, and the frameworks' binaries come as optional packages) unless its node_modules was installed from this very
  * lockfile already. Slow the first time (the framework comes from npm), instant afterwards.
  */
 export async function installExample(name: string): Promise<string> {
@@ -37,7 +40,7 @@ export async function installExample(name: string): Promise<string> {
     .digest('hex');
   const marker = join(dir, 'node_modules', MARKER);
   if (existsSync(marker) && readFileSync(marker, 'utf8') === digest) return dir;
-  await run(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+  await run(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: dir,
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1' },
@@ -62,13 +65,10 @@ export async function copyExample(name: string): Promise<ExampleCopy> {
   const source = await installExample(name);
   await mkdir(join(source, RUNS), { recursive: true });
   const dir = await mkdtemp(join(source, RUNS, 'run-'));
-  await cp(source, dir, {
-    recursive: true,
-    filter: (path) => {
-      const inside = relative(source, path);
-      return inside === '' || !NOT_COPIED.has(inside.split(sep)[0]!);
-    },
-  });
+  // Entry by entry: a folder cannot be copied into itself whole.
+  for (const entry of await readdir(source)) {
+    if (!NOT_COPIED.has(entry)) await cp(join(source, entry), join(dir, entry), { recursive: true });
+  }
   return {
     dir,
     write: async (path, content) => {
@@ -160,4 +160,22 @@ export function serveDirectory(root: string, { cleanUrls = false } = {}): Promis
     const notFound = file(join(root, '404.html'));
     return notFound ? answer(notFound, 404) : undefined;
   });
+}
+
+/**
+ * The URL entries of the sitemaps written to `dir` (its sitemap.xml, and the shards it lists when
+ * it is an index), by loc.
+ */
+export async function writtenSitemaps(dir: string, name = 'sitemap.xml'): Promise<Map<string, UrlEntry>> {
+  const entries = new Map<string, UrlEntry>();
+  for await (const entry of parseSitemap({ path: join(dir, name) }, { strict: true })) {
+    if (entry.kind === 'url') entries.set(entry.loc, entry);
+    else for (const [loc, child] of await writtenSitemaps(dir, new URL(entry.loc).pathname.split('/').pop())) entries.set(loc, child);
+  }
+  return entries;
+}
+
+/** Each entry's lastmod by loc (undefined where it has none): what a second build may change. */
+export function lastmods(entries: Map<string, UrlEntry>): Record<string, string | undefined> {
+  return Object.fromEntries([...entries].map(([loc, entry]) => [loc, entry.lastmod]));
 }
