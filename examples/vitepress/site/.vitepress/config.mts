@@ -1,7 +1,8 @@
 import { defineConfig, type HeadConfig } from 'vitepress';
 import { vitepress as sitemapkit } from 'sitemapkit/vite';
 
-const SITE = 'https://docs.example.com';
+// The tests build the site for the address they serve it at.
+const SITE = process.env.SITE_URL ?? 'https://docs.example.com';
 const LOCALES = { en: '', de: 'de/' } as const;
 
 /** `de/guide.md` → `/de/guide` (clean URLs), `index.md` → `/`. */
