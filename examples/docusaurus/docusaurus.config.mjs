@@ -3,7 +3,8 @@ import sitemapkit from 'sitemapkit/docusaurus';
 /** @type {import('@docusaurus/types').Config} */
 export default {
   title: 'Example docs',
-  url: 'https://docs.example.org',
+  // The tests build the site for the address they serve it at.
+  url: process.env.SITE_URL ?? 'https://docs.example.org',
   baseUrl: '/',
   trailingSlash: true,
   onBrokenLinks: 'throw',

@@ -30,13 +30,19 @@ interface DocusaurusSiteConfig {
 /** What Docusaurus knows of a route after the build (3.6 and later). */
 interface RouteBuildMetadata {
   noIndex?: boolean | undefined;
-  lastUpdatedAt?: number | undefined;
+}
+
+/** A route of the site, with what its plugin knows of it (the docs plugin: the last commit's time). */
+interface DocusaurusRoute {
+  path: string;
+  metadata?: { lastUpdatedAt?: number | null | undefined } | undefined;
+  routes?: readonly DocusaurusRoute[] | undefined;
 }
 
 interface PostBuildProps {
   siteConfig: DocusaurusSiteConfig;
   outDir: string;
-  siteDir?: string | undefined;
+  routes?: readonly DocusaurusRoute[] | undefined;
   routesBuildMetadata?: Record<string, RouteBuildMetadata> | undefined;
 }
 
@@ -58,17 +64,18 @@ export default function sitemapkitPlugin(
 ): SitemapkitDocusaurusPlugin {
   return {
     name: 'sitemapkit',
-    async postBuild({ siteConfig, outDir, routesBuildMetadata = {} }) {
+    async postBuild({ siteConfig, outDir, routes = [], routesBuildMetadata = {} }) {
       if (siteConfig.noIndex) {
         console.info('sitemapkit: the site says noIndex: no sitemap written');
         return;
       }
       const basePath = siteConfig.baseUrl.endsWith('/') ? siteConfig.baseUrl : `${siteConfig.baseUrl}/`;
       // Routes are keyed by their full path (base path included), with or without a trailing slash.
-      const route = (path: string): RouteBuildMetadata | undefined => {
+      const keyed = <T>(table: Record<string, T>, path: string): T | undefined => {
         const full = `${basePath}${path.slice(1)}`;
-        return routesBuildMetadata[full] ?? routesBuildMetadata[full.endsWith('/') ? full.slice(0, -1) : `${full}/`];
+        return table[full] ?? table[full.endsWith('/') ? full.slice(0, -1) : `${full}/`];
       };
+      const updatedAt = lastUpdates(routes);
       await generateAfterBuild(
         {
           framework: 'docusaurus',
@@ -79,11 +86,21 @@ export default function sitemapkitPlugin(
           cleanUrls: siteConfig.trailingSlash === false,
           trailingSlash:
             siteConfig.trailingSlash === true ? 'always' : siteConfig.trailingSlash === false ? 'never' : 'keep',
-          lastmodOf: (path) => lastmodFromMillis(route(path)?.lastUpdatedAt),
-          noindex: (path) => route(path)?.noIndex === true,
+          lastmodOf: (path) => lastmodFromMillis(keyed(updatedAt, path)),
+          noindex: (path) => keyed(routesBuildMetadata, path)?.noIndex === true,
         },
         options,
       );
     },
   };
+}
+
+/** The time of each route's last commit, where its plugin read one (the docs with showLastUpdateTime). */
+function lastUpdates(routes: readonly DocusaurusRoute[], into: Record<string, number> = {}): Record<string, number> {
+  for (const route of routes) {
+    const at = route.metadata?.lastUpdatedAt;
+    if (typeof at === 'number') into[route.path] = at;
+    if (route.routes) lastUpdates(route.routes, into);
+  }
+  return into;
 }

@@ -61,7 +61,10 @@ export default async function sitemapkitNext(options: NextExportOptions = {}): P
   // The export has no site URL of its own: the base path goes after the given base URL.
   const baseUrl =
     rest.baseUrl !== undefined && config.basePath
-      ? new URL(`${config.basePath.replace(/^\/|\/$/g, '')}/`, rest.baseUrl.endsWith('/') ? rest.baseUrl : `${rest.baseUrl}/`).href
+      ? new URL(
+          `${config.basePath.replace(/^\/|\/$/g, '')}/`,
+          rest.baseUrl.endsWith('/') ? rest.baseUrl : `${rest.baseUrl}/`,
+        ).href
       : rest.baseUrl;
   return generateAfterBuild(
     {
@@ -80,8 +83,11 @@ async function readNextConfig(projectDir: string): Promise<NextConfig> {
   const file = CONFIG_FILES.map((name) => join(projectDir, name)).find((path) => existsSync(path));
   if (file === undefined) return {};
   const loaded = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
-  const config = typeof loaded === 'function' ? await (loaded as (phase: string, context: object) => unknown)('phase-production-build', { defaultConfig: {} }) : loaded;
-  return (config ?? {}) as NextConfig;
+  const config =
+    typeof loaded === 'function'
+      ? await (loaded as (phase: string, context: object) => unknown)('phase-production-build', { defaultConfig: {} })
+      : loaded;
+  return (config ?? {});
 }
 
 /** Route handlers for the app router, over {@link serveSitemaps}. */

@@ -37,7 +37,10 @@ export class SitemapkitBuildError extends Error {
 }
 
 /** Writes the sitemaps of a finished build; throws only when the run failed or `failOn` says so. */
-export async function generateAfterBuild(facts: BuildFacts, options: SitemapkitOptions = {}): Promise<IntegrationResult> {
+export async function generateAfterBuild(
+  facts: BuildFacts,
+  options: SitemapkitOptions = {},
+): Promise<IntegrationResult> {
   const log: Logger = facts.log ?? console;
   const baseUrl = siteBaseUrl(facts, options);
   const outDir = resolve(facts.buildDir, options.outDir ?? '.');

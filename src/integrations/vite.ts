@@ -61,7 +61,10 @@ interface VitePressSiteConfig {
   root: string;
   outDir: string;
   cleanUrls?: boolean | undefined;
-  site: { base: string; locales?: Record<string, { lang?: string | undefined; link?: string | undefined }> | undefined };
+  site: {
+    base: string;
+    locales?: Record<string, { lang?: string | undefined; link?: string | undefined }> | undefined;
+  };
   sitemap?: { hostname?: string | undefined } | undefined;
 }
 

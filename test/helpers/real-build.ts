@@ -55,8 +55,8 @@ export interface ExampleCopy {
   /** Writes a file of the project (path relative to it). */
   write(path: string, content: string): Promise<void>;
   read(path: string): Promise<string>;
-  /** Runs an npm script of the project (default `build`); rejects with its output when it fails. */
-  build(script?: string, env?: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }>;
+  /** Runs an npm script of the project (default `build`) with `args`; rejects with its output when it fails. */
+  build(script?: string, env?: NodeJS.ProcessEnv, args?: string[]): Promise<{ stdout: string; stderr: string }>;
   remove(): Promise<void>;
 }
 
@@ -76,9 +76,9 @@ export async function copyExample(name: string): Promise<ExampleCopy> {
       await writeFile(join(dir, path), content);
     },
     read: (path) => readFile(join(dir, path), 'utf8'),
-    build: async (script = 'build', env = {}) => {
+    build: async (script = 'build', env = {}, args = []) => {
       try {
-        return await run(npm, ['run', '--silent', script], {
+        return await run(npm, ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], {
           cwd: dir,
           maxBuffer: 64 * 1024 * 1024,
           env: {
@@ -170,7 +170,9 @@ export async function writtenSitemaps(dir: string, name = 'sitemap.xml'): Promis
   const entries = new Map<string, UrlEntry>();
   for await (const entry of parseSitemap({ path: join(dir, name) }, { strict: true })) {
     if (entry.kind === 'url') entries.set(entry.loc, entry);
-    else for (const [loc, child] of await writtenSitemaps(dir, new URL(entry.loc).pathname.split('/').pop())) entries.set(loc, child);
+    else
+      for (const [loc, child] of await writtenSitemaps(dir, new URL(entry.loc).pathname.split('/').pop()))
+        entries.set(loc, child);
   }
   return entries;
 }
@@ -178,4 +180,12 @@ export async function writtenSitemaps(dir: string, name = 'sitemap.xml'): Promis
 /** Each entry's lastmod by loc (undefined where it has none): what a second build may change. */
 export function lastmods(entries: Map<string, UrlEntry>): Record<string, string | undefined> {
   return Object.fromEntries([...entries].map(([loc, entry]) => [loc, entry.lastmod]));
+}
+
+/** The part of `audit --json` the real-site tests hold exactly. */
+export interface AuditJson {
+  urls: { listed: number; checked: number; indexable: number };
+  summary: { errors: number; warnings: number };
+  checks: { code: string }[];
+  siteChecks: { code: string }[];
 }

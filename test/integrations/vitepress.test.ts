@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { UrlEntry } from '../../src/core/index.js';
 import { runCli } from '../helpers/cli.js';
-import { copyExample, lastmods, serveDirectory, writtenSitemaps, type ExampleCopy } from '../helpers/real-build.js';
+import {
+  copyExample,
+  type AuditJson,
+  lastmods,
+  serveDirectory,
+  writtenSitemaps,
+  type ExampleCopy,
+} from '../helpers/real-build.js';
 import type { RunningSite } from '../helpers/serve-site.js';
 import { WAITS_FOR_BUILD_DIR } from './waiting.js';
 
@@ -57,17 +64,38 @@ test('vitepress: clean URLs, no 404, noindex or redirect page, and the translati
   assert.deepEqual(Object.values(lastmods(built.entries)).filter(Boolean), []);
 });
 
-test('vitepress: generate on the output folder lists the same pages, in the host form', { todo: WAITS_FOR_BUILD_DIR }, async () => {
-  const out = join(scratch, 'generate');
-  const run = await runCli(['generate', dist, '--base-url', `${site.origin}/`, '--out', out, '--clean-urls', '--json']);
-  assert.equal(run.code, 0, run.stderr);
-  const entries = await writtenSitemaps(out);
-  assert.deepEqual([...entries.keys()].sort(), pages(site.origin));
-});
+test(
+  'vitepress: generate on the output folder lists the same pages, in the host form',
+  { todo: WAITS_FOR_BUILD_DIR },
+  async () => {
+    const out = join(scratch, 'generate');
+    const run = await runCli([
+      'generate',
+      dist,
+      '--base-url',
+      `${site.origin}/`,
+      '--out',
+      out,
+      '--clean-urls',
+      '--json',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const entries = await writtenSitemaps(out);
+    assert.deepEqual([...entries.keys()].sort(), pages(site.origin));
+  },
+);
 
 test('vitepress: crawl over a static server finds the same pages', async () => {
   const out = join(scratch, 'crawl');
-  const run = await runCli(['crawl', `${site.origin}/`, '--out', out, '--state', join(scratch, 'crawl-state'), '--json']);
+  const run = await runCli([
+    'crawl',
+    `${site.origin}/`,
+    '--out',
+    out,
+    '--state',
+    join(scratch, 'crawl-state'),
+    '--json',
+  ]);
   assert.equal(run.code, 0, run.stderr);
   const entries = await writtenSitemaps(out);
   assert.deepEqual([...entries.keys()].sort(), pages(site.origin));
@@ -76,12 +104,7 @@ test('vitepress: crawl over a static server finds the same pages', async () => {
 test('vitepress: audit of the site and its sitemap finds nothing wrong', async () => {
   const run = await runCli(['audit', `${site.origin}/`, '--state', join(scratch, 'audit-state'), '--json']);
   assert.equal(run.code, 0, run.stderr);
-  const report = JSON.parse(run.stdout) as {
-    urls: { listed: number; checked: number; indexable: number };
-    summary: { errors: number };
-    checks: { code: string }[];
-    siteChecks: { code: string }[];
-  };
+  const report = JSON.parse(run.stdout) as AuditJson;
   assert.deepEqual(report.urls, { listed: 5, checked: 5, indexable: 5 });
   // Not one finding on a listed URL: no redirect, no noindex, hreflang as the pages say it.
   assert.deepEqual(report.checks, []);
