@@ -41,6 +41,7 @@ const PUBLIC_NAMES = [
   'GenerateError',
   'URL_LIST_FORMATS',
   'createSitemapWriter',
+  'generateFromDirectory',
   'pageContentDigest',
   'prepareEntry',
   'readSiteDirectory',

@@ -6,16 +6,20 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic, type Diagnostic } from '../core/index.js';
-import { GenerateError, writeSitemaps, type GeneratorInput, type WriteSummary } from '../generate/index.js';
+import { GenerateError } from '../generate/index.js';
 // What only build directories and --state need (an HTML parser, git, SQLite) is loaded when
 // used: a URL list is read without it (a tenth of a second of start-up less).
 import { LeftOutPages } from '../input/left-out.js';
-import { URL_LIST_FORMATS, type ReadItem, type UrlListFormat } from '../input/types.js';
+import { URL_LIST_FORMATS, type UrlListFormat } from '../input/types.js';
 import { readUrlListBatches } from '../input/url-list.js';
 import { countOf, formatFolded } from '../report/format.js';
-import { formatGenerateSummary, likelyCause, type RecordedChanges } from '../report/generate.js';
-import type { GenerateLedger } from '../store/generate-ledger.js';
-import { generateLedgerPath } from '../store/site-database.js';
+import { formatGenerateSummary, likelyCause } from '../report/generate.js';
+import {
+  generateFromSources,
+  type GenerateFromDirectorySummary,
+  type SiteNote,
+  type SiteSource,
+} from '../site/generate-from-directory.js';
 import { EXIT_FAILED, UsageError, booleanFlag, listFlag, stringFlag, type Command, type Io } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
@@ -152,28 +156,35 @@ Examples:
     const interruption = listenForInterruption(() =>
       (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
     );
-    const ledger =
-      stateDir === undefined
-        ? undefined
-        : new (await import('../store/generate-ledger.js')).GenerateLedger(generateLedgerPath(stateDir));
-    // Build directories are dated by their content with a ledger; by their last commit on its first run.
-    const pages = { contentDigests: ledger !== undefined, commitTimes: ledger?.knows(output.baseUrl) === false };
-    const inputs = new Inputs(args.positionals, { output, inputFormat, exclude, pages, io, report });
     // A terminal sees the count grow; a log gets only the summary, which comes soon enough.
     const progress = new ProgressLine(io, { plainEveryMs: 'never' });
-    let summary: WriteSummary;
+    const sources: SiteSource[] = [];
+    for (const path of args.positionals) {
+      const directory = path !== '-' && (await stat(path)).isDirectory();
+      sources.push(
+        directory
+          ? path
+          : readUrlListBatches(path, { ...(inputFormat ? { format: inputFormat } : {}), stdin: io.stdin }),
+      );
+    }
+    let summary: GenerateFromDirectorySummary;
     try {
-      summary = await writeSitemaps(inputs.read(), {
+      summary = await generateFromSources(sources, {
         ...output,
+        out: output.outDir,
+        exclude,
+        ...(stateDir === undefined ? {} : { state: stateDir }),
         strict: booleanFlag(args, 'strict'),
-        dedupe: !booleanFlag(args, 'keep-duplicates'),
-        ...(ledger === undefined ? {} : { ledger }),
+        keepDuplicates: booleanFlag(args, 'keep-duplicates'),
         signal: interruption.signal,
+        examplesPerReason: report.maxPerRule,
         onProblem: report.problem,
+        onRead: report.itemsRead,
+        onLeftOut: report.leftOut.add,
+        onNote: report.note,
         onProgress: ({ urls, files }) => progress.update(() => `${countOf(urls, 'URL')}, ${countOf(files, 'file')}…`),
       });
     } catch (error) {
-      ledger?.close();
       progress.clear();
       if (interruption.signal.aborted) return report.failed(String(interruption.signal.reason));
       if (!(error instanceof GenerateError)) throw error;
@@ -185,25 +196,12 @@ Examples:
       interruption.dispose();
     }
     progress.clear();
-    const changes = ledger && summary.changes && recordedChanges(ledger, summary.changes, report.maxPerRule);
-    ledger?.close();
-    return report.written(summary, changes);
+    return report.written(
+      summary,
+      sources.some((source) => typeof source === 'string'),
+    );
   },
 };
-
-/** The run's changes as the ledger recorded them, with the first `limit` URLs of each kind (0: all). */
-function recordedChanges(
-  ledger: GenerateLedger,
-  changes: NonNullable<WriteSummary['changes']>,
-  limit: number,
-): RecordedChanges {
-  const first = (change: 'added' | 'changed' | 'removed') => ledger.changesOf(changes.run, change, limit || -1);
-  return {
-    ...changes,
-    ledger: ledger.file,
-    examples: { added: first('added'), changed: first('changed'), removed: first('removed') },
-  };
-}
 
 function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
   if (raw === undefined) return undefined;
@@ -212,91 +210,18 @@ function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
   return raw as UrlListFormat;
 }
 
-/** Every input in order, as one stream for the writer; tells the report what it hands on and what build directories leave out. */
-class Inputs {
-  private readonly unusedExcludes = new Map<string, number>();
-  private directories = 0;
-
-  constructor(
-    private readonly paths: string[],
-    private readonly context: {
-      output: OutputOptions;
-      inputFormat: UrlListFormat | undefined;
-      exclude: string[];
-      /** What build-directory pages carry: content digests; lastmod from their last commit. */
-      pages: { contentDigests: boolean; commitTimes: boolean };
-      io: Io;
-      report: RunReport;
-    },
-  ) {}
-
-  /** The items, in batches where the reader gives them so (URL lists: no promise per line). */
-  async *read(): AsyncGenerator<GeneratorInput | GeneratorInput[]> {
-    const { output, inputFormat, exclude, io, report } = this.context;
-    for (const path of this.paths) {
-      if (path !== '-' && (await stat(path)).isDirectory()) {
-        for await (const item of this.directory(path, output.baseUrl, exclude, report)) {
-          report.itemsRead(1);
-          yield item;
-        }
-        continue;
-      }
-      const format = inputFormat ? { format: inputFormat } : {};
-      for await (const items of readUrlListBatches(path, { ...format, stdin: io.stdin })) {
-        report.itemsRead(items.length);
-        yield items;
-      }
-    }
-    report.unusedExcludes(this.directories === 0 ? exclude : this.excludesUnusedEverywhere(), this.directories);
-  }
-
-  private async *directory(
-    path: string,
-    baseUrl: string,
-    exclude: string[],
-    report: RunReport,
-  ): AsyncGenerator<ReadItem> {
-    this.directories++;
-    const { pages, io } = this.context;
-    const { CommitTimes } = await import('../input/commit-times.js');
-    const { readSiteDirectory } = await import('../input/site-directory.js');
-    const commitTimes = pages.commitTimes ? CommitTimes.open(path) : undefined;
-    if (commitTimes?.ok === false && commitTimes.reason === 'shallow')
-      io.stderr.write(
-        `warning: ${path} is in a shallow git clone, where the oldest commit present claims every file: its pages are dated by their file times (git fetch --unshallow, then a run with a new --state, dates them by their last commits)\n`,
-      );
-    try {
-      // Each page named by its file, so a problem with it points at the file to fix.
-      yield* readSiteDirectory(path, {
-        baseUrl,
-        exclude,
-        contentDigests: pages.contentDigests,
-        ...(commitTimes?.ok ? { commitTimes: commitTimes.times } : {}),
-        onLeftOut: report.leftOut.add,
-        onUnusedExclude: (patterns) => {
-          for (const pattern of patterns) this.unusedExcludes.set(pattern, (this.unusedExcludes.get(pattern) ?? 0) + 1);
-        },
-      });
-    } finally {
-      if (commitTimes?.ok) commitTimes.times.close();
-    }
-  }
-
-  /** A glob is reported when it matched nothing in any of the directories (it may be meant for one only). */
-  private excludesUnusedEverywhere(): string[] {
-    return [...this.unusedExcludes].filter(([, count]) => count === this.directories).map(([pattern]) => pattern);
-  }
-}
-
 /**
  * What one run tells the user: problems on stderr as they come (the first --max-per-rule of each
- * code, the rest counted), then the summary on stdout (text, or one JSON object with --json).
+ * code, the rest counted), what the run says once, then the summary on stdout (text, or one JSON
+ * object with --json).
  */
 class RunReport {
   private readonly tally: DiagnosticTally;
   readonly leftOut: LeftOutPages;
+  private readonly notes: SiteNote[] = [];
+  private summary: GenerateFromDirectorySummary | undefined;
+  private directories = false;
   private items = 0;
-  private unused: { patterns: string[]; directories: number } = { patterns: [], directories: 0 };
 
   constructor(
     private readonly io: Io,
@@ -310,30 +235,33 @@ class RunReport {
     if (this.tally.add(problem) && !this.options.json) this.io.stderr.write(`${formatDiagnostic(problem)}\n`);
   };
 
-  itemsRead(count: number): void {
+  readonly itemsRead = (count: number): void => {
     this.items += count;
-  }
+  };
 
-  unusedExcludes(patterns: string[], directories: number): void {
-    this.unused = { patterns, directories };
-  }
+  readonly note = (note: SiteNote): void => {
+    this.notes.push(note);
+    if (!this.options.json) this.io.stderr.write(`${note.level}: ${note.message}\n`);
+  };
 
   get maxPerRule(): number {
     return this.options.maxPerRule;
   }
 
-  /** The run published its sitemaps (and recorded its `changes` in the ledger): exit 1 only for problems at or above --fail-on. */
-  written(summary: WriteSummary, changes: RecordedChanges | undefined): number {
+  /** The run published its sitemaps: exit 1 only for problems at or above --fail-on. */
+  written(summary: GenerateFromDirectorySummary, directories: boolean): number {
+    this.summary = summary;
+    this.directories = directories;
     this.printProblemEnd();
     if (this.options.json) {
-      const recorded = changes === undefined ? {} : { changes };
-      this.io.stdout.write(`${JSON.stringify({ written: true, ...summary, ...recorded, ...this.json() })}\n`);
+      const { leftOut: _leftOut, unusedExcludes: _unused, notes: _notes, itemsRead: _items, ...written } = summary;
+      this.io.stdout.write(`${JSON.stringify({ written: true, ...written, ...this.json() })}\n`);
     } else {
       const { outDir } = this.options.output;
       this.io.stdout.write(
         this.options.quiet
           ? `${summary.robotsTxt.join('\n')}\n`
-          : formatGenerateSummary(summary, this.leftOut.byReason(), resolve(outDir), changes),
+          : formatGenerateSummary(summary, summary.leftOut, resolve(outDir), summary.changes),
       );
     }
     return exitCode(this.tally, this.options.failOn);
@@ -359,8 +287,9 @@ class RunReport {
     return {
       diagnostics: this.tally.examples(),
       folded: this.tally.folded(),
-      leftOut: this.leftOut.byReason(),
-      unusedExcludes: this.unused.patterns,
+      leftOut: this.summary?.leftOut ?? this.leftOut.byReason(),
+      unusedExcludes: this.summary?.unusedExcludes ?? [],
+      notes: this.notes,
       ...(cause === undefined ? {} : { likelyCause: cause }),
     };
   }
@@ -371,11 +300,11 @@ class RunReport {
     const lines = this.tally.folded().map(formatFolded);
     const cause = this.likelyCause();
     if (cause !== undefined) lines.push(`Likely cause: ${cause}`);
-    for (const pattern of this.unused.patterns) {
+    for (const pattern of this.summary?.unusedExcludes ?? []) {
       lines.push(
-        this.unused.directories === 0
-          ? `warning: --exclude ${pattern} was not used: --exclude applies to build directories, and no INPUT is one`
-          : `warning: --exclude ${pattern} matched no page (globs are relative to the build directory, e.g. "drafts/**")`,
+        this.directories
+          ? `warning: --exclude ${pattern} matched no page (globs are relative to the build directory, e.g. "drafts/**")`
+          : `warning: --exclude ${pattern} was not used: --exclude applies to build directories, and no INPUT is one`,
       );
     }
     if (lines.length > 0) this.io.stderr.write(`${lines.join('\n')}\n`);

@@ -1,14 +1,14 @@
 /**
  * What a crawler reads in an HTML page, with htmlparser2's streaming tokenizer (chunks in, no
  * DOM): followable links, `<base href>`, canonical, robots meta, hreflang alternates, images, and
- * the page's own redirect (meta refresh or inline script, see ./client-redirect.ts).
+ * the page's own redirect (meta refresh or inline script, see ../html/client-redirect.ts).
  * URLs are resolved at the end, against the page URL and its `<base href>` (which applies to the
  * whole document even when it comes after a link).
  */
 import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
-import { findScriptRedirect, isJavaScriptType, parseRefresh, type ClientRedirect } from './client-redirect.js';
+import { ClientRedirectScanner, type ClientRedirect } from '../html/client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from '../html/directives.js';
 
 export interface PageFacts {
@@ -81,11 +81,7 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
   let baseHref: string | undefined;
   let inBody = false;
   let inNoscript = false;
-  // The first refresh declaration decides, as in browsers, even when it is a mere reload.
-  let refreshSeen = false;
-  let clientRedirect: ClientRedirect | undefined;
-  /** The text of the inline script being read, up to MAX_SCRIPT_CHARS; undefined outside one. */
-  let scriptText: string | undefined;
+  const redirects = new ClientRedirectScanner();
 
   const parser = new Parser(
     {
@@ -112,43 +108,27 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
             if (!inBody && attributes.name !== undefined && isHonouredMetaName(attributes.name)) {
               addDirectiveList(directives, attributes.content ?? '');
             }
-            if (!inBody && !inNoscript && !refreshSeen && attributes['http-equiv']?.trim().toLowerCase() === 'refresh')
-              readRefresh(attributes.content ?? '');
+            if (!inBody && !inNoscript) redirects.meta(attributes);
             break;
           case 'noscript':
             inNoscript = true;
             break;
           case 'script':
-            if (clientRedirect === undefined && attributes.src === undefined && isJavaScriptType(attributes.type))
-              scriptText = '';
+            redirects.scriptOpened(attributes);
             break;
         }
       },
       ontext(text) {
-        if (scriptText !== undefined && scriptText.length < MAX_SCRIPT_CHARS)
-          scriptText += text.slice(0, MAX_SCRIPT_CHARS - scriptText.length);
+        redirects.text(text);
       },
       onclosetag(name) {
         if (name === 'noscript') inNoscript = false;
-        if (name !== 'script' || scriptText === undefined) return;
-        const navigation = findScriptRedirect(scriptText);
-        scriptText = undefined;
-        if (navigation !== undefined && clientRedirect === undefined)
-          clientRedirect = { kind: 'js-redirect', ...navigation };
+        if (name === 'script') redirects.scriptClosed();
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   const decoder = decoderFor(charset);
-
-  function readRefresh(content: string): void {
-    const refresh = parseRefresh(content);
-    if (refresh === undefined) return;
-    refreshSeen = true;
-    if (refresh.href !== undefined && clientRedirect === undefined) {
-      clientRedirect = { kind: 'meta-refresh', href: refresh.href, delaySeconds: refresh.delaySeconds };
-    }
-  }
 
   return {
     write(chunk) {
@@ -160,6 +140,7 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
       const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
       const resolveAll = (list: string[]) =>
         list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
+      const clientRedirect = redirects.redirect;
       const redirectTarget = clientRedirect === undefined ? undefined : resolve(clientRedirect.href, base);
       return {
         links: resolveAll(raw.links),
@@ -175,12 +156,6 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
     },
   };
 }
-
-/**
- * How much of one inline script is searched for a redirect. Redirect scripts are short; a large
- * inline bundle is not kept whole in memory for it.
- */
-const MAX_SCRIPT_CHARS = 64 * 1024;
 
 function decoderFor(charset: string | undefined): TextDecoder {
   try {

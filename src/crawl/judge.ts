@@ -12,7 +12,7 @@ import type { Alternate, UrlEntry } from '../core/entry.js';
 import { isHtmlContentType } from '../discover/http.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
-import type { ClientRedirect } from './client-redirect.js';
+import type { ClientRedirect } from '../html/client-redirect.js';
 import { createHtmlReader, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
 import { parseLinkHeader } from './link-header.js';

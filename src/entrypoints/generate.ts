@@ -20,14 +20,23 @@ export {
   type WrittenFile,
 } from '../generate/types.js';
 export type { RunChanges, SitemapLedger } from '../generate/ledger.js';
+export {
+  generateFromDirectory,
+  type GenerateFromDirectoryOptions,
+  type GenerateFromDirectorySummary,
+  type RecordedChanges,
+  type SiteNote,
+} from '../site/generate-from-directory.js';
 export { readUrlList, type ReadUrlListOptions } from '../input/url-list.js';
 export {
   readSiteDirectory,
   walkSiteDirectory,
   type LeftOutPage,
   type LeftOutPageReason,
+  type TrailingSlash,
   type WalkSiteOptions,
 } from '../input/site-directory.js';
+export type { LeftOutGroup } from '../input/left-out.js';
 export {
   URL_LIST_FORMATS,
   type ReadEntry,

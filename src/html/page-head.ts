@@ -2,12 +2,18 @@
  * What the head of an HTML page says about the page itself: its robots directives (read by the
  * rules of ./directives.ts, as the crawler reads them), its canonical URLs and hreflang alternates,
  * resolved against the page URL and `<base href>`, and when it says it last changed
- * (`article:modified_time`, or a JSON-LD `dateModified`). Reading stops at `<body>`, so a large
- * page costs only its head; asked to, it reads on through the body for JSON-LD blocks only, which
+ * (`article:modified_time`, or a JSON-LD `dateModified`). Reading stops at `</head>` or `<body>`, so a
+ * large page costs only its head; asked to, it reads on through the body for JSON-LD blocks only, which
  * may stand anywhere in a page. Directives and links in the body are never believed.
+ *
+ * It also says what a page is to a visitor: its title (`<title>`, and the first `<h1>`), and
+ * whether it only sends the browser elsewhere (a meta refresh, or a script, found by the one
+ * detector of ./client-redirect.ts). For those it may read a bounded prefix of the body
+ * (`bodyChars`): a redirect stub's script and a page's first heading come early.
  */
 import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
+import { ClientRedirectScanner, type ClientRedirect } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
 
 export interface PageHead {
@@ -21,12 +27,31 @@ export interface PageHead {
    * (or `og:updated_time`), else the first JSON-LD `dateModified`.
    */
   modified?: string;
+  /** The text of `<title>`, whitespace collapsed; absent when empty or missing. */
+  title?: string;
+  /** The text of the first `<h1>` read (in the body prefix read), whitespace collapsed. */
+  heading?: string;
+  /** The redirect the page makes itself (meta refresh in the head, inline script), its target resolved. */
+  clientRedirect?: ClientRedirect;
+  /**
+   * Present (true) when the whole document was read and its body holds no words outside scripts:
+   * a page that shows nothing.
+   */
+  showsNothing?: true;
 }
 
 export interface PageHeadOptions {
   /** Read on past `<body>` for JSON-LD blocks (default false: stop at `<body>`). */
   wholeDocument?: boolean | undefined;
+  /**
+   * Read on past `<body>` until this many characters of the document have been read in all, for
+   * the first `<h1>` and a body that is only a redirect script (default 0: stop at `<body>`).
+   */
+  bodyChars?: number | undefined;
 }
+
+/** Text kept of a title or heading: enough to show, and to tell a "not found" page. */
+const MAX_TITLE_CHARS = 512;
 
 /** Meta properties that carry the page's own modification time (Open Graph article, and og:). */
 const MODIFIED_PROPERTIES = new Set(['article:modified_time', 'og:updated_time']);
@@ -49,17 +74,41 @@ export async function readPageHead(
   /** The text of the JSON-LD block being read; undefined outside one. */
   let jsonLd: string | undefined;
   let inBody = false;
+  const bodyChars = options.bodyChars ?? 0;
+  let charsRead = 0;
+  const redirects = new ClientRedirectScanner();
+  let inNoscript = false;
+  /** The title or heading being read, and which; undefined outside both. */
+  let reading: { into: 'title' | 'heading'; text: string } | undefined;
+  let title: string | undefined;
+  let heading: string | undefined;
+  let words = false;
+  /** Inside elements whose text is not shown (script, style, template, noscript). */
+  let hidden = 0;
+  const wantsBody = (): boolean => options.wholeDocument === true || charsRead < bodyChars;
   const parser = new Parser(
     {
       onopentag(name, attributes) {
         if (name === 'script') {
+          hidden++;
           if (isJsonLd(attributes.type) && jsonLdModified === undefined) jsonLd = '';
+          else redirects.scriptOpened(attributes);
+        } else if (name === 'noscript') {
+          inNoscript = true;
+          hidden++;
+        } else if (name === 'style' || name === 'template') {
+          hidden++;
+        } else if (name === 'title' && !inBody && title === undefined) {
+          reading = { into: 'title', text: '' };
+        } else if (name === 'h1' && heading === undefined) {
+          reading = { into: 'heading', text: '' };
         } else if (inBody) {
           return;
         } else if (name === 'body') {
           inBody = true;
-          if (!options.wholeDocument) parser.pause(); // what follows says nothing about the page's head
+          if (!wantsBody()) parser.pause(); // what follows says nothing about the page's head
         } else if (name === 'meta') {
+          if (!inNoscript) redirects.meta(attributes);
           if (attributes.name !== undefined && isHonouredMetaName(attributes.name))
             addDirectiveList(directives, attributes.content ?? '');
           const property = attributes.property?.trim().toLowerCase();
@@ -75,11 +124,30 @@ export async function readPageHead(
         }
       },
       ontext(text) {
+        if (reading !== undefined && reading.text.length < MAX_TITLE_CHARS) reading.text += text;
+        if (redirects.inScript) redirects.text(text);
+        else if (inBody && hidden === 0 && !words && /\S/.test(text)) words = true;
         if (jsonLd === undefined) return;
         jsonLd = jsonLd.length + text.length > MAX_JSON_LD_CHARS ? undefined : jsonLd + text;
       },
       onclosetag(name) {
-        if (name !== 'script' || jsonLd === undefined) return;
+        if (name === 'head' && !inBody) {
+          // What follows the head is the body, with or without a <body> tag (redirect stubs have none).
+          inBody = true;
+          if (!wantsBody()) parser.pause();
+        }
+        if (name === 'noscript') inNoscript = false;
+        if (name === 'noscript' || name === 'style' || name === 'template' || name === 'script')
+          hidden = Math.max(0, hidden - 1);
+        if ((name === 'title' || name === 'h1') && reading !== undefined) {
+          const text = collapse(reading.text);
+          if (reading.into === 'title') title = text;
+          else heading = text;
+          reading = undefined;
+        }
+        if (name !== 'script') return;
+        redirects.scriptClosed();
+        if (jsonLd === undefined) return;
         jsonLdModified ??= dateModifiedOf(jsonLd);
         jsonLd = undefined;
       },
@@ -89,8 +157,10 @@ export async function readPageHead(
   const decoder = new TextDecoder('utf-8');
   let stopped = false;
   for await (const chunk of chunks) {
-    parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    if (inBody && !options.wholeDocument) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    charsRead += text.length;
+    parser.write(text);
+    if (inBody && !wantsBody()) {
       stopped = true;
       break;
     }
@@ -99,12 +169,22 @@ export async function readPageHead(
   const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
   const canonicals = canonicalHrefs.map((href) => resolve(href, base)).filter((url) => url !== undefined);
   const modified = metaModified ?? jsonLdModified;
+  const redirect = redirects.redirect;
+  const target = redirect === undefined ? undefined : resolve(redirect.href, base);
   return {
     directives,
     canonicals: [...new Set(canonicals)],
     alternates: distinctAlternates(alternateHrefs, base),
     ...(modified === undefined ? {} : { modified }),
+    ...(title ? { title } : {}),
+    ...(heading ? { heading } : {}),
+    ...(redirect === undefined || target === undefined ? {} : { clientRedirect: { ...redirect, href: target } }),
+    ...(!stopped && !words ? { showsNothing: true as const } : {}),
   };
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
 }
 
 function relTokens(value: string | undefined): string[] {

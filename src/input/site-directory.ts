@@ -26,6 +26,9 @@ import type { CommitTimes } from './commit-times.js';
 import { pageContentDigest } from './content-digest.js';
 import type { ReadEntry } from './types.js';
 
+/** What becomes of the trailing slash of a folder page's URL (`blog/index.html`): `/blog/`, `/blog`, or as the links write it. */
+export type TrailingSlash = 'always' | 'never' | 'keep';
+
 /** Why a page of a build directory is not listed. */
 export type LeftOutPageReason = 'excluded' | 'error-page' | 'noindex' | 'canonicalised';
 
@@ -56,6 +59,9 @@ export interface WalkSiteOptions {
   /** Date each page by its last commit, when git has one for it, instead of by its file time. */
   commitTimes?: CommitTimes;
 }
+
+/** How far into a page its first `<h1>` is looked for, when it has no `<title>`. */
+const TITLE_SEARCH_CHARS = 16 * 1024;
 
 const HTML_FILE = /\.html?$/i;
 /** `404.html`, `500.htm`, or `404/index.html` (as Gatsby writes it): pages served for HTTP errors. */
@@ -89,7 +95,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       continue;
     }
     const url = joinUrl(base, pageUrlPath(relative));
-    const head = await readPageHead(createReadStream(path), url);
+    const head = await readPageHead(createReadStream(path), url, { bodyChars: TITLE_SEARCH_CHARS });
     if (head.directives.noindex) {
       leaveOut(path, 'noindex', 'noindex in a robots <meta> tag');
       continue;
@@ -106,9 +112,13 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     }
     const lastmod = (await options.commitTimes?.timeOf(relative)) ?? formatUtcDateTime((await stat(path)).mtime);
     const entry: UrlEntry = { kind: 'url', loc, lastmod };
-    yield options.contentDigests
-      ? { entry, source: path, contentDigest: await pageContentDigest(createReadStream(path)) }
-      : { entry, source: path };
+    const title = head.title ?? head.heading;
+    yield {
+      entry,
+      source: path,
+      ...(options.contentDigests ? { contentDigest: await pageContentDigest(createReadStream(path)) } : {}),
+      ...(title === undefined ? {} : { title }),
+    };
   }
   const unused = excludes.filter((exclude) => !exclude.used).map((exclude) => exclude.pattern);
   if (unused.length > 0) options.onUnusedExclude?.(unused);

@@ -10,6 +10,8 @@ export interface ReadEntry {
   line?: number;
   /** Digest of the page's content, build noise left out (pages of a site directory, when asked). */
   contentDigest?: string;
+  /** The page's title: its `<title>`, else its first `<h1>` (pages of a site directory, for an HTML sitemap page). */
+  title?: string;
 }
 
 /** A line an input reader could not read, as a diagnostic. */

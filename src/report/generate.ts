@@ -4,9 +4,9 @@
  * when most entries failed for one reason.
  */
 import type { DiagnosticTally } from '../core/diagnostic-tally.js';
-import type { RunChanges, UrlChange } from '../generate/ledger.js';
 import type { WriteSummary } from '../generate/types.js';
 import type { LeftOutGroup, LeftOutPageReason } from '../input/index.js';
+import type { RecordedChanges } from '../site/generate-from-directory.js';
 import { countOf, formatBytes, formatNumber } from './format.js';
 
 const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {
@@ -19,11 +19,7 @@ const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {
 /** Reasons whose detail differs from page to page (which glob, which canonical), so it is printed. */
 const DETAILED = new Set<LeftOutPageReason>(['excluded', 'canonicalised']);
 
-/** What an incremental run recorded in its ledger (the file), with the first URLs of each change. */
-export interface RecordedChanges extends RunChanges {
-  ledger: string;
-  examples: Record<UrlChange, string[]>;
-}
+export type { RecordedChanges };
 
 /** The text summary of a run, ending with the robots.txt line(s); `outDir` as it should be shown. */
 export function formatGenerateSummary(

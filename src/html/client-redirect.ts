@@ -1,12 +1,21 @@
 /**
  * Redirects a page makes itself, once a browser has it: a meta refresh with a
  * URL, or an inline script that sends the window elsewhere. Read from the page's text; scripts
- * are never run.
+ * are never run. The one detector of client-side redirects: the crawler (crawl/html.ts) and the
+ * build-directory reader (html/page-head.ts) both feed a ClientRedirectScanner with the tags
+ * their own parser meets.
  */
 
 /** A page's own redirect, its target as written in the page (resolved later, against the base). */
 export type ClientRedirect =
   { kind: 'meta-refresh'; href: string; delaySeconds: number } | { kind: 'js-redirect'; href: string; how: string };
+
+/**
+ * The longest refresh delay of a redirect stub. A page that refreshes to another URL after longer
+ * is read first ("this page has moved; you will be taken there in 10 seconds") and is a page of
+ * its own, as search engines treat it.
+ */
+export const MAX_STUB_REFRESH_SECONDS = 5;
 
 /** What a refresh declaration asks for: a reload of the same page, or another URL. */
 export type Refresh = { delaySeconds: number; href?: string };
@@ -109,4 +118,63 @@ function topLevelCode(script: string): string {
 export function isJavaScriptType(type: string | undefined): boolean {
   const value = (type ?? '').trim().toLowerCase();
   return value === '' || value === 'module' || /^(?:text|application)\/(?:x-)?(?:java|ecma)script$/.test(value);
+}
+
+/**
+ * How much of one inline script is searched for a redirect. Redirect scripts are short; a large
+ * inline bundle is not kept whole in memory for it.
+ */
+const MAX_SCRIPT_CHARS = 64 * 1024;
+
+/**
+ * Finds a page's own redirect from the tags of a streaming HTML parser: the first refresh
+ * declaration of the head decides (as in browsers, even a mere reload), one inside `<noscript>`
+ * counts for nothing, and the first inline script that navigates is the script's redirect. The
+ * target is as written: the caller resolves it against the page and its `<base href>`.
+ */
+export class ClientRedirectScanner {
+  private refreshSeen = false;
+  private found: ClientRedirect | undefined;
+  /** The text of the inline script being read, up to MAX_SCRIPT_CHARS; undefined outside one. */
+  private scriptText: string | undefined;
+
+  /** A `<meta>` of the head (outside `<noscript>`). */
+  meta(attributes: Record<string, string>): void {
+    if (this.refreshSeen || attributes['http-equiv']?.trim().toLowerCase() !== 'refresh') return;
+    const refresh = parseRefresh(attributes.content ?? '');
+    if (refresh === undefined) return;
+    this.refreshSeen = true;
+    if (refresh.href !== undefined && this.found === undefined)
+      this.found = { kind: 'meta-refresh', href: refresh.href, delaySeconds: refresh.delaySeconds };
+  }
+
+  /** A `<script>` opens: an inline one of a type browsers run is read. */
+  scriptOpened(attributes: Record<string, string>): void {
+    if (this.found === undefined && attributes.src === undefined && isJavaScriptType(attributes.type))
+      this.scriptText = '';
+  }
+
+  /** Text of the document (only a script's counts). */
+  text(text: string): void {
+    if (this.scriptText !== undefined && this.scriptText.length < MAX_SCRIPT_CHARS)
+      this.scriptText += text.slice(0, MAX_SCRIPT_CHARS - this.scriptText.length);
+  }
+
+  /** A `</script>` closes. */
+  scriptClosed(): void {
+    if (this.scriptText === undefined) return;
+    const navigation = findScriptRedirect(this.scriptText);
+    this.scriptText = undefined;
+    if (navigation !== undefined && this.found === undefined) this.found = { kind: 'js-redirect', ...navigation };
+  }
+
+  /** True while an inline script is being read (its text is code, not the page's words). */
+  get inScript(): boolean {
+    return this.scriptText !== undefined;
+  }
+
+  /** The page's first redirect, its target as written; undefined when it makes none. */
+  get redirect(): ClientRedirect | undefined {
+    return this.found;
+  }
 }

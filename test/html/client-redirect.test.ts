@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findScriptRedirect, isJavaScriptType, parseRefresh } from '../../src/crawl/client-redirect.js';
+import { findScriptRedirect, isJavaScriptType, parseRefresh } from '../../src/html/client-redirect.js';
 
 describe('parseRefresh', () => {
   it('reads the URL in the usual syntaxes, with its delay', () => {

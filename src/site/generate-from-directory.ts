@@ -1,0 +1,260 @@
+/**
+ * What `sitemapkit generate DIR` does, as a library function: a site's build directory (and any
+ * URL lists read along with it) → published sitemaps, with the pages left out counted by reason
+ * and, with a state directory, the run's changes recorded in the ledger. The command line is a
+ * thin wrapper over it; framework integrations call it after their build.
+ *
+ * What needs more than the writer (an HTML parser, git, SQLite) is loaded when used: a run over
+ * URL lists alone starts without it.
+ */
+import { stat } from 'node:fs/promises';
+import type { Diagnostic } from '../core/index.js';
+import type { RunChanges, UrlChange } from '../generate/ledger.js';
+import type { GeneratorInput, OutputFormat, WriteProgress, WriteSummary } from '../generate/types.js';
+import { writeSitemaps } from '../generate/write-sitemaps.js';
+import { LeftOutPages, type LeftOutGroup } from '../input/left-out.js';
+import type { LeftOutPage, TrailingSlash } from '../input/site-directory.js';
+import type { GenerateLedger } from '../store/generate-ledger.js';
+import { generateLedgerPath } from '../store/site-database.js';
+
+/** An input of a run: a build directory (its path), or entries read elsewhere (a URL list). */
+export type SiteSource = string | AsyncIterable<GeneratorInput | GeneratorInput[]>;
+
+/** Something a run says once, not about one page: why lastmod is left out, a shallow clone… */
+export interface SiteNote {
+  level: 'warning' | 'note';
+  message: string;
+}
+
+/** The options of {@link generateFromDirectory}, named after `sitemapkit generate`'s flags. */
+export interface GenerateFromDirectoryOptions {
+  /** Public URL of the directory's root, and of `out` (`--base-url`). */
+  baseUrl: string;
+  /** Directory to publish the sitemaps into (`--out`); created when missing. */
+  out: string;
+  /** URLs per sitemap file (`--max-urls`); default and maximum 50,000. */
+  maxUrls?: number;
+  /** Uncompressed bytes per file (`--max-bytes`); default and maximum 52,428,800. */
+  maxBytes?: number;
+  /** Gzipped shards, listed by an index (`--gzip`). */
+  gzip?: boolean;
+  /** Gzip the index too (`--gzip-index`). */
+  gzipIndex?: boolean;
+  /** 'xml' (default) or 'txt' (`--format`). */
+  format?: OutputFormat;
+  /** URL of an XSLT or CSS stylesheet (`--stylesheet`). */
+  stylesheet?: string;
+  /** Accept URLs on other hosts or outside the base URL's directory (`--allow-other-hosts`). */
+  allowOtherHosts?: boolean;
+  /** Globs of page paths to leave out, relative to the directory (`--exclude`). */
+  exclude?: readonly string[];
+  /** Directory of the ledger of earlier runs (`--state`): the run is then incremental. */
+  state?: string;
+  /** Stop at the first problem; nothing is published (`--strict`). */
+  strict?: boolean;
+  /** Write every URL as given, without looking for duplicates (`--keep-duplicates`). */
+  keepDuplicates?: boolean;
+  /** Keep pages the folder's robots.txt disallows, with a warning (`--keep-disallowed`). */
+  keepDisallowed?: boolean;
+  /** The site's 404 page, relative to the directory, when no convention names it (`--not-found`). */
+  notFound?: string;
+  /** List the images of each page, but never one that stands on most pages (`--images`). */
+  images?: boolean;
+  /** Drop `.html` from page URLs (`--clean-urls`); default from vercel.json's `cleanUrls`. */
+  cleanUrls?: boolean;
+  /** `always`, `never` or `keep` the trailing slash of folder pages (`--trailing-slash`); default from vercel.json. */
+  trailingSlash?: TrailingSlash;
+  /** The present (a lastmod in the future is refused; a ledger records changes at this time); default the clock. */
+  now?: Date;
+  /** Aborting stops the run; nothing is published. */
+  signal?: AbortSignal;
+  /** Left-out pages kept as examples per reason, and changes per kind (0: all); default 20. */
+  examplesPerReason?: number;
+  /** Told of each problem with an entry (`file:line`, code, message). */
+  onProblem?: (problem: Diagnostic) => void;
+  /** Told after each finished file. */
+  onProgress?: (progress: WriteProgress) => void;
+  /** Told of how many entries (and unreadable lines) were read from the sources, as they come. */
+  onRead?: (count: number) => void;
+  /** Told of each page left out, and why. */
+  onLeftOut?: (page: LeftOutPage) => void;
+  /** Told of what the run says once (also in the summary's `notes`). */
+  onNote?: (note: SiteNote) => void;
+}
+
+/** What a run changed, as the ledger recorded it, with the first URLs of each kind of change. */
+export interface RecordedChanges extends RunChanges {
+  /** The ledger file. */
+  ledger: string;
+  examples: Record<UrlChange, string[]>;
+}
+
+/** What {@link generateFromDirectory} published, and what it left out. */
+export interface GenerateFromDirectorySummary extends WriteSummary {
+  /** Pages not listed, by reason, with the first few of each. */
+  leftOut: LeftOutGroup[];
+  /** `exclude` globs that matched no page of any directory. */
+  unusedExcludes: string[];
+  /** What the run said once. */
+  notes: SiteNote[];
+  /** Entries and problems read from the sources. */
+  itemsRead: number;
+  /** With `state`: what was added, changed and removed since the last run. */
+  changes?: RecordedChanges;
+}
+
+/**
+ * Reads a site's build directory as a search engine would see the site, and publishes its
+ * sitemaps into `options.out`. Throws GenerateError when nothing could be published (then
+ * `out` is as it was).
+ */
+export function generateFromDirectory(
+  directory: string,
+  options: GenerateFromDirectoryOptions,
+): Promise<GenerateFromDirectorySummary> {
+  return generateFromSources([directory], options);
+}
+
+/** {@link generateFromDirectory} over several sources, read in order: directories and entry streams. */
+export async function generateFromSources(
+  sources: readonly SiteSource[],
+  options: GenerateFromDirectoryOptions,
+): Promise<GenerateFromDirectorySummary> {
+  const examples = options.examplesPerReason ?? 20;
+  const run = new SourceReading(sources, options, new LeftOutPages(examples));
+  const ledger =
+    options.state === undefined
+      ? undefined
+      : new (await import('../store/generate-ledger.js')).GenerateLedger(generateLedgerPath(options.state));
+  try {
+    run.firstLedgerRun = ledger?.knows(options.baseUrl) === false;
+    run.dateByContent = ledger !== undefined;
+    const { changes: runChanges, ...written } = await writeSitemaps(run.read(), {
+      outDir: options.out,
+      baseUrl: options.baseUrl,
+      ...definedOf(options, ['maxUrls', 'maxBytes', 'gzip', 'gzipIndex', 'format', 'stylesheet', 'allowOtherHosts']),
+      ...definedOf(options, ['now', 'signal', 'strict', 'onProblem', 'onProgress']),
+      dedupe: !options.keepDuplicates,
+      ...(ledger === undefined ? {} : { ledger }),
+    });
+    const changes = ledger && runChanges && recordedChanges(ledger, runChanges, examples);
+    return {
+      ...written,
+      ...(changes === undefined ? {} : { changes }),
+      leftOut: run.leftOut.byReason(),
+      unusedExcludes: run.unusedExcludes(),
+      notes: run.notes,
+      itemsRead: run.itemsRead,
+    };
+  } finally {
+    ledger?.close();
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
+
+function definedOf<T extends object, K extends keyof T>(options: T, keys: K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (options[key] !== undefined) picked[key] = options[key];
+  return picked;
+}
+
+/** The run's changes as the ledger recorded them, with the first `limit` URLs of each kind (0: all). */
+function recordedChanges(ledger: GenerateLedger, changes: RunChanges, limit: number): RecordedChanges {
+  const first = (change: UrlChange) => ledger.changesOf(changes.run, change, limit || -1);
+  return {
+    ...changes,
+    ledger: ledger.file,
+    examples: { added: first('added'), changed: first('changed'), removed: first('removed') },
+  };
+}
+
+/** Every source in order, as one stream for the writer; keeps what the directories left out and said. */
+class SourceReading {
+  readonly notes: SiteNote[] = [];
+  itemsRead = 0;
+  /** With a ledger: pages carry content digests (the ledger dates them by their content). */
+  dateByContent = false;
+  /** The ledger does not know the site yet: pages are dated by their last commit where git has one. */
+  firstLedgerRun = false;
+  private readonly unusedCounts = new Map<string, number>();
+  private directories = 0;
+
+  constructor(
+    private readonly sources: readonly SiteSource[],
+    private readonly options: GenerateFromDirectoryOptions,
+    readonly leftOut: LeftOutPages,
+  ) {}
+
+  readonly note = (note: SiteNote): void => {
+    this.notes.push(note);
+    this.options.onNote?.(note);
+  };
+
+  async *read(): AsyncGenerator<GeneratorInput | GeneratorInput[]> {
+    for (const source of this.sources) {
+      if (typeof source === 'string' && (await isDirectory(source))) {
+        for await (const item of this.directory(source)) {
+          this.counted(1);
+          yield item;
+        }
+      } else if (typeof source === 'string') {
+        const { readUrlListBatches } = await import('../input/url-list.js');
+        yield* this.countedItems(readUrlListBatches(source));
+      } else {
+        yield* this.countedItems(source);
+      }
+    }
+  }
+
+  private counted(count: number): void {
+    this.itemsRead += count;
+    this.options.onRead?.(count);
+  }
+
+  private async *countedItems(
+    items: AsyncIterable<GeneratorInput | GeneratorInput[]>,
+  ): AsyncGenerator<GeneratorInput | GeneratorInput[]> {
+    for await (const item of items) {
+      this.counted(Array.isArray(item) ? item.length : 1);
+      yield item;
+    }
+  }
+
+  private async *directory(path: string): AsyncGenerator<GeneratorInput> {
+    this.directories++;
+    const { CommitTimes } = await import('../input/commit-times.js');
+    const { readSiteDirectory } = await import('../input/site-directory.js');
+    const commitTimes = this.firstLedgerRun ? CommitTimes.open(path) : undefined;
+    if (commitTimes?.ok === false && commitTimes.reason === 'shallow')
+      this.note({
+        level: 'warning',
+        message: `${path} is in a shallow git clone, where the oldest commit present claims every file: its pages are dated by their file times (git fetch --unshallow, then a run with a new --state, dates them by their last commits)`,
+      });
+    try {
+      yield* readSiteDirectory(path, {
+        baseUrl: this.options.baseUrl,
+        exclude: this.options.exclude ?? [],
+        contentDigests: this.dateByContent,
+        ...(commitTimes?.ok ? { commitTimes: commitTimes.times } : {}),
+        onLeftOut: (page) => {
+          this.leftOut.add(page);
+          this.options.onLeftOut?.(page);
+        },
+        onUnusedExclude: (patterns) => {
+          for (const pattern of patterns) this.unusedCounts.set(pattern, (this.unusedCounts.get(pattern) ?? 0) + 1);
+        },
+      });
+    } finally {
+      if (commitTimes?.ok) commitTimes.times.close();
+    }
+  }
+
+  /** Globs that matched nothing in any directory (one may be meant for one directory only); all of them when no source was a directory. */
+  unusedExcludes(): string[] {
+    if (this.directories === 0) return [...(this.options.exclude ?? [])];
+    return [...this.unusedCounts].filter(([, count]) => count === this.directories).map(([pattern]) => pattern);
+  }
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, test } from 'node:test';
+import { generateFromDirectory, readSiteDirectory, type LeftOutPage, type SiteNote } from '../../src/index.js';
+
+const root = await mkdtemp(join(tmpdir(), 'sitemapkit-from-dir-'));
+after(() => rm(root, { recursive: true, force: true }));
+
+async function writeSite(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+}
+
+test('generateFromDirectory publishes what `generate DIR` does and returns the summary, left-out pages by reason', async () => {
+  const site = join(root, 'site');
+  await writeSite(site, {
+    'index.html': '<html><head><title>Home</title></head><body><h1>Welcome</h1></body></html>',
+    'guide.html': '<html><head><title>Guide</title></head><body>text</body></html>',
+    'draft.html': '<html><head><meta name="robots" content="noindex"></head><body></body></html>',
+    '404.html': '<html><head><title>Not found</title></head><body></body></html>',
+  });
+  const leftOut: LeftOutPage[] = [];
+  const notes: SiteNote[] = [];
+  const summary = await generateFromDirectory(site, {
+    baseUrl: 'https://www.example.com/',
+    out: join(root, 'out'),
+    gzip: false,
+    onLeftOut: (page) => leftOut.push(page),
+    onNote: (note) => notes.push(note),
+  });
+  assert.equal(summary.urls, 2);
+  assert.deepEqual(
+    summary.files.map((file) => file.name),
+    ['sitemap.xml'],
+  );
+  assert.deepEqual(summary.robotsTxt, ['Sitemap: https://www.example.com/sitemap.xml']);
+  const xml = await readFile(join(root, 'out', 'sitemap.xml'), 'utf8');
+  assert.match(xml, /<loc>https:\/\/www\.example\.com\/<\/loc>/);
+  assert.match(xml, /<loc>https:\/\/www\.example\.com\/guide\.html<\/loc>/);
+  assert.deepEqual(
+    summary.leftOut.map(({ reason, count }) => [reason, count]),
+    [
+      ['error-page', 1],
+      ['noindex', 1],
+    ],
+  );
+  assert.deepEqual(
+    leftOut.map((page) => page.reason),
+    ['error-page', 'noindex'],
+  );
+  assert.equal(summary.itemsRead, 2);
+  assert.deepEqual(summary.notes, notes);
+});
+
+test('each page read from a directory carries its title: <title>, else its first <h1>', async () => {
+  const site = join(root, 'titles');
+  await writeSite(site, {
+    'a.html': '<html><head><title>\n  The   A page </title></head><body><h1>Heading A</h1></body></html>',
+    'b.html':
+      '<html><head><meta charset="utf-8"></head><body><nav>menu</nav><h1>Only <em>a</em> heading</h1></body></html>',
+    'c.html': '<html><head></head><body><p>no title at all</p></body></html>',
+  });
+  const titles: [string, string | undefined][] = [];
+  for await (const { entry, title } of readSiteDirectory(site, { baseUrl: 'https://www.example.com/' }))
+    titles.push([entry.loc, title]);
+  assert.deepEqual(titles, [
+    ['https://www.example.com/a.html', 'The A page'],
+    ['https://www.example.com/b.html', 'Only a heading'],
+    ['https://www.example.com/c.html', undefined],
+  ]);
+});
