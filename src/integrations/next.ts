@@ -87,7 +87,7 @@ async function readNextConfig(projectDir: string): Promise<NextConfig> {
     typeof loaded === 'function'
       ? await (loaded as (phase: string, context: object) => unknown)('phase-production-build', { defaultConfig: {} })
       : loaded;
-  return (config ?? {});
+  return config ?? {};
 }
 
 /** Route handlers for the app router, over {@link serveSitemaps}. */

@@ -1,21 +1,21 @@
 /**
- * The one runner of the framework integrations: after a framework's build, its pages are read
- * from the output folder as `sitemapkit generate DIR` reads them, completed with what the
- * framework's config knows (the site URL, the URL form its host serves, its languages, the dates
- * it has), written with the ledger of earlier builds, and summed up as `generate` sums up a run.
- * Each integration file only turns its framework's config into BuildFacts.
+ * The one runner of the framework integrations: after a framework's build, its output folder is
+ * read by generateFromDirectory (what `sitemapkit generate DIR` does), its pages completed with
+ * what the framework's config knows (the URL form its host serves, its languages, the dates it
+ * has), written with the ledger of earlier builds, and the run summed up as `generate` sums it
+ * up. Each integration file only turns its framework's config into BuildFacts.
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { formatUtcDateTime, normaliseUrl, type Diagnostic, type UrlEntry } from '../core/index.js';
-import { writeSitemaps, type WriteSummary } from '../generate/index.js';
-import type { ReadEntry } from '../input/index.js';
-import { LeftOutPages } from '../input/left-out.js';
-import { readSiteDirectory } from '../input/site-directory.js';
+import type { ReadEntry } from '../input/types.js';
 import { formatGenerateSummary } from '../report/generate.js';
-import { GenerateLedger } from '../store/generate-ledger.js';
-import { generateLedgerPath } from '../store/site-database.js';
+import {
+  generateFromDirectory,
+  type GenerateFromDirectoryOptions,
+  type GenerateFromDirectorySummary,
+} from '../site/generate-from-directory.js';
 import { alternatesByLocale } from './locales.js';
 import type { BuildFacts, FailOn, Logger, SitemapkitOptions } from './options.js';
 
@@ -24,9 +24,8 @@ export const DEFAULT_INTEGRATION_STATE = 'node_modules/.cache/sitemapkit';
 
 /** What one integration run did, for tests and for callers that print it their own way. */
 export interface IntegrationResult {
-  summary: WriteSummary;
+  summary: GenerateFromDirectorySummary;
   problems: Diagnostic[];
-  leftOut: LeftOutPages;
   /** Where the sitemaps were written. */
   outDir: string;
 }
@@ -44,45 +43,56 @@ export async function generateAfterBuild(
   const log: Logger = facts.log ?? console;
   const baseUrl = siteBaseUrl(facts, options);
   const outDir = resolve(facts.buildDir, options.outDir ?? '.');
-  const stateDir =
+  const state =
     options.state === false ? undefined : resolve(facts.projectRoot, options.state ?? DEFAULT_INTEGRATION_STATE);
-  if (stateDir !== undefined && !relative(outDir, stateDir).startsWith('..') && !isAbsolute(relative(outDir, stateDir)))
+  if (state !== undefined && isInside(state, facts.buildDir))
     throw new Error(
-      `sitemapkit (${facts.framework}): the ledger folder ${stateDir} is inside the output folder ${outDir}, which each build replaces; give "state" a folder outside it`,
+      `sitemapkit (${facts.framework}): the ledger folder ${state} is inside the build folder ${facts.buildDir}, which each build replaces; give "state" a folder outside it`,
     );
-  if (stateDir !== undefined) await mkdir(stateDir, { recursive: true });
-  const ledger = stateDir === undefined ? undefined : new GenerateLedger(generateLedgerPath(stateDir));
   const problems: Diagnostic[] = [];
-  const leftOut = new LeftOutPages();
-  let summary: WriteSummary;
-  try {
-    const pages = await readPages(facts, baseUrl, options, leftOut, ledger !== undefined);
-    summary = await writeSitemaps(pages, {
-      outDir,
-      baseUrl,
-      ...(options.maxUrls === undefined ? {} : { maxUrls: options.maxUrls }),
-      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-      ...(options.gzip === undefined ? {} : { gzip: options.gzip }),
-      ...(options.format === undefined ? {} : { format: options.format }),
-      ...(options.stylesheet === undefined ? {} : { stylesheet: options.stylesheet }),
-      ...(ledger === undefined ? {} : { ledger }),
-      onProblem: (problem) => problems.push(problem),
-    });
-  } finally {
-    ledger?.close();
-  }
+  const settings: GenerateFromDirectoryOptions = {
+    baseUrl,
+    out: outDir,
+    ...definedOf(options, ['maxUrls', 'maxBytes', 'gzip', 'format', 'stylesheet', 'exclude']),
+    ...(state === undefined ? {} : { state }),
+    ...(facts.cleanUrls ? { cleanUrls: true } : {}),
+    // 'keep' is the folder's own naming here; the reader's 'keep' follows the links.
+    ...(facts.trailingSlash === 'always' || facts.trailingSlash === 'never'
+      ? { trailingSlash: facts.trailingSlash }
+      : {}),
+    onProblem: (problem) => problems.push(problem),
+    onNote: (note) => (note.level === 'warning' ? log.warn(`sitemapkit: ${note.message}`) : undefined),
+    transformPages: (pages) => completePages(pages, facts, baseUrl),
+  };
+  const summary = await generateFromDirectory(facts.buildDir, settings);
   for (const problem of problems) {
     const text = `sitemapkit: ${problem.severity} ${problem.code}: ${problem.message}${problem.url ? ` (${problem.url})` : ''}`;
     if (problem.severity === 'error') log.error(text);
     else log.warn(text);
   }
-  if (!options.quiet) log.info(formatGenerateSummary(summary, leftOut.byReason(), outDir).trimEnd());
+  if (!options.quiet) log.info(formatGenerateSummary(summary, summary.leftOut, outDir, summary.changes).trimEnd());
   const failing = failingProblems(problems, options.failOn ?? 'never');
   if (failing > 0)
     throw new SitemapkitBuildError(
       `sitemapkit: ${failing} problem${failing === 1 ? '' : 's'} at or above failOn "${options.failOn}" in the sitemaps of ${facts.buildDir}`,
     );
-  return { summary, problems, leftOut, outDir };
+  return { summary, problems, outDir };
+}
+
+/** `path` is `folder` or below it. */
+function isInside(path: string, folder: string): boolean {
+  const below = relative(folder, path);
+  return below === '' || (!below.startsWith('..') && !isAbsolute(below));
+}
+
+/** The options among `keys` that are set (the library's options take no explicit undefined). */
+function definedOf<T extends object, K extends keyof T>(
+  options: T,
+  keys: K[],
+): { [P in K]?: Exclude<T[P], undefined> } {
+  const picked: { [P in K]?: Exclude<T[P], undefined> } = {};
+  for (const key of keys) if (options[key] !== undefined) picked[key] = options[key] as Exclude<T[K], undefined>;
+  return picked;
 }
 
 /** The base URL: the option, else the framework's site URL, as a folder URL (ending in `/`). */
@@ -103,43 +113,43 @@ function failingProblems(problems: readonly Diagnostic[], failOn: FailOn): numbe
 }
 
 /**
- * The build's pages, each in the URL form its host serves, dated by what the framework knows, and
- * with the alternates its languages give. Read whole: the alternates of a page need its
- * translations, met anywhere in the folder.
+ * The build's pages, each in the URL form its host serves, dated by what the framework knows and
+ * never by the build, and with the alternates its languages give. With languages, the pages are
+ * held until the folder is read: a page's alternates need its translations, met anywhere in it.
  */
-async function readPages(
+async function* completePages(
+  pages: AsyncIterable<ReadEntry>,
   facts: BuildFacts,
   baseUrl: string,
-  options: SitemapkitOptions,
-  leftOut: LeftOutPages,
-  contentDigests: boolean,
-): Promise<ReadEntry[]> {
-  const pages: ReadEntry[] = [];
+): AsyncGenerator<ReadEntry> {
   const basePath = new URL(baseUrl).pathname;
-  for await (const page of readSiteDirectory(facts.buildDir, {
-    baseUrl,
-    exclude: options.exclude ?? [],
-    contentDigests,
-    onLeftOut: leftOut.add,
-  })) {
+  const locales = facts.locales && facts.locales.length > 1 ? facts.locales : undefined;
+  const held: ReadEntry[] = [];
+  for await (const page of pages) {
     const entry = page.entry;
     entry.loc = hostForm(entry.loc, facts);
     const path = sitePath(entry.loc, basePath);
-    if (facts.noindex?.(path)) {
-      leftOut.add({ path: page.source ?? path, reason: 'noindex', detail: `noindex in the ${facts.framework} route` });
-      continue;
-    }
+    if (facts.noindex?.(path)) continue;
     // A file's time is the build's, not the page's: never a lastmod.
-    delete entry.lastmod;
+    if (entry.lastmod !== undefined && entry.lastmod === (await fileTime(page.source))) delete entry.lastmod;
     const known = facts.lastmodOf?.(path);
     if (known !== undefined) entry.lastmod = known;
-    pages.push(page);
+    if (locales) held.push(page);
+    else yield page;
   }
-  if (facts.locales && facts.locales.length > 1) {
-    const entries: UrlEntry[] = pages.map((page) => page.entry);
-    alternatesByLocale(entries, baseUrl, facts.locales, facts.defaultLocale);
-  }
-  return pages;
+  if (!locales) return;
+  alternatesByLocale(
+    held.map((page): UrlEntry => page.entry),
+    baseUrl,
+    locales,
+    facts.defaultLocale,
+  );
+  yield* held;
+}
+
+async function fileTime(path: string): Promise<string | undefined> {
+  const stats = await stat(path).catch(() => undefined);
+  return stats && formatUtcDateTime(stats.mtime);
 }
 
 /** The URL of a page in the form its host serves: `.html` dropped with clean URLs, folder slashes as configured. */
