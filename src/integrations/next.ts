@@ -16,7 +16,8 @@
  *
  * // app/sitemaps/[file]/route.ts
  * import { sitemapRoute } from 'sitemapkit/next';
- * export const { GET, HEAD } = sitemapRoute(products, { baseUrl: 'https://www.example.com/sitemaps/' });
+ * // robots.txt names https://www.example.com/sitemaps/sitemap.xml, so it may list the whole site:
+ * export const { GET, HEAD } = sitemapRoute(products, { baseUrl: 'https://www.example.com/sitemaps/', allowOtherHosts: true });
  * ```
  * @packageDocumentation
  */

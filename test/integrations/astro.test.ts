@@ -29,10 +29,13 @@ const alternates = (loc: string) =>
   (built.entries.get(loc)?.alternates ?? []).map(({ hreflang, href }) => `${hreflang} ${href}`).sort();
 
 test('astro: the pages as the config serves them, without the stub, the noindex page and the 404', () => {
-  assert.deepEqual(
-    [...built.entries.keys()].filter((loc) => loc !== `${SITE}/old-about`).sort(),
-    [`${SITE}/`, `${SITE}/about`, `${SITE}/contact`, `${SITE}/fr`, `${SITE}/fr/about`],
-  );
+  assert.deepEqual([...built.entries.keys()].filter((loc) => loc !== `${SITE}/old-about`).sort(), [
+    `${SITE}/`,
+    `${SITE}/about`,
+    `${SITE}/contact`,
+    `${SITE}/fr`,
+    `${SITE}/fr/about`,
+  ]);
   assert.match(built.stdout, /noindex/);
 });
 
