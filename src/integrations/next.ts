@@ -93,8 +93,8 @@ async function readNextConfig(projectDir: string): Promise<NextConfig> {
 
 /** Route handlers for the app router, over {@link serveSitemaps}. */
 export interface SitemapRouteHandlers {
-  GET(request: Request): Promise<Response>;
-  HEAD(request: Request): Promise<Response>;
+  GET: (request: Request) => Promise<Response>;
+  HEAD: (request: Request) => Promise<Response>;
 }
 
 /**

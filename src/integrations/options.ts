@@ -41,7 +41,8 @@ export interface SitemapkitOptions {
   failOn?: FailOn | undefined;
   /**
    * Also write an HTML sitemap page for people (`--html-sitemap FILE`), relative to the output
-   * folder, e.g. `sitemap.html`.
+   * folder, e.g. `sitemap.html`. Not available yet in this version: a run given it stops with an
+   * error rather than leave the page out without a word.
    */
   htmlSitemap?: string | undefined;
   /** Print only problems, not the summary (`--quiet`). */

@@ -41,6 +41,10 @@ export async function generateAfterBuild(
   options: SitemapkitOptions = {},
 ): Promise<IntegrationResult> {
   const log: Logger = facts.log ?? console;
+  if (options.htmlSitemap !== undefined)
+    throw new Error(
+      `sitemapkit (${facts.framework}): the htmlSitemap option is not available in this version of sitemapkit yet; leave it out`,
+    );
   const baseUrl = siteBaseUrl(facts, options);
   const outDir = resolve(facts.buildDir, options.outDir ?? '.');
   const state =
