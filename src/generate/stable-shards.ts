@@ -69,7 +69,7 @@ export class StableShards {
     let contentChangedAt: string | undefined;
     if (contentDigest !== undefined) {
       if (known?.contentDigest === contentDigest) {
-        // Unchanged: dated when it last changed, or, never dated, by what the input says (a rebuild is no change).
+        // Unchanged: the date its content last changed; a page never dated keeps the input's (or none).
         if (known.contentChangedAt !== undefined) entry.lastmod = known.contentChangedAt;
       } else if (known !== undefined || !this.run.firstRun) entry.lastmod = this.nowText;
       // else: the site's first run; the input's date stands

@@ -27,6 +27,8 @@ export interface PageHead {
    * (or `og:updated_time`), else the first JSON-LD `dateModified`.
    */
   modified?: string;
+  /** The language of the page, as `<html lang>` says it. */
+  lang?: string;
   /** The text of `<title>`, whitespace collapsed; absent when empty or missing. */
   title?: string;
   /** The text of the first `<h1>` read (in the body prefix read), whitespace collapsed. */
@@ -81,6 +83,7 @@ export async function readPageHead(
   /** The title or heading being read, and which; undefined outside both. */
   let reading: { into: 'title' | 'heading'; text: string } | undefined;
   let title: string | undefined;
+  let lang: string | undefined;
   let heading: string | undefined;
   let words = false;
   /** Inside elements whose text is not shown (script, style, template, noscript). */
@@ -89,7 +92,9 @@ export async function readPageHead(
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        if (name === 'script') {
+        if (name === 'html') {
+          lang ??= attributes.lang?.trim() || undefined;
+        } else if (name === 'script') {
           hidden++;
           if (isJsonLd(attributes.type) && jsonLdModified === undefined) jsonLd = '';
           else redirects.scriptOpened(attributes);
@@ -176,6 +181,7 @@ export async function readPageHead(
     canonicals: [...new Set(canonicals)],
     alternates: distinctAlternates(alternateHrefs, base),
     ...(modified === undefined ? {} : { modified }),
+    ...(lang === undefined ? {} : { lang }),
     ...(title ? { title } : {}),
     ...(heading ? { heading } : {}),
     ...(redirect === undefined || target === undefined ? {} : { clientRedirect: { ...redirect, href: target } }),

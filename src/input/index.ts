@@ -6,6 +6,9 @@ export {
   pageUrlPath,
   type LeftOutPage,
   type LeftOutPageReason,
+  type DirectoryNote,
+  type TrailingSlash,
+  type UrlForms,
   type WalkSiteOptions,
 } from './site-directory.js';
 export { formatFromContent, formatFromPath } from './sniff.js';

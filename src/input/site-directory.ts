@@ -1,75 +1,119 @@
 /**
- * A site's build output → entries: every .html file becomes a URL under the base URL
- * (`index.html` → its directory, with a trailing slash), lastmod from the file's modification
- * time, or from its last commit when asked (commit-times.ts). On request each listed page also
- * carries the digest of its content (content-digest.ts), by which a ledger of earlier runs can date
- * it by its last change rather than by the last build. Hidden files and folders (names starting with a dot) are passed by. A page is left out,
- * with its reason, when:
+ * A site's build output → entries, as a search engine would see the site served from it: every
+ * .html file is a page under the base URL (`index.html` → its folder URL), in the URL form the
+ * host serves (`cleanUrls`, `trailingSlash`). A page is left out, with its reason, when:
  * - its path matches an --exclude glob (relative to the directory; a leading "/" anchors it there
  *   too, as in `crawl --exclude`);
- * - it is an error page: named after an HTTP error status (`404.html`, `500.html`, `404/index.html`);
+ * - it is the site's error page: a conventional name (`404.html`, `404/index.html`,
+ *   `not-found.html`, `_404.html`, `500.html`…), the one the host config names (`_redirects` 404
+ *   rule, `.htaccess` ErrorDocument), `notFound`, or a page whose title and first heading say
+ *   "not found" (warned);
+ * - it only sends the browser elsewhere: a meta refresh of at most a few seconds, or a body that
+ *   is only a script setting `location` (html/client-redirect.ts), or a redirect of the host's
+ *   rule files (`_redirects`, vercel.json);
  * - its head says noindex (`<meta name="robots">`, or one addressed to Googlebot or Bingbot, read
- *   as the crawler reads them: src/html/);
+ *   as the crawler reads them: src/html/), or the host serves it with `X-Robots-Tag: noindex`
+ *   (`_headers`, vercel.json);
+ * - the folder's robots.txt disallows it (unless `keepDisallowed`, which keeps it with a warning);
  * - its canonical names another page. A canonical that names the page itself in another form
  *   (`/about` for about.html, `/blog` for blog/index.html) is the URL it is listed under.
  *
+ * lastmod is honest, never the build time: the page's own date (`article:modified_time`, JSON-LD
+ * `dateModified`), else the git commit time of the file, else its modification time unless that
+ * is the build's stamp (build-stamp.ts); otherwise none, and the run says once why. With a
+ * ledger (`contentDigests`) an undated page is dated by when its content last changed.
+ *
+ * Only each page's head is read (a bounded prefix for stubs and titles), a few files at a time.
  * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
  * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
-import { formatUtcDateTime, joinUrl, type UrlEntry } from '../core/index.js';
-import { readPageHead } from '../html/page-head.js';
+import { formatUtcDateTime, joinUrl, parseW3cDate, type UrlEntry } from '../core/index.js';
+import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
+import { readPageHead, type PageHead } from '../html/page-head.js';
+import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
 import { pageContentDigest } from './content-digest.js';
+import { HostRules } from './host-rules.js';
+import { FIRST_READ_BYTES, OPEN_FILES, fileChunks, listPageFiles, mapBounded, type PageFile } from './page-files.js';
 import type { ReadEntry } from './types.js';
 
 /** What becomes of the trailing slash of a folder page's URL (`blog/index.html`): `/blog/`, `/blog`, or as the links write it. */
 export type TrailingSlash = 'always' | 'never' | 'keep';
 
 /** Why a page of a build directory is not listed. */
-export type LeftOutPageReason = 'excluded' | 'error-page' | 'noindex' | 'canonicalised';
+export type LeftOutPageReason = 'excluded' | 'error-page' | 'redirect' | 'noindex' | 'disallowed' | 'canonicalised';
 
 /** A page of the directory that is not listed, and why. */
 export interface LeftOutPage {
   /** The file, as readSiteDirectory names its entries' sources. */
   path: string;
   reason: LeftOutPageReason;
-  /** What decided it: the --exclude glob, the canonical URL… */
+  /** What decided it: the --exclude glob, `redirect → TARGET`, the robots.txt line, the canonical URL… */
   detail: string;
 }
 
+/** Something the walk says once about the whole directory (why lastmod is left out, a robots.txt). */
+export interface DirectoryNote {
+  level: 'warning' | 'note';
+  message: string;
+}
+
 /**
- * How a build directory is read: its base URL, globs to leave out, and what to compute for each
- * page.
+ * How a build directory is read: its base URL, globs to leave out, the URL forms, and what to
+ * compute for each page.
  */
 export interface WalkSiteOptions {
   /** Public URL of the directory's root. */
   baseUrl: string;
   /** Globs of paths to leave out, relative to the directory, `/`-separated (e.g. `drafts/**`, `/drafts/**`, `**\/*.amp.html`). */
   exclude?: readonly string[];
+  /** The site's 404 page, relative to the directory, when no convention or host config names it. */
+  notFound?: string | undefined;
+  /** Keep the pages the folder's robots.txt disallows (each is warned of). */
+  keepDisallowed?: boolean | undefined;
+  /** Drop `.html` from page URLs; default: vercel.json's `cleanUrls`, else false. */
+  cleanUrls?: boolean | undefined;
+  /** Trailing slash of folder URLs (and of clean URLs with `always`); default: vercel.json's `trailingSlash`, else `keep`. */
+  trailingSlash?: TrailingSlash | undefined;
   /** Told of every HTML file left out, and why. */
   onLeftOut?: (page: LeftOutPage) => void;
   /** Told once the walk is over of the exclude globs that matched no file (a typo, or a path that moved). */
   onUnusedExclude?: (patterns: string[]) => void;
-  /** Give each entry the digest of its page's content (`contentDigest`). */
+  /** Told of what the walk says once: why lastmod is left out, robots.txt facts, pages taken for 404 pages. */
+  onNote?: (note: DirectoryNote) => void;
+  /** Give each entry the digest of its page's content (`contentDigest`); a ledger dates the page by it. */
   contentDigests?: boolean;
-  /** Date each page by its last commit, when git has one for it, instead of by its file time. */
+  /** Date each page by its last commit, when git has one for it. */
   commitTimes?: CommitTimes;
 }
 
-/** How far into a page its first `<h1>` is looked for, when it has no `<title>`. */
-const TITLE_SEARCH_CHARS = 16 * 1024;
-
-const HTML_FILE = /\.html?$/i;
-/** `404.html`, `500.htm`, or `404/index.html` (as Gatsby writes it): pages served for HTTP errors. */
-const ERROR_PAGE = /(?:^|\/)[45]\d\d(?:\.html?|\/index\.html?)$/i;
+/** Conventional names of error pages: a status (`404.html`, `500.htm`, `404/index.html`), or "not found". */
+const ERROR_PAGE = /(?:^|\/)(?:_?[45]\d\d|not[-_]?found|_not-found)(?:\.html?|\/index\.html?)$/i;
+/** A title or heading of a "not found" page. */
+const SAYS_NOT_FOUND =
+  /\bnot\s+found\b|\b404\b|\bdoes(?:n't| not) exist\b|\bcould(?:n't| not) be found\b|\bno longer (?:exists|available)\b/i;
+/** How far into a page its first `<h1>` is looked for, when the head does not settle its title. */
+const BODY_SEARCH_CHARS = 16 * 1024;
 
 /** The entries of the pages, without where they come from. */
 export async function* walkSiteDirectory(dir: string, options: WalkSiteOptions): AsyncGenerator<UrlEntry> {
   for await (const { entry } of readSiteDirectory(dir, options)) yield entry;
+}
+
+/** A page whose head is to be read: its file, and its URL as the host serves it. */
+interface ToRead {
+  file: PageFile;
+  path: string;
+  url: string;
+}
+
+/** A page its path leaves out, and why. */
+interface LeftOutByPath {
+  path: string;
+  leftOut: [LeftOutPageReason, string];
 }
 
 /**
@@ -82,20 +126,81 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   const leaveOut = (path: string, reason: LeftOutPageReason, detail: string): void =>
     options.onLeftOut?.({ path, reason, detail });
-  for await (const relative of htmlFiles(dir, '')) {
+  const note = (level: DirectoryNote['level'], message: string): void => options.onNote?.({ level, message });
+  const host = await HostRules.read(dir, base);
+  for (const problem of host.problems) note('warning', `${join(dir, 'vercel.json')}: ${problem}`);
+  const forms: UrlForms = {
+    cleanUrls: options.cleanUrls ?? host.urlForms.cleanUrls ?? false,
+    trailingSlash:
+      options.trailingSlash ??
+      (host.urlForms.trailingSlash === undefined ? 'keep' : host.urlForms.trailingSlash ? 'always' : 'never'),
+  };
+  const notFound = new Map(host.notFoundPages);
+  if (options.notFound !== undefined) notFound.set(options.notFound.replace(/^\.?\/+/, ''), '--not-found');
+
+  const files = await listPageFiles(dir);
+  const stamp = findBuildStamp(files.map((file) => file.mtimeMs));
+  const undated = { count: 0, stamped: 0 };
+  let titledNotFound = 0;
+
+  function judgeByPath(file: PageFile): ToRead | LeftOutByPath {
+    const { relative } = file;
     const path = join(dir, relative);
     const excluded = excludes.find((exclude) => exclude.test(relative));
     if (excluded) {
       excluded.used = true;
-      leaveOut(path, 'excluded', `matches --exclude ${excluded.pattern}`);
+      return { path, leftOut: ['excluded', `matches --exclude ${excluded.pattern}`] };
+    }
+    const namedNotFound = notFound.get(relative);
+    if (namedNotFound !== undefined)
+      return { path, leftOut: ['error-page', `the site's 404 page, as ${namedNotFound} names it`] };
+    if (ERROR_PAGE.test(relative))
+      return {
+        path,
+        leftOut: ['error-page', 'named after an HTTP error status: served for errors, not a page to index'],
+      };
+    const url = joinUrl(base, pageUrlPath(relative, forms));
+    const urlPath = safeDecode(new URL(url).pathname);
+    const hostRedirect = urlPath === undefined ? undefined : host.redirectOf(urlPath);
+    if (hostRedirect) return { path, leftOut: ['redirect', `redirect → ${hostRedirect.to} (${hostRedirect.where})`] };
+    const headerNoindex = urlPath === undefined ? undefined : host.noindexHeaderOf(urlPath);
+    if (headerNoindex !== undefined) return { path, leftOut: ['noindex', `X-Robots-Tag: noindex (${headerNoindex})`] };
+    return { file, path, url };
+  }
+
+  // What the path alone decides (excluded, an error page, redirected by the host), then the head;
+  // in the files' order, a bounded number of heads read ahead.
+  const judged = files.map((file) => judgeByPath(file));
+  const pages = mapBounded(judged, OPEN_FILES, async (page) =>
+    'leftOut' in page ? page : { ...page, head: await readHead(page) },
+  );
+  for await (const page of pages) {
+    if ('leftOut' in page) {
+      leaveOut(page.path, ...page.leftOut);
       continue;
     }
-    if (ERROR_PAGE.test(relative)) {
-      leaveOut(path, 'error-page', 'named after an HTTP error status: served for errors, not a page to index');
+    const { file, path, url, head } = page;
+    const redirect = head.clientRedirect;
+    if (
+      redirect !== undefined &&
+      redirect.href !== url &&
+      (redirect.kind === 'meta-refresh'
+        ? redirect.delaySeconds <= MAX_STUB_REFRESH_SECONDS
+        : head.showsNothing === true)
+    ) {
+      const how = redirect.kind === 'meta-refresh' ? 'meta refresh' : `${redirect.how} in a script`;
+      leaveOut(path, 'redirect', `redirect → ${redirect.href} (${how})`);
       continue;
     }
-    const url = joinUrl(base, pageUrlPath(relative));
-    const head = await readPageHead(createReadStream(path), url, { bodyChars: TITLE_SEARCH_CHARS });
+    if (
+      head.title !== undefined &&
+      SAYS_NOT_FOUND.test(head.title) &&
+      (head.heading ?? head.title).match(SAYS_NOT_FOUND)
+    ) {
+      titledNotFound++;
+      leaveOut(path, 'error-page', `its title and first heading say "${head.title}": a "not found" page`);
+      continue;
+    }
     if (head.directives.noindex) {
       leaveOut(path, 'noindex', 'noindex in a robots <meta> tag');
       continue;
@@ -104,24 +209,90 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     // One canonical decides; several that disagree say nothing (as the crawler reads them).
     const [canonical, ...others] = head.canonicals;
     if (canonical !== undefined && others.length === 0 && canonical !== url) {
-      if (!namesFile(canonical, base, relative)) {
+      if (!namesFile(canonical, base, file.relative)) {
         leaveOut(path, 'canonicalised', `canonical is ${canonical}`);
         continue;
       }
       loc = canonical;
     }
-    const lastmod = (await options.commitTimes?.timeOf(relative)) ?? formatUtcDateTime((await stat(path)).mtime);
-    const entry: UrlEntry = { kind: 'url', loc, lastmod };
+    const disallowing = host.disallowingLine(loc);
+    if (disallowing !== undefined) {
+      if (!options.keepDisallowed) {
+        leaveOut(path, 'disallowed', disallowing);
+        continue;
+      }
+      note('warning', `${path}: listed although ${disallowing} (--keep-disallowed)`);
+    }
+    const entry: UrlEntry = { kind: 'url', loc };
+    const ownDate = pageDate(head.modified);
+    const lastmod = ownDate ?? (await options.commitTimes?.timeOf(file.relative));
+    if (lastmod !== undefined) entry.lastmod = lastmod;
+    else if (stamp?.covers(file.mtimeMs)) undated.stamped++;
+    else entry.lastmod = formatUtcDateTime(new Date(file.mtimeMs));
+    if (entry.lastmod === undefined) undated.count++;
+    const alternates = withSelf(head, loc);
+    if (alternates.length > 0) entry.alternates = alternates;
     const title = head.title ?? head.heading;
     yield {
       entry,
       source: path,
-      ...(options.contentDigests ? { contentDigest: await pageContentDigest(createReadStream(path)) } : {}),
+      // A page that gives its own date is dated by it; the ledger dates the others by their content.
+      ...(options.contentDigests && ownDate === undefined
+        ? { contentDigest: await pageContentDigest(createReadStream(path)) }
+        : {}),
       ...(title === undefined ? {} : { title }),
     };
   }
+  if (undated.stamped > 0 && stamp !== undefined)
+    note(
+      'note',
+      `lastmod is left out of ${undated.stamped} page${undated.stamped === 1 ? '' : 's'} of ${dir}: ${stamp.files} of ${files.length} files were written by one build (${formatUtcDateTime(stamp.from)} to ${formatUtcDateTime(stamp.to)}), and a build time is not when a page changed. Pages are dated by their own <meta property="article:modified_time"> or JSON-LD dateModified, by git when the folder is committed${options.contentDigests ? '' : ', or by --state DIR (from the next run, when their content changes)'}`,
+    );
+  if (titledNotFound > 0)
+    note(
+      'warning',
+      `${titledNotFound} page${titledNotFound === 1 ? '' : 's'} of ${dir} left out as "not found" pages by their title and first heading; if one is a real page, change its title (or name the 404 page with --not-found PATH)`,
+    );
   const unused = excludes.filter((exclude) => !exclude.used).map((exclude) => exclude.pattern);
   if (unused.length > 0) options.onUnusedExclude?.(unused);
+}
+
+/**
+ * A page's head, read from its first bytes: the body too when the file is small (a redirect
+ * stub's script is there), or, when the title is missing or says "not found", up to its first
+ * heading.
+ */
+async function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): Promise<PageHead> {
+  const small = file.size <= FIRST_READ_BYTES;
+  const head = await readPageHead(fileChunks(path), url, small ? { bodyChars: FIRST_READ_BYTES } : {});
+  if (small || (head.title !== undefined && !SAYS_NOT_FOUND.test(head.title))) return head;
+  return readPageHead(fileChunks(path), url, { bodyChars: BODY_SEARCH_CHARS });
+}
+
+/** The page's own modification date as a W3C datetime, when it gives one that can be read. */
+function pageDate(modified: string | undefined): string | undefined {
+  if (modified === undefined) return undefined;
+  if (parseW3cDate(modified).ok) return modified;
+  const millis = Date.parse(modified);
+  return Number.isNaN(millis) ? undefined : formatUtcDateTime(new Date(millis));
+}
+
+/**
+ * The page's hreflang alternates, with its own: a page of a cluster must list itself. When its
+ * alternates name it under no language, it is added under its `<html lang>`.
+ */
+function withSelf(head: PageHead, loc: string): { hreflang: string; href: string }[] {
+  const alternates = head.alternates;
+  if (alternates.length === 0 || alternates.some((alternate) => alternate.href === loc)) return alternates;
+  return head.lang === undefined ? alternates : [...alternates, { hreflang: head.lang, href: loc }];
+}
+
+function safeDecode(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Matches paths relative to the directory; "/drafts/**" is anchored at its root, as "drafts/**" is. */
@@ -129,23 +300,31 @@ function excludeMatcher(pattern: string): (relative: string) => boolean {
   return picomatch(pattern.replace(/^\.?\/+/, ''), { dot: true });
 }
 
-/** Relative paths of the HTML files below `dir`, in a stable (sorted) order. */
-async function* htmlFiles(root: string, relative: string): AsyncGenerator<string> {
-  const entries = (await readdir(join(root, relative), { withFileTypes: true }))
-    .filter((entry) => !entry.name.startsWith('.'))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-    if (entry.isDirectory()) yield* htmlFiles(root, path);
-    else if (entry.isFile() && HTML_FILE.test(entry.name)) yield path;
-  }
+/** The URL form the host serves pages under. */
+export interface UrlForms {
+  cleanUrls: boolean;
+  trailingSlash: TrailingSlash;
 }
 
-/** `blog/index.html` → `blog/`; `about.html` → `about.html`; each segment percent-encoded. */
-export function pageUrlPath(relative: string): string {
+/**
+ * A page's URL path below the base: `blog/index.html` → `blog/` (`blog` with trailingSlash
+ * `never`); `about.html` → `about.html` (`about` with cleanUrls, `about/` with both cleanUrls and
+ * trailingSlash `always`); each segment percent-encoded.
+ */
+export function pageUrlPath(relative: string, forms: UrlForms = { cleanUrls: false, trailingSlash: 'keep' }): string {
   const segments = relative.split('/');
-  if (/^index\.html?$/i.test(segments[segments.length - 1]!)) segments[segments.length - 1] = '';
-  return segments.map((segment) => encodeURIComponent(segment)).join('/');
+  const last = segments.length - 1;
+  let folder = false;
+  if (/^index\.html?$/i.test(segments[last]!)) {
+    segments.pop();
+    folder = true;
+  } else if (forms.cleanUrls) {
+    segments[last] = segments[last]!.replace(/\.html?$/i, '');
+    folder = forms.trailingSlash === 'always';
+  }
+  const path = segments.map((segment) => encodeURIComponent(segment)).join('/');
+  if (path === '') return '';
+  return folder && forms.trailingSlash !== 'never' ? `${path}/` : path;
 }
 
 /**

@@ -11,13 +11,15 @@ import { countOf, formatBytes, formatNumber } from './format.js';
 
 const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {
   excluded: 'matched --exclude',
-  'error-page': 'error pages (named after an HTTP error status)',
-  noindex: 'noindex (robots <meta> tag)',
+  'error-page': 'error pages (404 and other error pages)',
+  redirect: "redirects (meta refresh, script stubs, the host's redirect rules)",
+  noindex: 'noindex (robots <meta> tag, X-Robots-Tag header rule)',
+  disallowed: "disallowed by the folder's robots.txt",
   canonicalised: 'canonical is another page',
 };
 
 /** Reasons whose detail differs from page to page (which glob, which canonical), so it is printed. */
-const DETAILED = new Set<LeftOutPageReason>(['excluded', 'canonicalised']);
+const DETAILED = new Set<LeftOutPageReason>(['excluded', 'error-page', 'redirect', 'disallowed', 'canonicalised']);
 
 export type { RecordedChanges };
 

@@ -133,7 +133,6 @@ export async function generateFromSources(
       ? undefined
       : new (await import('../store/generate-ledger.js')).GenerateLedger(generateLedgerPath(options.state));
   try {
-    run.firstLedgerRun = ledger?.knows(options.baseUrl) === false;
     run.dateByContent = ledger !== undefined;
     const { changes: runChanges, ...written } = await writeSitemaps(run.read(), {
       outDir: options.out,
@@ -183,8 +182,6 @@ class SourceReading {
   itemsRead = 0;
   /** With a ledger: pages carry content digests (the ledger dates them by their content). */
   dateByContent = false;
-  /** The ledger does not know the site yet: pages are dated by their last commit where git has one. */
-  firstLedgerRun = false;
   private readonly unusedCounts = new Map<string, number>();
   private directories = 0;
 
@@ -233,18 +230,24 @@ class SourceReading {
     this.directories++;
     const { CommitTimes } = await import('../input/commit-times.js');
     const { readSiteDirectory } = await import('../input/site-directory.js');
-    const commitTimes = this.firstLedgerRun ? CommitTimes.open(path) : undefined;
-    if (commitTimes?.ok === false && commitTimes.reason === 'shallow')
+    // Git dates the pages a ledger cannot date yet (and every page without one), where it tracks them.
+    const commitTimes = CommitTimes.open(path);
+    if (!commitTimes.ok && commitTimes.reason === 'shallow')
       this.note({
         level: 'warning',
-        message: `${path} is in a shallow git clone, where the oldest commit present claims every file: its pages are dated by their file times (git fetch --unshallow, then a run with a new --state, dates them by their last commits)`,
+        message: `${path} is in a shallow git clone, where the oldest commit present claims every file: git does not date its pages (after git fetch --unshallow, it dates them by their last commits)`,
       });
     try {
       const read = readSiteDirectory(path, {
         baseUrl: this.options.baseUrl,
         exclude: this.options.exclude ?? [],
         contentDigests: this.dateByContent,
-        ...(commitTimes?.ok ? { commitTimes: commitTimes.times } : {}),
+        notFound: this.options.notFound,
+        keepDisallowed: this.options.keepDisallowed,
+        cleanUrls: this.options.cleanUrls,
+        trailingSlash: this.options.trailingSlash,
+        onNote: this.note,
+        ...(commitTimes.ok ? { commitTimes: commitTimes.times } : {}),
         onLeftOut: (page) => {
           this.leftOut.add(page);
           this.options.onLeftOut?.(page);
@@ -255,7 +258,7 @@ class SourceReading {
       });
       yield* this.options.transformPages?.(read) ?? read;
     } finally {
-      if (commitTimes?.ok) commitTimes.times.close();
+      if (commitTimes.ok) commitTimes.times.close();
     }
   }
 

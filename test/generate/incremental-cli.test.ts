@@ -118,18 +118,19 @@ test('a build with one page changed, one added and one removed: exactly those ar
   for (const i of [0, 1]) assert.deepEqual(await readFile(join(out, shardsAfter[i]!)), bytesBefore[i]);
   assert.deepEqual((await readdir(out)).sort(), ['.sitemap-manifest.json', ...shardsAfter, 'sitemap.xml'].sort());
 
-  // Pages dated by their content: the changed and the new one by this run, the others as before.
+  // Pages dated by their content: the changed and the new one by this run, the others as before
+  // (undated: the first run saw only the build's stamp, which is not when a page changed).
   const lastmods = await servedLastmods(out);
-  for (let i = 1; i <= 8; i++) assert.equal(lastmods.get(url(`p0${i}.html`)), '2024-01-01T08:00:00Z');
+  for (let i = 1; i <= 8; i++) assert.equal(lastmods.get(url(`p0${i}.html`)), undefined);
   for (const page of ['p09.html', 'p11.html']) {
     const when = Date.parse(lastmods.get(url(page))!);
     assert.ok(when >= Math.floor(started.getTime() / 1000) * 1000 && when <= ended.getTime(), `${page}: ${when}`);
   }
-  // The index dates each shard by the newest lastmod in it.
+  // The index dates each shard by the newest lastmod in it (the undated shards by none).
   const index = await readFile(join(out, 'sitemap.xml'), 'utf8');
   assert.deepEqual(
     [...index.matchAll(/<lastmod>([^<]+)<\/lastmod>/g)].map((m) => m[1]),
-    ['2024-01-01T08:00:00Z', '2024-01-01T08:00:00Z', lastmods.get(url('p11.html'))],
+    [lastmods.get(url('p11.html'))],
   );
 
   // --json carries the counts; a run with nothing new records a run with no change.
@@ -155,7 +156,7 @@ test('the lastmod of untouched pages stays across a rebuild that rewrote every f
   await build.build(tenPages(), FIRST_BUILD);
   assert.equal((await generate()).code, 0);
   const before = await servedLastmods(out);
-  assert.deepEqual(new Set(before.values()), new Set(['2024-01-01T08:00:00Z']));
+  assert.deepEqual(new Set(before.values()), new Set([undefined]), 'a build stamp is no lastmod');
   await ageFiles(out);
   await build.build(tenPages(), SECOND_BUILD);
   const rebuilt = await generate();
@@ -164,13 +165,18 @@ test('the lastmod of untouched pages stays across a rebuild that rewrote every f
   assert.deepEqual(await servedLastmods(out), before);
   assert.deepEqual(await writtenFiles(out), []);
 
-  // Without --state the same rebuild dates every page by its new file time: what --state is for.
+  // Without --state the same rebuild is not dated by its new file times either (the build's stamp), and says why.
   const plain = join(scratch, `plain-${sites}`);
-  assert.equal((await runCli(['generate', build.dir, '--base-url', BASE_URL, '--out', plain])).code, 0);
-  assert.deepEqual(new Set((await servedLastmods(plain)).values()), new Set(['2024-02-01T08:00:00Z']));
+  const withoutState = await runCli(['generate', build.dir, '--base-url', BASE_URL, '--out', plain]);
+  assert.equal(withoutState.code, 0);
+  assert.match(
+    withoutState.stderr,
+    /note: lastmod is left out of 10 pages of .*: 10 of 10 files were written by one build/,
+  );
+  assert.deepEqual(new Set((await servedLastmods(plain)).values()), new Set([undefined]));
 });
 
-test("a site's first run in a git checkout dates pages by their last commit (file time when modified or untracked); later runs keep those dates", async () => {
+test("a site's first run in a git checkout dates pages by their last commit (none when modified or untracked: their file time is the build's); later runs keep those dates", async () => {
   const repository = await GitRepository.init(join(scratch, `repo-${++sites}`));
   const { build, out, generate } = site(repository.dir);
   const pages = tenPages();
@@ -192,7 +198,7 @@ test("a site's first run in a git checkout dates pages by their last commit (fil
 
   const first = await generate();
   assert.equal(first.code, 0, first.stderr);
-  const expected = new Map<string, string>();
+  const expected = new Map<string, string | undefined>();
   for (let i = 1; i <= 10; i++) {
     const page = `p${String(i).padStart(2, '0')}.html`;
     expected.set(
@@ -203,7 +209,7 @@ test("a site's first run in a git checkout dates pages by their last commit (fil
           ? '2022-07-08T09:10:11+00:00'
           : i <= 8
             ? '2023-01-02T03:04:05-05:00'
-            : '2024-01-01T08:00:00Z',
+            : undefined,
     );
   }
   assert.deepEqual(await servedLastmods(out), expected);
@@ -216,7 +222,8 @@ test("a site's first run in a git checkout dates pages by their last commit (fil
   assert.match(second.stdout, /No URL added, changed or removed/);
   assert.deepEqual(await servedLastmods(out), expected);
 
-  // A shallow clone cannot tell when pages were committed: file times, and a warning that says why.
+  // A shallow clone cannot tell when pages were committed: file times where they are not the
+  // checkout's stamp, and a warning that says why.
   const clone = join(scratch, `clone-${sites}`);
   execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${repository.dir}`, clone]);
   const shallow = site(clone);
@@ -225,7 +232,7 @@ test("a site's first run in a git checkout dates pages by their last commit (fil
   assert.equal(fromClone.code, 0, fromClone.stderr);
   assert.match(
     fromClone.stderr,
-    /warning: .*dist is in a shallow git clone, where the oldest commit present claims every file: its pages are dated by their file times/,
+    /warning: .*dist is in a shallow git clone, where the oldest commit present claims every file: git does not date its pages/,
   );
   assert.equal((await servedLastmods(shallow.out)).get(url('p01.html')), '2024-02-01T08:00:00Z');
 });
