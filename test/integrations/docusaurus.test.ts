@@ -22,7 +22,6 @@ import {
   type ExampleCopy,
 } from '../helpers/real-build.js';
 import type { RunningSite } from '../helpers/serve-site.js';
-import { WAITS_FOR_BUILD_DIR } from './waiting.js';
 
 let project: ExampleCopy;
 let repository: GitRepository;
@@ -70,7 +69,7 @@ test('docusaurus: docs dated by their last commit, as Docusaurus read it from gi
   });
 });
 
-test('docusaurus: generate on the output folder lists the same pages', { todo: WAITS_FOR_BUILD_DIR }, async () => {
+test('docusaurus: generate on the output folder lists the same pages', async () => {
   const out = join(scratch, 'generate');
   const run = await runCli(['generate', build, '--base-url', `${site.origin}/`, '--out', out, '--json']);
   assert.equal(run.code, 0, run.stderr);
