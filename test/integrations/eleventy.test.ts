@@ -7,7 +7,6 @@ import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import type { UrlEntry } from '../../src/core/index.js';
 import { copyExample, lastmods, writtenSitemaps, type ExampleCopy } from '../helpers/real-build.js';
-import { WAITS_FOR_BUILD_DIR } from './waiting.js';
 
 const SITE = 'https://blog.example.com';
 const STUB = `${SITE}/old-blog/`;
@@ -24,18 +23,22 @@ after(async () => {
 });
 
 test('eleventy: the pages, in the folder form Eleventy writes, without the 404 and noindex pages', () => {
-  const listed = [...firstBuild.entries.keys()].filter((loc) => loc !== STUB).sort();
-  assert.deepEqual(listed, [`${SITE}/`, `${SITE}/blog/`, `${SITE}/blog/first/`, `${SITE}/blog/second/`]);
+  assert.deepEqual([...firstBuild.entries.keys()].sort(), [
+    `${SITE}/`,
+    `${SITE}/blog/`,
+    `${SITE}/blog/first/`,
+    `${SITE}/blog/second/`,
+  ]);
   // The summary of generate, printed by the build.
-  assert.match(firstBuild.stdout, /^Wrote \d URLs in 1 file to .*_site$/m);
+  assert.match(firstBuild.stdout, /^Wrote 4 URLs in 1 file to .*_site$/m);
   assert.match(firstBuild.stdout, /1 +noindex/);
   // No page says when it changed, and page.date is a file's creation time: no lastmod yet.
   assert.deepEqual(Object.values(lastmods(firstBuild.entries)).filter(Boolean), []);
 });
 
-test('eleventy: the meta-refresh stub is left out', { todo: WAITS_FOR_BUILD_DIR }, () => {
+test('eleventy: the meta-refresh stub is left out', () => {
   assert.equal(firstBuild.entries.has(STUB), false);
-  assert.match(firstBuild.stdout, /^Wrote 4 URLs/m);
+  assert.match(firstBuild.stdout, /redirect/);
 });
 
 test('eleventy: a second build with one post changed changes exactly its lastmod', async () => {

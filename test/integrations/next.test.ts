@@ -9,7 +9,6 @@ import { after, before, test } from 'node:test';
 import type { UrlEntry } from '../../src/core/index.js';
 import { sitemapRoute } from '../../src/integrations/next.js';
 import { copyExample, writtenSitemaps, type ExampleCopy } from '../helpers/real-build.js';
-import { WAITS_FOR_BUILD_DIR } from './waiting.js';
 
 const SITE = 'https://shop.example.com';
 let project: ExampleCopy;
@@ -30,7 +29,7 @@ test('next: the exported pages with trailing slashes, without the 404 and noinde
   assert.match(built.stdout, /2 +error pages/);
 });
 
-test('next: lastmod from the page head', { todo: WAITS_FOR_BUILD_DIR }, () => {
+test('next: lastmod from the page head', () => {
   assert.equal(built.entries.get(`${SITE}/about/`)?.lastmod, '2024-05-02T08:00:00Z');
 });
 
