@@ -10,17 +10,28 @@ import { GenerateError } from '../generate/index.js';
 // What only build directories and --state need (an HTML parser, git, SQLite) is loaded when
 // used: a URL list is read without it (a tenth of a second of start-up less).
 import { LeftOutPages } from '../input/left-out.js';
+import type { TrailingSlash } from '../input/site-directory.js';
 import { URL_LIST_FORMATS, type UrlListFormat } from '../input/types.js';
 import { readUrlListBatches } from '../input/url-list.js';
 import { countOf, formatFolded } from '../report/format.js';
 import { formatGenerateSummary, likelyCause } from '../report/generate.js';
 import {
   generateFromSources,
+  type GenerateFromDirectoryOptions,
   type GenerateFromDirectorySummary,
   type SiteNote,
   type SiteSource,
 } from '../site/generate-from-directory.js';
-import { EXIT_FAILED, UsageError, booleanFlag, listFlag, stringFlag, type Command, type Io } from './command.js';
+import {
+  EXIT_FAILED,
+  UsageError,
+  booleanFlag,
+  listFlag,
+  stringFlag,
+  type Command,
+  type Io,
+  type ParsedArgs,
+} from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import {
@@ -49,13 +60,18 @@ Inputs (any number, read in order):
   FILE.jsonl             one entry object per line: {"loc":…,"lastmod":…,"images":[…],…}
   FILE.csv               a header row naming the columns loc, lastmod, changefreq, priority
   -                      standard input (format from --input-format, or sniffed)
-  DIR                    a site's build output: every .html file becomes a URL (index.html → its
-                         directory URL), lastmod from the file time (with --state: from when
-                         its content last changed). Left out, with the reason:
-                         error pages (404.html, 500.html, 404/index.html), pages whose robots
-                         <meta> (or googlebot/bingbot <meta>) says noindex, and pages whose
-                         canonical is another page; a canonical naming the page itself in another
-                         form (/about for about.html) is the URL listed
+  DIR                    a site's build output, read as a search engine would see the site
+                         served from it: every .html file becomes a URL (index.html → its
+                         folder URL), with its hreflang alternates. Left out, with the reason:
+                         error pages (404.html, not-found.html, 404/index.html, 500.html, the
+                         one the host config or --not-found names, a page titled "not found"),
+                         redirect stubs (meta refresh of 5 s or less, a page that is only a
+                         script setting location) and paths the host redirects (_redirects,
+                         vercel.json), noindex pages (robots <meta>, X-Robots-Tag rules of
+                         _headers or vercel.json), pages the folder's robots.txt disallows, and
+                         pages whose canonical is another page. lastmod is the page's own date
+                         (article:modified_time, JSON-LD dateModified), else its last commit, else
+                         its file time unless that is the build's stamp; otherwise none
 
 Relative URLs resolve against --base-url. Bad lines are reported as file:line (standard input
 is "-") and skipped, --max-per-rule of each code, then a count; when most lines fail for one
@@ -89,6 +105,11 @@ Input:
   --exclude GLOB         leave out build-directory pages whose path matches GLOB (repeatable),
                          relative to the directory: "drafts/**" or "/drafts/**"; a GLOB that
                          matches no page is reported
+  --not-found PATH       the site's 404 page, relative to DIR, when no convention names it
+  --keep-disallowed      list pages the folder's robots.txt disallows (each one is warned of)
+  --clean-urls           list about.html as /about (default: vercel.json's cleanUrls)
+  --trailing-slash M     always, never or keep (default) the slash of folder URLs (/blog/);
+                         default from vercel.json's trailingSlash
   --strict               stop at the first bad line; the output directory is left untouched
   --keep-duplicates      write every URL as given, without looking for duplicates: for inputs
                          known to be unique. Finding duplicates costs 8 bytes per URL (about
@@ -115,6 +136,10 @@ Examples:
       ...OUTPUT_OPTIONS,
       'input-format': { type: 'string' },
       exclude: { type: 'string', multiple: true },
+      'not-found': { type: 'string' },
+      'keep-disallowed': { type: 'boolean' },
+      'clean-urls': { type: 'boolean' },
+      'trailing-slash': { type: 'string' },
       strict: { type: 'boolean' },
       'keep-duplicates': { type: 'boolean' },
       state: { type: 'string' },
@@ -131,6 +156,7 @@ Examples:
     const output = readOutputOptions(args);
     const inputFormat = readInputFormat(stringFlag(args, 'input-format'));
     const exclude = listFlag(args, 'exclude');
+    const pages = readPageOptions(args);
     const stateDir = stringFlag(args, 'state');
     if (stateDir !== undefined) {
       refuseStateInsideOut(stateDir, output.outDir, 'ledger');
@@ -173,6 +199,7 @@ Examples:
         ...output,
         out: output.outDir,
         exclude,
+        ...pages,
         ...(stateDir === undefined ? {} : { state: stateDir }),
         strict: booleanFlag(args, 'strict'),
         keepDuplicates: booleanFlag(args, 'keep-duplicates'),
@@ -202,6 +229,24 @@ Examples:
     );
   },
 };
+
+/** The build-directory flags; absent ones are left to the folder's host config. */
+function readPageOptions(
+  args: ParsedArgs,
+): Pick<GenerateFromDirectoryOptions, 'notFound' | 'keepDisallowed' | 'cleanUrls' | 'trailingSlash'> {
+  const notFound = stringFlag(args, 'not-found');
+  const trailingSlash = stringFlag(args, 'trailing-slash');
+  if (trailingSlash !== undefined && !TRAILING_SLASHES.includes(trailingSlash as TrailingSlash))
+    throw new UsageError(`--trailing-slash must be always, never or keep, not "${trailingSlash}"`);
+  return {
+    ...(notFound === undefined ? {} : { notFound }),
+    keepDisallowed: booleanFlag(args, 'keep-disallowed'),
+    ...(booleanFlag(args, 'clean-urls') ? { cleanUrls: true } : {}),
+    ...(trailingSlash === undefined ? {} : { trailingSlash: trailingSlash as TrailingSlash }),
+  };
+}
+
+const TRAILING_SLASHES: readonly TrailingSlash[] = ['always', 'never', 'keep'];
 
 function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
   if (raw === undefined) return undefined;

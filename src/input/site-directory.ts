@@ -23,7 +23,7 @@
  * is the build's stamp (build-stamp.ts); otherwise none, and the run says once why. With a
  * ledger (`contentDigests`) an undated page is dated by when its content last changed.
  *
- * Only each page's head is read (a bounded prefix for stubs and titles), a few files at a time.
+ * Only each page's head is read (a bounded prefix for stubs and titles), one file open at a time.
  * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
  * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
@@ -37,7 +37,7 @@ import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
 import { pageContentDigest } from './content-digest.js';
 import { HostRules } from './host-rules.js';
-import { FIRST_READ_BYTES, OPEN_FILES, fileChunks, listPageFiles, mapBounded, type PageFile } from './page-files.js';
+import { FIRST_READ_BYTES, fileChunks, listPageFiles, type PageFile } from './page-files.js';
 import type { ReadEntry } from './types.js';
 
 /** What becomes of the trailing slash of a folder page's URL (`blog/index.html`): `/blog/`, `/blog`, or as the links write it. */
@@ -94,7 +94,7 @@ export interface WalkSiteOptions {
 const ERROR_PAGE = /(?:^|\/)(?:_?[45]\d\d|not[-_]?found|_not-found)(?:\.html?|\/index\.html?)$/i;
 /** A title or heading of a "not found" page. */
 const SAYS_NOT_FOUND =
-  /\bnot\s+found\b|\b404\b|\bdoes(?:n't| not) exist\b|\bcould(?:n't| not) be found\b|\bno longer (?:exists|available)\b/i;
+  /\bnot\s+found\b|^\W*404(?:\W|$)|\b(?:page|file)\s+(?:does(?:n't| not) exist|could(?:n't| not) be found)\b/i;
 /** How far into a page its first `<h1>` is looked for, when the head does not settle its title. */
 const BODY_SEARCH_CHARS = 16 * 1024;
 
@@ -168,18 +168,15 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     return { file, path, url };
   }
 
-  // What the path alone decides (excluded, an error page, redirected by the host), then the head;
-  // in the files' order, a bounded number of heads read ahead.
-  const judged = files.map((file) => judgeByPath(file));
-  const pages = mapBounded(judged, OPEN_FILES, async (page) =>
-    'leftOut' in page ? page : { ...page, head: await readHead(page) },
-  );
-  for await (const page of pages) {
-    if ('leftOut' in page) {
-      leaveOut(page.path, ...page.leftOut);
+  // What the path alone decides (excluded, an error page, redirected by the host), then the head.
+  for (const file of files) {
+    const judged = judgeByPath(file);
+    if ('leftOut' in judged) {
+      leaveOut(judged.path, ...judged.leftOut);
       continue;
     }
-    const { file, path, url, head } = page;
+    const { path, url } = judged;
+    const head = await readHead(judged);
     const redirect = head.clientRedirect;
     if (
       redirect !== undefined &&

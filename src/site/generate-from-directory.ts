@@ -7,7 +7,9 @@
  * What needs more than the writer (an HTML parser, git, SQLite) is loaded when used: a run over
  * URL lists alone starts without it.
  */
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseRobotsTxt } from '../discover/robots-txt.js';
 import type { Diagnostic } from '../core/index.js';
 import type { RunChanges, UrlChange } from '../generate/ledger.js';
 import type { GeneratorInput, OutputFormat, WriteProgress, WriteSummary } from '../generate/types.js';
@@ -143,6 +145,7 @@ export async function generateFromSources(
       ...(ledger === undefined ? {} : { ledger }),
     });
     const changes = ledger && runChanges && recordedChanges(ledger, runChanges, examples);
+    for (const dir of run.directoriesRead) await checkRobotsSitemaps(dir, options.baseUrl, written.robotsTxt, run.note);
     return {
       ...written,
       ...(changes === undefined ? {} : { changes }),
@@ -154,6 +157,31 @@ export async function generateFromSources(
   } finally {
     ledger?.close();
   }
+}
+
+/**
+ * When the folder's robots.txt names no sitemap, or other ones than the run wrote, says so: search
+ * engines find the sitemaps through those lines.
+ */
+async function checkRobotsSitemaps(
+  dir: string,
+  baseUrl: string,
+  robotsLines: readonly string[],
+  note: (note: SiteNote) => void,
+): Promise<void> {
+  const text = await readFile(join(dir, 'robots.txt'), 'utf8').catch(() => undefined);
+  if (text === undefined) return;
+  const { sitemaps } = parseRobotsTxt(text, new URL('/robots.txt', baseUrl).href);
+  const written = robotsLines.map((line) => line.replace(/^Sitemap:\s*/, ''));
+  if (sitemaps.some((sitemap) => written.includes(sitemap.url))) return;
+  const where = join(dir, 'robots.txt');
+  note({
+    level: 'warning',
+    message:
+      sitemaps.length === 0
+        ? `${where} names no sitemap: add "${robotsLines.join('", "')}" to it`
+        : `${where} names ${sitemaps.map((sitemap) => `${sitemap.url} (line ${sitemap.line})`).join(', ')}, not the sitemap this run wrote: add "${robotsLines.join('", "')}" to it, or publish where it points`,
+  });
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -184,6 +212,8 @@ class SourceReading {
   dateByContent = false;
   private readonly unusedCounts = new Map<string, number>();
   private directories = 0;
+  /** The build directories read, in order. */
+  readonly directoriesRead: string[] = [];
 
   constructor(
     private readonly sources: readonly SiteSource[],
@@ -228,6 +258,7 @@ class SourceReading {
 
   private async *directory(path: string): AsyncGenerator<GeneratorInput> {
     this.directories++;
+    this.directoriesRead.push(path);
     const { CommitTimes } = await import('../input/commit-times.js');
     const { readSiteDirectory } = await import('../input/site-directory.js');
     // Git dates the pages a ledger cannot date yet (and every page without one), where it tracks them.

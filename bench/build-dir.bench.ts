@@ -1,0 +1,188 @@
+/**
+ * `npm run bench:build-dir` (issue 23 §7): `sitemapkit generate DIR` on a big build folder, against
+ * the npm folder-to-sitemap CLI `static-sitemap-cli` (with its robots check on, as it reads every
+ * page, and off, as it reads none) and against a bare scan that opens each page and reads it up to
+ * `</head>` with no parsing at all (the practical limit of reading every head), in the same run.
+ *
+ * Goals: sitemapkit at least static-sitemap-cli's throughput (≥ 1.0×, CPU time) while reading
+ * every head, ≥ 0.5× the bare head scan, peak RSS < 200 MB, no EMFILE at any size.
+ *
+ * The folder: BUILD_DIR_BENCH_PAGES pages (default 50,000; or `--pages N`) of 20–60 KB, in
+ * folders of 500, a head of about 3 KB (styles, scripts, Open Graph, hreflang), a tenth of them
+ * meta-refresh redirect stubs of a few hundred bytes, one in 50 noindex, one in 70 with its
+ * canonical on another page.
+ *
+ * Each tool runs in a child process of its own under GNU time: CPU seconds (user + system) and
+ * peak RSS are the tool's alone.
+ */
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { haveGnuTime, timedNode, type ChildRun } from './measure.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const ROOT = join(dirname(SELF), '..', '..');
+const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const BASE = 'https://docs.example.com/';
+
+// ---------------------------------------------------------------- the bare head scan (child process)
+
+/** Opens each .html file below `dir` and reads it until `</head>`: what reading every head costs at the least. */
+function bareScan(dir: string): void {
+  const buffer = Buffer.allocUnsafe(16 * 1024);
+  let pages = 0;
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.html')) {
+        const fd = openSync(path, 'r');
+        try {
+          for (let position = 0; ;) {
+            const read = readSync(fd, buffer, 0, buffer.length, position);
+            if (read === 0 || buffer.subarray(0, read).includes('</head>')) break;
+            position += read;
+          }
+        } finally {
+          closeSync(fd);
+        }
+        pages++;
+      }
+    }
+  };
+  walk(dir);
+  process.stdout.write(`${pages}\n`);
+}
+
+// ---------------------------------------------------------------- the folder
+
+function filler(bytes: number, seed: number): string {
+  const words = ['sitemap', 'page', 'build', 'static', 'folder', 'search', 'engine', 'index', 'guide', 'example'];
+  let text = '';
+  let i = seed;
+  while (text.length < bytes) {
+    text += `<p>${Array.from({ length: 40 }, () => words[(i = (i * 7 + 3) % 10)]).join(' ')}.</p>\n`;
+    if (text.length % 7 === 0) text += `<a href="/s${i % 100}/p${i}.html">related ${i}</a>\n`;
+  }
+  return text;
+}
+
+function pageHtml(n: number, folder: number): string {
+  const path = `/s${folder}/p${n}.html`;
+  if (n % 10 === 5)
+    return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/s${folder}/p${n - 1}.html"><link rel="canonical" href="/s${folder}/p${n - 1}.html"><title>Redirecting</title></head><body><p>Redirecting…</p></body></html>`;
+  const robots = n % 50 === 7 ? '<meta name="robots" content="noindex">' : '';
+  const canonical = n % 70 === 11 ? `/s${folder}/p${n - 1}.html` : path;
+  const head = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="Docusaurus v3.5.2">
+<title>Page ${n} | Example Docs</title>
+<meta property="og:title" content="Page ${n} | Example Docs"><meta property="og:url" content="${BASE.slice(0, -1)}${path}">
+<meta name="description" content="${filler(200, n)
+    .replace(/<[^>]+>/g, '')
+    .slice(0, 160)}">
+${robots}<link rel="canonical" href="${canonical}">
+<link rel="alternate" hreflang="en" href="${path}"><link rel="alternate" hreflang="x-default" href="${path}">
+<link rel="stylesheet" href="/assets/css/styles.3f2a9c1b.css"><link rel="preload" href="/assets/js/runtime~main.8d7a6e5f.js" as="script">
+<script src="/assets/js/main.1b2c3d4e.js" defer></script>
+<style>${'.c{color:#123}'.repeat(100)}</style>
+</head>`;
+  const size = 20_000 + ((n * 7919) % 40_000);
+  return `${head}<body><nav>${'<a href="/">Home</a> '.repeat(30)}</nav><main><h1>Page ${n}</h1>${filler(size - head.length, n)}</main></body></html>`;
+}
+
+function makeFolder(pages: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-build-dir-bench-'));
+  for (let n = 0; n < pages; n++) {
+    const folder = Math.floor(n / 500);
+    if (n % 500 === 0) mkdirSync(join(dir, `s${folder}`));
+    writeFileSync(join(dir, `s${folder}`, `p${n}.html`), pageHtml(n, folder));
+  }
+  writeFileSync(join(dir, 'index.html'), pageHtml(1, 0));
+  return dir;
+}
+
+// ---------------------------------------------------------------- the runs
+
+interface Result {
+  tool: string;
+  run?: ChildRun;
+  failed?: string;
+}
+
+async function measure(tool: string, args: string[]): Promise<Result> {
+  try {
+    return { tool, run: await timedNode(args, { cwd: ROOT }) };
+  } catch (error) {
+    const message = (error as Error).message;
+    return {
+      tool,
+      failed: /EMFILE/.test(message) ? 'EMFILE: too many open files' : message.split('\n').slice(0, 3).join(' '),
+    };
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === '--scan') return bareScan(args[1]!);
+  const pagesFlag = args.indexOf('--pages');
+  const pages = Number(pagesFlag >= 0 ? args[pagesFlag + 1] : (process.env.BUILD_DIR_BENCH_PAGES ?? 50_000));
+  // `--make`: only make the folder and print its path (to profile a tool on it by hand).
+  if (args.includes('--make')) return void console.log(makeFolder(pages));
+  if (!haveGnuTime()) console.warn('GNU time (/usr/bin/time) is missing: CPU time and RSS cannot be measured');
+  // The package exports no path of its own: its binary is where npm installed it.
+  const sscli = join(ROOT, 'node_modules', 'static-sitemap-cli', 'src', 'cli.js');
+  console.log(`Making a build folder of ${pages.toLocaleString('en-US')} pages…`);
+  const dir = makeFolder(pages);
+  const out = mkdtempSync(join(tmpdir(), 'sitemapkit-build-dir-out-'));
+  try {
+    const results: Result[] = [];
+    // A first pass over the folder warms the page cache, so that no tool pays for the disk alone.
+    await measure('warm-up', [SELF, '--scan', dir]);
+    results.push(await measure('bare head scan', [SELF, '--scan', dir]));
+    results.push(
+      await measure('sitemapkit generate', [CLI, 'generate', dir, '--base-url', BASE, '--out', join(out, 'sk'), '-q']),
+    );
+    results.push(await measure('static-sitemap-cli', [sscli, '-b', BASE, '-r', dir, '-f', 'xml', '-o']));
+    results.push(
+      await measure('static-sitemap-cli --no-robots', [sscli, '-b', BASE, '-r', dir, '-f', 'xml', '-o', '--no-robots']),
+    );
+    console.log(
+      `\n${'tool'.padEnd(34)} ${'CPU s'.padStart(7)} ${'wall s'.padStart(7)} ${'pages/CPU s'.padStart(12)} ${'peak MB'.padStart(8)}`,
+    );
+    for (const { tool, run, failed } of results) {
+      if (run === undefined) console.log(`${tool.padEnd(34)} failed: ${failed}`);
+      else
+        console.log(
+          `${tool.padEnd(34)} ${run.cpuSeconds.toFixed(2).padStart(7)} ${run.seconds.toFixed(2).padStart(7)} ${Math.round(
+            pages / run.cpuSeconds,
+          )
+            .toLocaleString('en-US')
+            .padStart(12)} ${(run.maxRssMb?.toFixed(0) ?? '?').padStart(8)}`,
+        );
+    }
+    const cpu = (tool: string) => results.find((result) => result.tool === tool)?.run?.cpuSeconds;
+    const ours = cpu('sitemapkit generate');
+    if (ours !== undefined) {
+      console.log('\nThroughput of sitemapkit (CPU time), as a ratio to each peer (goal in brackets):');
+      for (const [peer, goal] of [
+        ['static-sitemap-cli', '≥ 1.0'],
+        ['static-sitemap-cli --no-robots', '≥ 1.0'],
+        ['bare head scan', '≥ 0.5'],
+      ] as const) {
+        const theirs = cpu(peer);
+        console.log(
+          `  vs ${peer.padEnd(32)} ${theirs === undefined ? 'n/a (it failed)' : `${(theirs / ours).toFixed(2)}×`}  (${goal})`,
+        );
+      }
+      const rss = results.find((result) => result.tool === 'sitemapkit generate')?.run?.maxRssMb;
+      console.log(`  peak RSS of sitemapkit: ${rss?.toFixed(0) ?? '?'} MB (< 200)`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+await main();
