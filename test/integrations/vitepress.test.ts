@@ -20,7 +20,6 @@ import {
   type ExampleCopy,
 } from '../helpers/real-build.js';
 import type { RunningSite } from '../helpers/serve-site.js';
-import { WAITS_FOR_BUILD_DIR } from './waiting.js';
 
 let project: ExampleCopy;
 let site: RunningSite;
@@ -64,26 +63,13 @@ test('vitepress: clean URLs, no 404, noindex or redirect page, and the translati
   assert.deepEqual(Object.values(lastmods(built.entries)).filter(Boolean), []);
 });
 
-test(
-  'vitepress: generate on the output folder lists the same pages, in the host form',
-  { todo: WAITS_FOR_BUILD_DIR },
-  async () => {
-    const out = join(scratch, 'generate');
-    const run = await runCli([
-      'generate',
-      dist,
-      '--base-url',
-      `${site.origin}/`,
-      '--out',
-      out,
-      '--clean-urls',
-      '--json',
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    const entries = await writtenSitemaps(out);
-    assert.deepEqual([...entries.keys()].sort(), pages(site.origin));
-  },
-);
+test('vitepress: generate on the output folder lists the same pages, in the host form', async () => {
+  const out = join(scratch, 'generate');
+  const run = await runCli(['generate', dist, '--base-url', `${site.origin}/`, '--out', out, '--clean-urls', '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  const entries = await writtenSitemaps(out);
+  assert.deepEqual([...entries.keys()].sort(), pages(site.origin));
+});
 
 test('vitepress: crawl over a static server finds the same pages', async () => {
   const out = join(scratch, 'crawl');
