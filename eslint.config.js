@@ -5,7 +5,18 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'docs/api/', 'test/conformance/corpus/', 'bench/.data/'] },
+  // The framework example projects (examples/<framework>/) are projects of their own, built by their own tools.
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'docs/api/',
+      'test/conformance/corpus/',
+      'bench/.data/',
+      'examples/*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

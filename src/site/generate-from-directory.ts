@@ -22,6 +22,7 @@ import type { GeneratorInput, OutputFormat, WriteProgress, WriteSummary } from '
 import { writeSitemaps } from '../generate/write-sitemaps.js';
 import { LeftOutPages, type LeftOutGroup } from '../input/left-out.js';
 import type { LeftOutPage, TrailingSlash } from '../input/site-directory.js';
+import type { ReadEntry } from '../input/types.js';
 import type { GenerateLedger } from '../store/generate-ledger.js';
 import { generateLedgerPath } from '../store/site-database.js';
 
@@ -88,6 +89,11 @@ export interface GenerateFromDirectoryOptions {
   onLeftOut?: (page: LeftOutPage) => void;
   /** Told of what the run says once (also in the summary's `notes`). */
   onNote?: (note: SiteNote) => void;
+  /**
+   * Completes a directory's pages before they are written: a framework integration gives them what
+   * its config knows (URL form, dates, languages). It may leave pages out by not passing them on.
+   */
+  transformPages?: (pages: AsyncIterable<ReadEntry>) => AsyncIterable<ReadEntry>;
 }
 
 /** What a run changed, as the ledger recorded it, with the first URLs of each kind of change. */
@@ -278,7 +284,7 @@ class SourceReading {
         message: `${path} is in a shallow git clone, where the oldest commit present claims every file: git does not date its pages (after git fetch --unshallow, it dates them by their last commits)`,
       });
     try {
-      yield* readSiteDirectory(path, {
+      const read = readSiteDirectory(path, {
         baseUrl: this.options.baseUrl,
         exclude: this.options.exclude ?? [],
         contentDigests: this.dateByContent,
@@ -296,6 +302,7 @@ class SourceReading {
           for (const pattern of patterns) this.unusedCounts.set(pattern, (this.unusedCounts.get(pattern) ?? 0) + 1);
         },
       });
+      yield* this.options.transformPages?.(read) ?? read;
     } finally {
       if (commitTimes.ok) commitTimes.times.close();
     }

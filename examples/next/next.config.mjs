@@ -1,0 +1,5 @@
+/** @type {import('next').NextConfig} */
+export default {
+  output: 'export',
+  trailingSlash: true,
+};
