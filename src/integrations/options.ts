@@ -41,8 +41,8 @@ export interface SitemapkitOptions {
   failOn?: FailOn | undefined;
   /**
    * Also write an HTML sitemap page for people (`--html-sitemap FILE`), relative to the output
-   * folder, e.g. `sitemap.html`. Not available yet in this version: a run given it stops with an
-   * error rather than leave the page out without a word.
+   * folder, e.g. `sitemap.html`: the listed pages under headings that follow the site's sections,
+   * each link's text the page's title. A page that cannot be written fails the build.
    */
   htmlSitemap?: string | undefined;
   /** Print only problems, not the summary (`--quiet`). */

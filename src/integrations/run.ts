@@ -41,10 +41,6 @@ export async function generateAfterBuild(
   options: SitemapkitOptions = {},
 ): Promise<IntegrationResult> {
   const log: Logger = facts.log ?? console;
-  if (options.htmlSitemap !== undefined)
-    throw new Error(
-      `sitemapkit (${facts.framework}): the htmlSitemap option is not available in this version of sitemapkit yet; leave it out`,
-    );
   const baseUrl = siteBaseUrl(facts, options);
   const outDir = resolve(facts.buildDir, options.outDir ?? '.');
   const state =
@@ -59,6 +55,7 @@ export async function generateAfterBuild(
     out: outDir,
     ...definedOf(options, ['maxUrls', 'maxBytes', 'gzip', 'format', 'stylesheet', 'exclude']),
     ...(state === undefined ? {} : { state }),
+    ...(options.htmlSitemap === undefined ? {} : { htmlSitemap: { file: resolve(outDir, options.htmlSitemap) } }),
     ...(facts.cleanUrls ? { cleanUrls: true } : {}),
     // 'keep' is the folder's own naming here; the reader's 'keep' follows the links.
     ...(facts.trailingSlash === 'always' || facts.trailingSlash === 'never'
@@ -75,6 +72,9 @@ export async function generateAfterBuild(
     else log.warn(text);
   }
   if (!options.quiet) log.info(formatGenerateSummary(summary, summary.leftOut, outDir, summary.changes).trimEnd());
+  const html = summary.htmlSitemap;
+  if (html?.written === false) throw new SitemapkitBuildError(`sitemapkit: ${html.error}`);
+  if (html?.written && !options.quiet) log.info(`sitemapkit: HTML sitemap ${html.files[0]} (${html.urls} URLs)`);
   const failing = failingProblems(problems, options.failOn ?? 'never');
   if (failing > 0)
     throw new SitemapkitBuildError(

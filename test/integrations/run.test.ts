@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
@@ -118,10 +118,13 @@ test('locales give each page the alternates of its translations, both ways, with
   assert.deepEqual(of('only-en'), []);
 });
 
-test('htmlSitemap, not available yet, is refused rather than ignored', async () => {
-  await page('index.html');
-  await assert.rejects(
-    generateAfterBuild(facts(), { baseUrl: 'https://example.com/', htmlSitemap: 'sitemap.html' }),
-    /htmlSitemap option is not available/,
-  );
+test('htmlSitemap writes the page for people from the listed pages, titled by their heads', async () => {
+  await page('index.html', '<title>Home · Shop</title>');
+  await page('tents/washing.html', '<title>Washing a tent · Shop</title>');
+  await page('old.html', '<meta http-equiv="refresh" content="0;url=/tents/washing.html"><title>Old</title>');
+  await generateAfterBuild(facts(), { baseUrl: 'https://example.com/', htmlSitemap: 'sitemap.html', state: false });
+  const written = await readFile(join(build, 'sitemap.html'), 'utf8');
+  assert.match(written, /<a href="https:\/\/example\.com\/tents\/washing\.html">Washing a tent<\/a>/);
+  assert.match(written, /<a href="https:\/\/example\.com\/">Home<\/a>/);
+  assert.doesNotMatch(written, /old\.html/, 'a redirect stub is not a page for people either');
 });
