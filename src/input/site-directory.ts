@@ -27,6 +27,7 @@
  * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
  * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
+import { saysNotFound, type TitleAndHeading } from '../html/not-found-page.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
@@ -92,9 +93,6 @@ export interface WalkSiteOptions {
 
 /** Conventional names of error pages: a status (`404.html`, `500.htm`, `404/index.html`), or "not found". */
 const ERROR_PAGE = /(?:^|\/)(?:_?[45]\d\d|not[-_]?found|_not-found)(?:\.html?|\/index\.html?)$/i;
-/** A title or heading of a "not found" page. */
-const SAYS_NOT_FOUND =
-  /\bnot\s+found\b|^\W*404(?:\W|$)|\b(?:page|file)\s+(?:does(?:n't| not) exist|could(?:n't| not) be found)\b/i;
 /** How far into a page its first `<h1>` is looked for, when the head does not settle its title. */
 const BODY_SEARCH_CHARS = 16 * 1024;
 
@@ -189,13 +187,11 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       leaveOut(path, 'redirect', `redirect → ${redirect.href} (${how})`);
       continue;
     }
-    if (
-      head.title !== undefined &&
-      SAYS_NOT_FOUND.test(head.title) &&
-      (head.heading ?? head.title).match(SAYS_NOT_FOUND)
-    ) {
+    // The audit's soft-404 rule: a page with a title, and a heading if it has one, saying "not found".
+    const notFound = head.title === undefined ? undefined : saysNotFound(titleAndHeading(head.title, head.heading));
+    if (notFound !== undefined) {
       titledNotFound++;
-      leaveOut(path, 'error-page', `its title and first heading say "${head.title}": a "not found" page`);
+      leaveOut(path, 'error-page', notFound);
       continue;
     }
     if (head.directives.noindex) {
@@ -262,8 +258,12 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
 async function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): Promise<PageHead> {
   const small = file.size <= FIRST_READ_BYTES;
   const head = await readPageHead(fileChunks(path), url, small ? { bodyChars: FIRST_READ_BYTES } : {});
-  if (small || (head.title !== undefined && !SAYS_NOT_FOUND.test(head.title))) return head;
+  if (small || (head.title !== undefined && saysNotFound({ title: head.title }) === undefined)) return head;
   return readPageHead(fileChunks(path), url, { bodyChars: BODY_SEARCH_CHARS });
+}
+
+function titleAndHeading(title: string, heading: string | undefined): TitleAndHeading {
+  return heading === undefined ? { title } : { title, heading };
 }
 
 /** The page's own modification date as a W3C datetime, when it gives one that can be read. */
