@@ -4,6 +4,7 @@
  */
 import type { LeftOutPage, LeftOutPageReason } from './site-directory.js';
 
+/** The pages of one reason left out: how many, and the first few. */
 export interface LeftOutGroup {
   reason: LeftOutPageReason;
   count: number;
