@@ -56,29 +56,24 @@ export function openRowsFile(path: string): RowsFile {
   };
 }
 
+/** One CSV line of a row: a cell per column of CSV_COLUMNS, in its order (the header's). */
 function csvRow(row: AuditRow): string {
-  const text = (value: string | number | boolean | undefined) => (value === undefined ? '' : String(value));
-  const details = Object.entries(row.details)
-    .map(([finding, detail]) => `${finding}: ${detail}`)
-    .join('; ');
-  return [
-    row.url,
-    text(row.listed ?? true),
-    text(row.sitemap),
-    text(row.line),
-    text(row.status),
-    text(row.finalUrl),
-    text(row.finalStatus),
-    text(row.targetListed),
-    text(row.contentType),
-    text(row.indexable),
-    row.findings.join(' '),
-    text(row.lastmod),
-    text(row.lastModified),
-    text(row.pageModified),
-    text(row.canonical),
-    details,
-  ]
-    .map(csvCell)
-    .join(',');
+  return CSV_COLUMNS.map((column) => csvCell(cellText(row, column))).join(',');
+}
+
+function cellText(row: AuditRow, column: (typeof CSV_COLUMNS)[number]): string {
+  switch (column) {
+    case 'listed':
+      return String(row.listed ?? true);
+    case 'findings':
+      return row.findings.join(' ');
+    case 'details':
+      return Object.entries(row.details)
+        .map(([finding, detail]) => `${finding}: ${detail}`)
+        .join('; ');
+    default: {
+      const value = row[column];
+      return value === undefined ? '' : String(value);
+    }
+  }
 }
