@@ -19,12 +19,11 @@ export {
   type WriteSummary,
   type WrittenFile,
 } from '../generate/types.js';
-export type { RunChanges, SitemapLedger } from '../generate/ledger.js';
+export type { RecordedChanges, RunChanges, SitemapLedger } from '../generate/ledger.js';
 export {
   generateFromDirectory,
   type GenerateFromDirectoryOptions,
   type GenerateFromDirectorySummary,
-  type RecordedChanges,
   type SiteNote,
 } from '../site/generate-from-directory.js';
 export { readUrlList, type ReadUrlListOptions } from '../input/url-list.js';

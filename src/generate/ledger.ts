@@ -88,6 +88,13 @@ export interface RunChanges {
   removed: number;
 }
 
+/** What a run changed, as the ledger recorded it, with the first URLs of each kind of change. */
+export interface RecordedChanges extends RunChanges {
+  /** The ledger file. */
+  ledger: string;
+  examples: Record<UrlChange, string[]>;
+}
+
 export interface LedgerRun {
   /** True when the ledger knows nothing of the site yet: dates of first seen pages may come from elsewhere (git). */
   readonly firstRun: boolean;

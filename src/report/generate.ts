@@ -7,7 +7,7 @@ import { forTerminal } from '../core/terminal.js';
 import type { DiagnosticTally } from '../core/diagnostic-tally.js';
 import type { WriteSummary } from '../generate/types.js';
 import type { LeftOutGroup, LeftOutPageReason } from '../input/index.js';
-import type { RecordedChanges } from '../site/generate-from-directory.js';
+import type { RecordedChanges } from '../generate/ledger.js';
 import { countOf, formatBytes, formatNumber } from './format.js';
 
 const LEFT_OUT_TITLES: Record<LeftOutPageReason, string> = {

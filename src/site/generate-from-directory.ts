@@ -17,7 +17,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRobotsTxt } from '../discover/robots-txt.js';
 import type { Diagnostic } from '../core/index.js';
-import type { RunChanges, UrlChange } from '../generate/ledger.js';
+import type { RecordedChanges, RunChanges, UrlChange } from '../generate/ledger.js';
 import type { GeneratorInput, OutputFormat, WriteProgress, WriteSummary } from '../generate/types.js';
 import { writeSitemaps } from '../generate/write-sitemaps.js';
 import { LeftOutPages, type LeftOutGroup } from '../input/left-out.js';
@@ -94,13 +94,6 @@ export interface GenerateFromDirectoryOptions {
    * its config knows (URL form, dates, languages). It may leave pages out by not passing them on.
    */
   transformPages?: (pages: AsyncIterable<ReadEntry>) => AsyncIterable<ReadEntry>;
-}
-
-/** What a run changed, as the ledger recorded it, with the first URLs of each kind of change. */
-export interface RecordedChanges extends RunChanges {
-  /** The ledger file. */
-  ledger: string;
-  examples: Record<UrlChange, string[]>;
 }
 
 /** What {@link generateFromDirectory} published, and what it left out. */
