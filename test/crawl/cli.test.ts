@@ -360,10 +360,7 @@ describe('sitemapkit crawl', () => {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /for the root of the site\ncrawled, unless --base-url says otherwise/);
     // The output flags end the list, with nothing stray under the last of them.
-    assert.match(
-      help.stdout,
-      /--now DATE {13}[^\n]*\n(?: {25}[^\n]*\n)+\nThe run fails \(exit 1\)/,
-    );
+    assert.match(help.stdout, /--now DATE {13}[^\n]*\n(?: {25}[^\n]*\n)+\nThe run fails \(exit 1\)/);
   });
 
   it('says how to keep the state out of --out when publishing into the working directory', async () => {
