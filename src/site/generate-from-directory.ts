@@ -55,6 +55,8 @@ export interface GenerateFromDirectoryOptions {
   stylesheet?: string;
   /** Accept URLs on other hosts or outside the base URL's directory (`--allow-other-hosts`). */
   allowOtherHosts?: boolean;
+  /** Replace a sitemap file in `out` that sitemapkit did not write (`--overwrite`). */
+  overwrite?: boolean;
   /** Globs of page paths to leave out, relative to the directory (`--exclude`). */
   exclude?: readonly string[];
   /** Directory of the ledger of earlier runs (`--state`): the run is then incremental. */
@@ -141,6 +143,7 @@ export async function generateFromSources(
       outDir: options.out,
       baseUrl: options.baseUrl,
       ...definedOf(options, ['maxUrls', 'maxBytes', 'gzip', 'gzipIndex', 'format', 'stylesheet', 'allowOtherHosts']),
+      ...definedOf(options, ['overwrite']),
       ...definedOf(options, ['now', 'signal', 'strict', 'onProblem', 'onProgress']),
       dedupe: !options.keepDuplicates,
       ...(ledger === undefined ? {} : { ledger }),

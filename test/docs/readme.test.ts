@@ -28,13 +28,19 @@ interface Example {
   line: number;
 }
 
-/** The README's TypeScript blocks that use sitemapkit (the files of examples/ are run by test/runtimes). */
+/**
+ * The README's TypeScript blocks that use sitemapkit (the files of examples/ are run by
+ * test/runtimes, the framework projects of examples/ built by test/integrations).
+ */
 const EXAMPLES: Example[] = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```/gm)]
   .map((match) => ({
     code: match[1]!,
     line: readFileSync(join(ROOT, 'README.md'), 'utf8').slice(0, match.index).split('\n').length,
   }))
-  .filter((example) => /from 'sitemapkit(?:\/[a-z]+)?'/.test(example.code));
+  .filter((example) => /from 'sitemapkit(?:\/[a-z]+)?'/.test(example.code))
+  // A file of a framework's project (`// vite.config.ts`, `// app/…/route.ts`) is built for real by
+  // test/integrations from examples/.
+  .filter((example) => !/^\/\/ \S+\.[cm]?[jt]sx?\b/.test(example.code));
 
 interface Case {
   /** Text that tells the example. */
@@ -67,6 +73,15 @@ const CASES: Case[] = [
   {
     marker: "import { writeSitemaps } from 'sitemapkit';",
     prints: /^1 \[ 'Sitemap: https:\/\/www\.example\.com\/sitemap\.xml' \]\n$/,
+  },
+  {
+    marker: "generateFromDirectory('dist'",
+    setup: async (dir) => {
+      await builtSite(dir);
+      const stub = '<!doctype html><html><head><meta http-equiv="refresh" content="0; url=/about/"></head></html>\n';
+      await writeFile(join(dir, 'dist', 'old.html'), stub);
+    },
+    prints: /^redirect 1\n$/,
   },
   {
     marker: 'new GenerateLedger(',

@@ -186,7 +186,8 @@ describe('WorkPool', () => {
     await pool.idle();
     assert.equal(ran.length, 51);
     assert.deepEqual(new Set(ran), new Set(tasks('a', 50).map((task) => task.name)));
-    assert.ok(mostQueued <= 2, `${mostQueued} queued at once`);
+    // The feed keeps two waiting; the parked a7, back from its wait, may stand beside them.
+    assert.ok(mostQueued <= 3, `${mostQueued} queued at once`);
   });
 
   it('settles a failing task as failed and goes on with the rest', async () => {
