@@ -48,6 +48,8 @@ const XSD_REASONS: [RegExp, string[]][] = [
   [/parser error : XML declaration allowed only at the start/, ['XML-002']],
   [/parser error : PCDATA invalid Char/, ['XML-006']],
   [/parser error : (?:StartTag|xmlParseEntityRef|EntityRef|Unescaped|invalid element name)/, ['XML-005', 'XML-001']],
+  // The document ends inside an element: cut off (XML-014), or an unclosed element (XML-001).
+  [/parser error : Premature end of data/, ['XML-014', 'XML-001']],
   [/parser error/, ['XML-001', 'XML-005']],
   [/No matching global declaration available for the validation root/, ['XML-004']],
   [/\}loc': \[facet 'maxLength'\]/, ['URL-002']],
