@@ -133,7 +133,7 @@ describe('hostile values in what sitemapkit prints and writes', () => {
     await runCli(['audit', site.origin, '--state', join(dir, 'audit-rows'), '--retries', '0', '--rows', rows]);
     const audited: Record<string, string>[] = parse(readFileSync(rows), { columns: true });
     const typed = audited.find((row) => row['url'] === `${site.origin}/typed`);
-    assert.equal(typed?.['content_type']?.toLowerCase(), `'${FORMULA.toLowerCase()}`);
+    assert.equal(typed?.['contentType']?.toLowerCase(), `'${FORMULA.toLowerCase()}`);
 
     const report = join(dir, 'left-out.csv');
     await runCli([
