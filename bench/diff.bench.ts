@@ -6,7 +6,7 @@
  * shards of 50,000 URLs each (plain XML, as generate writes them; about 1 GB a set). NEW is OLD
  * with 1% of its URLs removed, 1% changed (a new lastmod) and 1% added. Each measurement runs
  * in a child process of its own under /usr/bin/time, so that its peak RSS is its own:
- *  - parse both: the two sets read through the reader diff uses (discover/sitemap-set.ts), each
+ *  - parse both: the two sets read through the reader diff uses (diff/sitemap-set.ts), each
  *    entry counted and dropped;
  *  - diff: the CLI, `sitemapkit diff old new --json`, its rows written to a file.
  * Prints the seconds, the peak RSS, diff's time as a multiple of the parse, and checks the counts.

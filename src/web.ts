@@ -16,7 +16,7 @@ import { readWebStream } from './parse/input/source.js';
 import { WEB_INPUT } from './parse/input/web.js';
 import { parserOn } from './parse/parser.js';
 import { ParseError, type ParseOptions, type ParsedSitemap, type SitemapSource } from './parse/types.js';
-import { fetchSitemap, TransferError, type FetchedResponse } from './validate/fetch.js';
+import { fetchSitemap, TransferError, type FetchedResponse } from './http/sitemap-fetch.js';
 import type { ValidateOptions, ValidationResult } from './validate/types.js';
 import * as validator from './validate/validate.js';
 
@@ -134,7 +134,7 @@ function sourceOf(source: Exclude<WebSitemapSource, Response>): SitemapSource {
 }
 
 /**
- * A Response's body after the transport rules every sitemap fetch goes through (validate/fetch.ts):
+ * A Response's body after the transport rules every sitemap fetch goes through (http/sitemap-fetch.ts):
  * a status other than 200 throws a ParseError carrying FETCH-001 or FETCH-004; a body that breaks
  * off throws one carrying FETCH-001, after the entries read before the break.
  */

@@ -10,7 +10,7 @@
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { crawlSite, type CrawlProgress } from '../crawl/crawler.js';
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import type { TreeProgress } from '../discover/tree.js';
 import type { AuditState } from '../store/audit-store.js';
 import type { CrawlStore } from '../store/crawl-store.js';

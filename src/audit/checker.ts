@@ -10,7 +10,7 @@
 import type { Alternate } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { looksAbsoluteHttp } from '../core/url.js';
-import { RetryState, type HttpClient } from '../discover/http.js';
+import { RetryState, type HttpClient } from '../http/client.js';
 import { RobotsTxtCache, productToken, type RobotsTxt } from '../discover/robots.js';
 import { WorkPool, type HostPoliteness } from '../pool/index.js';
 import type { AuditState, StoredCheck, StoredListing } from '../store/audit-store.js';

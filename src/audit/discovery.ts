@@ -9,7 +9,7 @@ import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.
 import type { Entry } from '../core/entry.js';
 import { fingerprint } from '../core/fingerprint.js';
 import { walkSitemapTree, type TreeNode, type TreeOptions, type TreeProgress } from '../discover/tree.js';
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import type { AuditState, NewListing } from '../store/audit-store.js';
 import { SitemapSetValidator } from '../validate/sitemap-set.js';
 import { siteHost } from './check.js';

@@ -7,7 +7,7 @@
  */
 import { readHead } from '../crawl/judge.js';
 import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
-import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../discover/http.js';
+import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../http/client.js';
 import { readTitleAndHeading } from '../html/not-found-page.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import type { ClientRedirect } from '../html/client-redirect.js';

@@ -5,7 +5,7 @@
  * 200 gives the page a listed URL must not be (./check.ts compares them).
  */
 import { createHash } from 'node:crypto';
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import type { RobotsTxtCache } from '../discover/robots.js';
 import { fetchLiveAnswer } from './live-page.js';
 

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { chooseSample, reportAudit } from '../audit/audit.js';
 import { discoverListings } from '../audit/discovery.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import { formatNumber } from '../report/format.js';
 import { auditChecksKind, listingItems, restoreAuditRun, type AuditRunOptions } from '../run/audit-checks.js';
 import { takePart, type RunPlan } from '../run/session.js';

@@ -8,7 +8,7 @@ import type { CheckProgress } from '../audit/checker.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import type { CrawlProgress } from '../crawl/crawler.js';
 import type { TreeProgress } from '../discover/tree.js';
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
 import { formatDuration } from '../report/tree.js';
 import { formatNumber } from '../report/format.js';

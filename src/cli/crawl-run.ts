@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { UrlEntry } from '../core/entry.js';
 import { summariseCrawl } from '../crawl/summary.js';
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import type { WriteSummary } from '../generate/types.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
 import { crawlReport, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';

@@ -11,7 +11,7 @@ import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { summariseCrawl } from '../crawl/summary.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import { withWorkingScheme } from '../discover/roots.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
 import {

@@ -1,14 +1,14 @@
 /**
  * `sitemapkit diff OLD NEW`: what was added, removed and changed (and moved) between two sets of
  * sitemaps, as JSON lines on stdout; the summary on stderr. Flags and printing only; the work is in
- * discover/sitemap-set.ts (reading a set) and diff/.
+ * diff/sitemap-set.ts (reading a set) and diff/.
  */
 import { forTerminal } from '../core/terminal.js';
 import { once } from 'node:events';
 import { SitemapDiff, diffRowToJsonLine, type DiffPhase, type DiffRow } from '../diff/diff.js';
 import { withMoves } from '../diff/redirects.js';
-import { HttpClient } from '../discover/http.js';
-import { missingSource, SitemapSet } from '../discover/sitemap-set.js';
+import { HttpClient } from '../http/client.js';
+import { missingSource, SitemapSet } from '../diff/sitemap-set.js';
 import { diffSummary, formatDiffSummary, hasDifferences } from '../report/diff.js';
 import { formatNumber } from '../report/format.js';
 import {

@@ -6,7 +6,7 @@
  * stderr, so a run that waits never looks hung.
  */
 import { forTerminal } from '../core/terminal.js';
-import type { HttpOptions, RetryNotice } from '../discover/http.js';
+import type { HttpOptions, RetryNotice } from '../http/client.js';
 import { DEFAULT_HOST_POLITENESS } from '../pool/index.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { CLEAR_LINE } from './progress.js';

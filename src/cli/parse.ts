@@ -3,9 +3,9 @@
  */
 import { readOutcome, readWhole } from '../core/outcome.js';
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import { parseSitemap, entryBatches, ParseError, DEFAULT_PARSE_LIMITS, type SitemapSource } from '../parse/index.js';
-import { fetchSitemap, TransferError, type SitemapBody } from '../validate/fetch.js';
+import { fetchSitemap, TransferError, type SitemapBody } from '../http/sitemap-fetch.js';
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatFolded } from '../report/format.js';

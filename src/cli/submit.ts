@@ -6,8 +6,8 @@
 import { forTerminal } from '../core/terminal.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { HttpClient } from '../discover/http.js';
-import { missingSource } from '../discover/sitemap-set.js';
+import { HttpClient } from '../http/client.js';
+import { missingSource } from '../diff/sitemap-set.js';
 import { formatNumber } from '../report/format.js';
 import { formatSubmitReport, submitSucceeded, type SubmitReport } from '../report/submit.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';

@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import { formatNumber } from '../report/format.js';
 import { takePart } from '../run/session.js';
 import { SITE_PACE, siteItems, treeSitesKind, writeSiteRows, type TreeSitesOptions } from '../run/tree-sites.js';

@@ -1,5 +1,5 @@
 /** `sitemapkit validate SOURCE…`: flags and printing only; the work is src/validate/. */
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import { robotsSitemaps } from '../discover/robots.js';
 import { ValidationReport } from '../report/validation.js';
 import { validateSources, type ValidationSource } from '../validate/index.js';

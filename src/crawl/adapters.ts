@@ -2,7 +2,7 @@
  * The crawler's seams wired to the real modules: pages through the discover/ HTTP layer
  * (timeouts, retries, size caps, Content-Encoding), permissions from robots.txt per RFC 9309.
  */
-import { RetryState, type HttpClient } from '../discover/http.js';
+import { RetryState, type HttpClient } from '../http/client.js';
 import { RobotsTxtCache, type RobotsTxt } from '../discover/robots.js';
 import type { PageFetcher, RobotsPolicy } from './types.js';
 

@@ -14,7 +14,7 @@
  * other request, which tries interleaved with other pages' keep meeting. Judging lives in
  * ./judge.ts.
  */
-import { RetryState } from '../discover/http.js';
+import { RetryState } from '../http/client.js';
 import { RetryLater, WorkPool, type TaskContext } from '../pool/index.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
 import { Frontier } from './frontier.js';

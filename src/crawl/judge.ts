@@ -9,7 +9,7 @@
  * decides from what was read (pure, synchronous).
  */
 import type { Alternate, UrlEntry } from '../core/entry.js';
-import { isHtmlContentType } from '../discover/http.js';
+import { isHtmlContentType } from '../http/client.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
 import type { ClientRedirect } from '../html/client-redirect.js';

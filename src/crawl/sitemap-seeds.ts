@@ -4,7 +4,7 @@
  * be read whole: the pages only they list, which no link may lead to, are missing. Used by the
  * crawl of one process and by the workers of a crawl run alike.
  */
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import {
   unreadNodes,
   walkSitemapTree,

@@ -3,7 +3,7 @@
  * so the HTTP layer and the robots.txt module of discover/ plug in (see ./adapters.ts) and tests
  * can drive the crawler directly.
  */
-import type { RetryState } from '../discover/http.js';
+import type { RetryState } from '../http/client.js';
 
 /** A redirect the fetcher followed on the way to the answer. */
 export interface FollowedRedirect {

@@ -9,7 +9,7 @@
  * could not be made says nothing.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import { WorkPool, type HostPoliteness } from '../pool/index.js';
 import { DiffRowStore } from '../store/diff-rows.js';
 import type { DiffRow, SitemapDiff } from './diff.js';

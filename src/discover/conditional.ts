@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SitemapBody } from '../validate/fetch.js';
+import type { SitemapBody } from '../http/sitemap-fetch.js';
 import type { RememberedProblems, TreeNode } from './tree-model.js';
 
 /** A sitemap as it was when last read whole. */

@@ -1,5 +1,5 @@
-/** Discovery: the HTTP layer, robots.txt, well-known locations and the sitemap tree walk. */
-export { HttpClient, HttpError, isHtmlContentType, overHttp, parseRetryAfter, RetryState } from './http.js';
+/** Discovery: robots.txt, well-known locations and the sitemap tree walk (with the HTTP layer of src/http/ re-exported). */
+export { HttpClient, HttpError, isHtmlContentType, overHttp, parseRetryAfter, RetryState } from '../http/index.js';
 export type {
   HttpErrorKind,
   HttpOptions,
@@ -8,7 +8,7 @@ export type {
   RequestOptions,
   RetryNotice,
   Transfer,
-} from './http.js';
+} from '../http/index.js';
 export {
   fetchRobotsTxt,
   parseRobotsTxt,

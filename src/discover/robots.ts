@@ -5,11 +5,11 @@
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
-import { HttpError, isHtmlContentType, type HttpClient, type Redirect } from './http.js';
-import { parseRobotsTxt, RobotsRules } from './robots-txt.js';
+import { HttpError, isHtmlContentType, type HttpClient, type Redirect } from '../http/client.js';
+import { parseRobotsTxt, RobotsRules } from '../core/robots-txt.js';
 import { bytesStartLikeHtml } from '../core/html.js';
 
-export { parseRobotsTxt, productToken, RobotsRules, type RobotsSitemap } from './robots-txt.js';
+export { parseRobotsTxt, productToken, RobotsRules, type RobotsSitemap } from '../core/robots-txt.js';
 
 /** How the fetch went: `ok` (parsed), `unavailable` (4xx: no rules), `unreachable` (5xx or no answer: all disallowed). */
 export type RobotsOutcome = 'ok' | 'unavailable' | 'unreachable';

@@ -4,8 +4,8 @@
  * is tried over https, then over http when the server does not speak TLS (tree and crawl alike).
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import type { SitemapBody } from '../validate/fetch.js';
-import { HttpError, overHttp, type HttpClient } from './http.js';
+import type { SitemapBody } from '../http/sitemap-fetch.js';
+import { HttpError, overHttp, type HttpClient } from '../http/client.js';
 import { fetchRobotsTxt, type RobotsTxt } from './robots.js';
 import type { FoundBy } from './tree-model.js';
 import { probeWellKnown, type Probe } from './well-known.js';

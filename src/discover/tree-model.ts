@@ -7,7 +7,7 @@ import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import type { ReadOutcome } from '../core/outcome.js';
 import type { DocumentKind } from '../core/entry.js';
-import type { Redirect } from './http.js';
+import type { Redirect } from '../http/client.js';
 import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsOutcome } from './robots.js';
 import type { Probe } from './well-known.js';

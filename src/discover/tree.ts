@@ -28,10 +28,10 @@ import {
   type FetchedSitemap,
   type SitemapBody,
   type SitemapFetcher,
-} from '../validate/fetch.js';
-import { Channel } from './channel.js';
+} from '../http/sitemap-fetch.js';
+import { Channel } from '../pool/channel.js';
 import type { ConditionalFetches, RememberedSitemap } from './conditional.js';
-import { HttpClient, overHttp, RetryState, type HttpOptions } from './http.js';
+import { HttpClient, overHttp, RetryState, type HttpOptions } from '../http/client.js';
 import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsTxt } from './robots.js';
 import { findRoots, type Root } from './roots.js';

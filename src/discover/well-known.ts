@@ -4,8 +4,8 @@
  * that answers with a sitemap. A page served as HTML is a "soft 404" only when its bytes are
  * HTML too: some servers label their sitemaps text/html.
  */
-import { fetchSitemap, TransferError, type SitemapBody, type SitemapFetcher } from '../validate/fetch.js';
-import { isHtmlContentType, type HttpClient } from './http.js';
+import { fetchSitemap, TransferError, type SitemapBody, type SitemapFetcher } from '../http/sitemap-fetch.js';
+import { isHtmlContentType, type HttpClient } from '../http/client.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 
 /** Most common first: the plain names, then CMS and generator defaults. */

@@ -14,7 +14,7 @@ export {
   type RequestOptions,
   type RetryNotice,
   type Transfer,
-} from '../discover/http.js';
+} from '../http/client.js';
 export {
   fetchRobotsTxt,
   parseRobotsTxt,

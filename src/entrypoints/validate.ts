@@ -3,7 +3,7 @@
  * engines, with line and column; URL sources are fetched with sitemapkit's HTTP client.
  * @packageDocumentation
  */
-import { HttpClient } from '../discover/http.js';
+import { HttpClient } from '../http/client.js';
 import { robotsSitemaps } from '../discover/robots.js';
 import * as validator from '../validate/index.js';
 import type { ValidateOptions, ValidationResult, ValidationSource } from '../validate/index.js';

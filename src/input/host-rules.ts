@@ -2,7 +2,7 @@
  * The rule files a static host reads from the root of a build folder, read as the host does:
  * `_redirects` and `_headers` (Netlify, Cloudflare Pages), `vercel.json` (`redirects`,
  * `headers`, `cleanUrls`, `trailingSlash`), `.htaccess` (`ErrorDocument 404`) and `robots.txt`
- * (through discover/robots-txt.ts, the one robots.txt matcher). A page the host redirects, or
+ * (through core/robots-txt.ts, the one robots.txt matcher). A page the host redirects, or
  * serves with `X-Robots-Tag: noindex`, or that robots.txt disallows, is not one to list.
  *
  * Patterns: `_redirects` and `_headers` paths may end in a `*` splat or hold `:name`
@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { escapeRegExp } from '../core/regexp.js';
-import { parseRobotsTxt, type RobotsRules } from '../discover/robots-txt.js';
+import { parseRobotsTxt, type RobotsRules } from '../core/robots-txt.js';
 import { addRobotsHeader, noDirectives } from '../html/directives.js';
 
 /** A redirect rule of the host: which paths, and where they go. */

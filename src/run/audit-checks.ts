@@ -18,7 +18,7 @@ import { crashedCheck, encodeCheck, listedUrlAnswer, listingOf } from '../audit/
 import type { Discovery } from '../audit/discovery.js';
 import type { AuditReport } from '../audit/report.js';
 import { looksAbsoluteHttp } from '../core/url.js';
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import { RobotsTxtCache } from '../discover/robots.js';
 import type { AuditState, NewListing, StoredCheck } from '../store/audit-store.js';
 import type { LeasedItem, NewItem, RunRecord, RunStore } from '../store/run-store.js';

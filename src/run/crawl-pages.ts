@@ -26,7 +26,7 @@ import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/tr
 import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import { unreadSitemapsProblem } from '../report/crawl.js';
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import type { LeasedItem, Lease, NewItem, RunStore } from '../store/run-store.js';

@@ -12,7 +12,7 @@
  * walk read whole is remembered once its lines are out.
  */
 import { ConditionalFetches } from '../discover/conditional.js';
-import { HttpClient, type HttpOptions } from '../discover/http.js';
+import { HttpClient, type HttpOptions } from '../http/client.js';
 import { resolveStart, walkSitemapTree, type SitemapTree } from '../discover/tree.js';
 import type { HostPoliteness } from '../pool/index.js';
 import { entryToJsonLine } from '../report/entries.js';

@@ -15,7 +15,7 @@ import {
 } from '../report/html-sitemap-files.js';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseRobotsTxt } from '../discover/robots-txt.js';
+import { parseRobotsTxt } from '../core/robots-txt.js';
 import type { Diagnostic } from '../core/index.js';
 import type { RecordedChanges, RunChanges, UrlChange } from '../generate/ledger.js';
 import type { GeneratorInput, OutputFormat, WriteProgress, WriteSummary } from '../generate/types.js';

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { HttpError, type HttpClient } from '../discover/http.js';
+import { HttpError, type HttpClient } from '../http/client.js';
 
 /** The shared endpoint: what it accepts reaches Bing, Yandex, Naver, Seznam, Yep and the others. */
 export const DEFAULT_ENDPOINT = 'https://api.indexnow.org/indexnow';

@@ -7,7 +7,7 @@
  * space around it allowed: a file saved with a final newline is still the key, engines read it so).
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import { HttpError, isHtmlContentType, type HttpClient } from '../discover/http.js';
+import { HttpError, isHtmlContentType, type HttpClient } from '../http/client.js';
 
 /** Bytes read of a key file: a key is at most 128 characters. */
 const KEY_FILE_BYTES = 1024;

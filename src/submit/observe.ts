@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
-import { SitemapSet, type SitemapSetOptions } from '../discover/sitemap-set.js';
+import { SitemapSet, type SitemapSetOptions } from '../diff/sitemap-set.js';
 import { GenerateLedgerReader } from '../store/generate-ledger.js';
 import { generateLedgerPath } from '../store/site-database.js';
 import { REMOVED, type SubmissionLedger } from '../store/submission-ledger.js';

@@ -5,7 +5,7 @@
  * warning that it submits nothing.
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import { HttpError, type HttpClient } from '../discover/http.js';
+import { HttpError, type HttpClient } from '../http/client.js';
 import type { PingResult } from '../report/submit.js';
 
 export const SITEMAP_PLACEHOLDER = '{sitemap}';

@@ -11,7 +11,7 @@
  * sends again what was not accepted (or waits out the window of a request whose answer was lost).
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import type { HttpClient } from '../discover/http.js';
+import type { HttpClient } from '../http/client.js';
 import type { DueUrl, SubmissionLedger } from '../store/submission-ledger.js';
 import { MAX_URLS_PER_REQUEST, submitBatch } from './indexnow.js';
 import { checkKeyFile, covers, keyFileFor, type KeyFile } from './key-file.js';

@@ -7,7 +7,7 @@ import type { ValidateOptions, ValidationResult } from './types.js';
 
 export type { ValidationSource, DocumentAccess } from './validate.js';
 export type { ValidateOptions, ValidationResult } from './types.js';
-export type { FetchedResponse, SitemapFetcher } from './fetch.js';
+export type { FetchedResponse, SitemapFetcher } from '../http/index.js';
 export { hreflangProblem } from './hreflang.js';
 export { SitemapSetValidator, type DocumentChecks, type SetDocument, type SitemapSetOptions } from './sitemap-set.js';
 

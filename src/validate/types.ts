@@ -3,7 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { ReadOutcome } from '../core/outcome.js';
 import type { DocumentKind } from '../core/entry.js';
 import type { ParseLimits } from '../parse/types.js';
-import type { SitemapFetcher } from './fetch.js';
+import type { SitemapFetcher } from '../http/sitemap-fetch.js';
 
 /**
  * How the validator checks: where the sitemap is published, scope, recursion, the clock, limits,

@@ -15,7 +15,7 @@ import type { ChildSource, ParentSource } from './children.js';
 import { firstPossibleFutureDay } from '../core/rules/dates.js';
 import { detach } from '../core/detach.js';
 import { DocumentValidator, RunState } from './document.js';
-import { fetchSitemap, TransferError, type SitemapBody } from './fetch.js';
+import { fetchSitemap, TransferError, type SitemapBody } from '../http/sitemap-fetch.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import { DEFAULT_MAX_DIAGNOSTICS, DiagnosticHold, ResultBuilder } from './result.js';
 import { quote, Reporter } from './reporter.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
 import { crawlSite, type CrawlOptions } from '../../src/crawl/crawler.js';
-import { HttpClient } from '../../src/discover/http.js';
+import { HttpClient } from '../../src/http/client.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { everyCaseSite } from './fixtures/every-case-site.js';
 import { serveSite, type RunningSite } from './fixtures/server.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
 import { crawlSite, LAST_PASS_PAGES } from '../../src/crawl/crawler.js';
-import { HttpClient } from '../../src/discover/http.js';
+import { HttpClient } from '../../src/http/client.js';
 import type { CrawlReport } from '../../src/report/crawl.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { runCli } from '../helpers/cli.js';

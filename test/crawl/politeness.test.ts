@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
 import { crawlSite } from '../../src/crawl/crawler.js';
-import { HttpClient } from '../../src/discover/http.js';
+import { HttpClient } from '../../src/http/client.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { startSite, type Route } from '../helpers/site-server.js';
 import { html } from './fixtures/server.js';

@@ -5,7 +5,7 @@ import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
 import { crawlSite, type CrawlOptions } from '../../src/crawl/crawler.js';
 import { summariseCrawl } from '../../src/crawl/summary.js';
 import { chainOf, DEFAULT_TRAP_LIMITS, farYear, pathTrap, QueryVariants, urlPattern } from '../../src/crawl/traps.js';
-import { HttpClient } from '../../src/discover/http.js';
+import { HttpClient } from '../../src/http/client.js';
 import { CrawlStore } from '../../src/store/crawl-store.js';
 import { serveSite } from './fixtures/server.js';
 import { trapSite } from './fixtures/trap-site.js';

@@ -6,9 +6,9 @@ import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { HttpClient } from '../../src/discover/http.js';
+import { HttpClient } from '../../src/http/client.js';
 import { fetchRobotsTxt, parseRobotsTxt, productToken } from '../../src/discover/robots.js';
-import { matchesPattern } from '../../src/discover/robots-txt.js';
+import { matchesPattern } from '../../src/core/robots-txt.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
 import { startSite, type Site } from '../helpers/site-server.js';
 
@@ -21,7 +21,7 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (
   getSitemaps(): string[];
 };
 
-const ROBOTS_TXT_MODULE = fileURLToPath(new URL('../../src/discover/robots-txt.ts', import.meta.url));
+const ROBOTS_TXT_MODULE = fileURLToPath(new URL('../../src/core/robots-txt.ts', import.meta.url));
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES));
 

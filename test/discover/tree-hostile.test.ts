@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { HttpClient, type HttpOptions } from '../../src/discover/http.js';
+import { HttpClient, type HttpOptions } from '../../src/http/client.js';
 import { fetchSitemapTree, walkSitemapTree, type TreeOptions } from '../../src/discover/tree.js';
 import { hostile, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 import { sitemapIndex, urlset } from '../helpers/site-server.js';

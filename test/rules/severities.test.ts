@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { RULES, severitiesOf } from '../../src/core/catalog.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { fetchSitemapTree } from '../../src/discover/index.js';
-import { HttpClient } from '../../src/discover/http.js';
+import { HttpClient } from '../../src/http/client.js';
 import { prepareEntry } from '../../src/generate/index.js';
 import { parseSitemap } from '../../src/parse/index.js';
 import { validateSitemap } from '../../src/validate/index.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
-// The public API: URL sources are fetched with the shared HttpClient (src/discover/http.ts).
+// The public API: URL sources are fetched with the shared HttpClient (src/http/client.ts).
 import { validateSources, type ValidationResult } from '../../src/index.js';
 import { DEFAULT_USER_AGENT } from '../../src/version.js';
 import { sitemapIndex, startSite, urlsetDocument } from '../helpers/site-server.js';

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
-import { LinkedSignal } from '../../pool/index.js';
+import { LinkedSignal } from '../pool/index.js';
 import { classifyError, firstByteTimeout } from './errors.js';
 import type { Fetch, HttpRequest, HttpResponse, Transfer } from './types.js';
 

@@ -10,7 +10,7 @@
  * and waits then lives with the task, across the pool's restarts of it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RetryLater } from '../../pool/index.js';
+import { RetryLater } from '../pool/index.js';
 import { HttpError } from './errors.js';
 import type { HttpResponse, Layer } from './types.js';
 

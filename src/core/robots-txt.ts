@@ -6,9 +6,9 @@
  * Own code rather than robots-parser: see ROBOTS_PARSER_GAPS in test/discover/robots.test.ts for
  * the RFC 9309 cases that package gets wrong.
  */
-import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
-import { looksAbsoluteHttp, normaliseUrl } from '../core/url.js';
-import { LIMITS } from '../core/limits.js';
+import { diagnostic, type Diagnostic } from './diagnostics.js';
+import { looksAbsoluteHttp, normaliseUrl } from './url.js';
+import { LIMITS } from './limits.js';
 
 interface Rule {
   allow: boolean;

@@ -17,19 +17,19 @@
  */
 import { Agent } from 'undici';
 import { DEFAULT_USER_AGENT } from '../version.js';
-import { byteCap } from './http/byte-cap.js';
-import { decompress } from './http/decompress.js';
-import { HttpError } from './http/errors.js';
-import { followRedirects } from './http/redirects.js';
-import { retry, RetryState, type RetryNotice } from './http/retries.js';
-import { guardAddresses } from './http/address-guard.js';
-import { minimumRate } from './http/transfer-rate.js';
-import { transport } from './http/transport.js';
-import { compose, type Fetch, type HttpRequest, type HttpResponse } from './http/types.js';
+import { byteCap } from './byte-cap.js';
+import { decompress } from './decompress.js';
+import { HttpError } from './errors.js';
+import { followRedirects } from './redirects.js';
+import { retry, RetryState, type RetryNotice } from './retries.js';
+import { guardAddresses } from './address-guard.js';
+import { minimumRate } from './transfer-rate.js';
+import { transport } from './transport.js';
+import { compose, type Fetch, type HttpRequest, type HttpResponse } from './types.js';
 
-export { HttpError, overHttp, type HttpErrorKind } from './http/errors.js';
-export { parseRetryAfter, RetryState, type RetryNotice } from './http/retries.js';
-export type { HttpResponse, Redirect, Transfer } from './http/types.js';
+export { HttpError, overHttp, type HttpErrorKind } from './errors.js';
+export { parseRetryAfter, RetryState, type RetryNotice } from './retries.js';
+export type { HttpResponse, Redirect, Transfer } from './types.js';
 
 /** Settings of an {@link HttpClient}; each has a default. */
 export interface HttpOptions {

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpClient, HttpError, RetryState, type HttpResponse } from '../../src/discover/http.js';
-import { guardAddresses, isPublicAddress } from '../../src/discover/http/address-guard.js';
-import { followRedirects } from '../../src/discover/http/redirects.js';
-import { compose, type Fetch, type HttpRequest } from '../../src/discover/http/types.js';
+import { HttpClient, HttpError, RetryState, type HttpResponse } from '../../src/http/client.js';
+import { guardAddresses, isPublicAddress } from '../../src/http/address-guard.js';
+import { followRedirects } from '../../src/http/redirects.js';
+import { compose, type Fetch, type HttpRequest } from '../../src/http/types.js';
 import { startSite, urlset, XML } from '../helpers/site-server.js';
 
 describe('isPublicAddress', () => {

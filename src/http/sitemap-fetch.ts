@@ -5,15 +5,15 @@
  * (FETCH-004), and should not redirect (FETCH-002); a body that breaks off is FETCH-001 (or
  * FETCH-005 when its Content-Encoding does not decode), after the entries read before the break.
  *
- * The requests themselves are not made here. validate/ may not import discover/, where the
- * project's one HTTP layer lives, so it names what it needs (SitemapFetcher) and is handed it:
- * the public API and the CLI give it the shared HttpClient, which has this shape.
+ * The requests themselves are not made here: this module names what it needs (SitemapFetcher)
+ * and is handed it, so that validate/ and the Web-only entry (web.ts) can use these rules with
+ * any fetcher. The public API and the CLI give it the shared HttpClient (client.ts).
  */
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { RetryLater } from '../pool/index.js';
 import { statusReason } from './status-reasons.js';
 
-/** What fetching a sitemap needs of an HTTP layer; HttpClient (src/discover/http.ts) is one. */
+/** What fetching a sitemap needs of an HTTP layer; HttpClient (src/http/client.ts) is one. */
 export interface SitemapFetcher {
   /**
    * GETs `url`, following redirects. When no response comes, throws an Error whose message says

@@ -22,8 +22,8 @@ import { readUrlList, type ReadEntry, type ReadItem } from '../input/index.js';
 import { parseSitemap, ParseError, type SitemapSource } from '../parse/index.js';
 import { resolveChild } from '../validate/children.js';
 import { DATA_LOSS_CODES, readOutcome, readWhole } from '../core/outcome.js';
-import type { HttpClient, HttpOptions } from './http.js';
-import { walkSitemapTree, type TreeNode, type TreeOptions } from './tree.js';
+import type { HttpClient, HttpOptions } from '../http/client.js';
+import { walkSitemapTree, type TreeNode, type TreeOptions } from '../discover/tree.js';
 
 export interface SitemapSetOptions {
   /** For URLs and sites: the client (or its options), concurrency and politeness of the walk. */
