@@ -43,6 +43,6 @@ export {
   type HtmlSitemapItem,
   type HtmlSitemapLabels,
   type HtmlSitemapOptions,
-} from './report/html-sitemap.js';
-export { writeHtmlSitemap, type HtmlSitemapFiles, type WriteHtmlSitemapOptions } from './report/html-sitemap-files.js';
+} from './generate/html-sitemap.js';
+export { writeHtmlSitemap, type HtmlSitemapFiles, type WriteHtmlSitemapOptions } from './site/html-sitemap-files.js';
 export { DEFAULT_USER_AGENT, VERSION } from './version.js';

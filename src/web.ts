@@ -58,7 +58,7 @@ export {
   type HtmlSitemapItem,
   type HtmlSitemapLabels,
   type HtmlSitemapOptions,
-} from './report/html-sitemap.js';
+} from './generate/html-sitemap.js';
 
 /**
  * What the web entry reads: a fetch `Response` (its status is checked as a crawler would: only

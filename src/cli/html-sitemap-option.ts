@@ -5,7 +5,7 @@
 (site/generate-from-directory.ts) makes it; this reads the flags and prints the outcome.
  */
 import { resolve } from 'node:path';
-import type { HtmlSitemapOutcome, HtmlSitemapRequest } from '../report/html-sitemap-files.js';
+import type { HtmlSitemapOutcome, HtmlSitemapRequest } from '../site/html-sitemap-files.js';
 import { UsageError, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
 
 export const HTML_SITEMAP_OPTIONS: CommandSpec['options'] = {

@@ -12,7 +12,7 @@ import {
   publishHtmlSitemap,
   type HtmlSitemapOutcome,
   type HtmlSitemapRequest,
-} from '../report/html-sitemap-files.js';
+} from './html-sitemap-files.js';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRobotsTxt } from '../core/robots-txt.js';

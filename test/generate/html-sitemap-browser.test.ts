@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { UrlEntry } from '../../src/core/entry.js';
-import type { HtmlSitemapItem } from '../../src/report/html-sitemap.js';
-import { writeHtmlSitemap } from '../../src/report/html-sitemap-files.js';
+import type { HtmlSitemapItem } from '../../src/generate/html-sitemap.js';
+import { writeHtmlSitemap } from '../../src/site/html-sitemap-files.js';
 import { ARTIFACTS_DIR, CHROMIUM_SKIP, launchChromium } from '../helpers/chromium.js';
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

@@ -9,7 +9,7 @@
  * technology.
  *
  * Web APIs only (URL, Intl): it runs wherever `sitemapkit/web` does. The entries are held in
- * memory to be grouped, up to `maxUrls`; report/html-sitemap-files.ts writes the documents.
+ * memory to be grouped, up to `maxUrls`; site/html-sitemap-files.ts writes the documents.
  */
 import type { UrlEntry } from '../core/entry.js';
 import { escapeXml as escapeHtml } from '../core/xml.js';

@@ -12,8 +12,8 @@ import { after, describe, it } from 'node:test';
 import { DomUtils, ElementType, parseDocument } from 'htmlparser2';
 import type { UrlEntry } from '../../src/core/entry.js';
 import { writeSitemaps } from '../../src/generate/write-sitemaps.js';
-import { HTML_SITEMAP_CSS, htmlSitemap, type HtmlSitemapItem } from '../../src/report/html-sitemap.js';
-import { PageTitles, writeHtmlSitemap, writtenEntries } from '../../src/report/html-sitemap-files.js';
+import { HTML_SITEMAP_CSS, htmlSitemap, type HtmlSitemapItem } from '../../src/generate/html-sitemap.js';
+import { PageTitles, writeHtmlSitemap, writtenEntries } from '../../src/site/html-sitemap-files.js';
 
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-html-sitemap-'));
 after(() => rm(scratch, { recursive: true, force: true }));
