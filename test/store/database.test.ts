@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openStoreDatabase, redactLocation, type StoreDatabase } from '../../src/store/database.js';
-import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/migrations.js';
+import {
+  migrate,
+  MIGRATIONS,
+  RUN_SCHEMA,
+  SCHEMA_VERSION,
+  schemaVersion,
+  type Migration,
+} from '../../src/store/migrations.js';
 import { storeLocations } from '../helpers/postgres.js';
 
 const stores = await storeLocations();
@@ -51,7 +58,7 @@ for (const { name, location } of stores) {
       };
       await withDatabase(location, async (db) => {
         await migrate(db);
-        assert.deepEqual(await migrate(db, [...MIGRATIONS, later]), [later.version]);
+        assert.deepEqual(await migrate(db, { ...RUN_SCHEMA, migrations: [...MIGRATIONS, later] }), [later.version]);
         await db.run('INSERT INTO sitemapkit_test_later (note) VALUES ($1)', ['kept']);
         assert.deepEqual(await db.all('SELECT id, note FROM sitemapkit_test_later'), [{ id: 1, note: 'kept' }]);
         // This sitemapkit knows only up to SCHEMA_VERSION: the store is newer, and refused.
