@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { after, describe, it } from 'node:test';
 import { AUDIT_STATE_SCHEMA, SqliteAuditStore } from '../../src/store/audit-store.js';
@@ -18,6 +18,7 @@ import { generateLedgerPath } from '../../src/store/site-database.js';
 import { SITEMAP_MEMORY_SCHEMA, SitemapMemory } from '../../src/store/sitemap-memory.js';
 import { openStateFile } from '../../src/store/state-file.js';
 import { SUBMISSION_LEDGER_SCHEMA, SubmissionLedger } from '../../src/store/submission-ledger.js';
+import { observeGenerateLedger } from '../../src/submit/observe.js';
 import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-state-file-'));
@@ -229,13 +230,20 @@ describe('the opener of state files', () => {
   });
 
   it('refuses to read a ledger of a newer sitemapkit (submit --from-state) as well', () => {
-    const file = newFile();
+    const file = generateLedgerPath(dirname(newFile()));
     new GenerateLedger(file).close();
     rawSql(file, "INSERT INTO sitemapkit_schema (version, name, applied_at) VALUES (99, 'from the future', 0)");
     assert.throws(
       () => new GenerateLedgerReader(file),
       /has schema version 99, newer than this sitemapkit knows \(1\)/,
     );
+    // submit --from-state says why, not that there is no ledger.
+    const submissions = new SubmissionLedger(join(dir, 'submissions.sqlite'));
+    const run = submissions.beginRun(new Date(), 'test', 'https://indexnow.example/', true);
+    assert.throws(() => observeGenerateLedger(dirname(file), { ledger: submissions, run }), {
+      message: new RegExp(`^${escape(file)} \\(the generate ledger\\) has schema version 99`),
+    });
+    submissions.close();
   });
 
   it('says so through the CLI: generate --state with a ledger of version 99 exits 1, naming the file', async () => {
