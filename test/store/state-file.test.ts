@@ -5,9 +5,11 @@
  * layout refused, and a migration that fails leaving the file as it was.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { after, describe, it } from 'node:test';
 import { AUDIT_STATE_SCHEMA, SqliteAuditStore } from '../../src/store/audit-store.js';
@@ -19,7 +21,7 @@ import { SITEMAP_MEMORY_SCHEMA, SitemapMemory } from '../../src/store/sitemap-me
 import { openStateFile } from '../../src/store/state-file.js';
 import { SUBMISSION_LEDGER_SCHEMA, SubmissionLedger } from '../../src/store/submission-ledger.js';
 import { observeGenerateLedger } from '../../src/submit/observe.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI_PATH, runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-state-file-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -244,6 +246,25 @@ describe('the opener of state files', () => {
       message: new RegExp(`^${escape(file)} \\(the generate ledger\\) has schema version 99`),
     });
     submissions.close();
+  });
+
+  it('is migrated once when several processes open a new file at once', async () => {
+    const file = generateLedgerPath(dirname(newFile()));
+    const ledgerModule = pathToFileURL(join(dirname(CLI_PATH), '../store/generate-ledger.js')).href;
+    const open = `const { GenerateLedger } = await import(${JSON.stringify(ledgerModule)});
+      new GenerateLedger(${JSON.stringify(file)}).close();`;
+    const exits = await Promise.all(
+      [1, 2, 3].map(() => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', open], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        return new Promise<string>((resolve) => child.on('exit', (code) => resolve(`${code} ${stderr}`)));
+      }),
+    );
+    assert.deepEqual(exits, ['0 ', '0 ', '0 ']);
+    assert.deepEqual(recorded(file), [{ version: 1, name: GENERATE_LEDGER_SCHEMA.migrations[0]!.name }]);
   });
 
   it('says so through the CLI: generate --state with a ledger of version 99 exits 1, naming the file', async () => {
