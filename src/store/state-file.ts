@@ -7,6 +7,11 @@
  * A file written by a newer sitemapkit is refused with both versions and what to do. A file that
  * records no version (written before versions were recorded) is adopted at the version whose
  * tables it holds, and refused when it holds tables of no version this sitemapkit knows.
+ *
+ * The access style of every state file: one better-sqlite3 connection, synchronous, each store
+ * preparing its statements itself (their callers are synchronous: the generate writer's ledger,
+ * the crawl and audit loops). The async StoreDatabase is the run store's alone, as it must speak
+ * PostgreSQL too; both take their migrations from the one runner.
  */
 import Database from 'better-sqlite3';
 import { bindings, DIALECTS } from './database.js';
