@@ -68,6 +68,27 @@ for (const { name, location } of stores) {
       });
     });
 
+    test('a migration that fails is rolled back whole, and the store stays at its version', async () => {
+      const broken: Migration = {
+        version: SCHEMA_VERSION + 1,
+        name: 'a step that breaks halfway',
+        sql: () => `CREATE TABLE sitemapkit_test_broken (note TEXT);
+ALTER TABLE sitemapkit_runs ADD COLUMN note TEXT;
+INSERT INTO sitemapkit_test_nowhere VALUES (1);`,
+      };
+      await withDatabase(location, async (db) => {
+        await migrate(db);
+        await assert.rejects(migrate(db, { ...RUN_SCHEMA, migrations: [...MIGRATIONS, broken] }), {
+          message: new RegExp(
+            `^cannot bring .* \\(the run store\\) from schema version ${SCHEMA_VERSION} to ${broken.version} \\(a step that breaks halfway\\): .*sitemapkit_test_nowhere.*; it is left at version ${SCHEMA_VERSION}$`,
+          ),
+        });
+        assert.equal(await schemaVersion(db), SCHEMA_VERSION);
+        await assert.rejects(db.all('SELECT count(*) FROM sitemapkit_test_broken'), 'the new table is gone');
+        await assert.rejects(db.all('SELECT note FROM sitemapkit_runs'), 'the new column is gone');
+      });
+    });
+
     test('processes that open the store at once migrate it once', async () => {
       const fresh = name === 'SQLite' ? location.replace(/runs\.sqlite$/, 'race.sqlite') : location;
       const dbs = await Promise.all([1, 2, 3].map(() => openStoreDatabase(fresh)));
