@@ -9,7 +9,8 @@
  * run) without the audit changing. The store knows nothing of HTTP or of findings: results are
  * JSON text and a bit mask the audit chooses.
  */
-import { openSqliteFile, useSchema } from './sqlite-file.js';
+import type { StoreSchema } from './migrations.js';
+import { openStateFile } from './state-file.js';
 import type Database from 'better-sqlite3';
 
 /** A URL as the sitemaps list it, the first time it is met. */
@@ -121,8 +122,15 @@ CREATE TABLE IF NOT EXISTS audit_repeats (
 );
 `;
 
-/** The layout above; a state file of another layout is not read (PRAGMA user_version). */
-const SCHEMA_VERSION = 1;
+/**
+ * The migrations of the layout above (see migrations.ts): add one at the end, never edit one that
+ * shipped. A state file of another layout is not read.
+ */
+export const AUDIT_STATE_SCHEMA: StoreSchema = {
+  title: 'the audit state',
+  otherwise: 'audit again without --resume',
+  migrations: [{ version: 1, name: 'listings, sitemaps, repeats and checks', sql: () => SCHEMA }],
+};
 
 const LISTING_COLUMNS = 'u.seq, u.url, s.url AS sitemap, u.line, u.lastmod, u.alternates';
 
@@ -140,13 +148,7 @@ export class SqliteAuditStore implements AuditState {
     this.file = file;
     // OFF spares the fsyncs, at the price of a power cut possibly spoiling the state (a fresh
     // audit rebuilds it); kill -9 loses nothing committed.
-    this.db = openSqliteFile(file, { durability: 'OFF', fresh });
-    useSchema(
-      this.db,
-      SCHEMA,
-      SCHEMA_VERSION,
-      `the audit state in ${file} was written by another version of sitemapkit: audit again without --resume`,
-    );
+    this.db = openStateFile(file, { schema: AUDIT_STATE_SCHEMA, durability: 'OFF', fresh });
     const db = this.db;
     this.statements = {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM audit_meta WHERE key = ?'),

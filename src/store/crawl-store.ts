@@ -6,7 +6,8 @@
  *
  * The store knows nothing of HTTP or HTML: outcomes are strings the crawler chooses.
  */
-import { openSqliteFile, useSchema } from './sqlite-file.js';
+import type { StoreSchema } from './migrations.js';
+import { openStateFile } from './state-file.js';
 import type Database from 'better-sqlite3';
 import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
@@ -102,8 +103,15 @@ CREATE TABLE IF NOT EXISTS crawl_beyond_depth (url TEXT PRIMARY KEY, depth INTEG
 CREATE TABLE IF NOT EXISTS crawl_stripped (url TEXT NOT NULL, name TEXT NOT NULL, kept TEXT NOT NULL, UNIQUE (url, name));
 `;
 
-/** The layout above; a state file of another layout is not read (PRAGMA user_version). */
-const SCHEMA_VERSION = 2;
+/**
+ * The migrations of the layout above (see migrations.ts): add one at the end, never edit one that
+ * shipped. A state file of another layout is not read.
+ */
+export const CRAWL_STATE_SCHEMA: StoreSchema = {
+  title: 'the crawl state',
+  otherwise: 'crawl again without --resume',
+  migrations: [{ version: 1, name: 'the queue, outcomes, depth-limited and stripped URLs', sql: () => SCHEMA }],
+};
 
 /**
  * The crawl's state in one SQLite file: the queue, every URL's outcome, the pages to list. A crawl
@@ -134,13 +142,7 @@ export class CrawlStore {
     this.file = file;
     // OFF spares the fsyncs (a third of the cost of a page here) at the price of a power cut
     // possibly spoiling the state, which a fresh crawl rebuilds; kill -9 loses nothing committed.
-    this.db = openSqliteFile(file, { durability: 'OFF', fresh });
-    useSchema(
-      this.db,
-      SCHEMA,
-      SCHEMA_VERSION,
-      `the crawl state in ${file} was written by another version of sitemapkit: crawl again without --resume`,
-    );
+    this.db = openStateFile(file, { schema: CRAWL_STATE_SCHEMA, durability: 'OFF', fresh });
     this.statements = {
       getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM crawl_meta WHERE key = ?'),
       setMeta: this.db.prepare(

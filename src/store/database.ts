@@ -38,7 +38,7 @@ export interface Dialect {
 /** A column read from JSON rows: its key and SQL type. */
 export type JsonColumn = readonly [name: string, type: 'bigint' | 'integer' | 'text'];
 
-const DIALECTS: Record<DialectName, Dialect> = {
+export const DIALECTS: Record<DialectName, Dialect> = {
   sqlite: {
     name: 'sqlite',
     nowMs: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
@@ -205,7 +205,7 @@ async function whenNotBusy<T>(statement: () => T): Promise<T> {
 }
 
 /** `$1, $2…` are named parameters to SQLite: bound by their number. Booleans become 0 and 1. */
-function bindings(params: readonly unknown[]): Record<number, unknown> {
+export function bindings(params: readonly unknown[]): Record<number, unknown> {
   const bound: Record<number, unknown> = {};
   params.forEach((value, index) => {
     bound[index + 1] = typeof value === 'boolean' ? Number(value) : value;

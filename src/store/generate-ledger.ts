@@ -12,8 +12,9 @@
  * A run stages its URLs in a temporary table (private to the connection, gone with it when the
  * process dies) and changes the ledger in one transaction once its sitemaps are published.
  */
-import { openSqliteFile } from './sqlite-file.js';
-import Database from 'better-sqlite3';
+import type { StoreSchema } from './migrations.js';
+import { openStateFile, openStateFileToRead } from './state-file.js';
+import type Database from 'better-sqlite3';
 import type {
   KnownUrl,
   LedgerRun,
@@ -26,23 +27,31 @@ import type {
   UrlChange,
 } from '../generate/ledger.js';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS generate_runs (run INTEGER PRIMARY KEY, at TEXT, base_url TEXT);
-CREATE TABLE IF NOT EXISTS generate_changes (
+/** The ledger's migrations (see migrations.ts): add one at the end, never edit one that shipped. */
+export const GENERATE_LEDGER_SCHEMA: StoreSchema = {
+  title: 'the generate ledger',
+  otherwise: 'move it away to start a new ledger (the history of its runs is lost)',
+  migrations: [
+    {
+      version: 1,
+      name: 'sites, their URLs and shards, runs and their changes',
+      sql: () => `
+CREATE TABLE generate_runs (run INTEGER PRIMARY KEY, at TEXT, base_url TEXT);
+CREATE TABLE generate_changes (
   run INTEGER,
   loc TEXT,
   change TEXT CHECK (change IN ('added', 'changed', 'removed')),
   digest TEXT,
   at TEXT
 );
-CREATE INDEX IF NOT EXISTS generate_changes_by_run ON generate_changes (run, change);
-CREATE TABLE IF NOT EXISTS generate_sites (
+CREATE INDEX generate_changes_by_run ON generate_changes (run, change);
+CREATE TABLE generate_sites (
   site INTEGER PRIMARY KEY,
   base_url TEXT NOT NULL UNIQUE,
   layout TEXT NOT NULL,
   next_seq INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS generate_urls (
+CREATE TABLE generate_urls (
   site INTEGER NOT NULL,
   loc TEXT NOT NULL,
   shard INTEGER NOT NULL,
@@ -53,7 +62,7 @@ CREATE TABLE IF NOT EXISTS generate_urls (
   content_changed_at TEXT,
   PRIMARY KEY (site, loc)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS generate_shards (
+CREATE TABLE generate_shards (
   site INTEGER NOT NULL,
   shard INTEGER NOT NULL,
   name TEXT NOT NULL,
@@ -64,7 +73,10 @@ CREATE TABLE IF NOT EXISTS generate_shards (
   lastmod TEXT,
   PRIMARY KEY (site, shard)
 );
-`;
+`,
+    },
+  ],
+};
 
 /**
  * The run's URLs. `seq` orders them (a shard lists its URLs by it); `moved` marks those placed in
@@ -112,13 +124,16 @@ export class GenerateLedger implements SitemapLedger {
     this.file = file;
     // Unlike a crawl's state, the ledger is history (when pages changed, what was announced): a
     // power cut may lose the last run, never spoil the file. WAL with NORMAL gives that.
-    this.db = openSqliteFile(file, { durability: 'NORMAL', busyTimeoutMs: BUSY_TIMEOUT_MS });
+    this.db = openStateFile(file, {
+      schema: GENERATE_LEDGER_SCHEMA,
+      durability: 'NORMAL',
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+    });
     // The staging of a large site can take gigabytes: on disk, not in memory.
     this.db.pragma('temp_store = FILE');
     // Every URL is looked up once per run: a page cache of a fixed 64 MiB (not the default 16)
     // keeps the upper levels of the URL index in memory (a run over 1M known URLs: 38 s → 27 s).
     this.db.pragma('cache_size = -65536');
-    this.db.exec(SCHEMA);
   }
 
   /** True when the ledger has a record of the site published at `site` (its base URL). */
@@ -450,9 +465,9 @@ export interface LedgerChange {
 export class GenerateLedgerReader {
   private readonly db: Database.Database;
 
-  /** Opens the ledger at `file` (generateLedgerPath); throws when there is none. */
+  /** Opens the ledger at `file` (generateLedgerPath); throws when there is none, or when a newer sitemapkit wrote it. */
   constructor(readonly file: string) {
-    this.db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    this.db = openStateFileToRead(file, { schema: GENERATE_LEDGER_SCHEMA, busyTimeoutMs: BUSY_TIMEOUT_MS });
   }
 
   /** The sites of the ledger, each with its last run and whether its entry point is gzipped. */

@@ -1,8 +1,10 @@
 /**
- * The schema of the shared store, built by versioned migrations that the tool applies itself
- * whenever it opens a store: the same steps on SQLite and on PostgreSQL. Each migration runs in
- * its own transaction and is recorded in `sitemapkit_schema`; a store written by a newer
- * sitemapkit (a version this one does not know) is refused rather than misread.
+ * Versioned migrations, the one way every store that outlives a release builds its schema: the
+ * run store (SQLite or PostgreSQL) through `migrate`, each state file (SQLite) through
+ * `openStateFile`, both with the steps of `migrationSteps`. Each migration runs in its own
+ * transaction and is recorded in the store's `sitemapkit_schema`; a store written by a newer
+ * sitemapkit (a version this one does not know) is refused rather than misread. Below, the run
+ * store's migrations; each state file's are beside its store.
  *
  * Add a migration at the end, never edit one that shipped: stores in use have applied it.
  */
@@ -173,49 +175,153 @@ export const MIGRATIONS: readonly Migration[] = [RUNS, STRIPPED, ITEM_INPUT, BUD
 /** The schema version this sitemapkit writes: the last migration's. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 
+/** The run store's schema: the migrations above, on SQLite or PostgreSQL. */
+export const RUN_SCHEMA: StoreSchema = { title: 'the run store', migrations: MIGRATIONS };
+
+/** The migrations of one store, in order (versions 1, 2, 3…), and how messages name its files. */
+export interface StoreSchema {
+  /** What the store is, for messages: "the generate ledger". */
+  title: string;
+  migrations: readonly Migration[];
+  /** What a user may do, besides upgrading, with a file this sitemapkit cannot use ("crawl again without --resume"). */
+  otherwise?: string;
+}
+
 /** A number every sitemapkit takes the same lock with on PostgreSQL while it migrates. */
 const MIGRATION_LOCK = 7_372_616;
 
 /**
- * Brings the store's schema to SCHEMA_VERSION; returns the versions applied (none when it was
- * there already). Several processes may start at once: they take turns, and only the first
- * applies anything.
+ * What a migration step asks its driver to run: `exec`, statements without parameters; `all`, one
+ * statement (parameters `$1, $2…`) whose rows come back.
  */
-export async function migrate(db: StoreDatabase, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export type SchemaStatement = { exec: string } | { all: string; params?: readonly unknown[] };
+
+/** Where a migration step runs. */
+export interface MigrationContext {
+  dialect: Dialect;
+  /** The file or the server, for messages. */
+  location: string;
+  /**
+   * SQLite state files only: the layout of the tables (layoutKey) after each version, so that a
+   * file written before versions were recorded is adopted at the version its tables match.
+   */
+  layouts?: () => ReadonlyMap<string, number>;
+}
+
+const CREATE_SCHEMA_TABLE =
+  'CREATE TABLE IF NOT EXISTS sitemapkit_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)';
+
+/** Records a version as applied ($1), under its name ($2), now. */
+const record = (dialect: Dialect): string =>
+  `INSERT INTO sitemapkit_schema (version, name, applied_at) VALUES ($1, $2, ${dialect.nowMs})`;
+
+/**
+ * The tables of a SQLite database and their columns, in order: what decides whether a file that
+ * records no version holds the tables of one this sitemapkit knows.
+ */
+export const SQLITE_LAYOUT_QUERY = `SELECT m.name AS tbl, p.name AS col, p.type, p."notnull" AS required, p.dflt_value AS dflt, p.pk
+FROM sqlite_master m JOIN pragma_table_info(m.name) p
+WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite%' AND m.name != 'sitemapkit_schema'
+ORDER BY m.name, p.cid`;
+
+/** The rows of SQLITE_LAYOUT_QUERY as one comparable string. */
+export function layoutKey(rows: readonly unknown[]): string {
+  return JSON.stringify(rows);
+}
+
+/**
+ * One migration in its transaction, as the statements it needs: the one runner of every store,
+ * written as a generator so that the run store (async, SQLite or PostgreSQL) and the state files
+ * (synchronous: their stores open in a constructor) take the very same steps. Yields statements
+ * and receives their rows; returns the version it recorded, or undefined when there was nothing to do.
+ */
+export function* migrationSteps(
+  schema: StoreSchema,
+  migration: Migration,
+  context: MigrationContext,
+): Generator<SchemaStatement, number | undefined, unknown[]> {
+  // SQLite's BEGIN IMMEDIATE already holds the one write lock.
+  if (context.dialect.name === 'postgres') yield { all: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK] };
+  // Inside the lock: two processes creating it at once would collide on PostgreSQL.
+  yield { exec: CREATE_SCHEMA_TABLE };
+  const [row] = (yield { all: 'SELECT max(version) AS version FROM sitemapkit_schema' }) as {
+    version: number | null;
+  }[];
+  const found = row?.version ?? 0;
+  refuseNewer(schema, found, context.location);
+  if (found >= migration.version) return undefined;
+  if (found === 0 && context.layouts !== undefined) {
+    const tables = yield { all: SQLITE_LAYOUT_QUERY };
+    if (tables.length > 0) {
+      const version = context.layouts().get(layoutKey(tables));
+      if (version === undefined) throw otherLayout(schema, context.location);
+      const adopted = schema.migrations.find((m) => m.version === version)!;
+      yield { all: record(context.dialect), params: [version, `${adopted.name} (adopted)`] };
+      return version;
+    }
+  }
+  try {
+    yield { exec: migration.sql(context.dialect) };
+  } catch (error) {
+    throw new Error(
+      `cannot bring ${context.location} (${schema.title}) from schema version ${found} to ${migration.version} (${migration.name}): ${(error as Error).message}; it is left at version ${found}`,
+      { cause: error },
+    );
+  }
+  yield { all: record(context.dialect), params: [migration.version, migration.name] };
+  return migration.version;
+}
+
+/** Refuses a store written by a newer sitemapkit: its tables may mean what this one cannot know. */
+export function refuseNewer(schema: StoreSchema, found: number, location: string): void {
+  const known = schema.migrations.at(-1)!.version;
+  if (found <= known) return;
+  const otherwise = schema.otherwise === undefined ? '' : `, or ${schema.otherwise}`;
+  throw new Error(
+    `${location} (${schema.title}) has schema version ${found}, newer than this sitemapkit knows (${known}): it was written by a newer sitemapkit; upgrade sitemapkit to use it${otherwise}`,
+  );
+}
+
+function otherLayout(schema: StoreSchema, location: string): Error {
+  return new Error(
+    `${location} holds tables that are not ${schema.title} of any version this sitemapkit knows (written by another version of sitemapkit, or by another program): ${schema.otherwise ?? 'move it away'}`,
+  );
+}
+
+/**
+ * Brings the store's schema to its last migration's version; returns the versions applied (none
+ * when it was there already). Several processes may start at once: they take turns, and only the
+ * first applies anything.
+ */
+export async function migrate(db: StoreDatabase, schema: StoreSchema = RUN_SCHEMA): Promise<number[]> {
   const applied: number[] = [];
-  for (const migration of migrations) {
-    const done = await db.transaction(async (tx) => {
-      await lockMigrations(db, tx);
-      // Inside the lock: two processes creating it at once would collide on PostgreSQL.
-      await tx.exec(
-        'CREATE TABLE IF NOT EXISTS sitemapkit_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-      );
-      const newest = await schemaVersion(tx);
-      const known = migrations.at(-1)!.version;
-      if (newest > known)
-        throw new Error(
-          `the store at ${db.location} has schema version ${newest}, newer than this sitemapkit knows (${known}): upgrade sitemapkit`,
-        );
-      if (newest >= migration.version) return false;
-      await tx.exec(migration.sql(db.dialect));
-      await tx.run(`INSERT INTO sitemapkit_schema (version, name, applied_at) VALUES ($1, $2, ${db.dialect.nowMs})`, [
-        migration.version,
-        migration.name,
-      ]);
-      return true;
-    });
-    if (done) applied.push(migration.version);
+  const context = { dialect: db.dialect, location: db.location };
+  for (const migration of schema.migrations) {
+    const version = await db.transaction((tx) => runSteps(migrationSteps(schema, migration, context), tx));
+    if (version !== undefined) applied.push(version);
   }
   return applied;
+}
+
+/** Drives the steps of one migration on an async connection. */
+async function runSteps<T>(steps: Generator<SchemaStatement, T, unknown[]>, tx: Queryable): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    const statement = next.value;
+    let rows: unknown[];
+    try {
+      rows = 'exec' in statement ? (await tx.exec(statement.exec), []) : await tx.all(statement.all, statement.params);
+    } catch (error) {
+      next = steps.throw(error);
+      continue;
+    }
+    next = steps.next(rows);
+  }
+  return next.value;
 }
 
 /** The newest migration applied to the store (0 for none). */
 export async function schemaVersion(db: Queryable): Promise<number> {
   const [row] = await db.all<{ version: number | null }>('SELECT max(version) AS version FROM sitemapkit_schema');
   return row?.version ?? 0;
-}
-
-async function lockMigrations(db: StoreDatabase, tx: Queryable): Promise<void> {
-  // SQLite's BEGIN IMMEDIATE already holds the one write lock.
-  if (db.dialect.name === 'postgres') await tx.all('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
 }

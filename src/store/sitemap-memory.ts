@@ -11,13 +11,27 @@
  * killed before that leaves every sitemap as the last finished run knew it, so nothing a reader
  * did not get is taken for unchanged.
  */
-import { openSqliteFile } from './sqlite-file.js';
+import type { StoreSchema } from './migrations.js';
+import { openStateFile } from './state-file.js';
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { RememberedSitemap, SitemapRecall } from '../discover/conditional.js';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS tree_sitemaps (
+/**
+ * The memory's migrations (see migrations.ts): add one at the end, never edit one that shipped. A
+ * memory written before problems were remembered (version 1) gets the column; its rows, without
+ * their problems, are read again once (a sitemap must not come back unchanged with its errors
+ * forgotten).
+ */
+export const SITEMAP_MEMORY_SCHEMA: StoreSchema = {
+  title: "the tree's memory of sitemaps",
+  otherwise: 'delete it (the next walk reads every sitemap whole again)',
+  migrations: [
+    {
+      version: 1,
+      name: 'sitemaps read whole',
+      sql: () => `
+CREATE TABLE tree_sitemaps (
   url TEXT PRIMARY KEY,
   etag TEXT,
   last_modified TEXT,
@@ -28,10 +42,13 @@ CREATE TABLE IF NOT EXISTS tree_sitemaps (
   children TEXT NOT NULL,
   newest_lastmod TEXT,
   oldest_lastmod TEXT,
-  read_at TEXT NOT NULL,
-  problems TEXT
+  read_at TEXT NOT NULL
 ) WITHOUT ROWID;
-`;
+`,
+    },
+    { version: 2, name: "a sitemap's problems", sql: () => 'ALTER TABLE tree_sitemaps ADD COLUMN problems TEXT;' },
+  ],
+};
 
 const BUSY_TIMEOUT_MS = 60_000;
 
@@ -44,13 +61,11 @@ export class SitemapMemory implements SitemapRecall {
   private readonly recallStatement;
 
   constructor(readonly file: string) {
-    this.db = openSqliteFile(file, { durability: 'NORMAL', busyTimeoutMs: BUSY_TIMEOUT_MS });
-    this.db.exec(SCHEMA);
-    // A memory written before problems were remembered gets the column; its rows, without their
-    // problems, are read again once (a sitemap must not come back unchanged with its errors forgotten).
-    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(tree_sitemaps)').all();
-    if (!columns.some((column) => column.name === 'problems'))
-      this.db.exec('ALTER TABLE tree_sitemaps ADD COLUMN problems TEXT');
+    this.db = openStateFile(file, {
+      schema: SITEMAP_MEMORY_SCHEMA,
+      durability: 'NORMAL',
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+    });
     this.recallStatement = this.db.prepare<
       [string],
       {

@@ -42,29 +42,19 @@ export function openSqliteFile(
   }
 }
 
-/** SQLite's own words name no file: say which one, and what to do with it. */
-function unreadableState(file: string, error: unknown): Error {
+/** True for SQLite's errors about a file that is not a database, or a damaged one. */
+export function isUnreadable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+}
+
+/** SQLite's own words name no file: say which one, and what to do with it. */
+export function unreadableState(file: string, error: unknown): Error {
   const why = (error as Error).message;
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+  if (isUnreadable(error))
     return new Error(
       `${file} is not a sitemapkit state file, or is damaged (SQLite: ${why}); move it away or delete it, and run again`,
       { cause: error },
     );
   return new Error(`cannot open the state file ${file} (SQLite: ${why})`, { cause: error });
-}
-
-/**
- * Creates the tables of a new file (`schema`, marked `version`); refuses, closing it, a file that
- * holds tables of another layout, with `refusal` (what the user should do) as the error.
- */
-export function useSchema(db: Database.Database, schema: string, version: number, refusal: string): void {
-  const found = db.pragma('user_version', { simple: true }) as number;
-  const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'");
-  if (found !== version && tables.get()!.n > 0) {
-    db.close();
-    throw new Error(refusal);
-  }
-  db.exec(schema);
-  db.pragma(`user_version = ${version}`);
 }

@@ -16,13 +16,22 @@
  * A run is safe to kill at any moment: a request is recorded before it is sent, and its URLs are
  * marked submitted only in the transaction that records its acceptance.
  */
-import { openSqliteFile } from './sqlite-file.js';
+import type { StoreSchema } from './migrations.js';
+import { openStateFile } from './state-file.js';
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS submit_hosts (host TEXT PRIMARY KEY, first_seen_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS submit_urls (
+/** The store's migrations (see migrations.ts): add one at the end, never edit one that shipped. */
+export const SUBMISSION_LEDGER_SCHEMA: StoreSchema = {
+  title: 'the submission ledger',
+  otherwise: 'move it away to start a new ledger (every URL is then new to it)',
+  migrations: [
+    {
+      version: 1,
+      name: 'hosts, URLs, runs, requests and marks',
+      sql: () => `
+CREATE TABLE submit_hosts (host TEXT PRIMARY KEY, first_seen_at TEXT NOT NULL);
+CREATE TABLE submit_urls (
   host TEXT NOT NULL,
   loc TEXT NOT NULL,
   seen_digest TEXT NOT NULL,
@@ -32,8 +41,8 @@ CREATE TABLE IF NOT EXISTS submit_urls (
   outcome TEXT,
   PRIMARY KEY (host, loc)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS submit_runs (run INTEGER PRIMARY KEY, at TEXT NOT NULL, source TEXT, endpoint TEXT, dry_run INTEGER);
-CREATE TABLE IF NOT EXISTS submit_requests (
+CREATE TABLE submit_runs (run INTEGER PRIMARY KEY, at TEXT NOT NULL, source TEXT, endpoint TEXT, dry_run INTEGER);
+CREATE TABLE submit_requests (
   request INTEGER PRIMARY KEY,
   run INTEGER NOT NULL,
   host TEXT NOT NULL,
@@ -45,9 +54,12 @@ CREATE TABLE IF NOT EXISTS submit_requests (
   outcome TEXT,
   answered_at TEXT
 );
-CREATE INDEX IF NOT EXISTS submit_requests_by_time ON submit_requests (sent_at);
-CREATE TABLE IF NOT EXISTS submit_marks (base_url TEXT PRIMARY KEY, last_run INTEGER NOT NULL);
-`;
+CREATE INDEX submit_requests_by_time ON submit_requests (sent_at);
+CREATE TABLE submit_marks (base_url TEXT PRIMARY KEY, last_run INTEGER NOT NULL);
+`,
+    },
+  ],
+};
 
 /** The state of a URL that is gone from its source. */
 export const REMOVED = 'removed';
@@ -84,8 +96,11 @@ export class SubmissionLedger {
   constructor(file: string) {
     this.file = file;
     // What was accepted must survive a power cut once its transaction returned: FULL.
-    this.db = openSqliteFile(file, { durability: 'FULL', busyTimeoutMs: BUSY_TIMEOUT_MS });
-    this.db.exec(SCHEMA);
+    this.db = openStateFile(file, {
+      schema: SUBMISSION_LEDGER_SCHEMA,
+      durability: 'FULL',
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+    });
     this.statements = {
       observe: this.db.prepare(
         `INSERT INTO submit_urls (host, loc, seen_digest, seen_run) VALUES (?, ?, ?, ?)

@@ -7,6 +7,7 @@
  * change to announce.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
 import { SitemapSet, type SitemapSetOptions } from '../diff/sitemap-set.js';
@@ -79,6 +80,8 @@ export function observeGenerateLedger(stateDir: string, options: ObserveOptions)
   try {
     reader = new GenerateLedgerReader(generateLedgerPath(stateDir));
   } catch (error) {
+    // A ledger that is there but cannot be read (a newer sitemapkit's) says why itself.
+    if (existsSync(generateLedgerPath(stateDir))) throw error;
     throw new Error(
       `no generate ledger at ${generateLedgerPath(stateDir)} (${(error as Error).message}): run "sitemapkit generate … --state ${stateDir}" first`,
       { cause: error },

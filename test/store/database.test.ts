@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openStoreDatabase, redactLocation, type StoreDatabase } from '../../src/store/database.js';
-import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/migrations.js';
+import {
+  migrate,
+  MIGRATIONS,
+  RUN_SCHEMA,
+  SCHEMA_VERSION,
+  schemaVersion,
+  type Migration,
+} from '../../src/store/migrations.js';
 import { storeLocations } from '../helpers/postgres.js';
 
 const stores = await storeLocations();
@@ -51,13 +58,34 @@ for (const { name, location } of stores) {
       };
       await withDatabase(location, async (db) => {
         await migrate(db);
-        assert.deepEqual(await migrate(db, [...MIGRATIONS, later]), [later.version]);
+        assert.deepEqual(await migrate(db, { ...RUN_SCHEMA, migrations: [...MIGRATIONS, later] }), [later.version]);
         await db.run('INSERT INTO sitemapkit_test_later (note) VALUES ($1)', ['kept']);
         assert.deepEqual(await db.all('SELECT id, note FROM sitemapkit_test_later'), [{ id: 1, note: 'kept' }]);
         // This sitemapkit knows only up to SCHEMA_VERSION: the store is newer, and refused.
         await assert.rejects(migrate(db), /schema version \d+, newer than this sitemapkit knows .*upgrade/);
         await db.exec('DROP TABLE sitemapkit_test_later');
         await db.run('DELETE FROM sitemapkit_schema WHERE version = $1', [later.version]);
+      });
+    });
+
+    test('a migration that fails is rolled back whole, and the store stays at its version', async () => {
+      const broken: Migration = {
+        version: SCHEMA_VERSION + 1,
+        name: 'a step that breaks halfway',
+        sql: () => `CREATE TABLE sitemapkit_test_broken (note TEXT);
+ALTER TABLE sitemapkit_runs ADD COLUMN note TEXT;
+INSERT INTO sitemapkit_test_nowhere VALUES (1);`,
+      };
+      await withDatabase(location, async (db) => {
+        await migrate(db);
+        await assert.rejects(migrate(db, { ...RUN_SCHEMA, migrations: [...MIGRATIONS, broken] }), {
+          message: new RegExp(
+            `^cannot bring .* \\(the run store\\) from schema version ${SCHEMA_VERSION} to ${broken.version} \\(a step that breaks halfway\\): .*sitemapkit_test_nowhere.*; it is left at version ${SCHEMA_VERSION}$`,
+          ),
+        });
+        assert.equal(await schemaVersion(db), SCHEMA_VERSION);
+        await assert.rejects(db.all('SELECT count(*) FROM sitemapkit_test_broken'), 'the new table is gone');
+        await assert.rejects(db.all('SELECT note FROM sitemapkit_runs'), 'the new column is gone');
       });
     });
 
