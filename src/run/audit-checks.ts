@@ -13,8 +13,7 @@
  * audit of one process.
  */
 import type { Listing } from '../audit/check.js';
-import { checkListing } from '../audit/check.js';
-import { crashedCheck, encodeCheck, listedUrlAnswer, listingOf } from '../audit/checker.js';
+import { checkListedUrl, crashedCheck, encodeCheck, listingOf } from '../audit/checker.js';
 import type { Discovery } from '../audit/discovery.js';
 import type { AuditReport } from '../audit/report.js';
 import { looksAbsoluteHttp } from '../core/url.js';
@@ -80,16 +79,15 @@ export function auditChecksKind(options: AuditRunOptions, http: HttpClient, stor
       let fetched = false;
       let checked;
       try {
-        const answer = await listedUrlAnswer(item.url, { http, robots, maxPageBytes: options.maxPageBytes, signal });
-        fetched = answer.kind === 'answered' || (answer.kind === 'failed' && looksAbsoluteHttp(item.url));
-        // Whether a redirect's target is listed: asked of the store, whose items are every listed URL.
-        const target = answer.kind === 'answered' && answer.redirects.length > 0 ? answer.url : undefined;
-        const targetListed = target !== undefined && (await store.has(runId, target));
-        checked = checkListing(listing, answer, {
-          now: options.now,
-          httpsHosts,
-          isListed: (url) => url === target && targetListed,
-        });
+        ({ checked, fetched } = await checkListedUrl(listing, {
+          http,
+          robots,
+          maxPageBytes: options.maxPageBytes,
+          signal,
+          context: { now: options.now, httpsHosts },
+          // Whether a redirect's target is listed: asked of the store, whose items are every listed URL.
+          isListed: (url) => store.has(runId, url),
+        }));
       } catch (error) {
         // Stopped: the URL is checked again, by whoever takes it.
         if (signal.aborted) return { fetched, againAfterMs: 0 };

@@ -17,11 +17,11 @@
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { trapLimits } from '../crawl/crawler.js';
-import { readAnswer, type ReadAnswer } from '../crawl/judge.js';
 import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
+import { visitPage, type PageVisitor, type Refusal } from '../crawl/visit.js';
 import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
 import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
@@ -108,6 +108,7 @@ export function crawlPagesKind(
 class CrawlPages implements WorkKind {
   readonly beyondBudget: WorkKind['beyondBudget'];
   private readonly rules: PageRules;
+  private readonly visitor: PageVisitor;
   private readonly normalise: (href: string) => string | undefined;
   private readonly origins: Set<string>;
   /** Stripped parameters met since the last visit returned: they go with its commit. */
@@ -143,6 +144,7 @@ class CrawlPages implements WorkKind {
     this.origins = new Set(options.startUrls.map((url) => new URL(url).origin));
     const traps = trapLimits(options.trapLimits);
     this.rules = new PageRules(this.scope(), this.normalise, traps, options.maxDepth ?? Number.POSITIVE_INFINITY);
+    this.visitor = { rules: this.rules, fetcher, robots };
     this.maxQueryVariants = traps.maxQueryVariants;
     if (options.maxPages !== undefined) this.beyondBudget = beyondMaxPages(options.maxPages);
   }
@@ -198,56 +200,43 @@ class CrawlPages implements WorkKind {
 
   private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit> {
     const { url } = item;
-    const robots = await this.robots.check(url);
-    if (!robots.allowed) return this.settled({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
-    const trap = item.attempts === 0 ? await this.admitQueryVariant(url) : undefined;
-    if (trap !== undefined) return this.settled({ url, outcome: 'trap', detail: trap, fetched: false });
     // The first try fails fast; the one more try, later, with the fetcher's retries.
     const retryLater = item.attempts === 0;
     const facts: Record<string, string> = {};
-    let answer: ReadAnswer;
-    // Each redirect followed was a request of its own (the run's budget counts them).
-    let requests = 1;
-    try {
-      const page = await this.fetcher.fetch(url, retryLater ? { retries: 0 } : {});
-      requests += page.redirects.length;
-      if (seed) this.land(url, page, facts);
-      answer = await readAnswer(page, { shape: this.rules.wantsShape(item) });
-    } catch (error) {
-      const detail = (error as Error).message;
-      if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
-      return this.settled({ url, outcome: 'fetch-error', detail, fetched: true });
-    }
     const page = { seq: item.id, url, depth: item.depth, chain: item.chain };
-    const judged = this.rules.judge(page, answer, { blockedFor: robots.blockedFor, retryLater });
-    if (judged.finished.retry) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
-    let found = judged.found;
-    if (judged.finished.outcome === 'redirected') {
-      const target = found[0]!.url;
-      const targetRobots = this.rules.scope(target).inScope ? await this.robots.check(target) : undefined;
-      // The target is written only if no one met it before (the store keeps the first).
-      if (targetRobots?.allowed)
-        found = this.rules.judgeLanding(page, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
+    const visit = await visitPage(this.visitor, page, {
+      fetch: retryLater ? { retries: 0 } : {},
+      retryLater,
+      // A page tried again was counted among its path's query variants at its first try.
+      refuse: retryLater ? () => this.admitQueryVariant(url) : undefined,
+      onAnswer: seed ? (fetched) => this.land(url, fetched, facts) : undefined,
+    });
+    if (visit.kind === 'not-fetched') return this.settled(visit.finished);
+    if (visit.kind === 'failed') {
+      if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
+      return this.settled({ url, outcome: 'fetch-error', detail: visit.error.message, fetched: true });
     }
-    const visit = { ...this.settled(judged.finished, found, lease.host), requests };
+    if (visit.finished.retry) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
+    // A redirect's target is written only if no one met it before (the store keeps the first).
+    const settled = { ...this.settled(visit.finished, visit.found, lease.host), requests: visit.requests };
     if (seed) {
       const sitemaps = this.sitemapsItem(url, facts, item.id);
-      if (sitemaps.length > 0) visit.found = [...(visit.found ?? []), ...sitemaps];
+      if (sitemaps.length > 0) settled.found = [...(settled.found ?? []), ...sitemaps];
     }
-    return Object.keys(facts).length === 0 ? visit : { ...visit, facts };
+    return Object.keys(facts).length === 0 ? settled : { ...settled, facts };
   }
 
   /**
    * Counts a fetch of `url` among the query variants of its path, across all workers, or says
-   * why it is a variant too many. A page tried again was counted at its first try.
+   * why it is a variant too many.
    */
-  private async admitQueryVariant(url: string): Promise<string | undefined> {
+  private async admitQueryVariant(url: string): Promise<Refusal | undefined> {
     const path = queryVariantPath(url);
     if (path === undefined) return undefined;
     if (!this.variantsSpent.has(path) && (await this.store.admitQueryVariant(this.runId, path, this.maxQueryVariants)))
       return undefined;
     this.variantsSpent.add(path);
-    return queryVariantTrap(path, this.maxQueryVariants);
+    return { outcome: 'trap', detail: queryVariantTrap(path, this.maxQueryVariants) };
   }
 
   /** A start URL that lands on another origin makes that origin part of the site, from its own page on. */
