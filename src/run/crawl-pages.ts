@@ -24,12 +24,14 @@ import { paramFilter } from '../crawl/tracking-params.js';
 import { visitPage, type PageVisitor, type Refusal } from '../crawl/visit.js';
 import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
 import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
+import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
 import type { HttpClient } from '../http/client.js';
 import { unreadSitemapsProblem } from '../report/crawl.js';
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
-import type { LeasedItem, Lease, NewItem, RunStore } from '../store/run-store.js';
+import type { LeasedItem, Lease, NewItem, WorkQueue } from '../store/run-store.js';
+import type { Job } from './job.js';
 import type { ItemVisit, WorkKind } from './worker.js';
 
 /** What every worker of a crawl run follows: the creator's flags, as stored with the run. */
@@ -87,25 +89,21 @@ export function landedFact(startUrl: string): string {
 /** How long a failure that may pass waits before its one more try. */
 const RETRY_AFTER_MS = 2_000;
 
-/** The kind: a listed page's entry is its item's result. */
-export function crawlPagesKind(
-  options: CrawlRunOptions,
-  http: HttpClient,
-  userAgent: string,
-  store: RunStore,
-  runId: number,
-): WorkKind {
-  return new CrawlPages(
-    options,
-    httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
-    robotsTxtPolicy(http, userAgent),
-    http,
-    store,
-    runId,
-  );
-}
+/** The crawl as a job: a listed page's entry is its item's result. */
+export const crawlJob: Job<CrawlRunOptions, UrlEntry> = {
+  kind: 'crawl',
+  step: ({ options, id }, { store, http }) =>
+    new CrawlPages(
+      options,
+      httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
+      robotsTxtPolicy(http, http.userAgent),
+      http,
+      store,
+      id,
+    ),
+};
 
-class CrawlPages implements WorkKind {
+class CrawlPages implements WorkKind<UrlEntry> {
   readonly beyondBudget: WorkKind['beyondBudget'];
   private readonly rules: PageRules;
   private readonly visitor: PageVisitor;
@@ -131,7 +129,7 @@ class CrawlPages implements WorkKind {
     private readonly fetcher: PageFetcher,
     private readonly robots: RobotsPolicy,
     private readonly http: HttpClient,
-    private readonly store: RunStore,
+    private readonly store: WorkQueue,
     private readonly runId: number,
   ) {
     const strip = paramFilter({ strip: options.stripParams, keep: options.keepParams });
@@ -154,7 +152,7 @@ class CrawlPages implements WorkKind {
     return Math.max(this.options.delayMs, (crawlDelay ?? 0) * 1000);
   }
 
-  async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit> {
+  async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit<UrlEntry>> {
     const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
     if (!seed) await this.readLandings();
     this.stripped = [];
@@ -169,7 +167,7 @@ class CrawlPages implements WorkKind {
    * one process judges them (scope, traps), a chunk at a time: a worker killed halfway leaves the
    * item to do, and the next one adds the same URLs again, which count once.
    */
-  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit> {
+  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit<UrlEntry>> {
     // One lease of the host: one request in flight, spaced by the host's delay.
     const seeds = new SitemapSeeds(this.http, {
       concurrency: 1,
@@ -198,7 +196,7 @@ class CrawlPages implements WorkKind {
     return [{ url: sitemapsItemUrl(origin), host: origin, depth: 0, foundOn: startItem, input }];
   }
 
-  private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit> {
+  private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit<UrlEntry>> {
     const { url } = item;
     // The first try fails fast; the one more try, later, with the fetcher's retries.
     const retryLater = item.attempts === 0;
@@ -269,7 +267,7 @@ class CrawlPages implements WorkKind {
   }
 
   /** The visit's record for the store: the page's outcome and the URLs it led to, those sent before skipped. */
-  private settled(finished: FinishedUrl, found: readonly FoundUrl[] = [], host?: string): ItemVisit {
+  private settled(finished: FinishedUrl, found: readonly FoundUrl[] = [], host?: string): ItemVisit<UrlEntry> {
     const items: NewItem[] = [];
     for (const url of found) {
       const item = this.newItem(url, host);
