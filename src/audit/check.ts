@@ -194,9 +194,8 @@ function checkClientRedirect(
   found: Findings,
 ): boolean {
   const redirect = answer.clientRedirect;
-  if (redirect === undefined) return false;
-  const target = absolute(redirect.href)[0];
-  if (target === undefined || target === absolute(answer.url)[0]) return false;
+  const target = clientRedirectTarget(answer);
+  if (redirect === undefined || target === undefined) return false;
   const how =
     redirect.kind === 'meta-refresh'
       ? `meta refresh${redirect.delaySeconds > 0 ? ` after ${redirect.delaySeconds} s` : ''}`
@@ -205,6 +204,24 @@ function checkClientRedirect(
   checked.targetListed ??= context.isListed(target);
   found.add('redirect', `${how} to ${target} (${context.isListed(target) ? 'listed too' : 'not listed'})`);
   return true;
+}
+
+/** Where a page's meta refresh or inline script sends the browser, when elsewhere. */
+function clientRedirectTarget(answer: AnsweredPage): string | undefined {
+  const redirect = answer.clientRedirect;
+  const target = redirect === undefined ? undefined : absolute(redirect.href)[0];
+  return target === undefined || target === absolute(answer.url)[0] ? undefined : target;
+}
+
+/**
+ * The URLs whose listing the check of `answer` asks about (`CheckContext.isListed`): where its
+ * redirects lead, by HTTP or in the page. A caller whose look-up is slow asks them beforehand.
+ */
+export function redirectTargets(answer: LiveAnswer): string[] {
+  if (answer.kind !== 'answered') return [];
+  const targets = answer.redirects.length > 0 ? [answer.url] : [];
+  const client = clientRedirectTarget(answer);
+  return client === undefined ? targets : [...targets, client];
 }
 
 /**

@@ -14,7 +14,7 @@ import { RetryState, type HttpClient } from '../http/client.js';
 import { RobotsTxtCache, productToken, type RobotsTxt } from '../discover/robots.js';
 import { WorkPool, type HostPoliteness } from '../pool/index.js';
 import type { AuditState, StoredCheck, StoredListing } from '../store/audit-store.js';
-import { checkListing, type CheckContext, type CheckedUrl, type Listing } from './check.js';
+import { checkListing, redirectTargets, type CheckContext, type CheckedUrl, type Listing } from './check.js';
 import { findingBits } from './findings.js';
 import { fetchLiveAnswer, type LiveAnswer } from './live-page.js';
 import { NotFoundProbes } from './soft-404.js';
@@ -71,7 +71,6 @@ class ListingChecker {
   /** What each host answers for a URL that cannot exist (soft-404). */
   private readonly probes: NotFoundProbes;
   private readonly pool: WorkPool<Task, CheckedUrl>;
-  private readonly context: CheckContext;
   private readonly politeHosts = new Set<string>();
   private readonly started = Date.now();
   private readonly progress: CheckProgress;
@@ -88,11 +87,6 @@ class ListingChecker {
     this.state = options.state;
     this.robots = new RobotsTxtCache(options.http, { signal: options.signal });
     this.probes = new NotFoundProbes(options.http, this.robots, options.maxPageBytes, options.signal);
-    this.context = {
-      ...options.context,
-      isListed: (url) => this.state.isListed(url),
-      notFoundAnswer: (url) => this.probes.answerFor(url),
-    };
     this.pool = new WorkPool<Task, CheckedUrl>({
       run: (task, { signal }) => this.check(task, signal),
       onSettled: (task, settled) => {
@@ -140,16 +134,18 @@ class ListingChecker {
 
   private async check(task: Task, signal: AbortSignal): Promise<CheckedUrl> {
     const listing = listingOf(task.listing, this.repeated.has(task.listing.url) ? this.state : NO_REPEATS);
-    await this.probes.probe(listing.url);
-    const answer = await listedUrlAnswer(listing.url, {
+    const { checked } = await checkListedUrl(listing, {
       http: this.options.http,
       robots: this.robots,
       maxPageBytes: this.options.maxPageBytes,
       signal,
       retry: task.retry,
       onRobots: (robots) => this.respectCrawlDelay(listing.url, robots),
+      context: this.options.context,
+      isListed: (url) => this.state.isListed(url),
+      probes: this.probes,
     });
-    return checkListing(listing, answer, this.context);
+    return checked;
   }
 
   /** robots.txt's Crawl-delay for us, once per host, when it is longer than the delay asked for. */
@@ -197,6 +193,39 @@ export interface ListedUrlFetch {
   retry?: RetryState | undefined;
   /** Sees the URL's robots.txt before anything is fetched. */
   onRobots?: ((robots: RobotsTxt) => void) | undefined;
+}
+
+/** How a listed URL is checked: how it is asked for, and what its check needs besides. */
+export interface ListedUrlCheck extends ListedUrlFetch {
+  context: Omit<CheckContext, 'isListed' | 'notFoundAnswer'>;
+  /** Whether a URL is listed too (a redirect's target): the audit's state, or a run's store. */
+  isListed(url: string): boolean | Promise<boolean>;
+  /** What each host answers for a URL that cannot exist (soft-404), when the audit asks it. */
+  probes?: NotFoundProbes | undefined;
+}
+
+/**
+ * The one place an audit checks a listed URL: asked for (./live-page.ts), then judged
+ * (./check.ts). Used by the audit's pool and by the workers of an audit run alike; `fetched` says
+ * whether a request was made for it.
+ */
+export async function checkListedUrl(
+  listing: Listing,
+  options: ListedUrlCheck,
+): Promise<{ checked: CheckedUrl; fetched: boolean }> {
+  const { probes } = options;
+  await probes?.probe(listing.url);
+  const answer = await listedUrlAnswer(listing.url, options);
+  const fetched = answer.kind === 'answered' || (answer.kind === 'failed' && looksAbsoluteHttp(listing.url));
+  // Asked before the check, which is synchronous: a run's store answers over the wire.
+  const listed = new Set<string>();
+  for (const target of redirectTargets(answer)) if (await options.isListed(target)) listed.add(target);
+  const checked = checkListing(listing, answer, {
+    ...options.context,
+    isListed: (url) => listed.has(url),
+    ...(probes === undefined ? {} : { notFoundAnswer: (url: string) => probes.answerFor(url) }),
+  });
+  return { checked, fetched };
 }
 
 /**

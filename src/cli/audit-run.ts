@@ -12,7 +12,8 @@ import { discoverListings } from '../audit/discovery.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import { HttpClient } from '../http/client.js';
 import { formatNumber } from '../report/format.js';
-import { auditChecksKind, listingItems, restoreAuditRun, type AuditRunOptions } from '../run/audit-checks.js';
+import { auditJob, listingItems, restoreAuditRun, type AuditRunOptions } from '../run/audit-checks.js';
+import { runOfJob } from '../run/job.js';
 import { takePart, type RunPlan } from '../run/session.js';
 import { SqliteAuditStore } from '../store/audit-store.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
@@ -66,11 +67,10 @@ export async function auditOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
         make: () => planAudit(stored, limits, network, io, quiet, interruption.signal),
       },
       (run, store) => {
-        const options = run.options as StoredAudit;
         const http = new HttpClient({ ...network.http, signal: interruption.signal });
         return Promise.resolve({
-          kind: auditChecksKind(options, http, store, run.id),
-          pace: { concurrency: options.concurrency },
+          kind: auditJob.step(run, { store, http }),
+          pace: { concurrency: run.options.concurrency },
           close: () => http.close(),
         });
       },
@@ -91,7 +91,7 @@ async function planAudit(
   io: Io,
   quiet: boolean,
   signal: AbortSignal,
-): Promise<RunPlan> {
+): Promise<RunPlan<StoredAudit>> {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-audit-run-'));
   const state = new SqliteAuditStore(join(dir, 'audit.sqlite'), { fresh: true });
   const http = new HttpClient({ ...network.http, signal });
@@ -134,7 +134,7 @@ async function planAudit(
  * store, through the state of one process rebuilt from it. Used when the run ends, and by `run finish`.
  */
 export async function writeAuditRunOutputs(store: RunStore, run: RunRecord, io: Io): Promise<number> {
-  const options = run.options as StoredAudit;
+  const { options } = runOfJob<AuditRunOptions, StoredAudit>(auditJob, run);
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-audit-run-'));
   const state = new SqliteAuditStore(join(dir, 'audit.sqlite'), { fresh: true });
   try {

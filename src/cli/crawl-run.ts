@@ -15,7 +15,8 @@ import type { WriteSummary } from '../generate/types.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
 import { crawlReport, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
 import { crawlRunResult, restoreCrawlRun } from '../run/crawl-outputs.js';
-import { crawlPagesKind, type CrawlRunOptions } from '../run/crawl-pages.js';
+import { crawlJob, type CrawlRunOptions } from '../run/crawl-pages.js';
+import { runOfJob } from '../run/job.js';
 import { takePart } from '../run/session.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
@@ -75,11 +76,10 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
       who,
       { kind: 'crawl', options, seeds, pace: { concurrency: rules.concurrency }, state: 'starting', budget: maxPages },
       (run, store) => {
-        const stored = run.options as StoredCrawl;
         const http = new HttpClient({ ...network.http, userAgent, signal: interruption.signal });
         return Promise.resolve({
-          kind: crawlPagesKind(stored, http, userAgent, store, run.id),
-          pace: { concurrency: stored.concurrency },
+          kind: crawlJob.step(run, { store, http }),
+          pace: { concurrency: run.options.concurrency },
           close: () => http.close(),
         });
       },
@@ -99,7 +99,7 @@ export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
  * its report on stdout, from the store. Used when the run ends, and by `run finish`.
  */
 export async function writeCrawlOutputs(store: RunStore, run: RunRecord, io: Io, durationMs: number): Promise<number> {
-  const options = run.options as StoredCrawl;
+  const { options } = runOfJob<CrawlRunOptions, StoredCrawl>(crawlJob, run);
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-'));
   const restored = new CrawlStore(join(dir, 'crawl.sqlite'), { fresh: true });
   try {

@@ -10,8 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { HttpClient } from '../http/client.js';
 import { formatNumber } from '../report/format.js';
+import { runOfJob } from '../run/job.js';
 import { takePart } from '../run/session.js';
-import { SITE_PACE, siteItems, treeSitesKind, writeSiteRows, type TreeSitesOptions } from '../run/tree-sites.js';
+import { SITE_PACE, siteItems, treeSitesJob, writeSiteRows, type TreeSitesOptions } from '../run/tree-sites.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
 import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
 import {
@@ -65,12 +66,12 @@ export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
     const taken = await takePart(
       who,
       { kind: 'tree-sites', options, seeds, pace: SITE_PACE, state: 'running' },
-      (run) => {
-        const stored = run.options as StoredOptions;
+      (run, store) => {
         const http = new HttpClient({ ...network.http, signal: interruption.signal });
-        const memory = stored.state === undefined ? undefined : new SitemapMemory(sitemapMemoryPath(stored.state));
+        const { state } = run.options;
+        const memory = state === undefined ? undefined : new SitemapMemory(sitemapMemoryPath(state));
         return Promise.resolve({
-          kind: treeSitesKind(stored, http, write, memory),
+          kind: treeSitesJob.step(run, { store, http, write, memory }),
           pace: SITE_PACE,
           // A site's walk is many requests already: a few sites at once per worker.
           slots: 4,
@@ -129,7 +130,7 @@ async function conclude(
   io: Io,
   quiet: boolean,
 ): Promise<number> {
-  const out = (run.options as StoredOptions).out;
+  const { out } = runOfJob<TreeSitesOptions, StoredOptions>(treeSitesJob, run).options;
   const totals =
     writeOutputs && out !== undefined ? await writeRowsFile(store, run, out) : await writeSiteRows(store, run);
   if (run.state !== 'done') {

@@ -15,26 +15,24 @@
  * ./judge.ts.
  */
 import { RetryState } from '../http/client.js';
-import { RetryLater, WorkPool, type TaskContext } from '../pool/index.js';
+import { WorkPool, type TaskContext } from '../pool/index.js';
 import type { CrawlStore, FinishedUrl, FoundUrl, QueuedUrl } from '../store/crawl-store.js';
 import { Frontier } from './frontier.js';
-import { readAnswer, type ReadAnswer } from './judge.js';
 import { folderUrl, normaliseCrawlUrl } from './normalise.js';
 import { createScope, type Scope } from './scope.js';
 import { paramFilter } from './tracking-params.js';
 import { PageRules } from './page-rules.js';
 import { DEFAULT_TRAP_LIMITS, QueryVariants, type TrapLimits } from './traps.js';
+import { visitPage, type PageVisitor, type Refusal } from './visit.js';
 import {
   isPermanentFailure,
   isTimeoutFailure,
   RETRIED_REASONS,
   type FetchedPage,
-  type FetchOptions,
   type LeftOutReason,
   type Outcome,
   type PageFetcher,
   type RobotsPolicy,
-  type RobotsVerdict,
 } from './types.js';
 
 /**
@@ -146,6 +144,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
 class Crawl {
   private readonly store: CrawlStore;
   private readonly rules: PageRules;
+  private readonly visitor: PageVisitor;
   private readonly normalise: (href: string) => string | undefined;
   private readonly startUrl: string;
   private readonly maxPages: number;
@@ -178,6 +177,7 @@ class Crawl {
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
     const traps = trapLimits(options.trapLimits);
     this.rules = new PageRules(this.scopeOf(new URL(start).origin), this.normalise, traps, this.maxDepth);
+    this.visitor = { rules: this.rules, fetcher: options.fetcher, robots: options.robots };
     this.queryVariants = new QueryVariants(traps.maxQueryVariants, this.store.queryVariantCounts());
     this.frontier = new Frontier(this.store);
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
@@ -362,7 +362,7 @@ class Crawl {
     }
   }
 
-  /** Fetches and judges the URL; throws RetryLater when the fetcher must wait before its next attempt. */
+  /** Fetches and judges the URL (./visit.ts); throws RetryLater when the fetcher must wait before its next attempt. */
   private async visitNow({ item, how, retries, onAnswer }: CrawlTask, context: TaskContext): Promise<void> {
     const { url } = item;
     const firstRun = context.run === 1;
@@ -370,48 +370,52 @@ class Crawl {
     const again = how === 'retry' || how === 'last';
     if (firstRun && again) this.progress.errors -= 1;
     else if (firstRun) this.progress.queued -= 1;
-    const robots = await this.options.robots.check(url);
-    if (!robots.allowed) {
-      context.madeNoRequest();
-      this.finish({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
-      return;
-    }
-    if (firstRun && !again) {
-      const notFetched = this.refuseFetch(url);
-      if (notFetched !== undefined) {
-        context.madeNoRequest();
-        this.finish({ url, ...notFetched, fetched: false });
-        return;
-      }
-      this.progress.fetched += 1;
-    }
     const retryLater = how === 'first';
-    const fetchOptions: FetchOptions = retryLater
-      ? { retries: 0 }
-      : how === 'last'
-        ? { retries: 1, triedBefore: true }
-        : { deferRetries: retries, triedBefore: how === 'retry' };
-    let answer: ReadAnswer;
-    try {
-      const page = await this.options.fetcher.fetch(url, fetchOptions);
-      onAnswer?.(page);
-      answer = await readAnswer(page, { shape: this.rules.wantsShape(item) });
-    } catch (error) {
-      if (error instanceof RetryLater) throw error;
+    const visit = await visitPage(this.visitor, item, {
+      fetch: retryLater
+        ? { retries: 0 }
+        : how === 'last'
+          ? { retries: 1, triedBefore: true }
+          : { deferRetries: retries, triedBefore: how === 'retry' },
+      retryLater,
+      refuse: firstRun && !again ? () => this.refuseFetch(url) : undefined,
+      onAnswer,
+      landing: this.landing,
+    });
+    if (visit.kind === 'not-fetched') {
+      context.madeNoRequest();
+      this.finish(visit.finished);
+    } else if (visit.kind === 'failed') {
       // No answer, or a body that broke off (timeout, reset, bad Content-Encoding); tried again at
       // the end unless no try can mend it (a name that does not resolve, headers too large).
-      const detail = (error as Error).message;
-      const mayPass = !isPermanentFailure(error);
-      this.finish({ url, outcome: 'fetch-error', detail, fetched: true, retry: retryLater && mayPass });
+      const mayPass = !isPermanentFailure(visit.error);
+      this.finish({
+        url,
+        outcome: 'fetch-error',
+        detail: visit.error.message,
+        fetched: true,
+        retry: retryLater && mayPass,
+      });
       // A timeout had its retry: only other failures get a last pass.
-      if (how === 'retry' && mayPass && !isTimeoutFailure(error)) this.toLastPass(item);
-      return;
+      if (how === 'retry' && mayPass && !isTimeoutFailure(visit.error)) this.toLastPass(item);
+    } else {
+      this.finish(visit.finished, visit.found);
+      if (how === 'retry' && RETRIED_REASONS.includes(visit.finished.outcome as LeftOutReason)) this.toLastPass(item);
     }
-    const judged = this.rules.judge(item, answer, { blockedFor: robots.blockedFor, retryLater });
-    if (judged.finished.outcome === 'redirected') await this.judgeLanding(judged, item, answer, retryLater);
-    this.finish(judged.finished, judged.found);
-    if (how === 'retry' && RETRIED_REASONS.includes(judged.finished.outcome as LeftOutReason)) this.toLastPass(item);
   }
+
+  /**
+   * A followed redirect's target is judged from the answer in hand while the page limit allows,
+   * unless the crawl met it before; it counts as a page fetched.
+   */
+  private readonly landing = {
+    wanted: () => this.progress.fetched < this.maxPages,
+    claim: (target: string) => {
+      if (this.store.outcomeOf(target) !== undefined) return false;
+      this.progress.fetched += 1;
+      return true;
+    },
+  };
 
   /** Sets aside a page that failed at its retry too, for the last pass, while they are few. */
   private toLastPass(item: QueuedUrl): void {
@@ -419,36 +423,17 @@ class Crawl {
     if ((this.lastPass?.length ?? 0) > LAST_PASS_PAGES) this.lastPass = undefined;
   }
 
-  /** Why a queued URL is not to be fetched at all: the page limit, or a trap's query space. */
-  private refuseFetch(url: string): { outcome: LeftOutReason; detail: string } | undefined {
+  /**
+   * Why a queued URL is not to be fetched at all: the page limit, or a trap's query space. One
+   * that is to be fetched counts as fetched from here.
+   */
+  private refuseFetch(url: string): Refusal | undefined {
     if (this.progress.fetched >= this.maxPages)
       return { outcome: 'max-pages', detail: `not fetched: --max-pages ${this.maxPages} reached` };
     const trap = this.queryVariants.admit(url);
-    return trap === undefined ? undefined : { outcome: 'trap', detail: trap };
-  }
-
-  /**
-   * The fetcher followed the redirect: the answer is the target's own page. When the target is
-   * new and ours to crawl, it is judged from the answer in hand instead of being fetched again.
-   */
-  private async judgeLanding(
-    judged: { finished: FinishedUrl; found: FoundUrl[] },
-    item: QueuedUrl,
-    answer: ReadAnswer,
-    retryLater: boolean,
-  ): Promise<void> {
-    const target = judged.found[0]!.url;
-    const targetRobots = await this.robotsForRedirectTarget(target);
-    // No await from this check to the store write: no other worker can meet the target between.
-    if (!targetRobots?.allowed || this.store.outcomeOf(target) !== undefined) return;
+    if (trap !== undefined) return { outcome: 'trap', detail: trap };
     this.progress.fetched += 1;
-    judged.found = this.rules.judgeLanding(item, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
-  }
-
-  /** A followed redirect's target is judged from the answer in hand when it is ours to crawl. */
-  private async robotsForRedirectTarget(target: string): Promise<RobotsVerdict | undefined> {
-    if (!this.rules.scope(target).inScope || this.progress.fetched >= this.maxPages) return undefined;
-    return this.options.robots.check(target);
+    return undefined;
   }
 
   private finish(finished: FinishedUrl, found: FoundUrl[] = []): void {

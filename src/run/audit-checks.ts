@@ -13,15 +13,15 @@
  * audit of one process.
  */
 import type { Listing } from '../audit/check.js';
-import { checkListing } from '../audit/check.js';
-import { crashedCheck, encodeCheck, listedUrlAnswer, listingOf } from '../audit/checker.js';
+import { checkListedUrl, crashedCheck, encodeCheck, listingOf } from '../audit/checker.js';
 import type { Discovery } from '../audit/discovery.js';
 import type { AuditReport } from '../audit/report.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { HttpClient } from '../http/client.js';
 import { RobotsTxtCache } from '../discover/robots.js';
 import type { AuditState, NewListing, StoredCheck } from '../store/audit-store.js';
-import type { LeasedItem, NewItem, RunRecord, RunStore } from '../store/run-store.js';
+import type { LeasedItem, NewItem, RunRecord, WorkQueue } from '../store/run-store.js';
+import type { Job } from './job.js';
 import type { ItemVisit, WorkKind } from './worker.js';
 
 /** What every worker of an audit run follows, and what its report needs: set down by its creator. */
@@ -65,8 +65,18 @@ export function listingItems(state: AuditState): NewItem[] {
   return items;
 }
 
-/** The kind: checks a leased listed URL as the audit of one process checks it. */
-export function auditChecksKind(options: AuditRunOptions, http: HttpClient, store: RunStore, runId: number): WorkKind {
+/** The audit as a job: checks a leased listed URL as the audit of one process checks it. */
+export const auditJob: Job<AuditRunOptions, StoredCheck> = {
+  kind: 'audit',
+  step: ({ options, id }, { store, http }) => auditChecks(options, http, store, id),
+};
+
+function auditChecks(
+  options: AuditRunOptions,
+  http: HttpClient,
+  store: WorkQueue,
+  runId: number,
+): WorkKind<StoredCheck> {
   const robots = new RobotsTxtCache(http);
   const httpsHosts = new Set(options.discovery.httpsHosts);
   return {
@@ -75,21 +85,20 @@ export function auditChecksKind(options: AuditRunOptions, http: HttpClient, stor
       const crawlDelay = (await robots.get(host)).rules.crawlDelay(http.userAgent);
       return Math.max(options.delayMs, (crawlDelay ?? 0) * 1000);
     },
-    async visit(item: LeasedItem, _lease, signal): Promise<ItemVisit> {
+    async visit(item: LeasedItem, _lease, signal): Promise<ItemVisit<StoredCheck>> {
       const listing: Listing = { url: item.url, ...(item.input as ListingInput) };
       let fetched = false;
       let checked;
       try {
-        const answer = await listedUrlAnswer(item.url, { http, robots, maxPageBytes: options.maxPageBytes, signal });
-        fetched = answer.kind === 'answered' || (answer.kind === 'failed' && looksAbsoluteHttp(item.url));
-        // Whether a redirect's target is listed: asked of the store, whose items are every listed URL.
-        const target = answer.kind === 'answered' && answer.redirects.length > 0 ? answer.url : undefined;
-        const targetListed = target !== undefined && (await store.has(runId, target));
-        checked = checkListing(listing, answer, {
-          now: options.now,
-          httpsHosts,
-          isListed: (url) => url === target && targetListed,
-        });
+        ({ checked, fetched } = await checkListedUrl(listing, {
+          http,
+          robots,
+          maxPageBytes: options.maxPageBytes,
+          signal,
+          context: { now: options.now, httpsHosts },
+          // Whether a redirect's target is listed: asked of the store, whose items are every listed URL.
+          isListed: (url) => store.has(runId, url),
+        }));
       } catch (error) {
         // Stopped: the URL is checked again, by whoever takes it.
         if (signal.aborted) return { fetched, againAfterMs: 0 };
@@ -108,7 +117,7 @@ const BATCH = 5_000;
  * Rebuilds the state of one process from the run's items, into `into` (a fresh state): each
  * checked listing, in the order listed, with its repeats and its check.
  */
-export async function restoreAuditRun(store: RunStore, run: RunRecord, into: AuditState): Promise<void> {
+export async function restoreAuditRun(store: WorkQueue, run: RunRecord, into: AuditState): Promise<void> {
   let listings: NewListing[] = [];
   let checks: { seq: number; check: StoredCheck }[] = [];
   // A fresh state numbers its listings 1, 2, 3… in the order added.

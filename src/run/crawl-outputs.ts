@@ -6,8 +6,9 @@ import type { UrlEntry } from '../core/entry.js';
 import type { CrawlResult } from '../crawl/crawler.js';
 import type { Outcome } from '../crawl/types.js';
 import type { CrawlStore, RestoredUrl } from '../store/crawl-store.js';
-import type { RunRecord, RunStore } from '../store/run-store.js';
-import { isSitemapsItem, landedFact, SITEMAPS_READ, type CrawlRunOptions } from './crawl-pages.js';
+import type { RunRecord, WorkQueue } from '../store/run-store.js';
+import { crawlJob, isSitemapsItem, landedFact, SITEMAPS_READ } from './crawl-pages.js';
+import { runOfJob } from './job.js';
 
 /** Rows written per transaction. */
 const BATCH = 5_000;
@@ -17,7 +18,7 @@ const BATCH = 5_000;
  * Resolves to what the reading of the site's sitemaps could not read (--use-sitemaps), if anything.
  */
 export async function restoreCrawlRun(
-  store: RunStore,
+  store: WorkQueue,
   run: RunRecord,
   into: CrawlStore,
 ): Promise<{ sitemapProblems: string[] }> {
@@ -62,11 +63,11 @@ export async function restoreCrawlRun(
  * the origins crawled, and whether the run is done.
  */
 export async function crawlRunResult(
-  store: RunStore,
+  store: WorkQueue,
   run: RunRecord,
   restored: CrawlStore,
 ): Promise<CrawlResult & { origins: string[] }> {
-  const options = run.options as CrawlRunOptions;
+  const { options } = runOfJob(crawlJob, run);
   const facts = await store.facts(run.id);
   const startUrl = options.startUrls[0]!;
   const landings = options.startUrls.map((url) => facts[landedFact(url)] ?? url);

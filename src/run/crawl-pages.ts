@@ -17,19 +17,21 @@
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { trapLimits } from '../crawl/crawler.js';
-import { readAnswer, type ReadAnswer } from '../crawl/judge.js';
 import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
+import { visitPage, type PageVisitor, type Refusal } from '../crawl/visit.js';
 import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
 import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
+import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
 import type { HttpClient } from '../http/client.js';
 import { unreadSitemapsProblem } from '../report/crawl.js';
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
-import type { LeasedItem, Lease, NewItem, RunStore } from '../store/run-store.js';
+import type { LeasedItem, Lease, NewItem, WorkQueue } from '../store/run-store.js';
+import type { Job } from './job.js';
 import type { ItemVisit, WorkKind } from './worker.js';
 
 /** What every worker of a crawl run follows: the creator's flags, as stored with the run. */
@@ -87,27 +89,24 @@ export function landedFact(startUrl: string): string {
 /** How long a failure that may pass waits before its one more try. */
 const RETRY_AFTER_MS = 2_000;
 
-/** The kind: a listed page's entry is its item's result. */
-export function crawlPagesKind(
-  options: CrawlRunOptions,
-  http: HttpClient,
-  userAgent: string,
-  store: RunStore,
-  runId: number,
-): WorkKind {
-  return new CrawlPages(
-    options,
-    httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
-    robotsTxtPolicy(http, userAgent),
-    http,
-    store,
-    runId,
-  );
-}
+/** The crawl as a job: a listed page's entry is its item's result. */
+export const crawlJob: Job<CrawlRunOptions, UrlEntry> = {
+  kind: 'crawl',
+  step: ({ options, id }, { store, http }) =>
+    new CrawlPages(
+      options,
+      httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
+      robotsTxtPolicy(http, http.userAgent),
+      http,
+      store,
+      id,
+    ),
+};
 
-class CrawlPages implements WorkKind {
+class CrawlPages implements WorkKind<UrlEntry> {
   readonly beyondBudget: WorkKind['beyondBudget'];
   private readonly rules: PageRules;
+  private readonly visitor: PageVisitor;
   private readonly normalise: (href: string) => string | undefined;
   private readonly origins: Set<string>;
   /** Stripped parameters met since the last visit returned: they go with its commit. */
@@ -130,7 +129,7 @@ class CrawlPages implements WorkKind {
     private readonly fetcher: PageFetcher,
     private readonly robots: RobotsPolicy,
     private readonly http: HttpClient,
-    private readonly store: RunStore,
+    private readonly store: WorkQueue,
     private readonly runId: number,
   ) {
     const strip = paramFilter({ strip: options.stripParams, keep: options.keepParams });
@@ -143,6 +142,7 @@ class CrawlPages implements WorkKind {
     this.origins = new Set(options.startUrls.map((url) => new URL(url).origin));
     const traps = trapLimits(options.trapLimits);
     this.rules = new PageRules(this.scope(), this.normalise, traps, options.maxDepth ?? Number.POSITIVE_INFINITY);
+    this.visitor = { rules: this.rules, fetcher, robots };
     this.maxQueryVariants = traps.maxQueryVariants;
     if (options.maxPages !== undefined) this.beyondBudget = beyondMaxPages(options.maxPages);
   }
@@ -152,7 +152,7 @@ class CrawlPages implements WorkKind {
     return Math.max(this.options.delayMs, (crawlDelay ?? 0) * 1000);
   }
 
-  async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit> {
+  async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit<UrlEntry>> {
     const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
     if (!seed) await this.readLandings();
     this.stripped = [];
@@ -167,7 +167,7 @@ class CrawlPages implements WorkKind {
    * one process judges them (scope, traps), a chunk at a time: a worker killed halfway leaves the
    * item to do, and the next one adds the same URLs again, which count once.
    */
-  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit> {
+  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit<UrlEntry>> {
     // One lease of the host: one request in flight, spaced by the host's delay.
     const seeds = new SitemapSeeds(this.http, {
       concurrency: 1,
@@ -196,58 +196,45 @@ class CrawlPages implements WorkKind {
     return [{ url: sitemapsItemUrl(origin), host: origin, depth: 0, foundOn: startItem, input }];
   }
 
-  private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit> {
+  private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit<UrlEntry>> {
     const { url } = item;
-    const robots = await this.robots.check(url);
-    if (!robots.allowed) return this.settled({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
-    const trap = item.attempts === 0 ? await this.admitQueryVariant(url) : undefined;
-    if (trap !== undefined) return this.settled({ url, outcome: 'trap', detail: trap, fetched: false });
     // The first try fails fast; the one more try, later, with the fetcher's retries.
     const retryLater = item.attempts === 0;
     const facts: Record<string, string> = {};
-    let answer: ReadAnswer;
-    // Each redirect followed was a request of its own (the run's budget counts them).
-    let requests = 1;
-    try {
-      const page = await this.fetcher.fetch(url, retryLater ? { retries: 0 } : {});
-      requests += page.redirects.length;
-      if (seed) this.land(url, page, facts);
-      answer = await readAnswer(page, { shape: this.rules.wantsShape(item) });
-    } catch (error) {
-      const detail = (error as Error).message;
-      if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
-      return this.settled({ url, outcome: 'fetch-error', detail, fetched: true });
-    }
     const page = { seq: item.id, url, depth: item.depth, chain: item.chain };
-    const judged = this.rules.judge(page, answer, { blockedFor: robots.blockedFor, retryLater });
-    if (judged.finished.retry) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
-    let found = judged.found;
-    if (judged.finished.outcome === 'redirected') {
-      const target = found[0]!.url;
-      const targetRobots = this.rules.scope(target).inScope ? await this.robots.check(target) : undefined;
-      // The target is written only if no one met it before (the store keeps the first).
-      if (targetRobots?.allowed)
-        found = this.rules.judgeLanding(page, target, answer, { blockedFor: targetRobots.blockedFor, retryLater });
+    const visit = await visitPage(this.visitor, page, {
+      fetch: retryLater ? { retries: 0 } : {},
+      retryLater,
+      // A page tried again was counted among its path's query variants at its first try.
+      refuse: retryLater ? () => this.admitQueryVariant(url) : undefined,
+      onAnswer: seed ? (fetched) => this.land(url, fetched, facts) : undefined,
+    });
+    if (visit.kind === 'not-fetched') return this.settled(visit.finished);
+    if (visit.kind === 'failed') {
+      if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
+      return this.settled({ url, outcome: 'fetch-error', detail: visit.error.message, fetched: true });
     }
-    const visit = { ...this.settled(judged.finished, found, lease.host), requests };
+    if (visit.finished.retry) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
+    // A redirect's target is written only if no one met it before (the store keeps the first).
+    const settled = { ...this.settled(visit.finished, visit.found, lease.host), requests: visit.requests };
     if (seed) {
       const sitemaps = this.sitemapsItem(url, facts, item.id);
-      if (sitemaps.length > 0) visit.found = [...(visit.found ?? []), ...sitemaps];
+      if (sitemaps.length > 0) settled.found = [...(settled.found ?? []), ...sitemaps];
     }
-    return Object.keys(facts).length === 0 ? visit : { ...visit, facts };
+    return Object.keys(facts).length === 0 ? settled : { ...settled, facts };
   }
 
   /**
    * Counts a fetch of `url` among the query variants of its path, across all workers, or says
-   * why it is a variant too many. A page tried again was counted at its first try.
+   * why it is a variant too many.
    */
-  private async admitQueryVariant(url: string): Promise<string | undefined> {
+  private async admitQueryVariant(url: string): Promise<Refusal | undefined> {
     const path = queryVariantPath(url);
     if (path === undefined) return undefined;
     if (!this.variantsSpent.has(path) && (await this.store.admitQueryVariant(this.runId, path, this.maxQueryVariants)))
       return undefined;
     this.variantsSpent.add(path);
-    return queryVariantTrap(path, this.maxQueryVariants);
+    return { outcome: 'trap', detail: queryVariantTrap(path, this.maxQueryVariants) };
   }
 
   /** A start URL that lands on another origin makes that origin part of the site, from its own page on. */
@@ -280,7 +267,7 @@ class CrawlPages implements WorkKind {
   }
 
   /** The visit's record for the store: the page's outcome and the URLs it led to, those sent before skipped. */
-  private settled(finished: FinishedUrl, found: readonly FoundUrl[] = [], host?: string): ItemVisit {
+  private settled(finished: FinishedUrl, found: readonly FoundUrl[] = [], host?: string): ItemVisit<UrlEntry> {
     const items: NewItem[] = [];
     for (const url of found) {
       const item = this.newItem(url, host);

@@ -4,7 +4,15 @@
  * run's work is done, take the writing of its outputs if no other process has.
  */
 import { hostname } from 'node:os';
-import { RunStore, type HostPace, type NewItem, type RunRecord, type RunState } from '../store/run-store.js';
+import {
+  RunStore,
+  type HostPace,
+  type NewItem,
+  type RunRecord,
+  type RunState,
+  type WorkQueue,
+} from '../store/run-store.js';
+import { runOfKind, type JobRun } from './job.js';
 import { runLocalWorkers } from './local-workers.js';
 import { runWorker, type WorkKind, type WorkerProgress } from './worker.js';
 
@@ -25,9 +33,9 @@ export interface Participation {
 }
 
 /** What the creator of a run sets down for everyone: the options, the first items and their hosts' pace. */
-export interface RunPlan {
+export interface RunPlan<Options = unknown> {
   kind: string;
-  options: unknown;
+  options: Options;
   seeds: readonly NewItem[];
   pace: HostPace;
   /** 'starting' when the seeds are to be done before anything they lead to. */
@@ -40,9 +48,9 @@ export interface RunPlan {
  * A plan made only by the process that creates the run (an audit's plan walks the sitemaps
  * first): a process joining a run that exists does not make it.
  */
-export interface LazyRunPlan {
+export interface LazyRunPlan<Options = unknown> {
   kind: string;
-  make: () => Promise<RunPlan>;
+  make: () => Promise<RunPlan<Options>>;
 }
 
 export interface WorkSetup {
@@ -78,10 +86,10 @@ export function processLabel(): string {
  * follows the creator's options); `workerArgs` is the command line of a local worker, without
  * the run's own flags. The store stays open for the caller, who closes it.
  */
-export async function takePart(
+export async function takePart<Options>(
   who: Participation,
-  plan: RunPlan | LazyRunPlan,
-  setup: (run: RunRecord, store: RunStore) => Promise<WorkSetup>,
+  plan: RunPlan<Options> | LazyRunPlan<Options>,
+  setup: (run: JobRun<Options>, store: WorkQueue) => Promise<WorkSetup>,
   local: { workerArgs: readonly string[]; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
   signal?: AbortSignal,
 ): Promise<Taken> {
@@ -102,7 +110,7 @@ export async function takePart(
       });
       failedWorkers = codes.filter((code) => code !== 0).length;
     } else {
-      const work = await setup(run, store);
+      const work = await setup(runOfKind<Options>(plan.kind, run), store);
       try {
         await runWorker({
           store,
@@ -137,11 +145,11 @@ export async function takePart(
 }
 
 async function createOrJoin(
-  store: RunStore,
+  store: WorkQueue,
   name: string,
-  planned: RunPlan | LazyRunPlan,
+  planned: RunPlan<unknown> | LazyRunPlan<unknown>,
 ): Promise<{ run: RunRecord; created: boolean }> {
-  let plan: RunPlan;
+  let plan: RunPlan<unknown>;
   if ('make' in planned) {
     // A run that exists is joined as it is: the plan, never used, is not made.
     const joining = (await store.run(name)) !== undefined;
@@ -156,7 +164,7 @@ async function createOrJoin(
   );
 }
 
-async function existingRun(store: RunStore, name: string): Promise<RunRecord> {
+async function existingRun(store: WorkQueue, name: string): Promise<RunRecord> {
   const run = await store.run(name);
   if (run === undefined) throw new Error(`no run "${name}" in the store at ${store.location}`);
   return run;

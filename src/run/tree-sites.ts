@@ -12,12 +12,13 @@
  * walk read whole is remembered once its lines are out.
  */
 import { ConditionalFetches } from '../discover/conditional.js';
-import { HttpClient, type HttpOptions } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
 import { resolveStart, walkSitemapTree, type SitemapTree } from '../discover/tree.js';
 import type { HostPoliteness } from '../pool/index.js';
 import { entryToJsonLine } from '../report/entries.js';
-import type { LeasedItem, NewItem, RunRecord, RunStore } from '../store/run-store.js';
+import type { LeasedItem, NewItem, RunRecord, WorkQueue } from '../store/run-store.js';
 import type { SitemapMemory } from '../store/sitemap-memory.js';
+import type { Job } from './job.js';
 import type { ItemVisit, WorkKind } from './worker.js';
 
 export interface TreeSitesOptions {
@@ -86,20 +87,31 @@ export function siteItems(text: string, file: string): NewItem[] {
 }
 
 /**
- * The kind: walks a leased site and writes its lines through `write` (which waits when the output
- * is full). The HTTP client is shared by every site of the worker, and so is `memory`, when the
- * walks remember (--state).
+ * `tree --sites` as a job: walks a leased site and writes its lines through `write` (which waits
+ * when the output is full). The HTTP client is shared by every site of the worker, and so is
+ * `memory`, when the walks remember (--state).
  */
-export function treeSitesKind(
+export const treeSitesJob: Job<TreeSitesOptions, SiteRow, TreeSitesTools> = {
+  kind: 'tree-sites',
+  step: ({ options }, { http, write, memory }) => treeSites(options, http, write, memory),
+};
+
+/** What a worker of `tree --sites` hands its step: where lines go, and the memory of earlier walks. */
+export interface TreeSitesTools {
+  /** Writes lines out, waiting while the output is full. */
+  write: (text: string) => Promise<void>;
+  memory?: SitemapMemory | undefined;
+}
+
+function treeSites(
   options: TreeSitesOptions,
-  http: HttpClient | HttpOptions,
+  client: HttpClient,
   write: (text: string) => Promise<void>,
   memory?: SitemapMemory,
-): WorkKind {
-  const client = http instanceof HttpClient ? http : new HttpClient(http);
+): WorkKind<SiteRow> {
   return {
     hostDelay: () => Promise.resolve(options.perHost.delayMs),
-    async visit(item: LeasedItem, _lease, signal): Promise<ItemVisit> {
+    async visit(item: LeasedItem, _lease, signal): Promise<ItemVisit<SiteRow>> {
       const site = item.url;
       const conditional =
         memory === undefined
@@ -181,7 +193,7 @@ export interface SitesTotals {
  * (a file's stream): the run's rows from the store, whoever walked them. Resolves to the totals.
  */
 export async function writeSiteRows(
-  store: RunStore,
+  store: WorkQueue,
   run: RunRecord,
   write?: (line: string) => Promise<void>,
 ): Promise<SitesTotals> {

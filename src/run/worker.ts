@@ -15,10 +15,10 @@
  * items still to do are settled as the kind says (`beyondBudget`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BatchResult, HostPace, Lease, LeasedItem, NewItem, RunRecord, RunStore } from '../store/run-store.js';
+import type { BatchResult, HostPace, Lease, LeasedItem, NewItem, RunRecord, WorkQueue } from '../store/run-store.js';
 
-/** What one item came to. */
-export interface ItemVisit {
+/** What one item came to; `Result` is the job's record of an item done. */
+export interface ItemVisit<Result = unknown> {
   /** Settled with this outcome; undefined to try the item again later (`againAfterMs`). */
   outcome?: string;
   detail?: string | undefined;
@@ -27,7 +27,7 @@ export interface ItemVisit {
   /** Requests made for it, when more than one (redirects followed); default 1 when fetched, else 0. */
   requests?: number;
   /** The kind's record of it (JSON-serialisable). */
-  result?: unknown;
+  result?: Result;
   found?: NewItem[];
   /** A failure that may pass: tried again, by any worker, after this long. */
   againAfterMs?: number;
@@ -35,20 +35,20 @@ export interface ItemVisit {
   facts?: Record<string, string>;
 }
 
-export interface WorkKind {
+export interface WorkKind<Result = unknown> {
   /**
    * The host's least time between two requests, in ms (robots.txt Crawl-delay, --delay): asked
    * when a lease comes with the pace unknown, before its one item is visited.
    */
   hostDelay(host: string, signal: AbortSignal): Promise<number>;
   /** Does one item of a leased batch. Should not throw: a thrown error fails the worker. */
-  visit(item: LeasedItem, lease: Lease, signal: AbortSignal): Promise<ItemVisit>;
+  visit(item: LeasedItem, lease: Lease, signal: AbortSignal): Promise<ItemVisit<Result>>;
   /** How items left to do when the run's budget is spent are settled (a run with a budget needs it). */
   beyondBudget?: { outcome: string; detail: string } | undefined;
 }
 
 export interface WorkerOptions {
-  store: RunStore;
+  store: WorkQueue;
   run: RunRecord;
   kind: WorkKind;
   /** Who the worker is, in `run status`: host name and process id. */
@@ -84,7 +84,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
 }
 
 class Worker {
-  private readonly store: RunStore;
+  private readonly store: WorkQueue;
   private readonly slots: number;
   private readonly batch: number;
   private readonly leaseMs: number;

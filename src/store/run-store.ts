@@ -188,7 +188,73 @@ const BELOW_CONCURRENCY = `(SELECT count(*) FROM sitemapkit_run_leases l WHERE l
     * (SELECT count(*) FROM sitemapkit_run_workers w WHERE w.run_id = $1 AND w.stopped_at IS NULL AND w.seen_at > $2 - $4)
     < h.concurrency`;
 
-export class RunStore {
+/** How a worker asks for a lease (RunStore.claim). */
+export interface ClaimOptions {
+  /** Items per lease at most. */
+  batch: number;
+  /** How long the lease lives unless renewed. */
+  leaseMs: number;
+  /** Only items with no `foundOn` (a run that is starting works its seeds alone). */
+  seedsOnly?: boolean;
+  /** The run has a budget of requests: the lease carries its share. */
+  budgeted?: boolean;
+}
+
+/**
+ * The queue of a run's work, as workers, jobs and outputs use it: runs created or joined, items
+ * added, leased a host's batch at a time, completed or deferred (a batch's commit), counted, and
+ * read back with their results. {@link RunStore} implements it on SQLite and on PostgreSQL; a
+ * worker (run/worker.ts) and a job's step know only this.
+ */
+export interface WorkQueue {
+  /** Where the queue is (a file, or a postgres:// URL without its password), for messages. */
+  readonly location: string;
+  close(): Promise<void>;
+  /** The queue's clock, epoch ms: every lease time is in it. */
+  now(): Promise<number>;
+
+  // Runs
+  run(name: string): Promise<RunRecord | undefined>;
+  runs(): Promise<RunRecord[]>;
+  createOrJoin(
+    definition: {
+      name: string;
+      kind: string;
+      options: unknown;
+      state: Exclude<RunState, 'done'>;
+      budget?: number | undefined;
+    },
+    seeds: readonly NewItem[],
+    pace: HostPace,
+  ): Promise<{ run: RunRecord; created: boolean }>;
+  setState(runId: number, from: RunState, to: RunState): Promise<boolean>;
+  claimOutputs(runId: number, by: string, options?: { again?: boolean }): Promise<boolean>;
+  facts(runId: number): Promise<Record<string, string>>;
+
+  // Workers
+  addWorker(runId: number, label: string): Promise<number>;
+  stopWorker(workerId: number): Promise<void>;
+  renew(workerId: number, leaseMs: number): Promise<void>;
+
+  // Items: add, lease, complete or defer
+  addSeeds(runId: number, items: readonly NewItem[], pace: HostPace): Promise<void>;
+  claim(runId: number, workerId: number, options: ClaimOptions): Promise<Lease | undefined>;
+  /** Completes the lease: its items done, deferred (`again`) or left, what they found added. */
+  commit(lease: Lease, workerId: number, result: BatchResult, pace: HostPace): Promise<void>;
+  release(lease: Lease): Promise<void>;
+  settleBeyondBudget(runId: number, beyond: { outcome: string; detail: string }): Promise<number>;
+  admitQueryVariant(runId: number, path: string, limit: number): Promise<boolean>;
+
+  // Counts and results
+  has(runId: number, url: string): Promise<boolean>;
+  pending(runId: number, options?: { seedsOnly?: boolean }): Promise<number>;
+  nextDue(runId: number): Promise<number | undefined>;
+  status(name: string): Promise<RunStatus | undefined>;
+  items(runId: number): AsyncIterable<RunItem>;
+  stripped(runId: number): AsyncIterable<{ from: string; to: string; name: string }>;
+}
+
+export class RunStore implements WorkQueue {
   private readonly hostIds = new Map<string, number>();
 
   private constructor(readonly db: StoreDatabase) {}
@@ -344,12 +410,7 @@ export class RunStore {
   async claim(
     runId: number,
     workerId: number,
-    {
-      batch,
-      leaseMs,
-      seedsOnly = false,
-      budgeted = false,
-    }: { batch: number; leaseMs: number; seedsOnly?: boolean; budgeted?: boolean },
+    { batch, leaseMs, seedsOnly = false, budgeted = false }: ClaimOptions,
   ): Promise<Lease | undefined> {
     const d = this.db.dialect;
     const seeds = seedsOnly ? ' AND i.found_on IS NULL' : '';
