@@ -87,6 +87,7 @@ export async function discoverListings(
     signal: options.signal,
     onProgress: options.onProgress,
     examplesPerCode: EXAMPLES_PER_CODE,
+    examplesPerCodeInTree: EXAMPLES_PER_CODE, // the report keeps no more of a code over the site
     inspect: (document) => {
       let current: Entry['kind'] = 'url';
       const checks = validator.document({

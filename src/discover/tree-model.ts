@@ -151,15 +151,20 @@ export function newRecord(url: string, foundBy: FoundBy, depth: number, parent?:
   };
 }
 
-/** The problems of one node: all counted, the first `examplesPerCode` of each code kept, in the order met. */
+/**
+ * The problems of one node: all counted, the first `examplesPerCode` of each code kept, in the
+ * order met, while the whole tree has kept fewer than its own cap of that code.
+ */
 export class NodeProblems {
   private tally: DiagnosticTally;
 
+  /** `tree`: the tally of the whole tree, whose cap per code bounds the examples of all nodes together. */
   constructor(
     private readonly record: TreeNode,
     private readonly examplesPerCode: number,
+    private readonly tree?: DiagnosticTally,
   ) {
-    this.tally = new DiagnosticTally(examplesPerCode);
+    this.tally = new DiagnosticTally(examplesPerCode, tree);
   }
 
   add(d: Diagnostic): void {
@@ -208,7 +213,7 @@ export class NodeProblems {
 
   /** Forgets every problem, for a document read again. */
   reset(): void {
-    this.tally = new DiagnosticTally(this.examplesPerCode);
+    this.tally = new DiagnosticTally(this.examplesPerCode, this.tree);
     this.record.diagnostics = [];
   }
 
