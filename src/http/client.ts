@@ -22,7 +22,7 @@ import { decompress } from './decompress.js';
 import { HttpError } from './errors.js';
 import { followRedirects } from './redirects.js';
 import { retry, RetryState, type RetryNotice } from './retries.js';
-import { guardAddresses } from './address-guard.js';
+import { createAddressGuard } from './address-guard.js';
 import { minimumRate } from './transfer-rate.js';
 import { transport } from './transport.js';
 import { compose, type Fetch, type HttpRequest, type HttpResponse } from './types.js';
@@ -128,7 +128,9 @@ export class HttpClient {
     const s = this.settings;
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.signal = options.signal;
-    this.agent = new Agent({ connect: { timeout: Math.min(s.connectTimeoutMs, s.timeoutMs) } });
+    const guard = createAddressGuard({ allowPrivateAddresses: options.allowPrivateAddresses ?? false });
+    // Connections resolve through the guard too: a name that rebinds to a private address is refused.
+    this.agent = new Agent({ connect: { timeout: Math.min(s.connectTimeoutMs, s.timeoutMs), lookup: guard.lookup } });
     this.fetch = compose(
       transport({
         agent: this.agent,
@@ -147,7 +149,7 @@ export class HttpClient {
       byteCap(),
       decompress(),
       minimumRate({ minBytesPerSecond: s.minBytesPerSecond, windowMs: s.rateWindowMs }),
-      guardAddresses({ allowPrivateAddresses: options.allowPrivateAddresses ?? false }),
+      guard.layer,
     );
   }
 
