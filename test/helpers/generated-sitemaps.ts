@@ -4,6 +4,7 @@
  *
  * - `/errors/S-U.xml`: an index of S urlsets of U URLs, each URL breaking four rules (a lastmod
  *   that is no date, a priority above 1, an unknown changefreq, a loc on another host);
+ * - `/clean/S-U.xml`: the same tree without an error (the peer of the benchmark);
  * - `/nested/I-C.xml`: an index of I indexes (nested: IDX-002 each) of C children, each child a
  *   urlset of one URL.
  */
@@ -22,6 +23,9 @@ export async function startGeneratedSitemaps(): Promise<Site> {
       if ((match = /^\/errors\/(\d+)-(\d+)\.xml$/.exec(path)))
         return index(res, Number(match[1]), (i) => `${origin}/errors/${match![2]}/${i}.xml`);
       if ((match = /^\/errors\/(\d+)\/(\d+)\.xml$/.exec(path))) return brokenUrlset(res, match);
+      if ((match = /^\/clean\/(\d+)-(\d+)\.xml$/.exec(path)))
+        return index(res, Number(match[1]), (i) => `${origin}/clean/${match![2]}/${i}.xml`);
+      if ((match = /^\/clean\/(\d+)\/(\d+)\.xml$/.exec(path))) return cleanUrlset(res, origin, match);
       if ((match = /^\/nested\/(\d+)-(\d+)\.xml$/.exec(path)))
         return index(res, Number(match[1]), (i) => `${origin}/nested/${match![2]}/${i}.xml`);
       if ((match = /^\/nested\/(\d+)\/(\d+)\.xml$/.exec(path)))
@@ -47,6 +51,12 @@ function brokenUrlset(res: ServerResponse, match: RegExpExecArray): void {
   const page = (i: number) =>
     `<url><loc>https://elsewhere.example/${sitemap}/${i}</loc><lastmod>someday ${i}</lastmod>` +
     `<changefreq>sometimes</changefreq><priority>${i + 2}</priority></url>\n`;
+  xml(res, generate(URLSET, Number(urls), page, '</urlset>\n'));
+}
+
+function cleanUrlset(res: ServerResponse, origin: string, match: RegExpExecArray): void {
+  const [, urls, sitemap] = match;
+  const page = (i: number) => `<url><loc>${origin}/${sitemap}/${i}</loc><lastmod>2024-05-01</lastmod></url>\n`;
   xml(res, generate(URLSET, Number(urls), page, '</urlset>\n'));
 }
 
