@@ -11,6 +11,7 @@
  *   minimum rate     a body slower than the minimum transfer rate is stopped             http/transfer-rate.ts
  *   address guard    off the public start host, private addresses refused (each hop)     http/address-guard.ts
  *   transport        one GET: connect, first-byte and idle timeouts; the deadline kept   http/transport.ts
+ *                    (its agent connects through the guard's lookup: no DNS rebinding)
  *
  * Politeness (requests per host, delays, Crawl-delay) is not here: the work pool
  * (src/pool/) owns it, and the walks that fetch many URLs run through it.
