@@ -5,6 +5,7 @@
  * sitemaps themselves get wrong (the validator's problems, sitemaps that could not be read,
  * robots.txt's Sitemap: lines) becomes the audit's site-wide findings.
  */
+import { RULES } from '../core/catalog.js';
 import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { Entry } from '../core/entry.js';
 import { fingerprint } from '../core/fingerprint.js';
@@ -87,6 +88,7 @@ export async function discoverListings(
     signal: options.signal,
     onProgress: options.onProgress,
     examplesPerCode: EXAMPLES_PER_CODE,
+    examplesPerCodeInTree: EXAMPLES_PER_CODE, // the report keeps no more of a code over the site
     inspect: (document) => {
       let current: Entry['kind'] = 'url';
       const checks = validator.document({
@@ -223,12 +225,20 @@ class ProblemTally {
     this.keep(d);
   }
 
-  /** A sitemap's problems: counted by its record (all of them), its kept ones as examples. */
+  /**
+   * A sitemap's problems: counted by its record (all of them), its kept ones as examples. A node
+   * may keep no example of a code it counts (the tree's cap was reached on other nodes): the
+   * code's severity is then the one already met, else the catalog's.
+   */
   addNode(node: TreeNode): void {
     for (const d of node.diagnostics) this.keep(d);
     for (const [code, count] of Object.entries(node.codes)) {
-      const example = node.diagnostics.find((d) => d.code === code);
-      if (example) this.tallyOf(example).count += count;
+      const severity =
+        node.diagnostics.find((d) => d.code === code)?.severity ??
+        this.codes.get(code)?.severity ??
+        RULES[code]?.severity ??
+        'error';
+      this.tallyOf({ code, severity }).count += count;
     }
   }
 
@@ -236,7 +246,7 @@ class ProblemTally {
     return [...this.codes.values()];
   }
 
-  private tallyOf(d: Diagnostic): SiteProblem {
+  private tallyOf(d: Pick<Diagnostic, 'code' | 'severity'>): SiteProblem {
     let tally = this.codes.get(d.code);
     if (!tally) this.codes.set(d.code, (tally = { code: d.code, severity: d.severity, count: 0, examples: [] }));
     return tally;

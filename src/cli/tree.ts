@@ -131,6 +131,7 @@ Examples:
     const options: TreeOptions = {
       ...readOptions(args, io),
       examplesPerCode: problems.maxPerRule,
+      examplesPerCodeInTree: problems.maxPerRule === 0 ? 0 : undefined, // 0 asks for every problem
       onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
       ...(memory ? { conditional: memory.conditional } : {}),

@@ -4,6 +4,7 @@
  * must come from the counts, never from the examples: a cut-off document with 400 problems keeps
  * 20 examples but still counts 400.
  */
+import { detach } from './detach.js';
 import type { Diagnostic, Severity } from './diagnostics.js';
 
 /** The problems of one code: how many, at which severity, and the first ones as examples. */
@@ -29,8 +30,16 @@ export class DiagnosticTally {
   private readonly codes = new Map<string, CodeTally>();
   private readonly counts: TallyCounts = { errors: 0, warnings: 0, infos: 0 };
 
-  /** `examplesPerCode`: diagnostics kept for each code (0 keeps every one). */
-  constructor(readonly examplesPerCode = 20) {}
+  /**
+   * `examplesPerCode`: diagnostics kept for each code (0 keeps every one). `within`: the tally of
+   * the whole run this one is part of (one per document, one for the tree): it counts every problem
+   * too, and its own cap per code bounds the examples of all its parts together, however many
+   * documents a run meets.
+   */
+  constructor(
+    readonly examplesPerCode = 20,
+    private readonly within?: DiagnosticTally,
+  ) {}
 
   /** Counts `d`; true when it was kept as an example (so a caller printing as it goes prints it). */
   add(d: Diagnostic): boolean {
@@ -38,7 +47,13 @@ export class DiagnosticTally {
     let tally = this.codes.get(d.code);
     if (!tally) this.codes.set(d.code, (tally = { code: d.code, severity: d.severity, count: 0, examples: [] }));
     tally.count += 1;
-    if (this.examplesPerCode !== 0 && tally.examples.length >= this.examplesPerCode) return false;
+    if (this.examplesPerCode !== 0 && tally.examples.length >= this.examplesPerCode) {
+      this.within?.addUnkept(d.code, d.severity, 1);
+      return false;
+    }
+    if (this.within) {
+      if (!this.within.add(d)) return false; // kept apart there
+    } else keepApart(d);
     tally.examples.push(d);
     return true;
   }
@@ -46,6 +61,7 @@ export class DiagnosticTally {
   /** Counts `count` more problems of `code` that are not kept (a remembered tally replayed). */
   addUnkept(code: string, severity: Severity, count: number): void {
     if (count <= 0) return;
+    this.within?.addUnkept(code, severity, count);
     this.counts[COUNT_OF[severity]] += count;
     let tally = this.codes.get(code);
     if (!tally) this.codes.set(code, (tally = { code, severity, count: 0, examples: [] }));
@@ -99,3 +115,14 @@ export class DiagnosticTally {
 }
 
 const COUNT_OF = { error: 'errors', warning: 'warnings', info: 'infos' } as const;
+
+/**
+ * An example is kept to the end of a run, but its URL and message may be slices of the document's
+ * text (a URL sliced from a decoded chunk holds the whole chunk): their own copies instead, in the
+ * same object (callers compare diagnostics by identity).
+ */
+function keepApart(d: Diagnostic): void {
+  d.message = detach(d.message);
+  if (d.url !== undefined) d.url = detach(d.url);
+  if (d.source !== undefined) d.source = detach(d.source);
+}

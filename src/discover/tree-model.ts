@@ -151,15 +151,23 @@ export function newRecord(url: string, foundBy: FoundBy, depth: number, parent?:
   };
 }
 
-/** The problems of one node: all counted, the first `examplesPerCode` of each code kept, in the order met. */
+/**
+ * The problems of one node: all counted, the first `examplesPerCode` of each code kept, in the
+ * order met, while the whole tree has kept fewer than its own cap of that code.
+ */
 export class NodeProblems {
-  private tally: DiagnosticTally;
+  /** Made at the first problem: most sitemaps of a big tree have none, and a tally is a Map. */
+  private counted: DiagnosticTally | undefined;
 
+  /** `tree`: the tally of the whole tree, whose cap per code bounds the examples of all nodes together. */
   constructor(
     private readonly record: TreeNode,
     private readonly examplesPerCode: number,
-  ) {
-    this.tally = new DiagnosticTally(examplesPerCode);
+    private readonly tree?: DiagnosticTally,
+  ) {}
+
+  private get tally(): DiagnosticTally {
+    return (this.counted ??= new DiagnosticTally(this.examplesPerCode, this.tree));
   }
 
   add(d: Diagnostic): void {
@@ -168,15 +176,15 @@ export class NodeProblems {
 
   /** Errors so far (the record's count is written by settle()). */
   get errors(): number {
-    return this.tally.errors;
+    return this.counted?.errors ?? 0;
   }
 
   has(code: string): boolean {
-    return this.tally.byCode().some((tally) => tally.code === code);
+    return this.counted?.byCode().some((tally) => tally.code === code) ?? false;
   }
 
   hasAny(codes: ReadonlySet<string>): boolean {
-    return this.tally.byCode().some((tally) => codes.has(tally.code));
+    return this.counted?.byCode().some((tally) => codes.has(tally.code)) ?? false;
   }
 
   /**
@@ -195,8 +203,7 @@ export class NodeProblems {
   remember(fresh: readonly Diagnostic[]): RememberedProblems {
     const left = new Set(fresh);
     const examples = this.record.diagnostics.filter((d) => !left.has(d));
-    const counts = this.tally
-      .byCode()
+    const counts = (this.counted?.byCode() ?? [])
       .map(({ code, severity, count }) => ({
         code,
         severity,
@@ -208,18 +215,18 @@ export class NodeProblems {
 
   /** Forgets every problem, for a document read again. */
   reset(): void {
-    this.tally = new DiagnosticTally(this.examplesPerCode);
+    this.counted = undefined;
     this.record.diagnostics = [];
   }
 
   /** Writes the counts into the record. */
   settle(): void {
-    const { record, tally } = this;
-    record.errors = tally.errors;
-    record.warnings = tally.warnings;
-    record.infos = tally.infos;
-    record.diagnosticCount = tally.total;
-    record.codes = Object.fromEntries(tally.byCode().map((code) => [code.code, code.count]));
+    const { record, counted } = this;
+    record.errors = counted?.errors ?? 0;
+    record.warnings = counted?.warnings ?? 0;
+    record.infos = counted?.infos ?? 0;
+    record.diagnosticCount = counted?.total ?? 0;
+    record.codes = counted ? Object.fromEntries(counted.byCode().map((code) => [code.code, code.count])) : {};
   }
 }
 

@@ -14,6 +14,7 @@
  * down, not flaky: it gets no second pass. Entries handed out before a transfer broke off are not
  * handed out again.
  */
+import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { DocumentKind, Entry, SourcedEntry, UrlEntry } from '../core/entry.js';
 import { detach } from '../core/detach.js';
@@ -56,6 +57,12 @@ export interface TreeOptions {
   maxBytesPerSitemap?: number | undefined;
   /** Problems kept per code and node as examples (default 20; all are counted). */
   examplesPerCode?: number | undefined;
+  /**
+   * Problems kept per code as examples over the whole tree (default 200; 0: no cap): past it, the
+   * nodes count their problems but keep none, so a tree of thousands of broken sitemaps holds a
+   * bounded number of them.
+   */
+  examplesPerCodeInTree?: number | undefined;
   /** Well-known paths probed when robots.txt declares no sitemap. */
   wellKnownPaths?: readonly string[] | undefined;
   signal?: AbortSignal | undefined;
@@ -114,6 +121,7 @@ export interface SitemapTreeWalk extends AsyncIterable<SourcedEntry> {
 }
 
 const DEFAULT_MAX_BYTES = 200 * 1024 * 1024;
+const DEFAULT_EXAMPLES_PER_CODE_IN_TREE = 200;
 const ENTRY_BUFFER = 2048;
 const PROGRESS_EVERY = 4096;
 /** Failed sitemaps of a host that always get their last pass, however many of the host's failed: it costs little. */
@@ -176,6 +184,8 @@ class TreeWalker {
   private readonly ownsHttp: boolean;
   private readonly maxBytes: number;
   private readonly examplesPerCode: number;
+  /** Every problem of the nodes counted, and the examples of all of them capped per code. */
+  private readonly treeProblems: DiagnosticTally;
   private readonly signal: AbortSignal | undefined;
   private readonly started = Date.now();
   /** Every sitemap URL met (as listed and as redirected to) → its node; the depth limit. */
@@ -197,6 +207,7 @@ class TreeWalker {
     this.walk = new IndexWalk(options.maxDepth ?? DEFAULT_INDEX_DEPTH);
     this.maxBytes = options.maxBytesPerSitemap ?? DEFAULT_MAX_BYTES;
     this.examplesPerCode = options.examplesPerCode ?? 20;
+    this.treeProblems = new DiagnosticTally(options.examplesPerCodeInTree ?? DEFAULT_EXAMPLES_PER_CODE_IN_TREE);
     this.signal = options.signal;
     this.pool = new WorkPool<WalkNode>({
       run: (node, context) => this.readNode(node, context),
@@ -316,7 +327,7 @@ class TreeWalker {
     const node: WalkNode = {
       record,
       ...(parent ? { parent } : {}),
-      problems: new NodeProblems(record, this.examplesPerCode),
+      problems: new NodeProblems(record, this.examplesPerCode, this.treeProblems),
       retry: new RetryState(),
       transient: false,
       lastPass: false,

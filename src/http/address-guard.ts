@@ -7,11 +7,15 @@
  * client go anywhere, and `allowPrivateAddresses` lifts the guard.
  *
  * The check resolves the name as the connection will (the system resolver) just before the
- * request; every hop of a redirect chain goes through it.
+ * request; every hop of a redirect chain goes through it. A name may answer a public address to
+ * that check and a private one a moment later, when the connection resolves it again (DNS
+ * rebinding): so the connection's own lookup (`AddressGuard.lookup`, given to the agent) holds
+ * the addresses it connects to to the same policy.
  */
+import { lookup as systemLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { HttpError } from './errors.js';
+import { isIP, type LookupFunction } from 'node:net';
+import { HttpError, PRIVATE_ADDRESS_CODE } from './errors.js';
 import type { Layer } from './types.js';
 
 export interface AddressGuardOptions {
@@ -19,11 +23,30 @@ export interface AddressGuardOptions {
   allowPrivateAddresses: boolean;
   /** Resolves a name to its addresses (the system resolver by default; replaceable in tests). */
   resolve?: ((host: string) => Promise<string[]>) | undefined;
+  /** How connections resolve names (dns.lookup by default; replaceable in tests). */
+  connectLookup?: LookupFunction | undefined;
 }
 
-export function guardAddresses({ allowPrivateAddresses, resolve = resolveAll }: AddressGuardOptions): Layer {
-  if (allowPrivateAddresses) return (next) => next;
-  let start: { host: string; isPublic: Promise<boolean> } | undefined;
+/** The guard: a layer that checks each request's host, and the lookup its connections must use. */
+export interface AddressGuard {
+  layer: Layer;
+  /** For the agent's `connect.lookup`: resolves as the system does, refusing what the layer would. */
+  lookup: LookupFunction;
+}
+
+/** The guard's layer alone (requests through a transport whose connections it does not see). */
+export function guardAddresses(options: AddressGuardOptions): Layer {
+  return createAddressGuard(options).layer;
+}
+
+export function createAddressGuard({
+  allowPrivateAddresses,
+  resolve = resolveAll,
+  connectLookup = systemLookup,
+}: AddressGuardOptions): AddressGuard {
+  if (allowPrivateAddresses) return { layer: (next) => next, lookup: connectLookup };
+  /** The start host, and once known whether it is public: only then are other hosts held to it. */
+  let start: StartHost | undefined;
   const addressesOf = (host: string): Promise<string[]> => (isIP(host) !== 0 ? Promise.resolve([host]) : resolve(host));
   /** Each host's verdict for a while: a sitemap index of 50,000 children on one CDN is one lookup, not 50,000. */
   const verdicts = new Map<string, { at: number; internal: Promise<string | undefined> }>();
@@ -40,16 +63,16 @@ export function guardAddresses({ allowPrivateAddresses, resolve = resolveAll }: 
     verdicts.set(host, { at: now, internal });
     return internal;
   };
-  return (next) => async (request) => {
+  const layer: Layer = (next) => async (request) => {
     const host = hostOf(request.url);
     if (host === undefined) return next(request);
-    start ??= {
-      host,
-      isPublic: addressesOf(host).then(
-        (all) => all.every(isPublicAddress),
-        () => true,
-      ),
-    };
+    if (!start) {
+      const first: StartHost = (start = { host, isPublic: Promise.resolve(true) });
+      first.isPublic = addressesOf(host).then(
+        (all) => (first.knownPublic = all.every(isPublicAddress)),
+        () => (first.knownPublic = true),
+      );
+    }
     if (host === start.host || !(await start.isPublic)) return next(request);
     const internal = await privateAddressOf(host);
     if (internal !== undefined) {
@@ -61,7 +84,38 @@ export function guardAddresses({ allowPrivateAddresses, resolve = resolveAll }: 
     }
     return next(request);
   };
+  /** The connection's own answer, refused when it names a private address the layer would refuse. */
+  const guardedLookup = ((hostname: string, options: LookupAllOptions, callback: LookupAllCallback) => {
+    connectLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
+      if (error) return callback(error, address, family);
+      const answered = typeof address === 'string' ? [{ address, family: family ?? 4 }] : address;
+      const guarded = start?.knownPublic === true && hostOf(`http://${hostname}/`) !== start.host;
+      const internal = guarded ? answered.find((found) => !isPublicAddress(found.address)) : undefined;
+      if (internal === undefined) return callback(null, address, family);
+      const refusal = Object.assign(
+        new Error(
+          `${hostname} resolved to ${internal.address}, a private address, when connecting (it resolved to a public one just before), while the run started on the public host ${start!.host}: not requested (pass --allow-private-addresses to allow it)`,
+        ),
+        { code: PRIVATE_ADDRESS_CODE },
+      );
+      callback(refusal, [] as LookupAddress[]);
+    });
+  }) as unknown as LookupFunction;
+  return { layer, lookup: guardedLookup };
 }
+
+/** The first host requested; `knownPublic` once its addresses say it is public. */
+interface StartHost {
+  host: string;
+  isPublic: Promise<boolean>;
+  knownPublic?: boolean;
+}
+
+type LookupAllCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: LookupAddress[] | string,
+  family?: number,
+) => void;
 
 /** How long a host's verdict is kept: about a DNS record's usual lifetime. */
 const VERDICT_TTL_MS = 60_000;

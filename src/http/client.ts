@@ -11,6 +11,7 @@
  *   minimum rate     a body slower than the minimum transfer rate is stopped             http/transfer-rate.ts
  *   address guard    off the public start host, private addresses refused (each hop)     http/address-guard.ts
  *   transport        one GET: connect, first-byte and idle timeouts; the deadline kept   http/transport.ts
+ *                    (its agent connects through the guard's lookup: no DNS rebinding)
  *
  * Politeness (requests per host, delays, Crawl-delay) is not here: the work pool
  * (src/pool/) owns it, and the walks that fetch many URLs run through it.
@@ -22,7 +23,7 @@ import { decompress } from './decompress.js';
 import { HttpError } from './errors.js';
 import { followRedirects } from './redirects.js';
 import { retry, RetryState, type RetryNotice } from './retries.js';
-import { guardAddresses } from './address-guard.js';
+import { createAddressGuard } from './address-guard.js';
 import { minimumRate } from './transfer-rate.js';
 import { transport } from './transport.js';
 import { compose, type Fetch, type HttpRequest, type HttpResponse } from './types.js';
@@ -128,7 +129,9 @@ export class HttpClient {
     const s = this.settings;
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.signal = options.signal;
-    this.agent = new Agent({ connect: { timeout: Math.min(s.connectTimeoutMs, s.timeoutMs) } });
+    const guard = createAddressGuard({ allowPrivateAddresses: options.allowPrivateAddresses ?? false });
+    // Connections resolve through the guard too: a name that rebinds to a private address is refused.
+    this.agent = new Agent({ connect: { timeout: Math.min(s.connectTimeoutMs, s.timeoutMs), lookup: guard.lookup } });
     this.fetch = compose(
       transport({
         agent: this.agent,
@@ -147,7 +150,7 @@ export class HttpClient {
       byteCap(),
       decompress(),
       minimumRate({ minBytesPerSecond: s.minBytesPerSecond, windowMs: s.rateWindowMs }),
-      guardAddresses({ allowPrivateAddresses: options.allowPrivateAddresses ?? false }),
+      guard.layer,
     );
   }
 

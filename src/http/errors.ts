@@ -33,6 +33,9 @@ export type HttpErrorKind =
   | 'private-address'
   | 'aborted';
 
+/** The code of a connection the address guard refused at its lookup (address-guard.ts). */
+export const PRIVATE_ADDRESS_CODE = 'ERR_SITEMAPKIT_PRIVATE_ADDRESS';
+
 /** Failures that the same request will meet again: retrying them only wastes the user's time. */
 const PERMANENT: ReadonlySet<HttpErrorKind> = new Set<HttpErrorKind>([
   'dns',
@@ -126,6 +129,7 @@ export function classifyError(error: unknown, url: string, signal?: AbortSignal)
   }
   if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR')
     return make('aborted', `the request to ${url} was stopped`);
+  if (code === PRIVATE_ADDRESS_CODE) return make('private-address', `${url}: ${detail}`);
   if (code === 'ENOTFOUND')
     return make('dns', `the host ${target.hostname} does not resolve (ENOTFOUND): check the address`);
   if (code === 'UND_ERR_CONNECT_TIMEOUT')

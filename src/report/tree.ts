@@ -5,6 +5,7 @@
  * failing children prints a page, not 100,000 lines. And the same tree as one JSON document for
  * machines.
  */
+import { RULES } from '../core/catalog.js';
 import { elideValues, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { forTerminal } from '../core/terminal.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
@@ -146,7 +147,8 @@ class TreeRenderer {
     }
     // Every problem of the node is counted in `codes`, also those the walk kept no example of.
     for (const [code, count] of Object.entries(node.codes)) {
-      const { severity, count: printed } = shown.get(code) ?? { severity: 'error' as const, count: 0 };
+      // A node past the tree's cap of examples may keep none of a code: its severity is the catalog's.
+      const { severity, count: printed } = shown.get(code) ?? { severity: RULES[code]?.severity ?? 'error', count: 0 };
       if (count > printed)
         this.lines.push(
           `${problemIndent}${this.paint('dim', formatFolded({ code, severity, count: count - printed }))}`,

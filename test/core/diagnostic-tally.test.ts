@@ -36,3 +36,26 @@ test('a verdict comes from the counts, not from the examples kept', () => {
   assert.equal(warningsOnly.reaches('warning'), true);
   assert.equal(new DiagnosticTally().reaches('info'), false);
 });
+
+test('tallies within a run-wide tally: each counts all, and the run caps the examples of all together', () => {
+  const run = new DiagnosticTally(3);
+  const documents = [new DiagnosticTally(2, run), new DiagnosticTally(2, run)];
+  const kept = documents.map((document) =>
+    [1, 2, 3].map((line) => document.add(diagnostic('DATE-001', 'bad date', { line }))),
+  );
+  assert.deepEqual(kept, [
+    [true, true, false],
+    [true, false, false],
+  ]);
+  assert.deepEqual(
+    documents.map((document) => [document.errors, document.examples().length]),
+    [
+      [3, 2],
+      [3, 1],
+    ],
+    'each document counts all of its own, keeping what the run has room for',
+  );
+  assert.deepEqual([run.errors, run.examples().length], [6, 3]);
+  documents[1]!.addUnkept('DATE-001', 'error', 4);
+  assert.equal(run.errors, 10, 'a replayed count reaches the run too');
+});

@@ -1,6 +1,7 @@
 /**
  * The test HTTP server: a real server on 127.0.0.1 (port 0) serving one fixture site from a table
- * of routes (a route may be a function for answers that vary). It counts requests per path and
+ * of routes (a route may be a function for answers that vary; the route '*' answers any path not
+ * in the table). It counts requests per path and
  * the most requests in flight at once, and stops with close(). Tests that need a server start
  * one here rather than writing their own.
  */
@@ -38,7 +39,8 @@ export async function startSite(
     res.on('close', () => {
       inFlight -= 1;
     });
-    const route = table[path];
+    // '*' answers every path the table does not name (sites generated as they are asked for).
+    const route = table[path] ?? table['*'];
     if (route === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

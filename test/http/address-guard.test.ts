@@ -6,8 +6,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HttpClient, HttpError, RetryState, type HttpResponse } from '../../src/http/client.js';
-import { guardAddresses, isPublicAddress } from '../../src/http/address-guard.js';
+import type { LookupFunction } from 'node:net';
+import { Agent } from 'undici';
+import { createAddressGuard, guardAddresses, isPublicAddress } from '../../src/http/address-guard.js';
 import { followRedirects } from '../../src/http/redirects.js';
+import { transport } from '../../src/http/transport.js';
 import { compose, type Fetch, type HttpRequest } from '../../src/http/types.js';
 import { startSite, urlset, XML } from '../helpers/site-server.js';
 
@@ -170,5 +173,63 @@ describe('the HTTP client on 127.0.0.1 (a loopback start)', () => {
       await client.close();
       await site.close();
     }
+  });
+});
+
+describe('DNS rebinding: a name public when checked, private when connected to', () => {
+  // The check's resolver says both names are public; the connection's lookup (asked a moment
+  // later) answers 127.0.0.1 for both, where the test server listens: a rebinding name.
+  const publicDns = (host: string) =>
+    ['www.example.com', 'rebind.example'].includes(host)
+      ? Promise.resolve(['93.184.216.34'])
+      : Promise.reject(new Error(`ENOTFOUND ${host}`));
+  const rebinding = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    else callback(null, '127.0.0.1', 4);
+  }) as unknown as LookupFunction;
+
+  async function fetchBoth(connectionsGuarded: boolean): Promise<{ hosts: string[]; second: unknown }> {
+    const hosts: string[] = [];
+    const site = await startSite({
+      '/a.xml': (req, res) => {
+        hosts.push(req.headers.host!.replace(/:\d+$/, ''));
+        res.writeHead(200, XML).end(urlset(['https://www.example.com/a']));
+      },
+    });
+    const guard = createAddressGuard({ allowPrivateAddresses: false, resolve: publicDns, connectLookup: rebinding });
+    const agent = new Agent({ connect: { lookup: connectionsGuarded ? guard.lookup : rebinding } });
+    const fetch = compose(transport({ agent, firstByteTimeoutMs: 5_000, idleTimeoutMs: 5_000 }), guard.layer);
+    const port = new URL(site.origin).port;
+    try {
+      const first = await fetch(request(`http://www.example.com:${port}/a.xml`));
+      assert.equal(first.status, 200, 'the start host itself is never refused');
+      first.discard();
+      const second = await fetch(request(`http://rebind.example:${port}/a.xml`)).then(
+        (response) => (response.discard(), response.status),
+        (error: unknown) => error,
+      );
+      return { hosts, second };
+    } finally {
+      await agent.close();
+      await site.close();
+    }
+  }
+
+  it('refuses the connection to the private address the name rebinds to', async () => {
+    const { hosts, second } = await fetchBoth(true);
+    assert.ok(second instanceof HttpError, `refused, not ${String(second)}`);
+    assert.equal(second.kind, 'private-address');
+    assert.equal(second.permanent, true, 'not retried');
+    assert.match(
+      second.message,
+      /^http:\/\/rebind\.example:\d+\/a\.xml: rebind\.example resolved to 127\.0\.0\.1, a private address, when connecting .* --allow-private-addresses/,
+    );
+    assert.deepEqual(hosts, ['www.example.com'], 'nothing reached the private address for rebind.example');
+  });
+
+  it('the check before the request alone lets it through (the gap the lookup closes)', async () => {
+    const { hosts, second } = await fetchBoth(false);
+    assert.equal(second, 200);
+    assert.deepEqual(hosts, ['www.example.com', 'rebind.example']);
   });
 });
