@@ -403,7 +403,8 @@ function placeOf(
   if (sourced) {
     const { source, line } = item as { source?: string; line?: number };
     if (source !== undefined) place.source = source;
-    if (line !== undefined) place.line = line;
+    // An entry's problem is placed at the start of its line (its field is named in the message).
+    if (line !== undefined) Object.assign(place, { line, column: 1 });
   }
   if (url !== undefined) place.url = url;
   return place;
