@@ -28,6 +28,7 @@ import {
   isPermanentFailure,
   isTimeoutFailure,
   RETRIED_REASONS,
+  UNREAD_REASONS,
   type FetchedPage,
   type FetchOptions,
   type LeftOutReason,
@@ -85,6 +86,7 @@ export interface CrawlProgress {
   fetchedEarlier: number;
   queued: number;
   listed: number;
+  /** Pages that could not be read (server error, no answer, cut off): what the summary counts as unread; a 4xx is read. */
   errors: number;
   inFlight: number;
 }
@@ -112,7 +114,8 @@ export const DEFAULT_CONCURRENCY = 4;
  */
 export const LAST_PASS_PAGES = 10;
 
-const ERROR_OUTCOMES = new Set<string>(['http-error', 'server-error', 'fetch-error', 'cut-off']);
+/** What the progress line counts as errors: the pages the summary says could not be read, no more. */
+const ERROR_OUTCOMES = new Set<string>(UNREAD_REASONS);
 
 /**
  * How a URL is visited: `first` fetches once and sets a failure that may pass aside for one more
@@ -373,7 +376,8 @@ class Crawl {
     const robots = await this.options.robots.check(url);
     if (!robots.allowed) {
       context.madeNoRequest();
-      this.finish({ url, outcome: 'robots-blocked', detail: robots.why, fetched: false });
+      const outcome = robots.noAnswer === true ? 'fetch-error' : 'robots-blocked';
+      this.finish({ url, outcome, detail: robots.why, fetched: false });
       return;
     }
     if (firstRun && !again) {
