@@ -435,7 +435,7 @@ test('problems are capped per code (--max-per-rule, default 20) and counted; whe
       .trimEnd()
       .split('\n')
       .map((line) => line.replace(/ error URL-005 .*/, '')),
-    [`${few}:2:`, `${few}:4:`],
+    [`${few}:2:1:`, `${few}:4:1:`],
     'two of four is not most: no likely cause',
   );
 });
@@ -453,8 +453,8 @@ test('a list read in the wrong format: the likely cause names --input-format, on
     printed.map((line) => line.replace(/ error INPUT-001 not valid JSON: .*/, ' error INPUT-001')),
     [
       `${list}:1:1: error INPUT-001`,
-      `${list}:2: error INPUT-001`,
-      `${list}:3: error INPUT-001`,
+      `${list}:2:1: error INPUT-001`,
+      `${list}:3:1: error INPUT-001`,
       'Likely cause: 3 of 4 entries could not be read: is the input in the format it was read as? (--input-format txt, jsonl or csv)',
     ],
   );
