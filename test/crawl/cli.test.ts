@@ -265,7 +265,7 @@ describe('sitemapkit crawl', () => {
     assert.equal(closed.code, 1);
     assert.match(
       closed.stderr,
-      /could not be fetched: http:\/\/127\.0\.0\.1:9\/robots\.txt is unreachable \(could not connect/,
+      /could not be fetched: no answer: could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/,
     );
   });
 
