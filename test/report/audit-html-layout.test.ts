@@ -47,9 +47,7 @@ test('"Listed at" keeps :line:column whole', () => {
     httpsHosts: [],
     complete: true,
   } as unknown as Discovery;
-  const html = auditHtml(
-    auditReport({ discovery, tally, listed: 1, complete: true, now: Date.UTC(2024, 4, 1) }),
-  );
+  const html = auditHtml(auditReport({ discovery, tally, listed: 1, complete: true, now: Date.UTC(2024, 4, 1) }));
   assert.ok(
     html.includes('https://www.example.com/a-rather-long-sitemap-name.xml<span class="at">:123456</span>'),
     html,
