@@ -240,6 +240,9 @@ export async function listedUrlAnswer(url: string, options: ListedUrlFetch): Pro
   }
   const robots = await options.robots.get(url);
   options.onRobots?.(robots);
+  // A host that gives no answer at all (down, not resolving) is unreachable, not blocked by its robots.txt.
+  if (robots.error !== undefined)
+    return { kind: 'failed', message: `no answer: ${robots.error.message}`, redirects: [...robots.error.redirects] };
   const blocked = blockedFor(url, robots, options.http.userAgent);
   if (blocked !== undefined) return { kind: 'blocked', why: blocked };
   return fetchLiveAnswer(options.http, url, {

@@ -160,13 +160,18 @@ export async function discoverListings(
  */
 function robotsProblems(
   mode: 'site' | 'sitemaps',
-  robots: { url: string; outcome: string; sitemaps: string[] } | undefined,
+  robots: { url: string; status?: number | undefined; outcome: string; sitemaps: string[] } | undefined,
   roots: readonly TreeNode[],
 ): Diagnostic[] {
   if (mode !== 'site' || !robots || robots.outcome === 'unreachable') return [];
   if (robots.sitemaps.length === 0) {
     const found = roots[0] ? `; the sitemap was found at ${roots[0].url}` : '';
-    return [diagnostic('ROBOTS-006', `${robots.url} has no Sitemap: line${found}`, { source: robots.url })];
+    // No robots.txt at all (a 404) is said as such: there is no file to hold the line yet.
+    const what =
+      robots.outcome === 'unavailable' && robots.status !== undefined && robots.status !== 200
+        ? `${robots.url} answers HTTP ${robots.status}: the site has no robots.txt, so none names its sitemap (publish one with a Sitemap: line)`
+        : `${robots.url} has no Sitemap: line`;
+    return [diagnostic('ROBOTS-006', `${what}${found}`, { source: robots.url })];
   }
   return roots
     .filter((root) => root.foundBy === 'robots' && !root.ok)

@@ -62,7 +62,8 @@ export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<Aud
         missingReturnLink(stored.url, alternates, (url) => state.liveHreflangOf(url)),
       );
     }
-    if (crawl) add('orphan', crawl.comparison.orphan(stored.url));
+    // Only a page worth reaching is an orphan: a 4xx, a 5xx or a redirect has its own finding already.
+    if (crawl && checked.indexable) add('orphan', crawl.comparison.orphan(stored.url));
     const duplicateOf = duplicates.firstOf(stored.url, checked.digest);
     add(
       'duplicate-content',

@@ -68,7 +68,9 @@ export interface DiagnosticLineOptions {
  */
 export function formatDiagnostic(d: Diagnostic, options: string | DiagnosticLineOptions = {}): string {
   const { source = d.source, paint } = typeof options === 'string' ? { source: options } : options;
-  const place = forTerminal([source, d.line, d.column].filter((part) => part !== undefined && part !== '').join(':'));
+  // A place with a line always has a column (1, the line's start, when the problem has none of its own).
+  const column = d.line === undefined ? undefined : (d.column ?? 1);
+  const place = forTerminal([source, d.line, column].filter((part) => part !== undefined && part !== '').join(':'));
   // Values from outside (URLs, a server's words) may hold control characters: shown escaped.
   const message = forTerminal(
     d.message.length > MAX_SHOWN_VALUE ? d.message.replace(LONG_RUN, (run) => elideMiddle(run)) : d.message,

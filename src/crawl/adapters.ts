@@ -61,6 +61,9 @@ export function robotsTxtPolicy(
         const blockedFor = ENGINE_AGENTS.filter((agent) => !robots.rules.isAllowed(url, agent));
         return blockedFor.length === 0 ? { allowed: true } : { allowed: true, blockedFor };
       }
+      // A host that gives no answer at all is down (or does not resolve): the page is unreachable, not blocked.
+      if (robots.error !== undefined)
+        return { allowed: false, why: `no answer: ${robots.error.message}`, noAnswer: true };
       // An unreachable robots.txt disallows everything (RFC 9309): say so, not "disallowed".
       const why =
         robots.outcome === 'unreachable'

@@ -28,6 +28,7 @@ import {
   isPermanentFailure,
   isTimeoutFailure,
   RETRIED_REASONS,
+  UNREAD_REASONS,
   type FetchedPage,
   type LeftOutReason,
   type Outcome,
@@ -83,6 +84,7 @@ export interface CrawlProgress {
   fetchedEarlier: number;
   queued: number;
   listed: number;
+  /** Pages that could not be read (server error, no answer, cut off): what the summary counts as unread; a 4xx is read. */
   errors: number;
   inFlight: number;
 }
@@ -110,7 +112,8 @@ export const DEFAULT_CONCURRENCY = 4;
  */
 export const LAST_PASS_PAGES = 10;
 
-const ERROR_OUTCOMES = new Set<string>(['http-error', 'server-error', 'fetch-error', 'cut-off']);
+/** What the progress line counts as errors: the pages the summary says could not be read, no more. */
+const ERROR_OUTCOMES = new Set<string>(UNREAD_REASONS);
 
 /**
  * How a URL is visited: `first` fetches once and sets a failure that may pass aside for one more

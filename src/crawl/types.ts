@@ -91,7 +91,10 @@ function flagOf(error: unknown, flag: 'permanent' | 'timeout'): boolean {
  * May we fetch a URL? When we may, `blockedFor` names the search engines robots.txt keeps out
  * of it all the same: listing it draws their complaint (docs/rules.md URL-010).
  */
-export type RobotsVerdict = { allowed: true; blockedFor?: string[] } | { allowed: false; why: string };
+export type RobotsVerdict =
+  | { allowed: true; blockedFor?: string[] }
+  /** `noAnswer`: the host gave no answer at all for its robots.txt (down, not resolving): unreachable, not blocked. */
+  | { allowed: false; why: string; noAnswer?: boolean };
 
 /**
  * How the crawler asks robots.txt whether it may fetch a URL, and how long to wait between requests

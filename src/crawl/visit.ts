@@ -55,8 +55,11 @@ export type PageVisit =
 export async function visitPage(visitor: PageVisitor, page: JudgedPage, how: VisitHow): Promise<PageVisit> {
   const { url } = page;
   const robots = await visitor.robots.check(url);
-  if (!robots.allowed)
-    return { kind: 'not-fetched', finished: { url, outcome: 'robots-blocked', detail: robots.why, fetched: false } };
+  if (!robots.allowed) {
+    // A host that gave no answer at all is unreachable, not blocked.
+    const outcome = robots.noAnswer === true ? 'fetch-error' : 'robots-blocked';
+    return { kind: 'not-fetched', finished: { url, outcome, detail: robots.why, fetched: false } };
+  }
   const refused = await how.refuse?.();
   if (refused !== undefined) return { kind: 'not-fetched', finished: { url, ...refused, fetched: false } };
   let answer: ReadAnswer;

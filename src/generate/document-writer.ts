@@ -11,6 +11,16 @@ import type { ByteSink } from './byte-sink.js';
 
 const CHUNK_CHARS = 64 * 1024;
 
+/**
+ * A header decided only when the first chunk is written (the root's namespaces, from the entries
+ * gathered by then). Until then `longest`, the header it can be at most, is counted against the
+ * size limit, so the limit always holds.
+ */
+export interface DeferredHeader {
+  longest: string;
+  decide(): string;
+}
+
 export class DocumentWriter {
   private pending = '';
   /** Exact UTF-8 size of `pending`; undefined while only the cheap upper bound is kept. */
@@ -18,15 +28,22 @@ export class DocumentWriter {
   private flushedBytes = 0;
   private waiting = false;
   private readonly footerBytes: number;
+  /** The header still to be decided, and the bytes kept for it until then. */
+  private deferred: DeferredHeader | undefined;
+  private reservedBytes = 0;
   urls = 0;
 
   constructor(
     private readonly out: ByteSink,
-    header: string,
+    header: string | DeferredHeader,
     private readonly footer: string,
   ) {
     this.footerBytes = out.byteLength(footer);
-    this.append(header);
+    if (typeof header === 'string') this.append(header);
+    else {
+      this.deferred = header;
+      this.reservedBytes = out.byteLength(header.longest);
+    }
   }
 
   /** True when the stream asked the writer to wait: await drain() before appending more. */
@@ -34,16 +51,16 @@ export class DocumentWriter {
     return this.waiting;
   }
 
-  /** Size of the document so far, closing tag included (exact). */
+  /** Size of the document so far, closing tag included (exact; with a header not yet decided, its longest form counted). */
   get bytes(): number {
-    return this.flushedBytes + this.exactPendingBytes() + this.footerBytes;
+    return this.flushedBytes + this.reservedBytes + this.exactPendingBytes() + this.footerBytes;
   }
 
   /** Whether `text` still fits within `maxBytes` once the closing tag is added. */
   fits(text: string, maxBytes: number): boolean {
-    const bound = this.flushedBytes + (this.pending.length + text.length) * 3 + this.footerBytes;
-    if (bound <= maxBytes) return true;
-    return this.flushedBytes + this.exactPendingBytes() + this.out.byteLength(text) + this.footerBytes <= maxBytes;
+    const fixed = this.flushedBytes + this.reservedBytes + this.footerBytes;
+    if (fixed + (this.pending.length + text.length) * 3 <= maxBytes) return true;
+    return fixed + this.exactPendingBytes() + this.out.byteLength(text) <= maxBytes;
   }
 
   /** Adds serialised text for one entry. */
@@ -63,6 +80,12 @@ export class DocumentWriter {
   }
 
   private flush(): void {
+    if (this.deferred !== undefined) {
+      this.pending = this.deferred.decide() + this.pending;
+      this.pendingBytes = undefined;
+      this.deferred = undefined;
+      this.reservedBytes = 0;
+    }
     if (this.pending === '') return;
     const chunk = this.out.encode(this.pending);
     this.pending = '';

@@ -49,6 +49,21 @@ export function extensionBits(names: readonly ExtensionName[]): number {
   return names.reduce((bits, name) => bits | EXTENSION_BIT[name], 0);
 }
 
+/** The EXTENSION_BIT flags of the extensions `entry` uses, as serializeUrlEntry writes them. */
+export function usedExtensionBits(entry: UrlEntry): number {
+  return (
+    (entry.images !== undefined && entry.images.length > 0 ? EXTENSION_BIT.image : 0) |
+    (entry.videos !== undefined && entry.videos.length > 0 ? EXTENSION_BIT.video : 0) |
+    (entry.news !== undefined ? EXTENSION_BIT.news : 0) |
+    (entry.alternates !== undefined && entry.alternates.length > 0 ? EXTENSION_BIT.xhtml : 0)
+  );
+}
+
+/** The extension names of a set of EXTENSION_BIT flags, in the order of the flags. */
+export function extensionNames(bits: number): ExtensionName[] {
+  return (Object.keys(EXTENSION_BIT) as ExtensionName[]).filter((name) => (bits & EXTENSION_BIT[name]) !== 0);
+}
+
 /**
  * One `<url>` element and its newline. `declared` holds the EXTENSION_BIT flags of the
  * namespaces the root declares; an extension used but not declared there is declared on this

@@ -12,7 +12,7 @@ import { stat } from 'node:fs/promises';
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, type ZlibOptions } from 'node:zlib';
-import { DocumentWriter } from './document-writer.js';
+import { DocumentWriter, type DeferredHeader } from './document-writer.js';
 import { syncFile } from './durable.js';
 import { nodeSink } from './node-writer.js';
 
@@ -53,7 +53,7 @@ export class ShardFile {
   constructor(
     private readonly path: string,
     private readonly gzip: boolean,
-    header: string,
+    header: string | DeferredHeader,
     footer: string,
   ) {
     const file = createWriteStream(path, { highWaterMark: STREAM_BUFFER });

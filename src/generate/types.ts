@@ -69,7 +69,11 @@ export interface WriteSitemapsOptions {
   strict?: boolean;
   /** Skip repeated URLs (first wins); default true. Costs 8 bytes of memory per distinct URL. */
   dedupe?: boolean;
-  /** Extension namespaces declared on every urlset root; default all four. Entries using another extension declare it on their own `<url>`. */
+  /**
+   * Extension namespaces declared on every urlset root. Default: each shard's root declares the
+   * extensions its entries use (decided when its first 64 Ki characters are written; with
+   * a `ledger`, all four). Entries using another extension declare it on their own `<url>`.
+   */
   namespaces?: readonly ExtensionName[];
   /**
    * Name of the files: the entry point is `<name>.xml` whatever the number of URLs (the only file,

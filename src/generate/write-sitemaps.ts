@@ -17,12 +17,15 @@ import {
   SITEMAPINDEX_CLOSE,
   URLSET_CLOSE,
   extensionBits,
+  extensionNames,
   serializeSitemapRef,
   serializeTextLine,
   serializeUrlEntry,
   sitemapIndexOpen,
   urlsetOpen,
+  usedExtensionBits,
 } from './serialize.js';
+import type { DeferredHeader } from './document-writer.js';
 import { ShardFile } from './shard-file.js';
 import { StableShards } from './stable-shards.js';
 import {
@@ -58,10 +61,16 @@ export interface Settings {
   strict: boolean;
   baseName: string;
   declared: number;
+  /** The root with every namespace of `declared` (the stable shards' root, and the longest a shard's may be). */
   header: string;
+  /** Each shard's root declares the extensions of its entries only (decided at its first chunk). */
+  declareUsed: boolean;
   footer: string;
-  /** One entry as the format writes it: a `<url>` element or a line. */
-  serialize: (entry: UrlEntry) => string;
+  /**
+   * One entry as the format writes it: a `<url>` element or a line; `declared`, the extensions
+   * its shard's root declares (default: `declared` of the settings), the others declared on it.
+   */
+  serialize: (entry: UrlEntry, declared?: number) => string;
   context: PrepareContext;
 }
 
@@ -85,6 +94,8 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
   const text = options.format === 'txt';
   const namespaces = options.namespaces ?? EXTENSION_NAMES;
   const declared = extensionBits(namespaces);
+  // Without a list given, each shard's root declares the extensions its entries use, no more.
+  const declareUsed = !text && options.namespaces === undefined;
   const stylesheet = text ? undefined : options.stylesheet;
   return {
     outDir: options.outDir,
@@ -100,8 +111,9 @@ function settingsOf(options: WriteSitemapsOptions): Settings {
     baseName,
     declared,
     header: text ? '' : urlsetOpen({ namespaces, ...(stylesheet === undefined ? {} : { stylesheet }) }),
+    declareUsed,
     footer: text ? '' : URLSET_CLOSE,
-    serialize: text ? serializeTextLine : (entry) => serializeUrlEntry(entry, declared),
+    serialize: text ? serializeTextLine : (entry, shardDeclared = declared) => serializeUrlEntry(entry, shardDeclared),
     context: {
       baseUrl,
       allowOtherHosts: options.allowOtherHosts ?? false,
@@ -114,6 +126,8 @@ interface OpenShard {
   position: number;
   tempName: string;
   file: ShardFile;
+  /** EXTENSION_BIT flags its entries use so far, and those its root declares (all until decided). */
+  namespaces: { used: number; declared: number };
   news: number;
   newestMillis: number;
   newest: string | undefined;
@@ -143,16 +157,20 @@ class ShardSequence {
     private readonly settings: Settings,
   ) {}
 
-  /** Adds one serialised entry, starting a new shard first when a limit would be crossed. */
-  add(text: string, entry: UrlEntry, lastmodMillis: number | undefined): void {
+  /** Adds one entry, starting a new shard first when a limit would be crossed. */
+  add(entry: UrlEntry, lastmodMillis: number | undefined): void {
     let shard = this.current ?? this.open();
+    let text = this.settings.serialize(entry, shard.namespaces.declared);
     if (!this.hasRoom(shard, text, entry)) {
       // An empty shard always has room for URLs and news: only the byte limit can refuse it.
       if (shard.file.writer.urls === 0) throw entryTooLarge(this.settings.maxBytes, entry.loc);
       this.close();
       shard = this.open();
+      text = this.settings.serialize(entry, shard.namespaces.declared);
       if (!shard.file.writer.fits(text, this.settings.maxBytes)) throw entryTooLarge(this.settings.maxBytes, entry.loc);
     }
+    // Known before the entry is appended: appending may write the first chunk, and decide the root.
+    if (this.settings.declareUsed) shard.namespaces.used |= usedExtensionBits(entry);
     shard.file.writer.appendEntry(text);
     if (entry.news !== undefined) shard.news++;
     if (lastmodMillis !== undefined && (shard.newest === undefined || lastmodMillis > shard.newestMillis)) {
@@ -203,9 +221,25 @@ class ShardSequence {
     const position = this.opened++;
     const tempName = `shard-${position}`;
     const { settings } = this;
-    const file = new ShardFile(this.publication.tempPath(tempName), settings.gzip, settings.header, settings.footer);
-    this.current = { position, tempName, file, news: 0, newestMillis: 0, newest: undefined };
+    const namespaces = { used: 0, declared: settings.declared };
+    const header = settings.declareUsed ? this.headerOf(namespaces) : settings.header;
+    const file = new ShardFile(this.publication.tempPath(tempName), settings.gzip, header, settings.footer);
+    this.current = { position, tempName, file, namespaces, news: 0, newestMillis: 0, newest: undefined };
     return this.current;
+  }
+
+  /** A root that declares the extensions of the entries gathered before the shard's first chunk. */
+  private headerOf(namespaces: OpenShard['namespaces']): DeferredHeader {
+    const { header, stylesheet } = this.settings;
+    return {
+      longest: header,
+      decide: () => {
+        // The entries gathered so far were written for a root with every namespace: they use only these.
+        namespaces.declared = namespaces.used;
+        const names = extensionNames(namespaces.used);
+        return urlsetOpen(stylesheet === undefined ? { namespaces: names } : { namespaces: names, stylesheet });
+      },
+    };
   }
 
   private close(): void {
@@ -318,7 +352,7 @@ export async function writeSitemaps(
         ),
       );
     }
-    if (stable === undefined) shards.add(settings.serialize(entry), entry, prepared.lastmodMillis);
+    if (stable === undefined) shards.add(entry, prepared.lastmodMillis);
     urls++;
   };
 
@@ -403,7 +437,8 @@ function placeOf(
   if (sourced) {
     const { source, line } = item as { source?: string; line?: number };
     if (source !== undefined) place.source = source;
-    if (line !== undefined) place.line = line;
+    // An entry's problem is placed at the start of its line (its field is named in the message).
+    if (line !== undefined) Object.assign(place, { line, column: 1 });
   }
   if (url !== undefined) place.url = url;
   return place;

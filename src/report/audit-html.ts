@@ -155,7 +155,7 @@ function findingTable(check: CheckReport, index: number): string {
   const rows = check.examples
     .map(
       (example, row) =>
-        `<tr data-row="${row}"><td class="url">${escapeHtml(example.url)}</td><td class="url">${escapeHtml(place(example.sitemap, example.line))}</td><td>${escapeHtml(example.detail)}</td></tr>`,
+        `<tr data-row="${row}"><td class="url">${escapeHtml(example.url)}</td><td class="url">${placeHtml(example.sitemap, example.line)}</td><td>${escapeHtml(example.detail)}</td></tr>`,
     )
     .join('\n');
   return `<section class="finding" id="finding-${check.finding}" data-check="${index}">
@@ -207,7 +207,7 @@ function siteTable(check: SiteCheckReport, index: number): string {
   const rows = check.examples
     .map(
       (example, row) =>
-        `<tr data-row="${row}"><td class="url">${escapeHtml(place(example.sitemap, example.line, example.column))}</td><td class="url">${escapeHtml(example.url ?? '')}</td><td>${escapeHtml(example.detail)}</td></tr>`,
+        `<tr data-row="${row}"><td class="url">${placeHtml(example.sitemap, example.line, example.column)}</td><td class="url">${escapeHtml(example.url ?? '')}</td><td>${escapeHtml(example.detail)}</td></tr>`,
     )
     .join('\n');
   return `<section class="site-check" id="site-${check.code}" data-site-check="${index}">
@@ -237,9 +237,14 @@ function badge(severity: Severity): string {
   return `<span class="badge ${severity}">${severity}</span>`;
 }
 
-function place(sitemap: string | undefined, line: number | undefined, column?: number): string {
+/**
+ * Where an example is listed, as HTML: the sitemap's URL may break anywhere, its `:line:column`
+ * never (a line number split over two lines reads as two numbers).
+ */
+function placeHtml(sitemap: string | undefined, line: number | undefined, column?: number): string {
   if (sitemap === undefined) return '';
-  return line === undefined ? sitemap : `${sitemap}:${line}${column === undefined ? '' : `:${column}`}`;
+  if (line === undefined) return escapeHtml(sitemap);
+  return `${escapeHtml(sitemap)}<span class="at">:${line}${column === undefined ? '' : `:${column}`}</span>`;
 }
 
 const STYLE = `
@@ -257,7 +262,7 @@ figcaption{font-weight:600;margin-bottom:.4rem}.chart{max-width:100%;height:auto
 table{border-collapse:collapse;width:100%;background:#fff;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #e3e3e3;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f0f0f0}
 table.examples{table-layout:fixed}table.examples th:nth-child(1){width:38%}table.examples th:nth-child(2){width:27%}
-td.url{word-break:break-all;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.82rem}.num{text-align:right}
+td.url{word-break:break-all;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.82rem}td.url .at{white-space:nowrap;word-break:normal}.num{text-align:right}
 .badge{display:inline-block;border-radius:3px;padding:0 .4rem;color:#fff;font-size:.75rem;font-weight:600;text-transform:uppercase;vertical-align:middle}
 .badge.error{background:var(--error)}.badge.warning{background:var(--warning)}.badge.info{background:var(--info)}
 .code{color:#666;font-weight:400;font-size:.9rem}.count{float:right;font-size:1rem}

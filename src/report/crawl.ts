@@ -132,7 +132,8 @@ function describeOutcome(outcome: Outcome, detail: string | undefined): string {
 }
 
 /**
- * The live progress line: "1,234 fetched · 56 queued · 1,100 listed · 42.0 pages/s · 3 errors".
+ * The live progress line: "1,234 fetched · 56 queued · 1,100 listed · 42.0 pages/s · 3 unread", its
+ * last count the pages the summary says could not be read (a 4xx answer is read: it is left out).
  * The rate counts the pages of this run only (`fetchedEarlier` were fetched before a resume).
  */
 export function formatCrawlProgress(
@@ -141,7 +142,7 @@ export function formatCrawlProgress(
 ): string {
   const fetchedNow = progress.fetched - (progress.fetchedEarlier ?? 0);
   const rate = elapsedMs > 0 ? (fetchedNow * 1000) / elapsedMs : 0;
-  return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${countOf(progress.errors, 'error')}`;
+  return `${formatNumber(progress.fetched)} fetched · ${formatNumber(progress.queued)} queued · ${formatNumber(progress.listed)} listed · ${rate.toFixed(1)} pages/s · ${formatNumber(progress.errors)} unread`;
 }
 
 /** Unread sitemaps named in the --use-sitemaps problem; the rest are counted. */

@@ -50,11 +50,25 @@ export function ring(title: string, parts: readonly Bar[]): string {
   return svg(title, 420, 140, describe(parts), empty + arcs.join('') + legend.join(''));
 }
 
+/** The months the axis spans at most around the marked one: before it, and after it. */
+export const MONTHS_BEFORE_MARK = 20 * 12;
+export const MONTHS_AFTER_MARK = 12;
+
 /**
  * Counts by month (YYYY-MM) as columns on a continuous time axis (months without any count stand
- * empty), with one month marked (`mark`: the audit's date) by a line.
+ * empty), with one month marked (`mark`: the audit's date) by a line. The axis spans at most 20
+ * years before the mark and one after: a lastmod in 2999 or 1970 would squash every real month
+ * into a sliver, so such outliers are counted apart, in words beside the axis.
  */
-export function monthColumns(title: string, months: readonly { month: string; count: number }[], mark: string): string {
+export function monthColumns(
+  title: string,
+  allMonths: readonly { month: string; count: number }[],
+  mark: string,
+): string {
+  const [from, to] = [addMonths(mark, -MONTHS_BEFORE_MARK), addMonths(mark, MONTHS_AFTER_MARK)];
+  const months = allMonths.filter((m) => m.month >= from && m.month <= to);
+  const earlier = allMonths.filter((m) => m.month < from);
+  const later = allMonths.filter((m) => m.month > to);
   const axis = monthRange([...months.map((m) => m.month), mark]);
   const counts = new Map(months.map((m) => [m.month, m.count]));
   const width = 1000;
@@ -79,11 +93,39 @@ export function monthColumns(title: string, months: readonly { month: string; co
   const markX = left + markAt * step + step / 2;
   const marker = `<line x1="${markX.toFixed(2)}" y1="10" x2="${markX.toFixed(2)}" y2="${bottom}" stroke="#c0392b" stroke-width="2" stroke-dasharray="4 3"/><text x="${(markX + 4).toFixed(2)}" y="20" fill="#c0392b">audit ${mark}</text>`;
   const scale = `<text x="${left - 6}" y="24" text-anchor="end">${formatNumber(max)}</text><text x="${left - 6}" y="${bottom}" text-anchor="end">0</text><line x1="${left}" y1="${bottom}" x2="${width - 60}" y2="${bottom}" stroke="#999"/>`;
+  const outliers = [
+    outlierText(earlier, `before ${from}`, 'earliest', earlier[0]?.month),
+    outlierText(later, `after ${to}`, 'latest', later.at(-1)?.month),
+  ].filter((part) => part !== '');
+  const apart = outliers
+    .map(
+      (part, i) =>
+        `<text x="${width - 60}" y="${bottom + 16 + 14 * (i + 1)}" text-anchor="end" fill="#c0392b">${escapeHtml(part)}</text>`,
+    )
+    .join('');
   const text =
-    months.length === 0
+    allMonths.length === 0
       ? 'No URL checked has a lastmod.'
-      : `${describe(months.map((m) => ({ label: m.month, count: m.count })))}; the audit ran in ${mark}.`;
-  return svg(title, width, height, text, scale + columns.join('') + ticks + marker);
+      : `${describe(months.map((m) => ({ label: m.month, count: m.count })))}; the audit ran in ${mark}.${outliers.map((part) => ` ${part}.`).join('')}`;
+  return svg(title, width, height + 14 * outliers.length, text, scale + columns.join('') + ticks + marker + apart);
+}
+
+/** "2 URLs with a lastmod after 2025-05, not drawn (latest 2999-01)", or '' when there are none. */
+function outlierText(
+  months: readonly { count: number }[],
+  where: string,
+  which: string,
+  extreme: string | undefined,
+): string {
+  const count = months.reduce((sum, m) => sum + m.count, 0);
+  if (count === 0) return '';
+  return `${formatNumber(count)} ${count === 1 ? 'URL' : 'URLs'} with a lastmod ${where}, not drawn (${which} ${extreme})`;
+}
+
+/** `month` (YYYY-MM) moved by `delta` months. */
+function addMonths(month: string, delta: number): string {
+  const index = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + delta;
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
 
 /** Every month from the earliest to the latest given, in order. */

@@ -6,11 +6,11 @@
  * machines.
  */
 import { RULES } from '../core/catalog.js';
-import { elideValues, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import { formatDiagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { forTerminal } from '../core/terminal.js';
 import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
 import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
-import { painter, SEVERITY_MARK, type Style } from './paint.js';
+import { painter, type Style } from './paint.js';
 
 /** How {@link renderTree} draws: problems per rule, siblings per level, colours. */
 export interface TreeReportOptions {
@@ -104,7 +104,7 @@ class TreeRenderer {
   render(): string {
     this.header();
     this.siblings(this.tree.roots, '');
-    for (const d of this.tree.diagnostics) this.lines.push(this.problem(d));
+    for (const d of this.tree.diagnostics) this.lines.push(this.problem(d, undefined));
     this.lines.push('', this.totals());
     return `${this.lines.join('\n')}\n`;
   }
@@ -121,7 +121,7 @@ class TreeRenderer {
         unreachable: 'unreachable: crawling disallowed',
       }[robots.outcome];
       this.lines.push(`robots.txt: ${status}, ${meaning}`);
-      for (const d of robots.diagnostics) this.lines.push(this.problem(d, '  '));
+      for (const d of robots.diagnostics) this.lines.push(this.problem(d, robots.url, '  '));
     }
     if (tree.probes.length > 0) {
       const probes = tree.probes.map(
@@ -143,7 +143,7 @@ class TreeRenderer {
       shown.set(d.code, code);
       if (this.maxPerRule !== 0 && code.count >= this.maxPerRule) continue;
       code.count += 1;
-      this.lines.push(this.problem(d, problemIndent));
+      this.lines.push(this.problem(d, node.url, problemIndent));
     }
     // Every problem of the node is counted in `codes`, also those the walk kept no example of.
     for (const [code, count] of Object.entries(node.codes)) {
@@ -214,9 +214,9 @@ class TreeRenderer {
     return parts.join(' · ');
   }
 
-  private problem(d: Diagnostic, indent = ''): string {
-    const place = d.line === undefined ? '' : `${d.line}:${d.column ?? 1} `;
-    return `${indent}${this.paint(d.severity, `${SEVERITY_MARK[d.severity]} ${d.code}`)} ${this.paint('dim', place)}${forTerminal(elideValues(d.message))}`;
+  /** A problem in the one form of every command, named by the document it was found in (`where`). */
+  private problem(d: Diagnostic, where: string | undefined, indent = ''): string {
+    return `${indent}${formatDiagnostic(d, { source: d.source ?? where, paint: this.paint })}`;
   }
 
   private totals(): string {

@@ -1,10 +1,10 @@
 /**
- * The terminal report of `validate`: for each source, its diagnostics in document order as
- * `source:line:column  severity  CODE  message`, repeated rules folded past a limit, then one
+ * The terminal report of `validate`: for each source, its diagnostics in document order in the
+ * one form of every command (`source:line:column: severity CODE message`), repeated rules folded past a limit, then one
  * summary line per source. Diagnostics are taken as they stream, so memory stays bounded by the
  * limit, not by the number of problems.
  */
-import { elideMiddle, elideValues, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import { formatDiagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { forTerminal } from '../core/terminal.js';
 import { DiagnosticHold, MAX_KEPT_DIAGNOSTICS } from '../validate/result.js';
 import type { ValidationResult } from '../validate/types.js';
@@ -60,14 +60,7 @@ export class ValidationReport {
     const rules = this.bySource.get(source);
     if (!rules) return '';
     const shown = [...rules.values()].flatMap((bucket) => bucket.shown).sort(byPosition);
-    const places = shown.map((d) =>
-      forTerminal([source, d.line, d.column].filter((part) => part !== undefined).join(':')),
-    );
-    const width = Math.max(...places.map((place) => place.length));
-    const lines = shown.map((d, i) => {
-      const url = d.url && !d.message.includes(d.url) ? this.paint('dim', `  ${forTerminal(elideMiddle(d.url))}`) : '';
-      return `${places[i]!.padEnd(width)}  ${this.paint(d.severity, d.severity.padEnd(7))}  ${this.paint('bold', d.code.padEnd(9))} ${forTerminal(elideValues(d.message))}${url}`;
-    });
+    const lines = shown.map((d) => formatDiagnostic(d, { source, paint: this.paint }));
     for (const [code, bucket] of rules) {
       if (bucket.folded > 0) {
         lines.push(

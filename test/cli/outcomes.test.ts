@@ -7,13 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { sitemapIndex, startSite, urlset, XML, type Route, type Site } from '../helpers/site-server.js';
+import { closedOrigin, sitemapIndex, startSite, urlset, XML, type Route, type Site } from '../helpers/site-server.js';
 
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-outcomes-'));
 after(() => rm(scratch, { recursive: true, force: true }));
@@ -112,15 +111,6 @@ const CASES: Case[] = [
       }),
   },
 ];
-
-/** An origin where nothing listens: a port taken and given back. */
-async function closedOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 const NETWORK = ['--retries', '0', '--max-wait', '0', '--timeout', '10'];
 

@@ -142,14 +142,14 @@ describe('crawl report', () => {
   it('formats the progress line with the rate', () => {
     assert.equal(
       formatCrawlProgress({ fetched: 12_345, queued: 678, listed: 12_000, errors: 3 }, 10_000),
-      '12,345 fetched · 678 queued · 12,000 listed · 1234.5 pages/s · 3 errors',
+      '12,345 fetched · 678 queued · 12,000 listed · 1234.5 pages/s · 3 unread',
     );
   });
 
   it('counts in the rate only the pages of this run, not those a resumed crawl had fetched', () => {
     assert.equal(
       formatCrawlProgress({ fetched: 12_345, fetchedEarlier: 12_000, queued: 0, listed: 12_000, errors: 3 }, 10_000),
-      '12,345 fetched · 0 queued · 12,000 listed · 34.5 pages/s · 3 errors',
+      '12,345 fetched · 0 queued · 12,000 listed · 34.5 pages/s · 3 unread',
     );
   });
 

@@ -98,7 +98,7 @@ describe('crawl --resume after SIGKILL', () => {
     assert.deepEqual(pageRequests(before), [], 'a finished crawl fetches no page again');
     assert.match(
       again.stderr,
-      new RegExp(`^${PAGES + 1} fetched · 0 queued · ${PAGES + 1} listed · 0\\.0 pages/s · 0 errors\\n$`),
+      new RegExp(`^${PAGES + 1} fetched · 0 queued · ${PAGES + 1} listed · 0\\.0 pages/s · 0 unread\\n$`),
     );
   });
 });

@@ -216,7 +216,10 @@ test('a URL list line without loc is an error with its file and line, and the se
   await writeFile(edit, '{"loc":"https://www.example.com/a"}\n{"lastmod":"2024-05-01"}\n');
   const result = await runCli(['diff', old, edit]);
   assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, new RegExp(`${edit.replaceAll('\\', '\\\\')}:2: error INPUT-001 the entry has no "loc"`));
+  assert.match(
+    result.stderr,
+    new RegExp(`${edit.replaceAll('\\', '\\\\')}:2:1: error INPUT-001 the entry has no "loc"`),
+  );
   assert.match(result.stderr, /was not read whole/);
   assert.doesNotMatch(result.stderr, /Cannot read properties/);
 });

@@ -52,7 +52,10 @@ describe('sitemapkit tree', () => {
     );
     assert.match(lines[4]!, /^ {4}├── \/posts\.xml {2}✓ 200 · urlset · 3 URLs · \d+ B · (\d+ ms|[\d.]+ s)$/);
     assert.match(lines[5]!, /^ {4}└── \/gone\.xml {2}✗ 404 · (\d+ ms|[\d.]+ s)$/);
-    assert.equal(lines[6], '          ✗ FETCH-001 answered HTTP 404 Not Found: a sitemap must answer 200');
+    assert.equal(
+      lines[6],
+      `          ${site.url('/gone.xml')}: error FETCH-001 answered HTTP 404 Not Found: a sitemap must answer 200`,
+    );
     assert.equal(lines[7], '');
     assert.match(
       lines[8]!,
@@ -169,7 +172,7 @@ describe('sitemapkit tree on a failing site', () => {
       );
       assert.match(
         stdout,
-        /✗ FETCH-001 answered HTTP 503 Service Unavailable: a sitemap must answer 200; not retried: the server asked to wait 120 s, more than the 5 s of waiting left \(--max-wait\)/,
+        /busy\.xml: error FETCH-001 answered HTTP 503 Service Unavailable: a sitemap must answer 200; not retried: the server asked to wait 120 s, more than the 5 s of waiting left \(--max-wait\)/,
       );
     } finally {
       await server.close();

@@ -69,7 +69,7 @@ test('the bundled example (npm start) writes a valid sitemap with every extensio
       .trim()
       .split('\n')
       .map((line) => line.split(' ').slice(0, 3).join(' ')),
-    ['examples/urls.jsonl:24: warning NEWS-003', 'examples/urls.jsonl:25: warning NEWS-003'],
+    ['examples/urls.jsonl:24:1: warning NEWS-003', 'examples/urls.jsonl:25:1: warning NEWS-003'],
   );
   assert.equal(code, 0);
   assert.match(stdout, new RegExp(`Wrote 29 URLs in 1 file to ${out}`));
@@ -107,11 +107,11 @@ test('bad lines are reported as file:line (and column) and skipped, bad fields l
   assert.equal(code, 1);
   const lines = stderr.trim().split('\n');
   assert.match(lines[0]!, new RegExp(`^${list}:3:\\d+: error INPUT-001 not valid JSON`));
-  assert.match(lines[1]!, new RegExp(`^${list}:4: warning URL-006 duplicate URL https://www\\.example\\.com/ok-1`));
-  assert.match(lines[2]!, new RegExp(`^${list}:5: error DATE-003 lastmod: .*; lastmod is left out`));
-  assert.match(lines[3]!, new RegExp(`^${list}:6: error PRIO-001 priority: .*; priority is left out`));
-  assert.match(lines[4]!, new RegExp(`^${list}:7: error FREQ-001 changefreq: .*; changefreq is left out`));
-  assert.match(lines[5]!, new RegExp(`^${list}:8: error URL-001 `));
+  assert.match(lines[1]!, new RegExp(`^${list}:4:1: warning URL-006 duplicate URL https://www\\.example\\.com/ok-1`));
+  assert.match(lines[2]!, new RegExp(`^${list}:5:1: error DATE-003 lastmod: .*; lastmod is left out`));
+  assert.match(lines[3]!, new RegExp(`^${list}:6:1: error PRIO-001 priority: .*; priority is left out`));
+  assert.match(lines[4]!, new RegExp(`^${list}:7:1: error FREQ-001 changefreq: .*; changefreq is left out`));
+  assert.match(lines[5]!, new RegExp(`^${list}:8:1: error URL-001 `));
   assert.equal(lines.length, 6);
   assert.match(stdout, /Wrote 6 URLs in 1 file/);
   assert.match(stdout, /1 duplicate URL written once/);
@@ -136,7 +136,7 @@ test('a bad field alone: the URL is written without it, the error is listed and 
     '--out',
     out,
   ]);
-  assert.match(stderr, new RegExp(`^${list}:1: error DATE-001 lastmod: .*; lastmod is left out`));
+  assert.match(stderr, new RegExp(`^${list}:1:1: error DATE-001 lastmod: .*; lastmod is left out`));
   assert.match(stdout, /Wrote 2 URLs in 1 file/);
   assert.match(stdout, /\n1 field left out because of errors \(listed above\)\n/);
   assert.doesNotMatch(stdout, /skipped/);
@@ -204,7 +204,7 @@ test('--strict stops at the first bad line, exits 1 and leaves the previous outp
   // The problem is printed once; the last lines only say why the run stopped.
   const lines = stderr.trimEnd().split('\n');
   assert.equal(lines.length, 3, stderr);
-  assert.match(lines[0]!, new RegExp(`^${bad}:26: error URL-004 https://other\\.example\\.org/x is on another host`));
+  assert.match(lines[0]!, new RegExp(`^${bad}:26:1: error URL-004 https://other\\.example\\.org/x is on another host`));
   assert.equal(lines[1], 'sitemapkit generate: stopped at the first error (--strict)');
   assert.match(lines[2]!, /^Nothing was written; .* is unchanged\.$/);
   const after = await Promise.all(
@@ -220,7 +220,7 @@ test('standard input, sniffed; other hosts refused unless --allow-other-hosts', 
   assert.equal(refused.code, 1);
   assert.match(
     refused.stderr,
-    /^-:2: error URL-004 https:\/\/cdn\.example\.net\/b is on another host than the base URL/,
+    /^-:2:1: error URL-004 https:\/\/cdn\.example\.net\/b is on another host than the base URL/,
   );
   assert.deepEqual(locsOf(await readFile(join(out, 'sitemap.xml'), 'utf8')), ['https://www.example.com/a']);
   const allowed = await runCli(
@@ -405,7 +405,7 @@ test('problems are capped per code (--max-per-rule, default 20) and counted; whe
   const printed = capped.stderr.trimEnd().split('\n');
   assert.equal(printed.length, 22, capped.stderr.slice(0, 2000));
   for (const [i, line] of printed.slice(0, 20).entries())
-    assert.match(line, new RegExp(`^${list}:${i + 2}: error URL-005 `));
+    assert.match(line, new RegExp(`^${list}:${i + 2}:1: error URL-005 `));
   assert.equal(printed[20], '… 119,979 more URL-005 errors not shown (--max-per-rule 0 shows all)');
   assert.match(
     printed[21]!,
@@ -435,7 +435,7 @@ test('problems are capped per code (--max-per-rule, default 20) and counted; whe
       .trimEnd()
       .split('\n')
       .map((line) => line.replace(/ error URL-005 .*/, '')),
-    [`${few}:2:`, `${few}:4:`],
+    [`${few}:2:1:`, `${few}:4:1:`],
     'two of four is not most: no likely cause',
   );
 });
@@ -452,9 +452,9 @@ test('a list read in the wrong format: the likely cause names --input-format, on
   assert.deepEqual(
     printed.map((line) => line.replace(/ error INPUT-001 not valid JSON: .*/, ' error INPUT-001')),
     [
-      `${list}:1: error INPUT-001`,
-      `${list}:2: error INPUT-001`,
-      `${list}:3: error INPUT-001`,
+      `${list}:1:1: error INPUT-001`,
+      `${list}:2:1: error INPUT-001`,
+      `${list}:3:1: error INPUT-001`,
       'Likely cause: 3 of 4 entries could not be read: is the input in the format it was read as? (--input-format txt, jsonl or csv)',
     ],
   );

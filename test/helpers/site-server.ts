@@ -6,7 +6,7 @@
  * one here rather than writing their own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
 export type Route =
   | { status?: number; headers?: Record<string, string>; body?: string | Uint8Array }
@@ -70,6 +70,15 @@ export async function startSite(
   };
   table = typeof routes === 'function' ? routes(origin) : routes;
   return site;
+}
+
+/** An origin where nothing listens (a port taken and given back): a server that is down. */
+export async function closedOrigin(): Promise<string> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';

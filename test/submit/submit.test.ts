@@ -344,8 +344,8 @@ test('a URL list line without loc, or a relative URL without --base-url, is an e
     runCli(['submit', list, '--key', KEY, '--endpoint', indexnow.endpoint, '--state', state, ...extra]);
   const first = await submitList();
   assert.equal(first.code, 1, first.stderr);
-  assert.match(first.stderr, new RegExp(`pages\\.jsonl:2: error INPUT-001 the entry has no "loc"`));
-  assert.match(first.stderr, /pages\.jsonl:3: error URL-001 "\/b" is not an absolute http\(s\) URL: give --base-url/);
+  assert.match(first.stderr, new RegExp(`pages\\.jsonl:2:1: error INPUT-001 the entry has no "loc"`));
+  assert.match(first.stderr, /pages\.jsonl:3:1: error URL-001 "\/b" is not an absolute http\(s\) URL: give --base-url/);
   assert.doesNotMatch(first.stderr, /"undefined"/);
   assert.match(first.stdout, /The source was not read whole/);
 

@@ -17,12 +17,12 @@ test('a clean sitemap: summary only, exit 0', async () => {
   assert.equal(stdout, `${RULES}clean.xml: urlset, 3 URLs, 0 errors, 0 warnings: valid\n`);
 });
 
-test('errors: source:line:column severity CODE message, then the summary, exit 1; no colour off a terminal', async () => {
+test('errors: source:line:column: severity CODE message, then the summary, exit 1; no colour off a terminal', async () => {
   const { code, stdout } = await runCli(['validate', `${RULES}vid-005.xml`, ...NOW]);
   assert.equal(code, 1);
   assert.match(
     stdout,
-    new RegExp(`^${RULES}vid-005\\.xml:11:23 +error +VID-005 +<video:duration> 99999 is not a whole number`, 'm'),
+    new RegExp(`^${RULES}vid-005\\.xml:11:23: error VID-005 <video:duration> 99999 is not a whole number`, 'm'),
   );
   assert.match(stdout, /vid-005\.xml: urlset, 2 URLs, 3 errors, 1 warning: invalid\n$/);
   // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
@@ -90,13 +90,13 @@ test('--fail-on warning fails on warnings; --strict-scope and --location make sc
     ...NOW,
   ]);
   assert.equal(scoped.code, 1);
-  assert.match(scoped.stdout, /url-004\.xml:4:13 +error +URL-004 /);
+  assert.match(scoped.stdout, /url-004\.xml:4:13: error URL-004 /);
 });
 
 test('stdin as -', async () => {
   const { code, stdout } = await runCli(['validate', '-', ...NOW], { input: readFileSync(`${RULES}href-002.xml`) });
   assert.equal(code, 1);
-  assert.match(stdout, /^-:6:5 +error +HREF-002 /m);
+  assert.match(stdout, /^-:6:5: error HREF-002 /m);
 });
 
 test('bad usage exits 2 with a message', async () => {
@@ -221,8 +221,8 @@ test('-r prints one IDX-005 for a child listed twice, and one for an index that 
     assert.deepEqual(
       lines.map((line) => line.split(/ +/).slice(0, 3)),
       [
-        [`${join(dir, 'index.xml')}:4:17`, 'warning', 'IDX-005'],
-        [`${join(dir, 'index.xml')}:5:17`, 'warning', 'IDX-005'],
+        [`${join(dir, 'index.xml')}:4:17:`, 'warning', 'IDX-005'],
+        [`${join(dir, 'index.xml')}:5:17:`, 'warning', 'IDX-005'],
       ],
       stdout,
     );

@@ -23,15 +23,15 @@ const stream = [
   diagnostic('URL-006', 'listed again', { source: 'a.xml', line: 12, column: 13, url: 'https://e.com/w' }),
 ];
 
-test('diagnostics print in document order, aligned, with the entry URL; repeats past the limit are counted', () => {
+test('diagnostics print in document order in the one form, with the entry URL; repeats past the limit are counted', () => {
   const report = new ValidationReport({ maxPerRule: 2, quiet: false, color: false });
   stream.forEach(report.add);
   assert.equal(
     report.render([result]),
     [
-      'a.xml:4:20  error    DATE-001  bad date  https://e.com/y',
-      'a.xml:7:13  warning  URL-006   listed again  https://e.com/z',
-      'a.xml:9:13  warning  URL-006   listed again  https://e.com/x',
+      'a.xml:4:20: error DATE-001 bad date (https://e.com/y)',
+      'a.xml:7:13: warning URL-006 listed again (https://e.com/z)',
+      'a.xml:9:13: warning URL-006 listed again (https://e.com/x)',
       'a.xml: … 1 more URL-006 warning not shown (--max-per-rule 0 shows all)',
       '',
       'a.xml: urlset, 4 URLs, 1 error, 3 warnings: invalid',
