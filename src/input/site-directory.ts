@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, parseW3cDate, type UrlEntry } from '../core/index.js';
 import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
+import { scanPageHead } from '../html/head-scanner.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
@@ -251,15 +252,31 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
 }
 
 /**
- * A page's head, read from its first bytes: the body too when the file is small (a redirect
- * stub's script is there), or, when the title is missing or says "not found", up to its first
- * heading.
+ * A page's head, read from its first bytes by the fast head scanner (html/head-scanner.ts). The
+ * full parser reads the body too, where the body may matter: a short page whose bytes name
+ * `location` (a redirect stub's script, which only counts when the body shows nothing else), and
+ * a page whose title is missing or says "not found" (up to its first heading).
  */
 async function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): Promise<PageHead> {
-  const small = file.size <= FIRST_READ_BYTES;
-  const head = await readPageHead(fileChunks(path), url, small ? { bodyChars: FIRST_READ_BYTES } : {});
-  if (small || (head.title !== undefined && saysNotFound({ title: head.title }) === undefined)) return head;
+  if (file.size <= FIRST_READ_BYTES) {
+    // The whole page is one read: the scanner or the parser reads it from these bytes.
+    const [bytes = Buffer.alloc(0)] = fileChunks(path);
+    const scriptMayRedirect = bytes.includes(LOCATION);
+    const head = scriptMayRedirect ? undefined : scanPageHead([bytes], url);
+    if (head !== undefined && titleSettles(head)) return head;
+    return readPageHead([bytes], url, { bodyChars: FIRST_READ_BYTES });
+  }
+  const head = scanPageHead(fileChunks(path), url);
+  if (titleSettles(head)) return head;
   return readPageHead(fileChunks(path), url, { bodyChars: BODY_SEARCH_CHARS });
+}
+
+/** The word every script redirect names (html/client-redirect.ts): a page without it makes none. */
+const LOCATION = Buffer.from('location');
+
+/** True when the page's title is there and does not say "not found": its first heading is not needed. */
+function titleSettles(head: PageHead): boolean {
+  return head.title !== undefined && saysNotFound({ title: head.title }) === undefined;
 }
 
 function titleAndHeading(title: string, heading: string | undefined): TitleAndHeading {
