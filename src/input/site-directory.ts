@@ -34,6 +34,7 @@ import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, parseW3cDate, type UrlEntry } from '../core/index.js';
 import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
 import { scanPageHead } from '../html/head-scanner.js';
+import { readPageImages } from '../html/page-images.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
@@ -90,6 +91,11 @@ export interface WalkSiteOptions {
   contentDigests?: boolean;
   /** Date each page by its last commit, when git has one for it. */
   commitTimes?: CommitTimes;
+  /**
+   * Give each listed page the images it shows (`<img src>`, `srcset`), read from its whole
+   * document; which stand on most pages (a logo) is for the caller to drop (core/common-images.ts).
+   */
+  images?: boolean | undefined;
 }
 
 /** Conventional names of error pages: a status (`404.html`, `500.htm`, `404/index.html`), or "not found". */
@@ -226,6 +232,8 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     if (entry.lastmod === undefined) undated.count++;
     const alternates = withSelf(head, loc);
     if (alternates.length > 0) entry.alternates = alternates;
+    const images = options.images ? readPageImages(fileChunks(path), url) : [];
+    if (images.length > 0) entry.images = images.map((image) => ({ loc: image }));
     const title = head.title ?? head.heading;
     yield {
       entry,
