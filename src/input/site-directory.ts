@@ -165,7 +165,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
         leftOut: ['error-page', 'named after an HTTP error status: served for errors, not a page to index'],
       };
     const url = joinUrl(base, pageUrlPath(relative, forms));
-    const urlPath = safeDecode(new URL(url).pathname);
+    const urlPath = host.hasPathRules ? safeDecode(new URL(url).pathname) : undefined;
     const hostRedirect = urlPath === undefined ? undefined : host.redirectOf(urlPath);
     if (hostRedirect) return { path, leftOut: ['redirect', `redirect → ${hostRedirect.to} (${hostRedirect.where})`] };
     const headerNoindex = urlPath === undefined ? undefined : host.noindexHeaderOf(urlPath);
@@ -181,7 +181,9 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       continue;
     }
     const { path, url } = judged;
-    const head = await readHead(judged);
+    const read = readHead(judged);
+    // Most heads are read synchronously (the scanner): awaiting only a promise saves a turn of the loop per page.
+    const head = read instanceof Promise ? await read : read;
     const redirect = head.clientRedirect;
     if (
       redirect !== undefined &&
@@ -225,7 +227,8 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     }
     const entry: UrlEntry = { kind: 'url', loc };
     const ownDate = pageDate(head.modified);
-    const lastmod = ownDate ?? (await options.commitTimes?.timeOf(file.relative));
+    const lastmod =
+      ownDate ?? (options.commitTimes === undefined ? undefined : await options.commitTimes.timeOf(file.relative));
     if (lastmod !== undefined) entry.lastmod = lastmod;
     else if (stamp?.covers(file.mtimeMs)) undated.stamped++;
     else entry.lastmod = formatUtcDateTime(new Date(file.mtimeMs));
@@ -265,7 +268,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
  * `location` (a redirect stub's script, which only counts when the body shows nothing else), and
  * a page whose title is missing or says "not found" (up to its first heading).
  */
-async function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): Promise<PageHead> {
+function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): PageHead | Promise<PageHead> {
   if (file.size <= FIRST_READ_BYTES) {
     // The whole page is one read: the scanner or the parser reads it from these bytes.
     const [bytes = Buffer.alloc(0)] = fileChunks(path);
