@@ -144,6 +144,21 @@ async function main(): Promise<void> {
     results.push(
       await measure('sitemapkit generate', [CLI, 'generate', dir, '--base-url', BASE, '--out', join(out, 'sk'), '-q']),
     );
+    // Another build of sitemapkit (BUILD_DIR_BENCH_BASELINE: its dist/src/cli/main.js), to show a change's gain in one run.
+    const baseline = process.env.BUILD_DIR_BENCH_BASELINE;
+    if (baseline !== undefined)
+      results.push(
+        await measure('sitemapkit baseline', [
+          baseline,
+          'generate',
+          dir,
+          '--base-url',
+          BASE,
+          '--out',
+          join(out, 'b'),
+          '-q',
+        ]),
+      );
     results.push(await measure('static-sitemap-cli', [sscli, '-b', BASE, '-r', dir, '-f', 'xml', '-o']));
     results.push(
       await measure('static-sitemap-cli --no-robots', [sscli, '-b', BASE, '-r', dir, '-f', 'xml', '-o', '--no-robots']),
@@ -170,8 +185,10 @@ async function main(): Promise<void> {
         ['static-sitemap-cli', '≥ 1.0'],
         ['static-sitemap-cli --no-robots', '≥ 1.0'],
         ['bare head scan', '≥ 0.5'],
+        ['sitemapkit baseline', 'the build before'],
       ] as const) {
         const theirs = cpu(peer);
+        if (peer === 'sitemapkit baseline' && theirs === undefined) continue;
         console.log(
           `  vs ${peer.padEnd(32)} ${theirs === undefined ? 'n/a (it failed)' : `${(theirs / ours).toFixed(2)}×`}  (${goal})`,
         );

@@ -115,6 +115,8 @@ Input:
   --not-found PATH       the site's 404 page, relative to DIR, when no convention names it
   --keep-disallowed      list pages the folder's robots.txt disallows (each one is warned of)
   --clean-urls           list about.html as /about (default: vercel.json's cleanUrls)
+  --images               list the images each page shows (<img>, srcset), but not one that
+                         stands on most pages (more than half of them, at least 3): a logo
   --trailing-slash M     always, never or keep (default) the slash of folder URLs (/blog/);
                          default from vercel.json's trailingSlash
   --strict               stop at the first bad line; the output directory is left untouched
@@ -149,6 +151,7 @@ Examples:
       'not-found': { type: 'string' },
       'keep-disallowed': { type: 'boolean' },
       'clean-urls': { type: 'boolean' },
+      images: { type: 'boolean' },
       'trailing-slash': { type: 'string' },
       strict: { type: 'boolean' },
       'keep-duplicates': { type: 'boolean' },
@@ -245,7 +248,7 @@ Examples:
 /** The build-directory flags; absent ones are left to the folder's host config. */
 function readPageOptions(
   args: ParsedArgs,
-): Pick<GenerateFromDirectoryOptions, 'notFound' | 'keepDisallowed' | 'cleanUrls' | 'trailingSlash'> {
+): Pick<GenerateFromDirectoryOptions, 'notFound' | 'keepDisallowed' | 'cleanUrls' | 'trailingSlash' | 'images'> {
   const notFound = stringFlag(args, 'not-found');
   const trailingSlash = stringFlag(args, 'trailing-slash');
   if (trailingSlash !== undefined && !TRAILING_SLASHES.includes(trailingSlash as TrailingSlash))
@@ -254,6 +257,7 @@ function readPageOptions(
     ...(notFound === undefined ? {} : { notFound }),
     keepDisallowed: booleanFlag(args, 'keep-disallowed'),
     ...(booleanFlag(args, 'clean-urls') ? { cleanUrls: true } : {}),
+    ...(booleanFlag(args, 'images') ? { images: true } : {}),
     ...(trailingSlash === undefined ? {} : { trailingSlash: trailingSlash as TrailingSlash }),
   };
 }

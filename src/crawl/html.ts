@@ -10,6 +10,9 @@ import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner, type ClientRedirect } from '../html/client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from '../html/directives.js';
+import { srcsetUrls } from '../html/page-images.js';
+
+export { srcsetUrls };
 
 export interface PageFacts {
   /** Absolute targets of `<a href>` without rel="nofollow", in document order. */
@@ -33,37 +36,6 @@ export interface HtmlReader {
 
 function relTokens(value: string | undefined): string[] {
   return (value ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-}
-
-/**
- * The URLs of a `srcset` attribute ("a.jpg 1x, b.jpg 2x"), without their descriptors, read as
- * the HTML standard does: a URL runs to the next whitespace (commas inside it stay), and a
- * candidate ends at a comma after its descriptors.
- */
-export function srcsetUrls(srcset: string): string[] {
-  const urls: string[] = [];
-  const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f';
-  let i = 0;
-  while (i < srcset.length) {
-    while (i < srcset.length && (isSpace(srcset[i]) || srcset[i] === ',')) i++;
-    const start = i;
-    while (i < srcset.length && !isSpace(srcset[i])) i++;
-    let url = srcset.slice(start, i);
-    if (url.endsWith(',')) {
-      url = url.replace(/,+$/, '');
-    } else {
-      // Descriptors, up to a comma outside parentheses.
-      let depth = 0;
-      for (; i < srcset.length; i++) {
-        const ch = srcset[i];
-        if (ch === '(') depth++;
-        else if (ch === ')') depth = Math.max(0, depth - 1);
-        else if (ch === ',' && depth === 0) break;
-      }
-    }
-    if (url !== '') urls.push(url);
-  }
-  return urls;
 }
 
 /**

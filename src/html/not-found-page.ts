@@ -73,7 +73,11 @@ const NOT_FOUND_PARTS = [
 
 const PART_SEPARATORS = /\s+[|·•–—-]\s+|\s*[|·•]\s*|:\s+/;
 
+/** A word every pattern of NOT_FOUND_PARTS holds one of: a title without any cannot match (most titles). */
+const NOT_FOUND_WORD = /404|not|n['’]t|no\s+longer|nicht|introuvable|encontrada|trovata|gevonden/i;
+
 function saysItAlone(text: string): boolean {
+  if (!NOT_FOUND_WORD.test(text)) return false;
   return text
     .toLowerCase()
     .split(PART_SEPARATORS)

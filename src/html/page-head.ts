@@ -53,13 +53,46 @@ export interface PageHeadOptions {
 }
 
 /** Text kept of a title or heading: enough to show, and to tell a "not found" page. */
-const MAX_TITLE_CHARS = 512;
+export const MAX_TITLE_CHARS = 512;
 
 /** Meta properties that carry the page's own modification time (Open Graph article, and og:). */
-const MODIFIED_PROPERTIES = new Set(['article:modified_time', 'og:updated_time']);
+export const MODIFIED_PROPERTIES = new Set(['article:modified_time', 'og:updated_time']);
 
 /** The text of one JSON-LD block kept for reading; a larger block is skipped, not held. */
-const MAX_JSON_LD_CHARS = 256 * 1024;
+export const MAX_JSON_LD_CHARS = 256 * 1024;
+
+/** What a reader of the head found, as written: {@link pageHeadOf} resolves it into a PageHead. */
+export interface HeadFacts {
+  directives: RobotsDirectives;
+  canonicalHrefs: string[];
+  alternateHrefs: Alternate[];
+  baseHref: string | undefined;
+  modified: string | undefined;
+  lang: string | undefined;
+  title: string | undefined;
+  heading: string | undefined;
+  redirect: ClientRedirect | undefined;
+  showsNothing: boolean;
+}
+
+/** The PageHead of what a reader found: URLs resolved against the page and its `<base href>`. */
+export function pageHeadOf(facts: HeadFacts, pageUrl: string): PageHead {
+  const { directives, title, heading, lang, modified, redirect } = facts;
+  const base = resolve(facts.baseHref ?? '', pageUrl) ?? pageUrl;
+  const canonicals = facts.canonicalHrefs.map((href) => resolve(href, base)).filter((url) => url !== undefined);
+  const target = redirect === undefined ? undefined : resolve(redirect.href, base);
+  return {
+    directives,
+    canonicals: [...new Set(canonicals)],
+    alternates: distinctAlternates(facts.alternateHrefs, base),
+    ...(modified === undefined ? {} : { modified }),
+    ...(lang === undefined ? {} : { lang }),
+    ...(title ? { title } : {}),
+    ...(heading ? { heading } : {}),
+    ...(redirect === undefined || target === undefined ? {} : { clientRedirect: { ...redirect, href: target } }),
+    ...(facts.showsNothing ? { showsNothing: true as const } : {}),
+  };
+}
 
 /** Reads the head of the page at `pageUrl` from its UTF-8 bytes. */
 export async function readPageHead(
@@ -171,33 +204,35 @@ export async function readPageHead(
     }
   }
   if (!stopped) parser.end(decoder.decode());
-  const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
-  const canonicals = canonicalHrefs.map((href) => resolve(href, base)).filter((url) => url !== undefined);
-  const modified = metaModified ?? jsonLdModified;
-  const redirect = redirects.redirect;
-  const target = redirect === undefined ? undefined : resolve(redirect.href, base);
-  return {
-    directives,
-    canonicals: [...new Set(canonicals)],
-    alternates: distinctAlternates(alternateHrefs, base),
-    ...(modified === undefined ? {} : { modified }),
-    ...(lang === undefined ? {} : { lang }),
-    ...(title ? { title } : {}),
-    ...(heading ? { heading } : {}),
-    ...(redirect === undefined || target === undefined ? {} : { clientRedirect: { ...redirect, href: target } }),
-    ...(!stopped && !words ? { showsNothing: true as const } : {}),
-  };
+  return pageHeadOf(
+    {
+      directives,
+      canonicalHrefs,
+      alternateHrefs,
+      baseHref,
+      modified: metaModified ?? jsonLdModified,
+      lang,
+      title,
+      heading,
+      redirect: redirects.redirect,
+      showsNothing: !stopped && !words,
+    },
+    pageUrl,
+  );
 }
 
-function collapse(text: string): string {
+/** Whitespace collapsed, trimmed, at most MAX_TITLE_CHARS. */
+export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
 }
 
-function relTokens(value: string | undefined): string[] {
+/** The tokens of a `rel` attribute, lower-cased. */
+export function relTokens(value: string | undefined): string[] {
   return (value ?? '').toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-function isJsonLd(type: string | undefined): boolean {
+/** True for a `<script type>` of JSON-LD. */
+export function isJsonLd(type: string | undefined): boolean {
   return type?.split(';')[0]?.trim().toLowerCase() === 'application/ld+json';
 }
 
@@ -206,7 +241,7 @@ function isJsonLd(type: string | undefined): boolean {
  * object of its `@graph` (where Yoast and other CMSs put the page). Undefined when the block is
  * not JSON or says no such thing.
  */
-function dateModifiedOf(text: string): string | undefined {
+export function dateModifiedOf(text: string): string | undefined {
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -80,6 +80,11 @@ export class HostRules {
     return new HostRules(redirects, headers, robots, urlForms, notFound, problems);
   }
 
+  /** True when a redirect or header rule may match a path (most folders have none: no path need be decoded). */
+  get hasPathRules(): boolean {
+    return this.redirects.length > 0 || this.noindexHeaders.length > 0;
+  }
+
   /** Where the host redirects `path` (the URL's path, decoded), and which rule says so. */
   redirectOf(path: string): { to: string; where: string } | undefined {
     const rule = this.redirects.find((candidate) => candidate.test.test(path));

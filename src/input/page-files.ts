@@ -59,15 +59,21 @@ function listPages(pages: string[], into: PageFile[], root: string): void {
 /** The first read of a page: a redirect stub is whole in it, and most heads are. */
 export const FIRST_READ_BYTES = 16 * 1024;
 
+/** The buffer of fileChunks, shared by the reads of one file after another (a fresh one per page cost GC time). */
+let sharedBuffer: Buffer | undefined;
+
 /**
  * The bytes of a file, FIRST_READ_BYTES at a time, for as long as the reader asks: a head reader
  * that stops at `</head>` reads one or two of them. The file is closed when the reader stops.
+ * Each chunk is valid until the next is asked for (the buffer is reused): the readers decode it
+ * at once.
  */
-export function* fileChunks(path: string): Generator<Uint8Array> {
+export function* fileChunks(path: string): Generator<Buffer> {
+  const buffer = sharedBuffer ?? Buffer.allocUnsafe(FIRST_READ_BYTES);
+  sharedBuffer = undefined;
   const fd = openSync(path, 'r');
   try {
     for (;;) {
-      const buffer = Buffer.allocUnsafe(FIRST_READ_BYTES);
       const bytesRead = readSync(fd, buffer, 0, FIRST_READ_BYTES, null);
       if (bytesRead === 0) return;
       yield buffer.subarray(0, bytesRead);
@@ -75,5 +81,6 @@ export function* fileChunks(path: string): Generator<Uint8Array> {
     }
   } finally {
     closeSync(fd);
+    sharedBuffer = buffer;
   }
 }

@@ -33,6 +33,8 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, parseW3cDate, type UrlEntry } from '../core/index.js';
 import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
+import { scanPageHead } from '../html/head-scanner.js';
+import { readPageImages } from '../html/page-images.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
@@ -89,6 +91,11 @@ export interface WalkSiteOptions {
   contentDigests?: boolean;
   /** Date each page by its last commit, when git has one for it. */
   commitTimes?: CommitTimes;
+  /**
+   * Give each listed page the images it shows (`<img src>`, `srcset`), read from its whole
+   * document; which stand on most pages (a logo) is for the caller to drop (core/common-images.ts).
+   */
+  images?: boolean | undefined;
 }
 
 /** Conventional names of error pages: a status (`404.html`, `500.htm`, `404/index.html`), or "not found". */
@@ -158,7 +165,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
         leftOut: ['error-page', 'named after an HTTP error status: served for errors, not a page to index'],
       };
     const url = joinUrl(base, pageUrlPath(relative, forms));
-    const urlPath = safeDecode(new URL(url).pathname);
+    const urlPath = host.hasPathRules ? safeDecode(new URL(url).pathname) : undefined;
     const hostRedirect = urlPath === undefined ? undefined : host.redirectOf(urlPath);
     if (hostRedirect) return { path, leftOut: ['redirect', `redirect → ${hostRedirect.to} (${hostRedirect.where})`] };
     const headerNoindex = urlPath === undefined ? undefined : host.noindexHeaderOf(urlPath);
@@ -174,7 +181,9 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       continue;
     }
     const { path, url } = judged;
-    const head = await readHead(judged);
+    const read = readHead(judged);
+    // Most heads are read synchronously (the scanner): awaiting only a promise saves a turn of the loop per page.
+    const head = read instanceof Promise ? await read : read;
     const redirect = head.clientRedirect;
     if (
       redirect !== undefined &&
@@ -218,13 +227,16 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     }
     const entry: UrlEntry = { kind: 'url', loc };
     const ownDate = pageDate(head.modified);
-    const lastmod = ownDate ?? (await options.commitTimes?.timeOf(file.relative));
+    const lastmod =
+      ownDate ?? (options.commitTimes === undefined ? undefined : await options.commitTimes.timeOf(file.relative));
     if (lastmod !== undefined) entry.lastmod = lastmod;
     else if (stamp?.covers(file.mtimeMs)) undated.stamped++;
     else entry.lastmod = formatUtcDateTime(new Date(file.mtimeMs));
     if (entry.lastmod === undefined) undated.count++;
     const alternates = withSelf(head, loc);
     if (alternates.length > 0) entry.alternates = alternates;
+    const images = options.images ? readPageImages(fileChunks(path), url) : [];
+    if (images.length > 0) entry.images = images.map((image) => ({ loc: image }));
     const title = head.title ?? head.heading;
     yield {
       entry,
@@ -251,15 +263,31 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
 }
 
 /**
- * A page's head, read from its first bytes: the body too when the file is small (a redirect
- * stub's script is there), or, when the title is missing or says "not found", up to its first
- * heading.
+ * A page's head, read from its first bytes by the fast head scanner (html/head-scanner.ts). The
+ * full parser reads the body too, where the body may matter: a short page whose bytes name
+ * `location` (a redirect stub's script, which only counts when the body shows nothing else), and
+ * a page whose title is missing or says "not found" (up to its first heading).
  */
-async function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): Promise<PageHead> {
-  const small = file.size <= FIRST_READ_BYTES;
-  const head = await readPageHead(fileChunks(path), url, small ? { bodyChars: FIRST_READ_BYTES } : {});
-  if (small || (head.title !== undefined && saysNotFound({ title: head.title }) === undefined)) return head;
+function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): PageHead | Promise<PageHead> {
+  if (file.size <= FIRST_READ_BYTES) {
+    // The whole page is one read: the scanner or the parser reads it from these bytes.
+    const [bytes = Buffer.alloc(0)] = fileChunks(path);
+    const scriptMayRedirect = bytes.includes(LOCATION);
+    const head = scriptMayRedirect ? undefined : scanPageHead([bytes], url);
+    if (head !== undefined && titleSettles(head)) return head;
+    return readPageHead([bytes], url, { bodyChars: FIRST_READ_BYTES });
+  }
+  const head = scanPageHead(fileChunks(path), url);
+  if (titleSettles(head)) return head;
   return readPageHead(fileChunks(path), url, { bodyChars: BODY_SEARCH_CHARS });
+}
+
+/** The word every script redirect names (html/client-redirect.ts): a page without it makes none. */
+const LOCATION = Buffer.from('location');
+
+/** True when the page's title is there and does not say "not found": its first heading is not needed. */
+function titleSettles(head: PageHead): boolean {
+  return head.title !== undefined && saysNotFound({ title: head.title }) === undefined;
 }
 
 function titleAndHeading(title: string, heading: string | undefined): TitleAndHeading {

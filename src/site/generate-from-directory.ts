@@ -13,8 +13,12 @@ import {
   type HtmlSitemapOutcome,
   type HtmlSitemapRequest,
 } from './html-sitemap-files.js';
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { CommonImages, withoutImages } from '../core/common-images.js';
 import { parseRobotsTxt } from '../core/robots-txt.js';
 import type { Diagnostic } from '../core/index.js';
 import type { RecordedChanges, RunChanges, UrlChange } from '../generate/ledger.js';
@@ -69,6 +73,11 @@ export interface GenerateFromDirectoryOptions {
   keepDisallowed?: boolean;
   /** The site's 404 page, relative to the directory, when no convention names it (`--not-found`). */
   notFound?: string;
+  /**
+   * List the images each page shows (`--images`), leaving out those that stand on most pages of
+   * the directory (a logo, icons: on more than half of the pages, and on at least 3).
+   */
+  images?: boolean;
   /** Drop `.html` from page URLs (`--clean-urls`); default from vercel.json's `cleanUrls`. */
   cleanUrls?: boolean;
   /** `always`, `never` or `keep` the trailing slash of folder pages (`--trailing-slash`); default from vercel.json. */
@@ -288,6 +297,7 @@ class SourceReading {
         keepDisallowed: this.options.keepDisallowed,
         cleanUrls: this.options.cleanUrls,
         trailingSlash: this.options.trailingSlash,
+        images: this.options.images,
         onNote: this.note,
         ...(commitTimes.ok ? { commitTimes: commitTimes.times } : {}),
         onLeftOut: (page) => {
@@ -298,7 +308,8 @@ class SourceReading {
           for (const pattern of patterns) this.unusedCounts.set(pattern, (this.unusedCounts.get(pattern) ?? 0) + 1);
         },
       });
-      yield* this.options.transformPages?.(read) ?? read;
+      const pages = this.options.images ? withoutCommonPageImages(read) : read;
+      yield* this.options.transformPages?.(pages) ?? pages;
     } finally {
       if (commitTimes.ok) commitTimes.times.close();
     }
@@ -309,4 +320,46 @@ class SourceReading {
     if (this.directories === 0) return [...(this.options.exclude ?? [])];
     return [...this.unusedCounts].filter(([, count]) => count === this.directories).map(([pattern]) => pattern);
   }
+}
+
+/**
+ * A directory's pages without the images that stand on most of them (core/common-images.ts). The
+ * rule needs every page seen before the first is written, so the pages go to a spool file on disk
+ * as they are read (memory stays flat), are counted again from it, and are then read back from it.
+ */
+async function* withoutCommonPageImages(pages: AsyncIterable<ReadEntry>): AsyncGenerator<ReadEntry> {
+  const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-images-'));
+  const file = join(dir, 'pages.jsonl');
+  const census = new CommonImages();
+  const imagesOf = (page: ReadEntry) => (page.entry.images ?? []).map((image) => image.loc);
+  try {
+    const fd = openSync(file, 'w');
+    try {
+      let batch = '';
+      for await (const page of pages) {
+        census.nominate(imagesOf(page));
+        batch += `${JSON.stringify(page)}\n`;
+        if (batch.length >= SPOOL_BATCH_CHARS) {
+          writeSync(fd, batch);
+          batch = '';
+        }
+      }
+      if (batch !== '') writeSync(fd, batch);
+    } finally {
+      closeSync(fd);
+    }
+    if (!census.nothingNominated) for await (const page of spooled(file)) census.confirm(imagesOf(page));
+    const common = census.common;
+    for await (const page of spooled(file)) yield { ...page, entry: withoutImages(page.entry, common) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Characters of spooled pages written at a time. */
+const SPOOL_BATCH_CHARS = 1 << 20;
+
+async function* spooled(file: string): AsyncGenerator<ReadEntry> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) if (line !== '') yield JSON.parse(line) as ReadEntry;
 }

@@ -73,3 +73,35 @@ test('each page read from a directory carries its title: <title>, else its first
     ['https://www.example.com/c.html', undefined],
   ]);
 });
+
+test('with images: each page lists the images it shows, but not the logo that stands on most pages', async () => {
+  const site = join(root, 'images');
+  const shell = (body: string) =>
+    `<html><head><title>Page</title><base href="/media/"></head><body><header><img src="/logo.svg" alt="Logo"></header>${body}</body></html>`;
+  await writeSite(site, {
+    'index.html': shell('<img src="home.jpg">'),
+    'a.html': shell('<img src="a-small.jpg" srcset="a-small.jpg 1x, a-large.jpg 2x">'),
+    'b.html': shell('<p>no picture of its own</p>'),
+    'c.html': shell('<img src="https://cdn.example.com/c.png?w=1&amp;h=2"><img src="data:image/png;base64,AAAA">'),
+  });
+  const published = async (out: string, images: boolean) => {
+    await generateFromDirectory(site, { baseUrl: 'https://www.example.com/', out: join(root, out), images });
+    return readFile(join(root, out, 'sitemap.xml'), 'utf8');
+  };
+  const xml = await published('images-out', true);
+  const imagesOf = (path: string) =>
+    [
+      ...(new RegExp(`<loc>https://www\\.example\\.com/${path}</loc>(.*?)</url>`, 's').exec(xml)?.[1] ?? '').matchAll(
+        /<image:loc>(.*?)<\/image:loc>/g,
+      ),
+    ].map((match) => match[1]);
+  assert.deepEqual(imagesOf(''), ['https://www.example.com/media/home.jpg']);
+  assert.deepEqual(imagesOf('a\\.html'), [
+    'https://www.example.com/media/a-small.jpg',
+    'https://www.example.com/media/a-large.jpg',
+  ]);
+  assert.deepEqual(imagesOf('b\\.html'), []);
+  assert.deepEqual(imagesOf('c\\.html'), ['https://cdn.example.com/c.png?w=1&amp;h=2']);
+  assert.doesNotMatch(xml, /logo\.svg/);
+  assert.doesNotMatch(await published('no-images-out', false), /<image:/, 'images only when asked');
+});

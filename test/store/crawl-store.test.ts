@@ -253,3 +253,36 @@ describe('siteDatabasePath', () => {
     assert.equal(siteDatabasePath('s', 'http://[::1]:81/'), join('s', 'crawl-http-___1_-81.sqlite'));
   });
 });
+
+describe('CrawlStore listed entries and images', () => {
+  it('leaves out of every listed entry the image that stands on most pages (the site logo)', () => {
+    const store = new CrawlStore(':memory:');
+    const urls = ['https://e.com/', 'https://e.com/a', 'https://e.com/b', 'https://e.com/c'];
+    store.enqueue(urls.map((url) => ({ url, depth: 0 })));
+    for (const [n, url] of urls.entries()) {
+      store.finish(
+        {
+          url,
+          outcome: 'listed',
+          fetched: true,
+          entry: {
+            kind: 'url',
+            loc: url,
+            images: [{ loc: 'https://e.com/logo.png' }, ...(n === 1 ? [{ loc: 'https://e.com/a.jpg' }] : [])],
+          },
+        },
+        [],
+      );
+    }
+    assert.deepEqual(
+      [...store.listedEntries()],
+      [
+        { kind: 'url', loc: 'https://e.com/' },
+        { kind: 'url', loc: 'https://e.com/a', images: [{ loc: 'https://e.com/a.jpg' }] },
+        { kind: 'url', loc: 'https://e.com/b' },
+        { kind: 'url', loc: 'https://e.com/c' },
+      ],
+    );
+    store.close();
+  });
+});
