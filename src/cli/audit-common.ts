@@ -10,8 +10,8 @@ import { auditHtml } from '../report/audit-html.js';
 import { openRowsFile } from '../report/audit-rows.js';
 import { formatAuditText } from '../report/audit-text.js';
 import { formatNumber } from '../report/format.js';
-import { booleanFlag, integerFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
-import { exitCode, problemsReached, readProblemOptions, type FailOn } from './problem-options.js';
+import { booleanFlag, integerFlag, legacyFlagValues, stringFlag, type Io, type ParsedArgs } from './command.js';
+import { exitCode, problemsReached, PROBLEM_FLAGS, type FailOn } from './problem-options.js';
 
 /** Where and how an audit's outputs go, and what fails it: the same for one process and for a run. */
 export interface AuditOutputs {
@@ -31,7 +31,7 @@ export function readAuditOutputs(args: ParsedArgs, io: Io): AuditOutputs {
     ...(htmlFile === undefined ? {} : { htmlFile }),
     json: booleanFlag(args, 'json'),
     color: io.isTerminal && !process.env.NO_COLOR,
-    failOn: readProblemOptions(args).failOn,
+    failOn: legacyFlagValues(PROBLEM_FLAGS, args).failOn,
     maxErrors: integerFlag(args, 'max-errors', 0, { min: 0 }),
   };
 }

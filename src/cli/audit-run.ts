@@ -18,11 +18,11 @@ import { SqliteAuditStore } from '../store/audit-store.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import { readAuditOutputs, siteOf, writeAuditOutputs, type AuditOutputs } from './audit-common.js';
-import { UsageError, booleanFlag, integerFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
+import { UsageError, booleanFlag, integerFlag, legacyFlagValues, stringFlag, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { readNetworkOptions, type NetworkSettings } from './network-options.js';
+import { networkFlags, readNetworkOptions, type NetworkSettings } from './network-options.js';
 import { readNow } from './now-option.js';
-import { endOfPart, readParticipation, workerCommandLine } from './run-options.js';
+import { RUN_FLAGS, endOfPart, readParticipation, workerCommandLine } from './run-options.js';
 import { readSiteInput } from './site-input.js';
 
 /** An audit run's options as stored: what every worker follows, and where the outputs go. */
@@ -39,15 +39,15 @@ export async function auditOnWorkers(args: ParsedArgs, io: Io): Promise<number> 
     if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
   const input = readSiteInput(args);
   const quiet = booleanFlag(args, 'quiet');
-  const network = readNetworkOptions(args, io, { quiet });
+  const network = readNetworkOptions(legacyFlagValues(networkFlags('pool'), args), io, { quiet });
   const { color: _color, ...outputs } = readAuditOutputs(args, io);
   const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
-  const who = readParticipation(args, `audit ${siteOf(input)}`, stateDir);
+  const who = readParticipation(legacyFlagValues(RUN_FLAGS, args), `audit ${siteOf(input)}`, stateDir);
   const limits = {
     maxUrls: stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1),
     maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
     maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
-    now: (readNow(args) ?? new Date()).getTime(),
+    now: (readNow(stringFlag(args, 'now')) ?? new Date()).getTime(),
   };
   const stored = {
     input,

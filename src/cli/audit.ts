@@ -15,14 +15,15 @@ import { formatNumber } from '../report/format.js';
 import { SqliteAuditStore } from '../store/audit-store.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { auditDatabasePaths, DEFAULT_STATE_DIR } from '../store/site-database.js';
-import { UsageError, booleanFlag, integerFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import { UsageError, booleanFlag, integerFlag, legacyFlagValues, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { networkFlags, readNetworkOptions } from './network-options.js';
+import { formatFlagSections, parseArgsOptions } from './flags.js';
 import { readNow } from './now-option.js';
 import { readAuditOutputs, siteOf, writeAuditOutputs } from './audit-common.js';
 import { auditOnWorkers } from './audit-run.js';
-import { PROBLEM_OPTIONS } from './problem-options.js';
-import { RUN_OPTIONS, RUN_OPTIONS_HELP, wantsRun } from './run-options.js';
+import { PROBLEM_FLAGS } from './problem-options.js';
+import { RUN_FLAGS, RUN_FLAGS_NOTE, wantsRun } from './run-options.js';
 import { ProgressLine } from './progress.js';
 import { readSiteInput } from './site-input.js';
 
@@ -83,9 +84,10 @@ State:
   --resume             continue an interrupted audit of this site (Ctrl-C, SIGTERM, even kill -9)
                        without checking a URL twice
 
-${networkHelp('pool')}
+${formatFlagSections(networkFlags('pool'))}
 
-${RUN_OPTIONS_HELP}
+${formatFlagSections(RUN_FLAGS)}
+${RUN_FLAGS_NOTE}
 On workers, the first process reads the sitemaps and sets down every listed URL; the workers
 check them host by host (--concurrency and --delay per host across all of them), and the
 outputs (summary or --json, --rows, --html) are written once, when every URL is checked, by the
@@ -116,26 +118,26 @@ export const command: Command = {
       'max-page-bytes': { type: 'string' },
       crawl: { type: 'boolean' },
       'max-pages': { type: 'string' },
-      'fail-on': PROBLEM_OPTIONS['fail-on']!,
+      'fail-on': parseArgsOptions(PROBLEM_FLAGS)['fail-on']!,
       'max-errors': { type: 'string' },
       state: { type: 'string' },
       resume: { type: 'boolean' },
-      ...networkOptions('pool'),
-      ...RUN_OPTIONS,
+      ...parseArgsOptions(networkFlags('pool')),
+      ...parseArgsOptions(RUN_FLAGS),
     },
   },
   run,
 };
 
 async function run(args: ParsedArgs, io: Io): Promise<number> {
-  if (wantsRun(args)) return auditOnWorkers(args, io);
+  if (wantsRun(legacyFlagValues(RUN_FLAGS, args))) return auditOnWorkers(args, io);
   const input = readSiteInput(args);
   const outputs = readAuditOutputs(args, io);
   const maxUrls = stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1);
   const maxPages = stringFlag(args, 'max-pages') === undefined ? undefined : integerFlag(args, 'max-pages', 1);
   if (maxPages !== undefined && !booleanFlag(args, 'crawl')) throw new UsageError('--max-pages goes with --crawl');
   const quiet = booleanFlag(args, 'quiet');
-  const network = readNetworkOptions(args, io, { quiet });
+  const network = readNetworkOptions(legacyFlagValues(networkFlags('pool'), args), io, { quiet });
   const paths = auditDatabasePaths(resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR), siteOf(input));
   const resume = booleanFlag(args, 'resume');
   const state = new SqliteAuditStore(paths.audit, { fresh: !resume });
@@ -144,7 +146,7 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
   const interruption = listenForInterruption();
   const progress = quiet ? undefined : auditProgress(io);
   try {
-    const now = settleClock(state, readNow(args), resume, input, io);
+    const now = settleClock(state, readNow(stringFlag(args, 'now')), resume, input, io);
     return await writeAuditOutputs(outputs, io, {
       stateFile: paths.audit,
       beforeOutputs: () => progress?.clear(),

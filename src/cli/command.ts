@@ -3,13 +3,16 @@
  * code 2, and how `--help` is printed. One file per command builds on this and does only its job.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { formatFlagSections, parseArgsOptions, readFlagValues, type FlagTable, type FlagValues } from './flags.js';
+import { UsageError } from './usage-error.js';
+
+export { UsageError };
 
 export const EXIT_OK = 0;
 /** The input has errors, or the work failed. */
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
-export class UsageError extends Error {}
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -21,7 +24,27 @@ export interface Io {
   stderrIsTerminal: boolean;
 }
 
-export interface CommandSpec {
+/**
+ * A command's usage and help. Its flags are declared once in `flags` (src/cli/flags.ts), from
+ * which parsing, typed values and the flag lines of --help come; the prose around them is written
+ * by hand.
+ */
+export interface CommandSpec<F extends FlagTable = FlagTable> {
+  name: string;
+  summary: string;
+  usage: string;
+  /** What the command does: the help between the summary and the flags. */
+  description: string;
+  flags: F;
+  /** Prose printed under a group's flags, by group. */
+  notes?: Readonly<Record<string, string>>;
+  /** The help after the flags: how a run ends, examples. */
+  epilogue?: string;
+  allowPositionals?: boolean;
+}
+
+/** The help of a command not yet declared with a flag table: written whole by hand. */
+export interface LegacyCommandSpec {
   name: string;
   summary: string;
   usage: string;
@@ -31,14 +54,28 @@ export interface CommandSpec {
   allowPositionals?: boolean;
 }
 
-export interface Command {
-  spec: CommandSpec;
-  run(args: ParsedArgs, io: Io): Promise<number>;
+export interface Command<F extends FlagTable = FlagTable> {
+  spec: CommandSpec<F> | LegacyCommandSpec;
+  run(args: ParsedArgs<F>, io: Io): Promise<number>;
 }
 
-export interface ParsedArgs {
+export interface ParsedArgs<F extends FlagTable = FlagTable> {
+  /** The flags, typed, by camel-case name (`flags.maxPerRule`). */
+  flags: FlagValues<F>;
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
+}
+
+/** A command with its flag table's types kept, so that `run` reads its flags typed. */
+export function defineCommand<const F extends FlagTable>(command: {
+  spec: CommandSpec<F>;
+  run(args: ParsedArgs<F>, io: Io): Promise<number>;
+}): Command<F> {
+  return command;
+}
+
+function isLegacy<F extends FlagTable>(spec: CommandSpec<F> | LegacyCommandSpec): spec is LegacyCommandSpec {
+  return 'options' in spec;
 }
 
 /** Colours on stdout: on a terminal, unless NO_COLOR is set (https://no-color.org). */
@@ -47,23 +84,28 @@ export function useColor(io: Io): boolean {
 }
 
 /** Parses argv for a command; throws UsageError with a message a person can act on. */
-export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
+export function parseCommandArgs<F extends FlagTable>(
+  spec: CommandSpec<F> | LegacyCommandSpec,
+  argv: string[],
+): ParsedArgs<F> {
+  const options = isLegacy(spec)
+    ? { help: { type: 'boolean' as const, short: 'h' }, ...spec.options }
+    : parseArgsOptions(spec.flags);
+  let parsed;
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { help: { type: 'boolean', short: 'h' }, ...spec.options },
-      allowPositionals: spec.allowPositionals ?? true,
-      strict: true,
-    });
-    return { values, positionals };
+    parsed = parseArgs({ args: argv, options, allowPositionals: spec.allowPositionals ?? true, strict: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional.*$/s, '');
     const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
-    const near = unknown === undefined ? undefined : closest(unknown, ['help', ...Object.keys(spec.options)]);
+    const near = unknown === undefined ? undefined : closest(unknown, Object.keys(options));
     throw new UsageError(
       `${message}${near === undefined ? '' : `: did you mean --${near}?`}\nRun "sitemapkit ${spec.name} --help" for usage.`,
     );
   }
+  const { values, positionals } = parsed;
+  // --help is answered before any flag's value is judged.
+  const flags = isLegacy(spec) || values.help === true ? {} : readFlagValues(spec.flags, values);
+  return { flags: flags as FlagValues<F>, values, positionals };
 }
 
 /**
@@ -103,17 +145,31 @@ function editDistance(a: string, b: string): number {
  * The help of a command: usage, summary, its own text, then the exit codes, the same for every
  * command (src/cli/problem-options.ts says why), so no command can forget or contradict them.
  */
-export function formatHelp(spec: CommandSpec): string {
-  return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${spec.help.trim()}\n\n${exitCodesHelp(spec)}\n`;
+export function formatHelp(spec: CommandSpec | LegacyCommandSpec): string {
+  const body = isLegacy(spec)
+    ? spec.help.trim()
+    : [spec.description, formatFlagSections(spec.flags, spec.notes), spec.epilogue ?? '']
+        .map((part) => part.replace(/^\n+|\s+$/g, ''))
+        .filter((part) => part !== '')
+        .join('\n\n');
+  const problems = 'fail-on' in (isLegacy(spec) ? spec.options : spec.flags);
+  return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${body}\n\n${exitCodesHelp(problems)}\n`;
 }
 
 /** The exit-code policy as a command's help states it; commands that report problems add --fail-on. */
-export function exitCodesHelp(spec: Pick<CommandSpec, 'options'>): string {
-  const problems = 'fail-on' in spec.options;
+export function exitCodesHelp(problems: boolean): string {
   return `Exit codes (the same for every sitemapkit command):
   0  ${problems ? 'the work was done and found no problem at or above --fail-on' : 'the work was done'}
   1  ${problems ? 'a problem at or above --fail-on (default: error) was found, or the work failed' : 'the work failed'}
   2  bad usage: an unknown flag, a missing or wrong argument`;
+}
+
+/**
+ * The typed values of a shared flag table (network, problems …) for a command whose own flags are
+ * not yet declared in a table: the bridge until every command is.
+ */
+export function legacyFlagValues<T extends FlagTable>(table: T, args: ParsedArgs): FlagValues<T> {
+  return readFlagValues(table, args.values);
 }
 
 /** Reads a flag as a string, or undefined. */

@@ -82,7 +82,7 @@ Options:
 
 Every command that reads a sitemap takes - for standard input.
 
-${exitCodesHelp({ options: { 'fail-on': { type: 'string' } } })}
+${exitCodesHelp(true)}
 `;
 }
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { formatNumber } from '../report/format.js';
 import { isPostgresLocation } from '../store/database.js';
 import { RunStore, type RunStatus } from '../store/run-store.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
 import { writeAuditRunOutputs } from './audit-run.js';
 import { writeCrawlOutputs } from './crawl-run.js';
 import { storeLocation } from './run-options.js';
@@ -38,7 +38,7 @@ command itself would, finds the crawl failed or the audit's findings over its bu
     if (rest.length > 0) throw new UsageError(`unexpected "${rest[0]}"`);
     if (action !== 'status' && action !== 'finish') throw new UsageError('say "status" or "finish", then the run');
     if (action === 'finish' && name === undefined) throw new UsageError('name the run to finish');
-    const location = storeLocation(args);
+    const location = storeLocation(stringFlag(args, 'store'));
     // Looking is no reason to make a store: one that does not exist holds no run.
     if (!isPostgresLocation(location) && !existsSync(location)) {
       if (name !== undefined) {

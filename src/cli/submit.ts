@@ -21,6 +21,7 @@ import {
   EXIT_OK,
   UsageError,
   booleanFlag,
+  legacyFlagValues,
   listFlag,
   stringFlag,
   type Command,
@@ -28,7 +29,8 @@ import {
   type ParsedArgs,
 } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { networkFlags, readNetworkOptions } from './network-options.js';
+import { formatFlagSections, parseArgsOptions } from './flags.js';
 import { optionalBaseUrl } from './output-options.js';
 import { ProblemPrinter } from './problem-printer.js';
 import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
@@ -91,7 +93,7 @@ Options:
   --new-key              make a key (32 hexadecimal characters) and write its file KEY.txt into
                          --out DIR, to be published at the root of the site
 
-${networkHelp('single')}
+${formatFlagSections(networkFlags('single'))}
 
 Exit status: 0 when everything due was accepted (or nothing was due); 1 when a key file is wrong,
 URLs were refused or not sent, a ping failed, or the source could not be read whole; 2 on bad
@@ -127,7 +129,7 @@ export const command: Command = {
       quiet: { type: 'boolean', short: 'q' },
       'new-key': { type: 'boolean' },
       out: { type: 'string', short: 'o' },
-      ...networkOptions('single'),
+      ...parseArgsOptions(networkFlags('single')),
     },
   },
 
@@ -147,7 +149,7 @@ export const command: Command = {
     const interruption = listenForInterruption(() =>
       (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
     );
-    const network = readNetworkOptions(args, io, { quiet });
+    const network = readNetworkOptions(legacyFlagValues(networkFlags('single'), args), io, { quiet });
     const http = new HttpClient({ ...network.http, signal: interruption.signal });
     const ledger = new SubmissionLedger(submissionLedgerPath(settings.stateDir));
     const dryRun = booleanFlag(args, 'dry-run');
@@ -258,7 +260,7 @@ function readSettings(args: ParsedArgs): Settings {
     endpoint: absoluteUrl(stringFlag(args, 'endpoint') ?? DEFAULT_ENDPOINT, '--endpoint'),
     pings,
     sitemapUrl: sitemapUrl === undefined ? undefined : absoluteUrl(sitemapUrl, '--sitemap-url'),
-    baseUrl: optionalBaseUrl(args),
+    baseUrl: optionalBaseUrl(stringFlag(args, 'base-url')),
   };
 }
 
