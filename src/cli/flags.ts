@@ -222,7 +222,10 @@ export function formatFlagSections(table: FlagTable, notes: Readonly<Record<stri
 
 function flagLines(name: string, flag: FlagSpec): string[] {
   const label = `  ${flagLabel(name, flag)}`;
-  const wrapped = wrap(flagHelp(flag), WIDTH - HELP_COLUMN);
+  // "(default 0)" is never split over two lines.
+  const wrapped = wrap(flagHelp(flag).replace(/\(default:? /, (text) => text.replace(' ', '\u0001')), WIDTH - HELP_COLUMN).map(
+    (line) => line.replace('\u0001', ' '),
+  );
   const indent = ' '.repeat(HELP_COLUMN);
   const [first, ...rest] = wrapped;
   const head =
