@@ -29,7 +29,7 @@ export const AUDIT_FLAGS = defineFlags({
   json: {
     type: 'boolean',
     group: OUTPUT,
-    help: 'the report as one JSON object: site, complete, sitemaps, urls, summary, checks (per finding: code, severity, title, count, the first 100 examples), siteChecks (the sitemaps\' problems), charts',
+    help: "the report as one JSON object: site, complete, sitemaps, urls, summary, checks (per finding: code, severity, title, count, the first 100 examples), siteChecks (the sitemaps' problems), charts",
   },
   rows: {
     type: 'string',

@@ -5,7 +5,6 @@
 import { resolve } from 'node:path';
 import { runAudit, type AuditPhase } from '../audit/audit.js';
 import type { CheckProgress } from '../audit/checker.js';
-import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import type { CrawlProgress } from '../crawl/crawler.js';
 import type { TreeProgress } from '../discover/tree.js';
 import { HttpClient } from '../http/client.js';

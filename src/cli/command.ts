@@ -1,8 +1,8 @@
 /**
- * What every command shares: how flags are declared and parsed, how usage errors become exit
- * code 2, and how `--help` is printed. One file per command builds on this and does only its job.
+ * What every command shares: how its flag table (src/cli/flags.ts) is parsed, how usage errors
+ * become exit code 2, and how `--help` is printed. One file per command builds on this and does only its job.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { formatFlagSections, parseArgsOptions, readFlagValues, type FlagTable, type FlagValues } from './flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,7 +12,6 @@ export const EXIT_OK = 0;
 /** The input has errors, or the work failed. */
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
-
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -43,27 +42,17 @@ export interface CommandSpec<F extends FlagTable = FlagTable> {
   allowPositionals?: boolean;
 }
 
-/** The help of a command not yet declared with a flag table: written whole by hand. */
-export interface LegacyCommandSpec {
-  name: string;
-  summary: string;
-  usage: string;
-  /** Help text below the usage line: what the command does, each flag, examples. */
-  help: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  allowPositionals?: boolean;
-}
-
 export interface Command<F extends FlagTable = FlagTable> {
-  spec: CommandSpec<F> | LegacyCommandSpec;
+  spec: CommandSpec<F>;
   run(args: ParsedArgs<F>, io: Io): Promise<number>;
 }
 
 export interface ParsedArgs<F extends FlagTable = FlagTable> {
   /** The flags, typed, by camel-case name (`flags.maxPerRule`). */
   flags: FlagValues<F>;
-  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
+  /** -h or --help was given: the help is printed, and no flag's value was judged. */
+  help: boolean;
 }
 
 /** A command with its flag table's types kept, so that `run` reads its flags typed. */
@@ -74,23 +63,14 @@ export function defineCommand<const F extends FlagTable>(command: {
   return command;
 }
 
-function isLegacy<F extends FlagTable>(spec: CommandSpec<F> | LegacyCommandSpec): spec is LegacyCommandSpec {
-  return 'options' in spec;
-}
-
 /** Colours on stdout: on a terminal, unless NO_COLOR is set (https://no-color.org). */
 export function useColor(io: Io): boolean {
   return io.isTerminal && !process.env.NO_COLOR;
 }
 
 /** Parses argv for a command; throws UsageError with a message a person can act on. */
-export function parseCommandArgs<F extends FlagTable>(
-  spec: CommandSpec<F> | LegacyCommandSpec,
-  argv: string[],
-): ParsedArgs<F> {
-  const options = isLegacy(spec)
-    ? { help: { type: 'boolean' as const, short: 'h' }, ...spec.options }
-    : parseArgsOptions(spec.flags);
+export function parseCommandArgs<F extends FlagTable>(spec: CommandSpec<F>, argv: string[]): ParsedArgs<F> {
+  const options = parseArgsOptions(spec.flags);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: spec.allowPositionals ?? true, strict: true });
@@ -104,8 +84,9 @@ export function parseCommandArgs<F extends FlagTable>(
   }
   const { values, positionals } = parsed;
   // --help is answered before any flag's value is judged.
-  const flags = isLegacy(spec) || values.help === true ? {} : readFlagValues(spec.flags, values);
-  return { flags: flags as FlagValues<F>, values, positionals };
+  const help = values.help === true;
+  const flags = help ? {} : readFlagValues(spec.flags, values);
+  return { flags: flags as FlagValues<F>, positionals, help };
 }
 
 /**
@@ -145,14 +126,12 @@ function editDistance(a: string, b: string): number {
  * The help of a command: usage, summary, its own text, then the exit codes, the same for every
  * command (src/cli/problem-options.ts says why), so no command can forget or contradict them.
  */
-export function formatHelp(spec: CommandSpec | LegacyCommandSpec): string {
-  const body = isLegacy(spec)
-    ? spec.help.trim()
-    : [spec.description, formatFlagSections(spec.flags, spec.notes), spec.epilogue ?? '']
-        .map((part) => part.replace(/^\n+|\s+$/g, ''))
-        .filter((part) => part !== '')
-        .join('\n\n');
-  const problems = 'fail-on' in (isLegacy(spec) ? spec.options : spec.flags);
+export function formatHelp(spec: CommandSpec): string {
+  const body = [spec.description, formatFlagSections(spec.flags, spec.notes), spec.epilogue ?? '']
+    .map((part) => part.replace(/^\n+|\s+$/g, ''))
+    .filter((part) => part !== '')
+    .join('\n\n');
+  const problems = 'fail-on' in spec.flags;
   return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${body}\n\n${exitCodesHelp(problems)}\n`;
 }
 
@@ -162,40 +141,4 @@ export function exitCodesHelp(problems: boolean): string {
   0  ${problems ? 'the work was done and found no problem at or above --fail-on' : 'the work was done'}
   1  ${problems ? 'a problem at or above --fail-on (default: error) was found, or the work failed' : 'the work failed'}
   2  bad usage: an unknown flag, a missing or wrong argument`;
-}
-
-/**
- * The typed values of a shared flag table (network, problems …) for a command whose own flags are
- * not yet declared in a table: the bridge until every command is.
- */
-export function legacyFlagValues<T extends FlagTable>(table: T, args: ParsedArgs): FlagValues<T> {
-  return readFlagValues(table, args.values);
-}
-
-/** Reads a flag as a string, or undefined. */
-export function stringFlag(args: ParsedArgs, name: string): string | undefined {
-  const value = args.values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Reads a repeatable flag as a list of strings. */
-export function listFlag(args: ParsedArgs, name: string): string[] {
-  const value = args.values[name];
-  if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-}
-
-export function booleanFlag(args: ParsedArgs, name: string): boolean {
-  return args.values[name] === true;
-}
-
-/** Reads a flag as a positive integer (or zero when allowed); a bad value is a usage error. */
-export function integerFlag(args: ParsedArgs, name: string, fallback: number, { min = 1 } = {}): number {
-  const raw = stringFlag(args, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(value) || value < min) {
-    throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${raw}"`);
-  }
-  return value;
 }

@@ -177,7 +177,10 @@ export interface StartUrl {
  * name and password are left out, with a warning naming the host (URL-024): they would be
  * published in every <loc>, and the crawl never sends them.
  */
-export function readStartUrls(args: { positionals: string[] }, { several, io }: { several: boolean; io: Io }): StartUrl[] {
+export function readStartUrls(
+  args: { positionals: string[] },
+  { several, io }: { several: boolean; io: Io },
+): StartUrl[] {
   const inputs = args.positionals;
   if (inputs.length === 0) throw new UsageError('give the URL to start crawling from, e.g. https://www.example.com/');
   if (inputs.length > 1 && !several)
@@ -195,7 +198,6 @@ export function readStartUrls(args: { positionals: string[] }, { several, io }: 
     return { url, schemeGuessed };
   });
 }
-
 
 /**
  * Whether the sitemaps are to be written, and what makes the crawl a failure (exit 1): no start

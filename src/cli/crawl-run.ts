@@ -22,13 +22,8 @@ import type { RunRecord, RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, type Io, type ParsedArgs } from './command.js';
-import {
-  CRAWL_FLAGS,
-  judgeCrawl,
-  publish,
-  readCrawlRules,
-  readStartUrls,
-} from './crawl-common.js';
+import type { CRAWL_FLAGS } from './crawl-common.js';
+import { judgeCrawl, publish, readCrawlRules, readStartUrls } from './crawl-common.js';
 import { listenForInterruption } from './interrupt.js';
 import { readNetworkOptions } from './network-options.js';
 import { readOutputOptions, type OutputOptions } from './output-options.js';

@@ -5,12 +5,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { forTerminal } from '../core/terminal.js';
-import { DEFAULT_MAX_PAGE_BYTES, httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
+import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { summariseCrawl } from '../crawl/summary.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
-import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { HttpClient } from '../http/client.js';
 import { withWorkingScheme } from '../discover/roots.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
@@ -26,14 +25,7 @@ import { RunLock } from '../generate/run-lock.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { defineCommand, type Io, type ParsedArgs } from './command.js';
-import {
-  CRAWL_FLAGS,
-  judgeCrawl,
-  publish,
-  readCrawlRules,
-  readStartUrls,
-  type StartUrl,
-} from './crawl-common.js';
+import { CRAWL_FLAGS, judgeCrawl, publish, readCrawlRules, readStartUrls, type StartUrl } from './crawl-common.js';
 import { crawlOnWorkers } from './crawl-run.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';

@@ -131,7 +131,9 @@ export function readFlagValues<T extends FlagTable>(
 function readValue(name: string, flag: FlagSpec, raw: string | boolean | (string | boolean)[] | undefined): unknown {
   if (flag.type === 'boolean') return raw === true;
   if (flag.type === 'list')
-    return (raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
+    return (raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]).filter(
+      (v): v is string => typeof v === 'string',
+    );
   if (typeof raw !== 'string') return flag.default;
   switch (flag.type) {
     case 'string':
@@ -223,9 +225,10 @@ export function formatFlagSections(table: FlagTable, notes: Readonly<Record<stri
 function flagLines(name: string, flag: FlagSpec): string[] {
   const label = `  ${flagLabel(name, flag)}`;
   // "(default 0)" is never split over two lines.
-  const wrapped = wrap(flagHelp(flag).replace(/\(default:? /, (text) => text.replace(' ', '\u0001')), WIDTH - HELP_COLUMN).map(
-    (line) => line.replace('\u0001', ' '),
-  );
+  const wrapped = wrap(
+    flagHelp(flag).replace(/\(default:? /, (text) => text.replace(' ', '\u0001')),
+    WIDTH - HELP_COLUMN,
+  ).map((line) => line.replace('\u0001', ' '));
   const indent = ' '.repeat(HELP_COLUMN);
   const [first, ...rest] = wrapped;
   const head =

@@ -24,20 +24,11 @@ import {
 } from '../site/generate-from-directory.js';
 import { EXIT_FAILED, UsageError, defineCommand, type Io } from './command.js';
 import { defineFlags, type FlagValues } from './flags.js';
-import {
-  HTML_SITEMAP_FLAGS,
-  formatHtmlSitemapOutcome,
-  readHtmlSitemapRequest,
-} from './html-sitemap-option.js';
+import { HTML_SITEMAP_FLAGS, formatHtmlSitemapOutcome, readHtmlSitemapRequest } from './html-sitemap-option.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
 import { PROBLEMS, PROBLEM_FLAGS, exitCode, type ProblemSettings } from './problem-options.js';
-import {
-  OUTPUT_FLAGS,
-  readOutputOptions,
-  refuseStateInsideOut,
-  type OutputOptions,
-} from './output-options.js';
+import { OUTPUT_FLAGS, readOutputOptions, refuseStateInsideOut, type OutputOptions } from './output-options.js';
 
 const INPUT = 'Input';
 const PRINTING = 'Printing';

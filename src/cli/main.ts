@@ -109,7 +109,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const command = await entry.load();
   try {
     const args = parseCommandArgs(command.spec, rest);
-    if (args.values.help === true) {
+    if (args.help) {
       io.stdout.write(formatHelp(command.spec));
       return 0;
     }

@@ -85,7 +85,9 @@ export function networkFlags<U extends NetworkUse>(use: U, overrides: Partial<Ne
       help: 'least time between two requests to one host',
     },
   });
-  return (use === 'pool' ? { ...single, ...pool } : single) as U extends 'pool' ? typeof single & typeof pool : typeof single;
+  return (use === 'pool' ? { ...single, ...pool } : single) as U extends 'pool'
+    ? typeof single & typeof pool
+    : typeof single;
 }
 
 /** The network flags every fetching command has (pool commands add --concurrency and --delay). */

@@ -25,7 +25,7 @@ export const OUTPUT_FLAGS = defineFlags({
     type: 'string',
     value: 'URL',
     group: OUTPUT,
-    help: "public URL of DIR, e.g. https://www.example.com/ (relative URLs resolve against it; the index and robots.txt lines point under it)",
+    help: 'public URL of DIR, e.g. https://www.example.com/ (relative URLs resolve against it; the index and robots.txt lines point under it)',
   },
   'max-urls': {
     type: 'integer',

@@ -287,11 +287,7 @@ function absoluteUrl(text: string, flag: string): string {
 async function makeKey(flags: SubmitFlags, positionals: readonly string[], io: Io): Promise<number> {
   const { out } = flags;
   if (out === undefined) throw new UsageError('--new-key writes the key file into --out DIR: give --out');
-  if (
-    positionals.length > 0 ||
-    flags.key !== undefined ||
-    flags.fromState !== undefined
-  )
+  if (positionals.length > 0 || flags.key !== undefined || flags.fromState !== undefined)
     throw new UsageError('--new-key makes a key and nothing else: give only --out DIR');
   const key = newKey();
   const file = join(out, `${key}.txt`);

@@ -14,13 +14,7 @@ import { takePart } from '../run/session.js';
 import { SITE_PACE, siteItems, treeSitesKind, writeSiteRows, type TreeSitesOptions } from '../run/tree-sites.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
 import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, type Io, type ParsedArgs } from './command.js';
 import type { FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
 import type { TREE_FLAGS } from './tree-flags.js';
@@ -85,14 +79,7 @@ export async function runTreeSites(args: ParsedArgs<typeof TREE_FLAGS>, sites: s
     );
     try {
       if (who.workerOnly) return EXIT_OK;
-      return await conclude(
-        taken.store,
-        taken.run,
-        taken.writeOutputs,
-        describeRun(who),
-        io,
-        flags.quiet,
-      );
+      return await conclude(taken.store, taken.run, taken.writeOutputs, describeRun(who), io, flags.quiet);
     } finally {
       await taken.store.close();
     }

@@ -81,8 +81,7 @@ Examples:
     ] as const)
       if (given) throw new UsageError(`--${flag} goes with --sites FILE`);
     if (args.positionals.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
-    if (flags.json && flags.urls)
-      throw new UsageError('--json and --urls are two different outputs; choose one');
+    if (flags.json && flags.urls) throw new UsageError('--json and --urls are two different outputs; choose one');
     const input = readSiteInput(args);
     const problems = { failOn: flags.failOn, maxPerRule: flags.maxPerRule };
     const memory = openMemory(flags);
@@ -116,8 +115,7 @@ Examples:
       memory.store.close();
     }
     if (flags.json) await writeChunks(io.stdout, treeJsonChunks(tree));
-    else if (!flags.urls)
-      io.stdout.write(renderTree(tree, { color: useColor(io), maxPerRule: problems.maxPerRule }));
+    else if (!flags.urls) io.stdout.write(renderTree(tree, { color: useColor(io), maxPerRule: problems.maxPerRule }));
     else if (!flags.quiet) {
       const unchanged = tree.totals.unchanged ? `, ${tree.totals.unchanged} unchanged since the last walk` : '';
       io.stderr.write(
