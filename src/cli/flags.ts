@@ -254,8 +254,11 @@ export function flagsMarkdown(table: FlagTable): string {
   const rows = ['| flag | group | meaning |', '| --- | --- | --- |'];
   for (const [group, flags] of flagGroups(table))
     for (const [name, flag] of flags)
-      rows.push(
-        `| \`${flagLabel(name, flag)}\` | ${group.replace(/ \(.*$/, '')} | ${flagHelp(flag).replace(/\|/g, '\\|')} |`,
-      );
+      rows.push(`| \`${flagLabel(name, flag)}\` | ${group.replace(/ \(.*$/, '')} | ${markdownText(flagHelp(flag))} |`);
   return rows.join('\n');
+}
+
+/** Text as itself in a markdown table cell: no emphasis from globs, no HTML, no cell break. */
+function markdownText(text: string): string {
+  return text.replace(/[\\*_`|<>[\]]/g, (char) => `\\${char}`);
 }

@@ -14,7 +14,7 @@ import { RUN_FLAGS, storeLocation } from './run-options.js';
 import { writeRowsFile } from './tree-sites.js';
 
 const FLAGS = defineFlags({
-  store: RUN_FLAGS.store,
+  store: { ...RUN_FLAGS.store, group: 'Options' },
   json: { type: 'boolean', group: 'Options', help: 'status as JSON' },
 });
 

@@ -18,7 +18,7 @@ const FLAGS = defineFlags({
   json: {
     type: 'boolean',
     group: OPTIONS,
-    help: 'one JSON object per source per line: {source, kind, valid, urls, errors, warnings, diagnostics, omitted}, --max-per-rule diagnostics of each rule at most',
+    help: 'one JSON object per source per line: {source, kind, valid, urls, errors, warnings, infos, diagnostics, omitted}, --max-per-rule diagnostics of each rule at most (omitted counts the rest)',
   },
   quiet: { type: 'boolean', short: 'q', group: OPTIONS, help: 'show errors only' },
   location: {
