@@ -10,8 +10,94 @@ import { auditHtml } from '../report/audit-html.js';
 import { openRowsFile } from '../report/audit-rows.js';
 import { formatAuditText } from '../report/audit-text.js';
 import { formatNumber } from '../report/format.js';
-import { booleanFlag, integerFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
-import { exitCode, problemsReached, readProblemOptions, type FailOn } from './problem-options.js';
+import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
+import { DEFAULT_STATE_DIR } from '../store/site-database.js';
+import type { Io } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
+import { networkFlags } from './network-options.js';
+import { nowFlag } from './now-option.js';
+import { exitCode, problemsReached, PROBLEM_FLAGS, type FailOn } from './problem-options.js';
+import { RUN_FLAGS } from './run-options.js';
+
+const OUTPUT = 'Output';
+const CHECKS = 'Checks';
+export const EXIT_STATUS = 'Exit status (an audit stopped before the end always exits 1; continue it with --resume)';
+const STATE = 'State';
+
+/** The flags of `sitemapkit audit`, in one process or on workers. */
+export const AUDIT_FLAGS = defineFlags({
+  json: {
+    type: 'boolean',
+    group: OUTPUT,
+    help: "the report as one JSON object: site, complete, sitemaps, urls, summary, checks (per finding: code, severity, title, count, the first 100 examples), siteChecks (the sitemaps' problems), charts",
+  },
+  rows: {
+    type: 'string',
+    value: 'FILE',
+    group: OUTPUT,
+    help: 'every row to FILE: JSON Lines, or CSV when FILE ends in .csv',
+  },
+  html: {
+    type: 'string',
+    value: 'FILE',
+    group: OUTPUT,
+    help: 'the report as one self-contained HTML file (charts, a table per finding with a filter box; no request leaves it; prints well)',
+  },
+  quiet: { type: 'boolean', short: 'q', group: OUTPUT, help: 'no progress line on stderr' },
+  ...nowFlag(CHECKS, "the audit's clock, for reproducible reports (a resumed audit keeps its first run's)"),
+  'max-urls': {
+    type: 'integer',
+    value: 'N',
+    group: CHECKS,
+    help: 'check a deterministic sample of N listed URLs (the same ones every run), stated in the report',
+  },
+  'max-depth': {
+    type: 'integer',
+    value: 'N',
+    min: 0,
+    default: 5,
+    group: CHECKS,
+    help: 'sitemap index levels followed below a root',
+  },
+  'max-page-bytes': {
+    type: 'integer',
+    value: 'N',
+    default: DEFAULT_MAX_PAGE_BYTES,
+    group: CHECKS,
+    help: 'read at most N bytes of a page',
+  },
+  crawl: { type: 'boolean', group: CHECKS, help: 'also crawl the site from its home page, as "crawl" does' },
+  'max-pages': { type: 'integer', value: 'N', group: CHECKS, help: 'with --crawl: request at most N pages' },
+  'fail-on': {
+    ...PROBLEM_FLAGS['fail-on'],
+    group: EXIT_STATUS,
+    help: 'error, warning, or never: the least severe finding that fails the audit (never: only an audit that could not finish exits 1)',
+  },
+  'max-errors': {
+    type: 'integer',
+    value: 'N',
+    min: 0,
+    default: 0,
+    group: EXIT_STATUS,
+    help: 'tolerate up to N findings at or above --fail-on: a budget for CI',
+  },
+  state: {
+    type: 'string',
+    value: 'DIR',
+    group: STATE,
+    defaultText: `${DEFAULT_STATE_DIR}/`,
+    help: "where the audit's state lives: each URL checked is committed within a tenth of a second",
+  },
+  resume: {
+    type: 'boolean',
+    group: STATE,
+    help: 'continue an interrupted audit of this site (Ctrl-C, SIGTERM, even kill -9) without checking a URL twice',
+  },
+  ...networkFlags('pool'),
+  ...RUN_FLAGS,
+});
+
+export type AuditFlags = FlagValues<typeof AUDIT_FLAGS>;
 
 /** Where and how an audit's outputs go, and what fails it: the same for one process and for a run. */
 export interface AuditOutputs {
@@ -23,16 +109,15 @@ export interface AuditOutputs {
   maxErrors: number;
 }
 
-export function readAuditOutputs(args: ParsedArgs, io: Io): AuditOutputs {
-  const rowsFile = stringFlag(args, 'rows');
-  const htmlFile = stringFlag(args, 'html');
+export function readAuditOutputs(flags: AuditFlags, io: Io): AuditOutputs {
+  const { rows: rowsFile, html: htmlFile } = flags;
   return {
     ...(rowsFile === undefined ? {} : { rowsFile }),
     ...(htmlFile === undefined ? {} : { htmlFile }),
-    json: booleanFlag(args, 'json'),
+    json: flags.json,
     color: io.isTerminal && !process.env.NO_COLOR,
-    failOn: readProblemOptions(args).failOn,
-    maxErrors: integerFlag(args, 'max-errors', 0, { min: 0 }),
+    failOn: flags.failOn,
+    maxErrors: flags.maxErrors,
   };
 }
 

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chooseSample, reportAudit } from '../audit/audit.js';
 import { discoverListings } from '../audit/discovery.js';
-import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import { HttpClient } from '../http/client.js';
 import { formatNumber } from '../report/format.js';
 import { auditJob, listingItems, restoreAuditRun, type AuditRunOptions } from '../run/audit-checks.js';
@@ -18,8 +17,9 @@ import { takePart, type RunPlan } from '../run/session.js';
 import { SqliteAuditStore } from '../store/audit-store.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
+import type { AUDIT_FLAGS } from './audit-common.js';
 import { readAuditOutputs, siteOf, writeAuditOutputs, type AuditOutputs } from './audit-common.js';
-import { UsageError, booleanFlag, integerFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
+import { UsageError, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
 import { readNetworkOptions, type NetworkSettings } from './network-options.js';
 import { readNow } from './now-option.js';
@@ -32,23 +32,24 @@ export interface StoredAudit extends AuditRunOptions {
   outputs: Omit<AuditOutputs, 'color'>;
 }
 
-export async function auditOnWorkers(args: ParsedArgs, io: Io): Promise<number> {
+export async function auditOnWorkers(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number> {
+  const { flags } = args;
   for (const [flag, why] of [
     ['resume', 'a run resumes by itself: start the same command again with the same --run'],
     ['crawl', 'is not available on workers yet: audit with --crawl in one process'],
   ] as const)
-    if (args.values[flag] !== undefined) throw new UsageError(`--${flag} ${why}`);
+    if (flags[flag]) throw new UsageError(`--${flag} ${why}`);
   const input = readSiteInput(args);
-  const quiet = booleanFlag(args, 'quiet');
-  const network = readNetworkOptions(args, io, { quiet });
-  const { color: _color, ...outputs } = readAuditOutputs(args, io);
-  const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
-  const who = readParticipation(args, `audit ${siteOf(input)}`, stateDir);
+  const { quiet } = flags;
+  const network = readNetworkOptions(flags, io, { quiet });
+  const { color: _color, ...outputs } = readAuditOutputs(flags, io);
+  const stateDir = resolve(flags.state ?? DEFAULT_STATE_DIR);
+  const who = readParticipation(flags, `audit ${siteOf(input)}`, stateDir);
   const limits = {
-    maxUrls: stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1),
-    maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
-    maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
-    now: (readNow(args) ?? new Date()).getTime(),
+    maxUrls: flags.maxUrls,
+    maxDepth: flags.maxDepth,
+    maxPageBytes: flags.maxPageBytes,
+    now: (readNow(flags.now) ?? new Date()).getTime(),
   };
   const stored = {
     input,

@@ -5,7 +5,6 @@
 import { resolve } from 'node:path';
 import { runAudit, type AuditPhase } from '../audit/audit.js';
 import type { CheckProgress } from '../audit/checker.js';
-import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import type { CrawlProgress } from '../crawl/crawler.js';
 import type { TreeProgress } from '../discover/tree.js';
 import { HttpClient } from '../http/client.js';
@@ -15,18 +14,22 @@ import { formatNumber } from '../report/format.js';
 import { SqliteAuditStore } from '../store/audit-store.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { auditDatabasePaths, DEFAULT_STATE_DIR } from '../store/site-database.js';
-import { UsageError, booleanFlag, integerFlag, stringFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import { UsageError, defineCommand, type Io, type ParsedArgs } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { readNetworkOptions } from './network-options.js';
 import { readNow } from './now-option.js';
-import { readAuditOutputs, siteOf, writeAuditOutputs } from './audit-common.js';
+import { AUDIT_FLAGS, readAuditOutputs, siteOf, writeAuditOutputs } from './audit-common.js';
 import { auditOnWorkers } from './audit-run.js';
-import { PROBLEM_OPTIONS } from './problem-options.js';
-import { RUN_OPTIONS, RUN_OPTIONS_HELP, wantsRun } from './run-options.js';
+import { RUN_FLAGS_NOTE, WORKERS, wantsRun } from './run-options.js';
 import { ProgressLine } from './progress.js';
 import { readSiteInput } from './site-input.js';
 
-const HELP = `Walks the site's sitemap tree (robots.txt Sitemap: lines, else the well-known locations; each
+export const command = defineCommand({
+  spec: {
+    name: 'audit',
+    summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
+    usage: 'sitemapkit audit SITE_OR_SITEMAP_URL… [options]',
+    description: `Walks the site's sitemap tree (robots.txt Sitemap: lines, else the well-known locations; each
 sitemap fetched once and checked against every rule of the validator), then fetches every listed
 URL politely and checks that what the sitemaps declare is what the site serves. A sitemap URL
 (or several) starts the tree there instead.
@@ -52,99 +55,43 @@ Each finding is a rule of the catalog (sitemapkit rules URL-011); the sitemaps' 
 (the validator's, sitemaps that could not be read, robots.txt Sitemap: lines missing or pointing
 at nothing) are reported beside them.
 
-Output:
-  (default)            a one-screen summary: counts per finding with two examples each
-  --json               the report as one JSON object: site, complete, sitemaps, urls, summary,
-                       checks (per finding: code, severity, title, count, the first 100 examples),
-                       siteChecks (the sitemaps' problems), charts
-  --rows FILE          every row to FILE: JSON Lines, or CSV when FILE ends in .csv
-  --html FILE          the report as one self-contained HTML file (charts, a table per finding
-                       with a filter box; no request leaves it; prints well)
-  -q, --quiet          no progress line on stderr
-
-Checks:
-  --now DATE           the audit's clock, for reproducible reports (default: the real clock; a
-                       resumed audit keeps its first run's)
-  --max-urls N         check a deterministic sample of N listed URLs (the same ones every run),
-                       stated in the report
-  --max-depth N        sitemap index levels followed below a root (default 5)
-  --max-page-bytes N   read at most N bytes of a page (default ${DEFAULT_MAX_PAGE_BYTES.toLocaleString('en-US')})
-  --crawl              also crawl the site from its home page, as "crawl" does
-  --max-pages N        with --crawl: request at most N pages
-
-Exit status (an audit stopped before the end always exits 1; continue it with --resume):
-  --fail-on LEVEL      error (default), warning, or never: the least severe finding that fails
-                       the audit (never: only an audit that could not finish exits 1)
-  --max-errors N       tolerate up to N findings at or above --fail-on (default 0): a budget for CI
-
-State:
-  --state DIR          where the audit's state lives (default ${DEFAULT_STATE_DIR}/): each URL checked is
-                       committed within a tenth of a second
-  --resume             continue an interrupted audit of this site (Ctrl-C, SIGTERM, even kill -9)
-                       without checking a URL twice
-
-${networkHelp('pool')}
-
-${RUN_OPTIONS_HELP}
+Without --json, it prints a one-screen summary: counts per finding with two examples each.`,
+    flags: AUDIT_FLAGS,
+    notes: {
+      [WORKERS]: `${RUN_FLAGS_NOTE}
 On workers, the first process reads the sitemaps and sets down every listed URL; the workers
 check them host by host (--concurrency and --delay per host across all of them), and the
 outputs (summary or --json, --rows, --html) are written once, when every URL is checked, by the
-process that sees it (or again by sitemapkit run finish). Not with --crawl or --resume.
-
-Examples:
+process that sees it (or again by sitemapkit run finish). Not with --crawl or --resume.`,
+    },
+    epilogue: `Examples:
   sitemapkit audit example.com --html audit.html
   sitemapkit audit https://www.example.com/sitemap_index.xml --rows rows.csv --max-urls 10000
   sitemapkit audit example.com --crawl --json > audit.json
   sitemapkit audit example.com --fail-on warning --max-errors 20   # in CI
-  sitemapkit audit example.com --rows rows.csv --run weekly --store postgres://db/sitemapkit --workers 4
-`;
-
-export const command: Command = {
-  spec: {
-    name: 'audit',
-    summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
-    usage: 'sitemapkit audit SITE_OR_SITEMAP_URL… [options]',
-    help: HELP,
-    options: {
-      json: { type: 'boolean' },
-      rows: { type: 'string' },
-      html: { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-      now: { type: 'string' },
-      'max-urls': { type: 'string' },
-      'max-depth': { type: 'string' },
-      'max-page-bytes': { type: 'string' },
-      crawl: { type: 'boolean' },
-      'max-pages': { type: 'string' },
-      'fail-on': PROBLEM_OPTIONS['fail-on']!,
-      'max-errors': { type: 'string' },
-      state: { type: 'string' },
-      resume: { type: 'boolean' },
-      ...networkOptions('pool'),
-      ...RUN_OPTIONS,
-    },
+  sitemapkit audit example.com --rows rows.csv --run weekly --store postgres://db/sitemapkit --workers 4`,
   },
   run,
-};
+});
 
-async function run(args: ParsedArgs, io: Io): Promise<number> {
-  if (wantsRun(args)) return auditOnWorkers(args, io);
+async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number> {
+  const { flags } = args;
+  if (wantsRun(flags)) return auditOnWorkers(args, io);
   const input = readSiteInput(args);
-  const outputs = readAuditOutputs(args, io);
-  const maxUrls = stringFlag(args, 'max-urls') === undefined ? undefined : integerFlag(args, 'max-urls', 1);
-  const maxPages = stringFlag(args, 'max-pages') === undefined ? undefined : integerFlag(args, 'max-pages', 1);
-  if (maxPages !== undefined && !booleanFlag(args, 'crawl')) throw new UsageError('--max-pages goes with --crawl');
-  const quiet = booleanFlag(args, 'quiet');
-  const network = readNetworkOptions(args, io, { quiet });
-  const paths = auditDatabasePaths(resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR), siteOf(input));
-  const resume = booleanFlag(args, 'resume');
+  const outputs = readAuditOutputs(flags, io);
+  const { maxUrls, maxPages } = flags;
+  if (maxPages !== undefined && !flags.crawl) throw new UsageError('--max-pages goes with --crawl');
+  const { quiet } = flags;
+  const network = readNetworkOptions(flags, io, { quiet });
+  const paths = auditDatabasePaths(resolve(flags.state ?? DEFAULT_STATE_DIR), siteOf(input));
+  const { resume } = flags;
   const state = new SqliteAuditStore(paths.audit, { fresh: !resume });
-  const crawlStore = booleanFlag(args, 'crawl') ? new CrawlStore(paths.crawl, { fresh: !resume }) : undefined;
+  const crawlStore = flags.crawl ? new CrawlStore(paths.crawl, { fresh: !resume }) : undefined;
   const http = new HttpClient(network.http);
   const interruption = listenForInterruption();
   const progress = quiet ? undefined : auditProgress(io);
   try {
-    const now = settleClock(state, readNow(args), resume, input, io);
+    const now = settleClock(state, readNow(flags.now), resume, input, io);
     return await writeAuditOutputs(outputs, io, {
       stateFile: paths.audit,
       beforeOutputs: () => progress?.clear(),
@@ -154,8 +101,8 @@ async function run(args: ParsedArgs, io: Io): Promise<number> {
           http,
           now,
           maxUrls,
-          maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
-          maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
+          maxDepth: flags.maxDepth,
+          maxPageBytes: flags.maxPageBytes,
           concurrency: network.concurrency,
           perHost: network.perHost,
           crawl: crawlStore ? { store: crawlStore, maxPages } : undefined,

@@ -1,15 +1,17 @@
 /**
- * What every command shares: how flags are declared and parsed, how usage errors become exit
- * code 2, and how `--help` is printed. One file per command builds on this and does only its job.
+ * What every command shares: how its flag table (src/cli/flags.ts) is parsed, how usage errors
+ * become exit code 2, and how `--help` is printed. One file per command builds on this and does only its job.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
+import { formatFlagSections, parseArgsOptions, readFlagValues, type FlagTable, type FlagValues } from './flags.js';
+import { UsageError } from './usage-error.js';
+
+export { UsageError };
 
 export const EXIT_OK = 0;
 /** The input has errors, or the work failed. */
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
-
-export class UsageError extends Error {}
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -21,24 +23,44 @@ export interface Io {
   stderrIsTerminal: boolean;
 }
 
-export interface CommandSpec {
+/**
+ * A command's usage and help. Its flags are declared once in `flags` (src/cli/flags.ts), from
+ * which parsing, typed values and the flag lines of --help come; the prose around them is written
+ * by hand.
+ */
+export interface CommandSpec<F extends FlagTable = FlagTable> {
   name: string;
   summary: string;
   usage: string;
-  /** Help text below the usage line: what the command does, each flag, examples. */
-  help: string;
-  options: NonNullable<ParseArgsConfig['options']>;
+  /** What the command does: the help between the summary and the flags. */
+  description: string;
+  flags: F;
+  /** Prose printed under a group's flags, by group. */
+  notes?: Readonly<Record<string, string>>;
+  /** The help after the flags: how a run ends, examples. */
+  epilogue?: string;
   allowPositionals?: boolean;
 }
 
-export interface Command {
-  spec: CommandSpec;
-  run(args: ParsedArgs, io: Io): Promise<number>;
+export interface Command<F extends FlagTable = FlagTable> {
+  spec: CommandSpec<F>;
+  run(args: ParsedArgs<F>, io: Io): Promise<number>;
 }
 
-export interface ParsedArgs {
-  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+export interface ParsedArgs<F extends FlagTable = FlagTable> {
+  /** The flags, typed, by camel-case name (`flags.maxPerRule`). */
+  flags: FlagValues<F>;
   positionals: string[];
+  /** -h or --help was given: the help is printed, and no flag's value was judged. */
+  help: boolean;
+}
+
+/** A command with its flag table's types kept, so that `run` reads its flags typed. */
+export function defineCommand<const F extends FlagTable>(command: {
+  spec: CommandSpec<F>;
+  run(args: ParsedArgs<F>, io: Io): Promise<number>;
+}): Command<F> {
+  return command;
 }
 
 /** Colours on stdout: on a terminal, unless NO_COLOR is set (https://no-color.org). */
@@ -47,23 +69,24 @@ export function useColor(io: Io): boolean {
 }
 
 /** Parses argv for a command; throws UsageError with a message a person can act on. */
-export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
+export function parseCommandArgs<F extends FlagTable>(spec: CommandSpec<F>, argv: string[]): ParsedArgs<F> {
+  const options = parseArgsOptions(spec.flags);
+  let parsed;
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { help: { type: 'boolean', short: 'h' }, ...spec.options },
-      allowPositionals: spec.allowPositionals ?? true,
-      strict: true,
-    });
-    return { values, positionals };
+    parsed = parseArgs({ args: argv, options, allowPositionals: spec.allowPositionals ?? true, strict: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional.*$/s, '');
     const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
-    const near = unknown === undefined ? undefined : closest(unknown, ['help', ...Object.keys(spec.options)]);
+    const near = unknown === undefined ? undefined : closest(unknown, Object.keys(options));
     throw new UsageError(
       `${message}${near === undefined ? '' : `: did you mean --${near}?`}\nRun "sitemapkit ${spec.name} --help" for usage.`,
     );
   }
+  const { values, positionals } = parsed;
+  // --help is answered before any flag's value is judged.
+  const help = values.help === true;
+  const flags = help ? {} : readFlagValues(spec.flags, values);
+  return { flags: flags as FlagValues<F>, positionals, help };
 }
 
 /**
@@ -104,42 +127,18 @@ function editDistance(a: string, b: string): number {
  * command (src/cli/problem-options.ts says why), so no command can forget or contradict them.
  */
 export function formatHelp(spec: CommandSpec): string {
-  return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${spec.help.trim()}\n\n${exitCodesHelp(spec)}\n`;
+  const body = [spec.description, formatFlagSections(spec.flags, spec.notes), spec.epilogue ?? '']
+    .map((part) => part.replace(/^\n+|\s+$/g, ''))
+    .filter((part) => part !== '')
+    .join('\n\n');
+  const problems = 'fail-on' in spec.flags;
+  return `Usage: ${spec.usage}\n\n${spec.summary}\n\n${body}\n\n${exitCodesHelp(problems)}\n`;
 }
 
 /** The exit-code policy as a command's help states it; commands that report problems add --fail-on. */
-export function exitCodesHelp(spec: Pick<CommandSpec, 'options'>): string {
-  const problems = 'fail-on' in spec.options;
+export function exitCodesHelp(problems: boolean): string {
   return `Exit codes (the same for every sitemapkit command):
   0  ${problems ? 'the work was done and found no problem at or above --fail-on' : 'the work was done'}
   1  ${problems ? 'a problem at or above --fail-on (default: error) was found, or the work failed' : 'the work failed'}
   2  bad usage: an unknown flag, a missing or wrong argument`;
-}
-
-/** Reads a flag as a string, or undefined. */
-export function stringFlag(args: ParsedArgs, name: string): string | undefined {
-  const value = args.values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Reads a repeatable flag as a list of strings. */
-export function listFlag(args: ParsedArgs, name: string): string[] {
-  const value = args.values[name];
-  if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-}
-
-export function booleanFlag(args: ParsedArgs, name: string): boolean {
-  return args.values[name] === true;
-}
-
-/** Reads a flag as a positive integer (or zero when allowed); a bad value is a usage error. */
-export function integerFlag(args: ParsedArgs, name: string, fallback: number, { min = 1 } = {}): number {
-  const raw = stringFlag(args, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(value) || value < min) {
-    throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${raw}"`);
-  }
-  return value;
 }

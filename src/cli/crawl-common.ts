@@ -16,12 +16,120 @@ import { writeSitemaps } from '../generate/index.js';
 import type { WriteSummary } from '../generate/types.js';
 import { hasScheme } from '../discover/roots.js';
 import { formatFolded } from '../report/format.js';
-import { UsageError, integerFlag, listFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
-import type { NetworkSettings } from './network-options.js';
-import type { OutputOptions } from './output-options.js';
+import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
+import { DEFAULT_STATE_DIR } from '../store/site-database.js';
+import { UsageError, type Io } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
+import { networkFlags, type NetworkSettings } from './network-options.js';
+import { OUTPUT_FLAGS, type OutputOptions } from './output-options.js';
+import { PROBLEM_FLAGS } from './problem-options.js';
+import { RUN_FLAGS } from './run-options.js';
 
 /** The crawl retries less than the commands that fetch one document: a failed page was tried once already, in the crawl. */
 export const CRAWL_NETWORK_DEFAULTS = { retries: 2 };
+
+const CRAWL = 'Crawl';
+export const TRAPS = 'Spider traps (URL spaces without end) are left out past these limits';
+const REPORT = 'Report';
+
+/** The flags of `sitemapkit crawl`, in one process or on workers. */
+export const CRAWL_FLAGS = defineFlags({
+  'max-pages': {
+    type: 'integer',
+    value: 'N',
+    group: CRAWL,
+    help: 'request at most N pages (a redirect followed is a request of its own); on workers, N in all across every process of the run',
+  },
+  'max-depth': {
+    type: 'integer',
+    value: 'N',
+    min: 0,
+    group: CRAWL,
+    help: 'follow links at most N hops from the start (0: the start page only)',
+  },
+  include: {
+    type: 'list',
+    value: 'GLOB',
+    group: CRAWL,
+    help: 'crawl only URLs whose path (and query) match; repeatable ("/blog/**"); a glob starting with http matches the whole URL',
+  },
+  exclude: {
+    type: 'list',
+    value: 'GLOB',
+    group: CRAWL,
+    help: 'never crawl URLs that match; repeatable ("/search*", "**/*.pdf")',
+  },
+  'keep-param': {
+    type: 'list',
+    value: 'NAME',
+    group: CRAWL,
+    help: 'keep this query parameter although it is a tracking one; repeatable, globs allowed ("utm_campaign", "*" keeps every one)',
+  },
+  'strip-param': {
+    type: 'list',
+    value: 'GLOB',
+    group: CRAWL,
+    help: 'also drop these query parameters; repeatable ("sessionid")',
+  },
+  'max-page-bytes': {
+    type: 'integer',
+    value: 'N',
+    default: DEFAULT_MAX_PAGE_BYTES,
+    group: CRAWL,
+    help: 'read at most N bytes of a page; a larger page is left out as cut off',
+  },
+  'use-sitemaps': {
+    type: 'boolean',
+    group: CRAWL,
+    help: "also start from the URLs of the site's existing sitemaps; one that cannot be read whole is named, and fails the run",
+  },
+  state: {
+    type: 'string',
+    value: 'DIR',
+    group: CRAWL,
+    defaultText: `${DEFAULT_STATE_DIR}/ in the working directory`,
+    help: 'where the crawl state lives (never inside --out)',
+  },
+  resume: {
+    type: 'boolean',
+    group: CRAWL,
+    help: 'continue the interrupted crawl of this site instead of starting over',
+  },
+  'max-query-variants': {
+    type: 'integer',
+    value: 'N',
+    defaultText: String(DEFAULT_TRAP_LIMITS.maxQueryVariants),
+    group: TRAPS,
+    help: 'query variants of one path fetched (/search?q=…)',
+  },
+  'max-path-segments': {
+    type: 'integer',
+    value: 'N',
+    defaultText: String(DEFAULT_TRAP_LIMITS.maxPathSegments),
+    group: TRAPS,
+    help: 'segments in a path; a run of segments repeated 3 times in a row (/a/b/a/b/a/b/) is always a trap',
+  },
+  'max-chain': {
+    type: 'integer',
+    value: 'N',
+    defaultText: String(DEFAULT_TRAP_LIMITS.maxChain),
+    group: TRAPS,
+    help: 'pages of one URL pattern, each found on the one before (next month, next day: /calendar/2024-05 → /calendar/2024-06 …), where they cannot be content: pages alike but for their numbers, or dated far from the present; chains of distinct pages (pagination) are crawled whole',
+  },
+  json: { type: 'boolean', group: REPORT, help: 'print the report as JSON' },
+  report: {
+    type: 'string',
+    value: 'FILE',
+    group: REPORT,
+    help: 'write every URL left out, with its reason and the page it was found on, to FILE: JSON Lines, or CSV when FILE ends in .csv',
+  },
+  ...PROBLEM_FLAGS,
+  ...networkFlags('pool', CRAWL_NETWORK_DEFAULTS),
+  ...RUN_FLAGS,
+  ...OUTPUT_FLAGS,
+});
+
+export type CrawlFlags = FlagValues<typeof CRAWL_FLAGS>;
 
 /** Outcomes of the start URL that mean there was no site to crawl. */
 const START_FAILURES = new Set(['fetch-error', 'http-error', 'server-error', 'robots-blocked']);
@@ -40,19 +148,19 @@ export interface CrawlRules {
 }
 
 /** The rules from the flags; politeness (--concurrency, --delay) as the network flags read it. */
-export function readCrawlRules(args: ParsedArgs, perHost: NetworkSettings['perHost']): CrawlRules {
+export function readCrawlRules(flags: CrawlFlags, perHost: NetworkSettings['perHost']): CrawlRules {
   return {
-    include: listFlag(args, 'include'),
-    exclude: listFlag(args, 'exclude'),
-    keepParams: listFlag(args, 'keep-param'),
-    stripParams: listFlag(args, 'strip-param'),
-    maxDepth: optionalInteger(args, 'max-depth', 0),
+    include: flags.include,
+    exclude: flags.exclude,
+    keepParams: flags.keepParam,
+    stripParams: flags.stripParam,
+    maxDepth: flags.maxDepth,
     trapLimits: {
-      maxQueryVariants: optionalInteger(args, 'max-query-variants', 1),
-      maxPathSegments: optionalInteger(args, 'max-path-segments', 1),
-      maxChain: optionalInteger(args, 'max-chain', 1),
+      maxQueryVariants: flags.maxQueryVariants,
+      maxPathSegments: flags.maxPathSegments,
+      maxChain: flags.maxChain,
     },
-    maxPageBytes: integerFlag(args, 'max-page-bytes', DEFAULT_MAX_PAGE_BYTES),
+    maxPageBytes: flags.maxPageBytes,
     delayMs: perHost.delayMs,
     concurrency: perHost.concurrency,
   };
@@ -69,7 +177,10 @@ export interface StartUrl {
  * name and password are left out, with a warning naming the host (URL-024): they would be
  * published in every <loc>, and the crawl never sends them.
  */
-export function readStartUrls(args: ParsedArgs, { several, io }: { several: boolean; io: Io }): StartUrl[] {
+export function readStartUrls(
+  args: { positionals: string[] },
+  { several, io }: { several: boolean; io: Io },
+): StartUrl[] {
   const inputs = args.positionals;
   if (inputs.length === 0) throw new UsageError('give the URL to start crawling from, e.g. https://www.example.com/');
   if (inputs.length > 1 && !several)
@@ -86,10 +197,6 @@ export function readStartUrls(args: ParsedArgs, { several, io }: { several: bool
       io.stderr.write(`${formatDiagnostic(diagnostic('URL-024', userinfoProblem(userinfo.host).message))}\n`);
     return { url, schemeGuessed };
   });
-}
-
-export function optionalInteger(args: ParsedArgs, name: string, min: number): number | undefined {
-  return stringFlag(args, name) === undefined ? undefined : integerFlag(args, name, 0, { min });
 }
 
 /**

@@ -22,15 +22,9 @@ import { CrawlStore } from '../store/crawl-store.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, stringFlag, type Io, type ParsedArgs } from './command.js';
-import {
-  CRAWL_NETWORK_DEFAULTS,
-  judgeCrawl,
-  optionalInteger,
-  publish,
-  readCrawlRules,
-  readStartUrls,
-} from './crawl-common.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, type Io, type ParsedArgs } from './command.js';
+import type { CRAWL_FLAGS } from './crawl-common.js';
+import { judgeCrawl, publish, readCrawlRules, readStartUrls } from './crawl-common.js';
 import { listenForInterruption } from './interrupt.js';
 import { readNetworkOptions } from './network-options.js';
 import { readOutputOptions, type OutputOptions } from './output-options.js';
@@ -45,27 +39,27 @@ export interface StoredCrawl extends CrawlRunOptions {
   json: boolean;
 }
 
-export async function crawlOnWorkers(args: ParsedArgs, io: Io): Promise<number> {
-  if (args.values.resume !== undefined)
+export async function crawlOnWorkers(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number> {
+  const { flags } = args;
+  if (flags.resume)
     throw new UsageError('--resume a run resumes by itself: start the same command again with the same --run');
   // Workers take the URLs as given: a host alone is https (one process tries http after it).
   const startUrls = readStartUrls(args, { several: true, io }).map((start) => start.url);
-  const network = readNetworkOptions(args, io, { overrides: CRAWL_NETWORK_DEFAULTS });
-  const output = readOutputOptions(args, { baseUrl: new URL('/', startUrls[0]).href });
-  const stateDir = resolve(stringFlag(args, 'state') ?? DEFAULT_STATE_DIR);
-  const who = readParticipation(args, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
-  const rules = readCrawlRules(args, network.perHost);
-  const report = stringFlag(args, 'report');
-  const maxPages = optionalInteger(args, 'max-pages', 1);
+  const network = readNetworkOptions(flags, io);
+  const output = readOutputOptions(flags, { baseUrl: new URL('/', startUrls[0]).href });
+  const stateDir = resolve(flags.state ?? DEFAULT_STATE_DIR);
+  const who = readParticipation(flags, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
+  const rules = readCrawlRules(flags, network.perHost);
+  const { report, maxPages } = flags;
   const options: StoredCrawl = {
     ...rules,
     ...(maxPages === undefined ? {} : { maxPages }),
-    ...(booleanFlag(args, 'use-sitemaps') ? { useSitemaps: true } : {}),
+    ...(flags.useSitemaps ? { useSitemaps: true } : {}),
     startUrls,
     output: { ...output, outDir: resolve(output.outDir) },
-    baseUrlGiven: stringFlag(args, 'base-url') !== undefined,
+    baseUrlGiven: flags.baseUrl !== undefined,
     ...(report === undefined ? {} : { report: resolve(report) }),
-    json: booleanFlag(args, 'json'),
+    json: flags.json,
   };
   const userAgent = network.http.userAgent ?? DEFAULT_USER_AGENT;
   const seeds = startUrls.map((url) => ({ url, host: new URL(url).origin, depth: 0 }));

@@ -11,24 +11,62 @@ import { HttpClient } from '../http/client.js';
 import { missingSource, SitemapSet } from '../diff/sitemap-set.js';
 import { diffSummary, formatDiffSummary, hasDifferences } from '../report/diff.js';
 import { formatNumber } from '../report/format.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  stringFlag,
-  type Command,
-  type Io,
-} from './command.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, defineCommand, type Io } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { networkFlags, readNetworkOptions } from './network-options.js';
 import { optionalBaseUrl } from './output-options.js';
 import { ProblemPrinter } from './problem-printer.js';
-import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
+import { PROBLEM_FLAGS } from './problem-options.js';
+import { defineFlags } from './flags.js';
 import { ProgressLine } from './progress.js';
 
-const HELP = `
+const OPTIONS = 'Options';
+
+const FLAGS = defineFlags({
+  'check-redirects': {
+    type: 'boolean',
+    group: OPTIONS,
+    help: 'request every removed URL: one that now redirects to an added URL is "moved" (and its target is not listed as added); a URL that cannot be requested stays removed, with a warning',
+  },
+  'exit-code': { type: 'boolean', group: OPTIONS, help: 'exit 1 when the sets differ, as "git diff --exit-code"' },
+  json: {
+    type: 'boolean',
+    group: OPTIONS,
+    help: `end the output with one more line, {"summary":{…}}: each set's source, documents, URLs, duplicates and whether it was read whole, and the counts of each change and of each field changed`,
+  },
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    group: OPTIONS,
+    help: 'what the relative URLs of a URL list (.jsonl, .csv) resolve against, as "sitemapkit generate --base-url" resolves them (without it, a relative URL in a list is an error)',
+  },
+  'temp-dir': {
+    type: 'string',
+    value: 'DIR',
+    group: OPTIONS,
+    defaultText: "the system's temporary folder",
+    help: 'where the sets are sorted (about the size of both sets as JSON)',
+  },
+  'max-per-rule': {
+    ...PROBLEM_FLAGS['max-per-rule'],
+    group: OPTIONS,
+    help: 'print at most N problems of each code found in the sets (0 prints all); only errors are printed',
+  },
+  quiet: {
+    type: 'boolean',
+    short: 'q',
+    group: OPTIONS,
+    help: 'no summary and no progress on stderr (problems are still printed)',
+  },
+  ...networkFlags('pool'),
+});
+
+export const command = defineCommand({
+  spec: {
+    name: 'diff',
+    summary: 'Compare two sets of sitemaps: the URLs added, removed, changed (and moved).',
+    usage: 'sitemapkit diff OLD NEW [--check-redirects] [--exit-code] [--json] [options]',
+    description: `
 Compares two sets of sitemaps URL by URL and prints one JSON object per line for each URL that
 was added, removed or changed, in URL order:
 
@@ -53,28 +91,9 @@ OLD and NEW are each:
   -                      standard input (one document), for one of the two
 
 Memory stays bounded however large the sets: each is sorted on disk in runs (in --temp-dir),
-then both are walked side by side once.
-
-Options:
-  --check-redirects      request every removed URL: one that now redirects to an added URL is
-                         "moved" (and its target is not listed as added); a URL that cannot be
-                         requested stays removed, with a warning
-  --exit-code            exit 1 when the sets differ, as "git diff --exit-code"
-  --json                 end the output with one more line, {"summary":{…}}: each set's source,
-                         documents, URLs, duplicates and whether it was read whole, and the counts
-                         of each change and of each field changed
-  --base-url URL         what the relative URLs of a URL list (.jsonl, .csv) resolve against, as
-                         "sitemapkit generate --base-url" resolves them (without it, a relative URL
-                         in a list is an error)
-  --temp-dir DIR         where the sets are sorted (default the system's temporary folder; about
-                         the size of both sets as JSON)
-  --max-per-rule N       print at most N problems of each code found in the sets (default
-                         ${DEFAULT_MAX_PER_RULE}; 0 prints all); only errors are printed
-  -q, --quiet            no summary and no progress on stderr (problems are still printed)
-
-${networkHelp('pool')}
-
-Exit status: 0 whatever the differences (1 with --exit-code when there are some); 1 when a set
+then both are walked side by side once.`,
+    flags: FLAGS,
+    epilogue: `Exit status: 0 whatever the differences (1 with --exit-code when there are some); 1 when a set
 could not be read whole (a file missing, a sitemap that failed to load, a transfer cut off): the
 URLs it did not give would show as removed or added, so the rows are printed but not to be
 trusted; 2 on bad usage.
@@ -83,25 +102,7 @@ Examples:
   sitemapkit diff public-before/ public/
   sitemapkit diff https://www.example.com/sitemap.xml public/sitemap.xml --exit-code
   sitemapkit diff old.xml.gz new.xml.gz | jq -r 'select(.change == "removed") | .loc'
-  sitemapkit diff example.com staging/ --check-redirects --json
-`;
-
-export const command: Command = {
-  spec: {
-    name: 'diff',
-    summary: 'Compare two sets of sitemaps: the URLs added, removed, changed (and moved).',
-    usage: 'sitemapkit diff OLD NEW [--check-redirects] [--exit-code] [--json] [options]',
-    help: HELP,
-    options: {
-      'check-redirects': { type: 'boolean' },
-      'exit-code': { type: 'boolean' },
-      json: { type: 'boolean' },
-      'temp-dir': { type: 'string' },
-      'base-url': { type: 'string' },
-      'max-per-rule': { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-      ...networkOptions('pool'),
-    },
+  sitemapkit diff example.com staging/ --check-redirects --json`,
   },
 
   async run(args, io) {
@@ -118,12 +119,13 @@ export const command: Command = {
         return EXIT_FAILED;
       }
     }
-    const quiet = booleanFlag(args, 'quiet');
-    const network = readNetworkOptions(args, io, { quiet });
+    const { flags } = args;
+    const { quiet } = flags;
+    const network = readNetworkOptions(flags, io, { quiet });
     // Errors only: a diff is not a validation (sitemapkit validate shows the rest).
     const problems = new ProblemPrinter(
       io,
-      integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }),
+      flags.maxPerRule,
       (problem) => problem.severity === 'error' || problem.code === 'FETCH-001',
     );
     const progress = quiet ? undefined : new DiffProgress(io);
@@ -138,13 +140,13 @@ export const command: Command = {
       stdin: io.stdin,
       signal: interruption.signal,
       onProblem: problems.print,
-      baseUrl: optionalBaseUrl(args),
+      baseUrl: optionalBaseUrl(flags.baseUrl),
     };
     const before = new SitemapSet(oldSource, setOptions);
     const after = new SitemapSet(newSource, setOptions);
-    const tempDir = stringFlag(args, 'temp-dir');
+    const { tempDir } = flags;
     const diff = new SitemapDiff(before, after, { tempDir, signal: interruption.signal, onProgress: progress?.phase });
-    const rows = booleanFlag(args, 'check-redirects')
+    const rows = flags.checkRedirects
       ? withMoves(diff, {
           http,
           concurrency: network.concurrency,
@@ -170,7 +172,7 @@ export const command: Command = {
       old: { source: oldSource, documents: before.documents, complete: before.complete },
       new: { source: newSource, documents: after.documents, complete: after.complete },
     });
-    if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify({ summary })}\n`);
+    if (flags.json) io.stdout.write(`${JSON.stringify({ summary })}\n`);
     problems.end();
     if (!quiet) io.stderr.write(formatDiffSummary(summary));
     const unread = [summary.old, summary.new].filter((side) => !side.complete);
@@ -179,9 +181,9 @@ export const command: Command = {
         `sitemapkit diff: ${side.source} was not read whole (see above): the URLs it did not give show as ${side === summary.old ? 'added' : 'removed'}\n`,
       );
     if (unread.length > 0) return EXIT_FAILED;
-    return booleanFlag(args, 'exit-code') && hasDifferences(summary) ? EXIT_FAILED : EXIT_OK;
+    return flags.exitCode && hasDifferences(summary) ? EXIT_FAILED : EXIT_OK;
   },
-};
+});
 
 /** The rows as JSON lines, in large writes, waiting when stdout is full. */
 async function writeRows(rows: AsyncIterable<DiffRow>, io: Io): Promise<void> {

@@ -11,8 +11,7 @@ import { GenerateError } from '../generate/index.js';
 // What only build directories and --state need (an HTML parser, git, SQLite) is loaded when
 // used: a URL list is read without it (a tenth of a second of start-up less).
 import { LeftOutPages } from '../input/left-out.js';
-import type { TrailingSlash } from '../input/site-directory.js';
-import { URL_LIST_FORMATS, type UrlListFormat } from '../input/types.js';
+import { URL_LIST_FORMATS } from '../input/types.js';
 import { readUrlListBatches } from '../input/url-list.js';
 import { countOf, formatFolded } from '../report/format.js';
 import { formatGenerateSummary, likelyCause } from '../report/generate.js';
@@ -23,45 +22,93 @@ import {
   type SiteNote,
   type SiteSource,
 } from '../site/generate-from-directory.js';
-import {
-  EXIT_FAILED,
-  UsageError,
-  booleanFlag,
-  listFlag,
-  stringFlag,
-  type Command,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
-import {
-  HTML_SITEMAP_OPTIONS,
-  HTML_SITEMAP_OPTIONS_HELP,
-  formatHtmlSitemapOutcome,
-  readHtmlSitemapRequest,
-} from './html-sitemap-option.js';
+import { EXIT_FAILED, UsageError, defineCommand, type Io } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
+import { HTML_SITEMAP_FLAGS, formatHtmlSitemapOutcome, readHtmlSitemapRequest } from './html-sitemap-option.js';
 import { listenForInterruption } from './interrupt.js';
 import { ProgressLine } from './progress.js';
-import {
-  PROBLEM_OPTIONS,
-  PROBLEM_OPTIONS_HELP,
-  exitCode,
-  readProblemOptions,
-  type ProblemSettings,
-} from './problem-options.js';
-import {
-  OUTPUT_OPTIONS,
-  OUTPUT_OPTIONS_HELP,
-  readOutputOptions,
-  refuseStateInsideOut,
-  type OutputOptions,
-} from './output-options.js';
+import { PROBLEMS, PROBLEM_FLAGS, exitCode, type ProblemSettings } from './problem-options.js';
+import { OUTPUT_FLAGS, readOutputOptions, refuseStateInsideOut, type OutputOptions } from './output-options.js';
 
-export const command: Command = {
+const INPUT = 'Input';
+const PRINTING = 'Printing';
+
+const FLAGS = defineFlags({
+  'input-format': {
+    type: 'choice',
+    value: 'F',
+    choices: URL_LIST_FORMATS,
+    group: INPUT,
+    help: 'txt, jsonl or csv, for "-" and files without a known extension (a .txt INPUT is always a URL list here, never a text sitemap)',
+  },
+  exclude: {
+    type: 'list',
+    value: 'GLOB',
+    group: INPUT,
+    help: 'leave out build-directory pages whose path matches GLOB (repeatable), relative to the directory: "drafts/**" or "/drafts/**"; a GLOB that matches no page is reported',
+  },
+  'not-found': {
+    type: 'string',
+    value: 'PATH',
+    group: INPUT,
+    help: "the site's 404 page, relative to DIR, when no convention names it",
+  },
+  'keep-disallowed': {
+    type: 'boolean',
+    group: INPUT,
+    help: "list pages the folder's robots.txt disallows (each one is warned of)",
+  },
+  'clean-urls': {
+    type: 'boolean',
+    group: INPUT,
+    help: "list about.html as /about (default: vercel.json's cleanUrls)",
+  },
+  images: {
+    type: 'boolean',
+    group: INPUT,
+    help: 'list the images each page shows (<img>, srcset), but not one that stands on most pages (more than half of them, at least 3): a logo',
+  },
+  'trailing-slash': {
+    type: 'choice',
+    value: 'M',
+    choices: ['always', 'never', 'keep'],
+    group: INPUT,
+    defaultText: "vercel.json's trailingSlash, else keep",
+    help: 'always, never or keep the slash of folder URLs (/blog/)',
+  },
+  strict: {
+    type: 'boolean',
+    group: INPUT,
+    help: 'stop at the first bad line; the output directory is left untouched',
+  },
+  'keep-duplicates': {
+    type: 'boolean',
+    group: INPUT,
+    help: 'write every URL as given, without looking for duplicates: for inputs known to be unique. Finding duplicates costs 8 bytes per URL (about 130 MB at 10 million URLs); with this flag memory stays flat',
+  },
+  state: {
+    type: 'string',
+    value: 'DIR',
+    group: INPUT,
+    help: 'regenerate incrementally with the ledger in DIR/generate.sqlite (made if missing; not inside --out); duplicates are then found on disk',
+  },
+  ...OUTPUT_FLAGS,
+  ...HTML_SITEMAP_FLAGS,
+  ...PROBLEM_FLAGS,
+  json: {
+    type: 'boolean',
+    group: PRINTING,
+    help: 'print the summary as one JSON object, with the problems and left-out pages',
+  },
+  quiet: { type: 'boolean', short: 'q', group: PRINTING, help: 'print only the robots.txt line(s) and problems' },
+});
+
+export const command = defineCommand({
   spec: {
     name: 'generate',
     summary: 'Turn URL lists or a build directory into sitemaps: sharded, gzipped, indexed.',
     usage: 'sitemapkit generate INPUT… --base-url URL --out DIR [options]',
-    help: `
+    description: `
 Inputs (any number, read in order):
   FILE.txt               one URL per line; blank lines and # comments are skipped
   FILE.jsonl             one entry object per line: {"loc":…,"lastmod":…,"images":[…],…}
@@ -105,76 +152,29 @@ hashed asset names (app.3f2a9c1b.js), the generator <meta> and build timestamps 
 second do not count as changes. On the first run, a page tracked by git and unmodified is dated by
 its last commit (not in a shallow clone). URL lists keep the lastmod they give. Each run prints
 what was added, changed and removed, and records it in the ledger (tables generate_runs and
-generate_changes) for "sitemapkit submit --from-state DIR".
-
-Input:
-  --input-format F       txt, jsonl or csv, for "-" and files without a known extension
-  --exclude GLOB         leave out build-directory pages whose path matches GLOB (repeatable),
-                         relative to the directory: "drafts/**" or "/drafts/**"; a GLOB that
-                         matches no page is reported
-  --not-found PATH       the site's 404 page, relative to DIR, when no convention names it
-  --keep-disallowed      list pages the folder's robots.txt disallows (each one is warned of)
-  --clean-urls           list about.html as /about (default: vercel.json's cleanUrls)
-  --images               list the images each page shows (<img>, srcset), but not one that
-                         stands on most pages (more than half of them, at least 3): a logo
-  --trailing-slash M     always, never or keep (default) the slash of folder URLs (/blog/);
-                         default from vercel.json's trailingSlash
-  --strict               stop at the first bad line; the output directory is left untouched
-  --keep-duplicates      write every URL as given, without looking for duplicates: for inputs
-                         known to be unique. Finding duplicates costs 8 bytes per URL (about
-                         130 MB at 10 million URLs); with this flag memory stays flat
-  --state DIR            regenerate incrementally with the ledger in DIR/generate.sqlite (made
-                         if missing; not inside --out); duplicates are then found on disk
-
-${OUTPUT_OPTIONS_HELP}
-
-${HTML_SITEMAP_OPTIONS_HELP}
-
-${PROBLEM_OPTIONS_HELP}
-                         The same bound applies to left-out pages per reason.
-
-Printing:
-  --json                 print the summary as one JSON object, with the problems and left-out pages
-  -q, --quiet            print only the robots.txt line(s) and problems
-
+generate_changes) for "sitemapkit submit --from-state DIR".`,
+    flags: FLAGS,
+    notes: { [PROBLEMS]: '                         The same bound applies to left-out pages per reason.' },
+    epilogue: `
 Examples:
   sitemapkit generate urls.txt --base-url https://www.example.com/ --out public
   sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --exclude "/drafts/**" --gzip
   sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --state .sitemapkit
-  cat urls.jsonl | sitemapkit generate - --base-url https://www.example.com/ --out out --max-urls 10000
-`,
-    options: {
-      ...OUTPUT_OPTIONS,
-      ...HTML_SITEMAP_OPTIONS,
-      'input-format': { type: 'string' },
-      exclude: { type: 'string', multiple: true },
-      'not-found': { type: 'string' },
-      'keep-disallowed': { type: 'boolean' },
-      'clean-urls': { type: 'boolean' },
-      images: { type: 'boolean' },
-      'trailing-slash': { type: 'string' },
-      strict: { type: 'boolean' },
-      'keep-duplicates': { type: 'boolean' },
-      state: { type: 'string' },
-      ...PROBLEM_OPTIONS,
-      json: { type: 'boolean' },
-      quiet: { type: 'boolean', short: 'q' },
-    },
+  cat urls.jsonl | sitemapkit generate - --base-url https://www.example.com/ --out out --max-urls 10000`,
   },
 
   async run(args, io) {
     if (args.positionals.length === 0)
       throw new UsageError('give at least one INPUT: a URL list file, "-" for standard input, or a build directory');
-    const problems = readProblemOptions(args);
-    const output = readOutputOptions(args);
-    const inputFormat = readInputFormat(stringFlag(args, 'input-format'));
-    const exclude = listFlag(args, 'exclude');
-    const pages = readPageOptions(args);
-    const stateDir = stringFlag(args, 'state');
-    const htmlSitemap = readHtmlSitemapRequest(args);
+    const { flags } = args;
+    const problems = { failOn: flags.failOn, maxPerRule: flags.maxPerRule };
+    const output = readOutputOptions(flags);
+    const { inputFormat, exclude, state: stateDir } = flags;
+    const pages = readPageOptions(flags);
+    const htmlSitemap = readHtmlSitemapRequest(flags);
     if (stateDir !== undefined) {
       refuseStateInsideOut(stateDir, output.outDir, 'ledger');
-      if (booleanFlag(args, 'keep-duplicates'))
+      if (flags.keepDuplicates)
         throw new UsageError(
           '--keep-duplicates cannot be used with --state: the ledger keeps one record per URL (and finds duplicates on disk, at no cost in memory)',
         );
@@ -182,8 +182,8 @@ Examples:
     const report = new RunReport(io, {
       output,
       ...problems,
-      json: booleanFlag(args, 'json'),
-      quiet: booleanFlag(args, 'quiet'),
+      json: flags.json,
+      quiet: flags.quiet,
     });
     // An input that cannot be read is failed work (exit 1, as in parse and validate), found before anything is written.
     for (const path of args.positionals) {
@@ -216,8 +216,8 @@ Examples:
         ...pages,
         ...(stateDir === undefined ? {} : { state: stateDir }),
         ...(htmlSitemap === undefined ? {} : { htmlSitemap }),
-        strict: booleanFlag(args, 'strict'),
-        keepDuplicates: booleanFlag(args, 'keep-duplicates'),
+        strict: flags.strict,
+        keepDuplicates: flags.keepDuplicates,
         signal: interruption.signal,
         examplesPerReason: report.maxPerRule,
         onProblem: report.problem,
@@ -243,32 +243,20 @@ Examples:
       sources.some((source) => typeof source === 'string'),
     );
   },
-};
+});
 
 /** The build-directory flags; absent ones are left to the folder's host config. */
 function readPageOptions(
-  args: ParsedArgs,
+  flags: FlagValues<typeof FLAGS>,
 ): Pick<GenerateFromDirectoryOptions, 'notFound' | 'keepDisallowed' | 'cleanUrls' | 'trailingSlash' | 'images'> {
-  const notFound = stringFlag(args, 'not-found');
-  const trailingSlash = stringFlag(args, 'trailing-slash');
-  if (trailingSlash !== undefined && !TRAILING_SLASHES.includes(trailingSlash as TrailingSlash))
-    throw new UsageError(`--trailing-slash must be always, never or keep, not "${trailingSlash}"`);
+  const { notFound, trailingSlash } = flags;
   return {
     ...(notFound === undefined ? {} : { notFound }),
-    keepDisallowed: booleanFlag(args, 'keep-disallowed'),
-    ...(booleanFlag(args, 'clean-urls') ? { cleanUrls: true } : {}),
-    ...(booleanFlag(args, 'images') ? { images: true } : {}),
-    ...(trailingSlash === undefined ? {} : { trailingSlash: trailingSlash as TrailingSlash }),
+    keepDisallowed: flags.keepDisallowed,
+    ...(flags.cleanUrls ? { cleanUrls: true } : {}),
+    ...(flags.images ? { images: true } : {}),
+    ...(trailingSlash === undefined ? {} : { trailingSlash }),
   };
-}
-
-const TRAILING_SLASHES: readonly TrailingSlash[] = ['always', 'never', 'keep'];
-
-function readInputFormat(raw: string | undefined): UrlListFormat | undefined {
-  if (raw === undefined) return undefined;
-  if (!(URL_LIST_FORMATS as readonly string[]).includes(raw))
-    throw new UsageError(`--input-format must be one of ${URL_LIST_FORMATS.join(', ')}, not "${raw}"`);
-  return raw as UrlListFormat;
 }
 
 /**

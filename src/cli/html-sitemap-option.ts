@@ -6,25 +6,29 @@
  */
 import { resolve } from 'node:path';
 import type { HtmlSitemapOutcome, HtmlSitemapRequest } from '../site/html-sitemap-files.js';
-import { UsageError, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
+import { UsageError } from './usage-error.js';
 
-export const HTML_SITEMAP_OPTIONS: CommandSpec['options'] = {
-  'html-sitemap': { type: 'string' },
-  'html-stylesheet': { type: 'string' },
-};
+export const HTML_SITEMAP = 'HTML sitemap (a page for people)';
 
-export const HTML_SITEMAP_OPTIONS_HELP = `HTML sitemap (a page for people):
-  --html-sitemap FILE    also write FILE (e.g. dist/sitemap.html): the URLs of the sitemaps in
-                         nested lists under headings that follow the site's sections, each
-                         link's text the page's title (else its URL's last segment); past 500
-                         links FILE is an index of parts (sitemap-1.html…); with hreflang
-                         alternates, one version per language beside it (sitemap.de.html)
-  --html-stylesheet URL  link this stylesheet instead of the small built-in one`;
+export const HTML_SITEMAP_FLAGS = defineFlags({
+  'html-sitemap': {
+    type: 'string',
+    value: 'FILE',
+    group: HTML_SITEMAP,
+    help: "also write FILE (e.g. dist/sitemap.html): the URLs of the sitemaps in nested lists under headings that follow the site's sections, each link's text the page's title (else its URL's last segment); past 500 links FILE is an index of parts (sitemap-1.html…); with hreflang alternates, one version per language beside it (sitemap.de.html)",
+  },
+  'html-stylesheet': {
+    type: 'string',
+    value: 'URL',
+    group: HTML_SITEMAP,
+    help: 'link this stylesheet instead of the small built-in one',
+  },
+});
 
 /** The HTML sitemap the flags ask for, or undefined when they ask for none. */
-export function readHtmlSitemapRequest(args: ParsedArgs): HtmlSitemapRequest | undefined {
-  const file = stringFlag(args, 'html-sitemap');
-  const stylesheet = stringFlag(args, 'html-stylesheet');
+export function readHtmlSitemapRequest(flags: FlagValues<typeof HTML_SITEMAP_FLAGS>): HtmlSitemapRequest | undefined {
+  const { htmlSitemap: file, htmlStylesheet: stylesheet } = flags;
   if (file === undefined) {
     if (stylesheet !== undefined)
       throw new UsageError('--html-stylesheet applies to --html-sitemap FILE, which is not given');

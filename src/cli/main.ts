@@ -5,6 +5,7 @@
  * --fail-on or failed work, 2 bad usage.
  */
 import { forTerminal } from '../core/terminal.js';
+import { COMMANDS } from './commands.js';
 import {
   EXIT_FAILED,
   EXIT_USAGE,
@@ -13,56 +14,8 @@ import {
   exitCodesHelp,
   formatHelp,
   parseCommandArgs,
-  type Command,
   type Io,
 } from './command.js';
-
-/**
- * Each command lives in its own module, loaded only when it runs. A new command adds one line here;
- * its summary is the one its own --help prints under the usage line (a test holds them equal).
- */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  generate: {
-    summary: 'Turn URL lists or a build directory into sitemaps: sharded, gzipped, indexed.',
-    load: async () => (await import('./generate.js')).command,
-  },
-  parse: {
-    summary: 'Read sitemaps (XML, index, RSS, Atom, text; plain or gzip) as one JSON entry per line.',
-    load: async () => (await import('./parse.js')).command,
-  },
-  validate: {
-    summary: 'Check sitemaps against every rule of the protocol and of the search engines.',
-    load: async () => (await import('./validate.js')).command,
-  },
-  tree: {
-    summary: "Read a site's whole sitemap tree from robots.txt and well-known locations.",
-    load: async () => (await import('./tree.js')).command,
-  },
-  crawl: {
-    summary: 'Crawl a site as a search engine would, and write its sitemaps.',
-    load: async () => (await import('./crawl.js')).command,
-  },
-  audit: {
-    summary: 'Check a live site against its sitemaps: every listed URL fetched and judged.',
-    load: async () => (await import('./audit.js')).command,
-  },
-  diff: {
-    summary: 'Compare two sets of sitemaps: the URLs added, removed, changed (and moved).',
-    load: async () => (await import('./diff.js')).command,
-  },
-  submit: {
-    summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
-    load: async () => (await import('./submit.js')).command,
-  },
-  run: {
-    summary: 'Show a run shared by workers (run status), or write its outputs again (run finish).',
-    load: async () => (await import('./run.js')).command,
-  },
-  rules: {
-    summary: 'Print the rule catalog: what each code means, why it matters, how to fix it.',
-    load: async () => (await import('./rules.js')).command,
-  },
-};
 
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -82,7 +35,7 @@ Options:
 
 Every command that reads a sitemap takes - for standard input.
 
-${exitCodesHelp({ options: { 'fail-on': { type: 'string' } } })}
+${exitCodesHelp(true)}
 `;
 }
 
@@ -109,7 +62,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const command = await entry.load();
   try {
     const args = parseCommandArgs(command.spec, rest);
-    if (args.values.help === true) {
+    if (args.help) {
       io.stdout.write(formatHelp(command.spec));
       return 0;
     }

@@ -7,44 +7,80 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { LIMITS, normaliseUrl } from '../core/index.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import type { WriteSitemapsOptions } from '../generate/types.js';
-import { readNow } from './now-option.js';
-import { UsageError, booleanFlag, integerFlag, stringFlag, type CommandSpec, type ParsedArgs } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
+import { nowFlag, readNow } from './now-option.js';
+import { UsageError } from './usage-error.js';
 
-export const OUTPUT_OPTIONS: CommandSpec['options'] = {
-  out: { type: 'string', short: 'o' },
-  'base-url': { type: 'string' },
-  'max-urls': { type: 'string' },
-  'max-bytes': { type: 'string' },
-  gzip: { type: 'boolean' },
-  'gzip-index': { type: 'boolean' },
-  format: { type: 'string' },
-  stylesheet: { type: 'string' },
-  'allow-other-hosts': { type: 'boolean' },
-  overwrite: { type: 'boolean' },
-  now: { type: 'string' },
-};
+export const OUTPUT = 'Output';
 
-export const OUTPUT_OPTIONS_HELP = `Output:
-  -o, --out DIR          directory to publish the sitemaps into (created if missing); files are
-                         written under temporary names, and one rename of the entry point
-                         switches to the new set once every file of it is complete
-  --base-url URL         public URL of DIR, e.g. https://www.example.com/ (relative URLs resolve
-                         against it; the index and robots.txt lines point under it)
-  --max-urls N           URLs per file (default and maximum ${LIMITS.maxUrlsPerSitemap.toLocaleString('en-US')})
-  --max-bytes N          uncompressed bytes per file, closing tag included
-                         (default and maximum ${LIMITS.maxBytesPerSitemap.toLocaleString('en-US')})
-  --gzip                 write .gz shards, listed by the index sitemap.xml even when there is
-                         one (the index stays plain XML, and keeps its name as the site grows)
-  --gzip-index           gzip the index as well: the entry point is then sitemap.xml.gz
-  --format xml|txt       urlset XML (default) or text sitemaps, one URL per line
-  --stylesheet URL       add an xml-stylesheet processing instruction (XSLT or CSS)
-  --allow-other-hosts    accept URLs on other hosts or outside the base URL's directory (only
-                         valid when each host's robots.txt lists the sitemap)
-  --overwrite            replace a sitemap.xml in DIR that sitemapkit did not write (without it,
-                         such a file is left as it is and nothing is written)
-  --now DATE             the present the entries are judged by (a lastmod in the future, a news
-                         article older than two days), e.g. 2024-05-01T12:00:00Z: reproducible
-                         output from dated examples and fixtures (default: the clock)`;
+export const OUTPUT_FLAGS = defineFlags({
+  out: {
+    type: 'string',
+    value: 'DIR',
+    short: 'o',
+    group: OUTPUT,
+    help: 'directory to publish the sitemaps into (created if missing); files are written under temporary names, and one rename of the entry point switches to the new set once every file of it is complete',
+  },
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    group: OUTPUT,
+    help: 'public URL of DIR, e.g. https://www.example.com/ (relative URLs resolve against it; the index and robots.txt lines point under it)',
+  },
+  'max-urls': {
+    type: 'integer',
+    value: 'N',
+    max: LIMITS.maxUrlsPerSitemap,
+    maxReason: "the protocol's limit",
+    default: LIMITS.maxUrlsPerSitemap,
+    group: OUTPUT,
+    help: `URLs per file, at most ${LIMITS.maxUrlsPerSitemap.toLocaleString('en-US')}`,
+  },
+  'max-bytes': {
+    type: 'integer',
+    value: 'N',
+    max: LIMITS.maxBytesPerSitemap,
+    maxReason: "the protocol's limit",
+    default: LIMITS.maxBytesPerSitemap,
+    group: OUTPUT,
+    help: `uncompressed bytes per file, closing tag included, at most ${LIMITS.maxBytesPerSitemap.toLocaleString('en-US')}`,
+  },
+  gzip: {
+    type: 'boolean',
+    group: OUTPUT,
+    help: 'write .gz shards, listed by the index sitemap.xml even when there is one (the index stays plain XML, and keeps its name as the site grows)',
+  },
+  'gzip-index': {
+    type: 'boolean',
+    group: OUTPUT,
+    help: 'gzip the index as well: the entry point is then sitemap.xml.gz',
+  },
+  format: {
+    type: 'choice',
+    value: 'xml|txt',
+    choices: ['xml', 'txt'],
+    default: 'xml',
+    group: OUTPUT,
+    help: 'urlset XML or text sitemaps, one URL per line',
+  },
+  stylesheet: {
+    type: 'string',
+    value: 'URL',
+    group: OUTPUT,
+    help: 'add an xml-stylesheet processing instruction (XSLT or CSS)',
+  },
+  'allow-other-hosts': {
+    type: 'boolean',
+    group: OUTPUT,
+    help: "accept URLs on other hosts or outside the base URL's directory (only valid when each host's robots.txt lists the sitemap)",
+  },
+  overwrite: {
+    type: 'boolean',
+    group: OUTPUT,
+    help: 'replace a sitemap.xml in DIR that sitemapkit did not write (without it, such a file is left as it is and nothing is written)',
+  },
+  ...nowFlag(OUTPUT),
+});
 
 export type OutputOptions = Pick<
   WriteSitemapsOptions,
@@ -62,34 +98,33 @@ export type OutputOptions = Pick<
 >;
 
 /** Reads the output flags; `--out` and `--base-url` are required, everything else has a default. */
-export function readOutputOptions(args: ParsedArgs, defaults: { baseUrl?: string } = {}): OutputOptions {
-  const outDir = stringFlag(args, 'out');
+export function readOutputOptions(
+  flags: FlagValues<typeof OUTPUT_FLAGS>,
+  defaults: { baseUrl?: string } = {},
+): OutputOptions {
+  const { out: outDir, format, stylesheet } = flags;
   if (outDir === undefined) throw new UsageError('--out DIR is required: the directory to write the sitemaps into');
-  const baseUrl = readBaseUrl(stringFlag(args, 'base-url') ?? defaults.baseUrl);
-  const now = readNow(args);
-  const format = stringFlag(args, 'format') ?? 'xml';
-  if (format !== 'xml' && format !== 'txt') throw new UsageError(`--format must be xml or txt, not "${format}"`);
-  const stylesheet = stringFlag(args, 'stylesheet');
+  const baseUrl = readBaseUrl(flags.baseUrl ?? defaults.baseUrl);
+  const now = readNow(flags.now);
   if (stylesheet !== undefined && format === 'txt')
     throw new UsageError('--stylesheet applies to XML sitemaps, not --format txt');
   return {
     outDir,
     baseUrl,
-    maxUrls: limitFlag(args, 'max-urls', LIMITS.maxUrlsPerSitemap),
-    maxBytes: limitFlag(args, 'max-bytes', LIMITS.maxBytesPerSitemap),
-    gzip: booleanFlag(args, 'gzip'),
-    gzipIndex: booleanFlag(args, 'gzip-index'),
+    maxUrls: flags.maxUrls,
+    maxBytes: flags.maxBytes,
+    gzip: flags.gzip,
+    gzipIndex: flags.gzipIndex,
     format,
     ...(stylesheet === undefined ? {} : { stylesheet }),
-    allowOtherHosts: booleanFlag(args, 'allow-other-hosts'),
-    overwrite: booleanFlag(args, 'overwrite'),
+    allowOtherHosts: flags.allowOtherHosts,
+    overwrite: flags.overwrite,
     ...(now === undefined ? {} : { now }),
   };
 }
 
 /** `--base-url` where it is optional (diff, submit: what a URL list's relative URLs resolve against). */
-export function optionalBaseUrl(args: ParsedArgs): string | undefined {
-  const raw = stringFlag(args, 'base-url');
+export function optionalBaseUrl(raw: string | undefined): string | undefined {
   return raw === undefined ? undefined : readBaseUrl(raw);
 }
 
@@ -106,15 +141,6 @@ function readBaseUrl(raw: string | undefined): string {
   if (parsed.search || parsed.hash) throw new UsageError(`--base-url must not have a query or fragment: "${raw}"`);
   // A base without a trailing slash names a directory here (https://example.com/blog → /blog/).
   return parsed.pathname.endsWith('/') ? parsed.href : `${parsed.href}/`;
-}
-
-function limitFlag(args: ParsedArgs, name: string, maximum: number): number {
-  const value = integerFlag(args, name, maximum);
-  if (value > maximum)
-    throw new UsageError(
-      `--${name} may be at most ${maximum.toLocaleString('en-US')} (the protocol's limit), not ${value}`,
-    );
-  return value;
 }
 
 /**

@@ -9,74 +9,77 @@ import { fetchSitemap, TransferError, type SitemapBody } from '../http/sitemap-f
 import { entryCsvHeader, entryToCsvRow, entryToJsonLine } from '../report/entries.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatFolded } from '../report/format.js';
-import { booleanFlag, integerFlag, stringFlag, UsageError, type Command, type Io } from './command.js';
+import { UsageError, defineCommand, type Io } from './command.js';
+import { defineFlags } from './flags.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { DocumentKind } from '../core/entry.js';
 import { LineOutput } from './line-output.js';
-import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
-import { PROBLEM_OPTIONS, PROBLEM_OPTIONS_HELP, exitCode, readProblemOptions } from './problem-options.js';
+import { networkFlags, readNetworkOptions } from './network-options.js';
+import { PROBLEM_FLAGS, exitCode } from './problem-options.js';
 
-const HELP = `
+const OPTIONS = 'Options';
+
+const FLAGS = defineFlags({
+  csv: { type: 'boolean', group: OPTIONS, help: 'CSV with a header instead of JSONL' },
+  strict: { type: 'boolean', group: OPTIONS, help: 'stop at the first protocol error (exit 1)' },
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    group: OPTIONS,
+    help: 'where a local file was fetched from: relative locs resolve against it (URL sources use their own URL)',
+  },
+  'max-bytes': {
+    type: 'integer',
+    value: 'N',
+    default: DEFAULT_PARSE_LIMITS.maxBytes,
+    group: OPTIONS,
+    help: 'stop after N uncompressed bytes',
+  },
+  ...PROBLEM_FLAGS,
+  ...networkFlags('single'),
+});
+
+export const command = defineCommand({
+  spec: {
+    name: 'parse',
+    summary: 'Read sitemaps (XML, index, RSS, Atom, text; plain or gzip) as one JSON entry per line.',
+    usage: 'sitemapkit parse SOURCE… [--csv] [--strict] [--base-url URL] [--max-bytes N] [options]',
+    description: `
 Reads sitemaps as a crawler meets them: XML urlset or sitemap index (with image, video, news and
 hreflang extensions), RSS 2.0, RSS 1.0, Atom, or a plain-text list of URLs; plain or gzip (told
 from the bytes, not the name). Prints one JSON object per entry on stdout; problems go to
 stderr as "source:line:column: severity CODE message" (codes of the rule catalog).
 
 SOURCE is a file path, - for standard input, or an http(s) URL. With several sources each line
-also carries "source".
+also carries "source". A .txt SOURCE is a text sitemap (one absolute URL per line), as search
+engines read it; a URL list for "sitemapkit generate" may also hold /paths and comments.
 
 The reader is lenient: it keeps every entry it can and reports what it repaired or left out.
 The run fails (exit 1), whatever --fail-on says, when a document could not be read whole
 (missing file, HTTP error, a transfer that broke off, a file cut off inside the document, corrupt
 gzip, the --max-bytes cap, an HTML page, not a sitemap; the entries read before the problem are
-printed), or --strict stopped it. End tags missing inside a whole document are XML errors.
-
-Options:
-  --csv              CSV with a header instead of JSONL
-  --strict           stop at the first protocol error (exit 1)
-  --base-url URL     where a local file was fetched from: relative locs resolve against it
-                     (URL sources use their own URL)
-  --max-bytes N      stop after N uncompressed bytes (default ${DEFAULT_PARSE_LIMITS.maxBytes})
-  -h, --help         this help
-
-${PROBLEM_OPTIONS_HELP}
-
-${networkHelp('single')}
-
+printed), or --strict stopped it. End tags missing inside a whole document are XML errors.`,
+    flags: FLAGS,
+    epilogue: `
 Examples:
   sitemapkit parse sitemap.xml.gz
   sitemapkit parse https://www.example.com/sitemap.xml --csv > urls.csv
-  curl -s https://www.example.com/sitemap.xml | sitemapkit parse - --base-url https://www.example.com/sitemap.xml
-`;
-
-export const command: Command = {
-  spec: {
-    name: 'parse',
-    summary: 'Read sitemaps (XML, index, RSS, Atom, text; plain or gzip) as one JSON entry per line.',
-    usage: 'sitemapkit parse SOURCE… [--csv] [--strict] [--base-url URL] [--max-bytes N] [options]',
-    help: HELP,
-    options: {
-      csv: { type: 'boolean' },
-      strict: { type: 'boolean' },
-      'base-url': { type: 'string' },
-      'max-bytes': { type: 'string' },
-      ...PROBLEM_OPTIONS,
-      ...networkOptions('single'),
-    },
+  curl -s https://www.example.com/sitemap.xml | sitemapkit parse - --base-url https://www.example.com/sitemap.xml`,
   },
 
   async run(args, io) {
     const sources = args.positionals;
     if (sources.length === 0) throw new UsageError('name a SOURCE: a file, - for standard input, or an http(s) URL');
-    const baseUrl = stringFlag(args, 'base-url');
+    const { flags } = args;
+    const { baseUrl } = flags;
     if (baseUrl !== undefined && !URL.canParse(baseUrl))
       throw new UsageError(`--base-url must be an absolute URL, not "${baseUrl}"`);
-    const problems = readProblemOptions(args);
+    const problems = { failOn: flags.failOn, maxPerRule: flags.maxPerRule };
     const options = {
-      csv: booleanFlag(args, 'csv'),
-      strict: booleanFlag(args, 'strict'),
+      csv: flags.csv,
+      strict: flags.strict,
       baseUrl,
-      maxBytes: integerFlag(args, 'max-bytes', DEFAULT_PARSE_LIMITS.maxBytes),
+      maxBytes: flags.maxBytes,
       withSource: sources.length > 1,
     };
     const out = new LineOutput(io.stdout);
@@ -84,7 +87,7 @@ export const command: Command = {
     let failed = false;
     let errors = 0;
     let warnings = 0;
-    const http = new HttpClient(readNetworkOptions(args, io).http);
+    const http = new HttpClient(readNetworkOptions(flags, io).http);
     try {
       for (const source of sources) {
         const tally = new DiagnosticTally(problems.maxPerRule);
@@ -105,7 +108,7 @@ export const command: Command = {
     await out.flush();
     return exitCode({ failed, errors, warnings }, problems.failOn);
   },
-};
+});
 
 interface RunOptions {
   csv: boolean;

@@ -1,8 +1,8 @@
 /**
  * The problem flags and the exit-code policy, shared by every command that reports problems
  * (generate, parse, validate, tree, crawl, and the commands to come): declared once, documented
- * once, read once. A new command spreads PROBLEM_OPTIONS into its options, puts
- * PROBLEM_OPTIONS_HELP in its help, calls readProblemOptions, and ends with exitCode.
+ * once, read once. A new command spreads PROBLEM_FLAGS into its flag table, reads
+ * `flags.failOn` and `flags.maxPerRule`, and ends with exitCode.
  *
  * The policy is ESLint's, which users of curl and git also read without surprise: 0 the work was
  * done and found nothing at or above --fail-on; 1 it found such problems, or the work itself
@@ -10,49 +10,40 @@
  * the command line was wrong. `--fail-on never` silences only the problems found, never a
  * failed run: a CI job must not pass on a site it could not read.
  */
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  integerFlag,
-  stringFlag,
-  type CommandSpec,
-  type ParsedArgs,
-} from './command.js';
+import { EXIT_FAILED, EXIT_OK } from './command.js';
+import { defineFlags } from './flags.js';
 import { readWhole, type ReadOutcome } from '../core/outcome.js';
-
-export type FailOn = 'error' | 'warning' | 'never';
-
-const FAIL_ON_LEVELS: readonly FailOn[] = ['error', 'warning', 'never'];
 
 /** Problems printed of each rule before the rest are only counted. */
 export const DEFAULT_MAX_PER_RULE = 20;
 
-export const PROBLEM_OPTIONS: CommandSpec['options'] = {
-  'fail-on': { type: 'string' },
-  'max-per-rule': { type: 'string' },
-};
+export const PROBLEMS = 'Problems';
 
-export const PROBLEM_OPTIONS_HELP = `Problems:
-  --max-per-rule N       print at most N problems of each rule code, then count the rest
-                         (default ${DEFAULT_MAX_PER_RULE}; 0 prints all)
-  --fail-on LEVEL        the least severe problem that fails the run (exit 1): error (the
-                         default), warning, or never (only a failed run exits 1)`;
+export const PROBLEM_FLAGS = defineFlags({
+  'max-per-rule': {
+    type: 'integer',
+    value: 'N',
+    min: 0,
+    default: DEFAULT_MAX_PER_RULE,
+    group: PROBLEMS,
+    help: 'print at most N problems of each rule code, then count the rest (0 prints all)',
+  },
+  'fail-on': {
+    type: 'choice',
+    value: 'LEVEL',
+    choices: ['error', 'warning', 'never'],
+    default: 'error',
+    group: PROBLEMS,
+    help: 'the least severe problem that fails the run (exit 1): error, warning, or never (only a failed run exits 1)',
+  },
+});
+
+export type FailOn = (typeof PROBLEM_FLAGS)['fail-on']['choices'][number];
 
 export interface ProblemSettings {
   failOn: FailOn;
   /** Problems printed per rule code; 0: all. */
   maxPerRule: number;
-}
-
-export function readProblemOptions(args: ParsedArgs): ProblemSettings {
-  const failOn = stringFlag(args, 'fail-on') ?? 'error';
-  if (!(FAIL_ON_LEVELS as readonly string[]).includes(failOn))
-    throw new UsageError(`--fail-on must be error, warning or never, not "${failOn}"`);
-  return {
-    failOn: failOn as FailOn,
-    maxPerRule: integerFlag(args, 'max-per-rule', DEFAULT_MAX_PER_RULE, { min: 0 }),
-  };
 }
 
 /** What a run ends with: how its documents were read, whether other work failed, and the problems it found. */

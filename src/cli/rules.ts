@@ -1,38 +1,42 @@
 /** `sitemapkit rules [CODE…]`: the rule catalog, from core/catalog.ts. Flags and printing only. */
 import { catalogRules, findRules, formatRule, formatRuleList, ruleToJsonLine } from '../report/rules.js';
-import { EXIT_OK, UsageError, booleanFlag, type Command } from './command.js';
+import { EXIT_OK, UsageError, defineCommand } from './command.js';
+import { defineFlags } from './flags.js';
 
-export const command: Command = {
+const FLAGS = defineFlags({
+  json: {
+    type: 'boolean',
+    group: 'Options',
+    help: 'one JSON object per rule per line: {code, severity, also?, title, family, why, fix}; also: the other severities the code is reported at, and when',
+  },
+});
+
+export const command = defineCommand({
   spec: {
     name: 'rules',
     summary: 'Print the rule catalog: what each code means, why it matters, how to fix it.',
     usage: 'sitemapkit rules [CODE…] [--json]',
-    help: `
+    description: `
 Without CODE, every rule is listed: code, severity and title, by family. With a CODE (in any
 case, e.g. url-001), that rule is printed in full: why it matters and how to fix it. A family
 prefix (URL, VID, NEWS …) prints every rule of the family in full. The catalog is also in
-docs/rules.md.
-
-Options:
-  --json               one JSON object per rule per line: {code, severity, also?, title, family,
-                       why, fix}; also: the other severities the code is reported at, and when
-
+docs/rules.md.`,
+    flags: FLAGS,
+    epilogue: `
 Examples:
   sitemapkit rules
   sitemapkit rules DATE-005
-  sitemapkit rules HREF --json
-`,
-    options: { json: { type: 'boolean' } },
+  sitemapkit rules HREF --json`,
   },
 
   run(args, io) {
     const rules = args.positionals.length === 0 ? catalogRules() : args.positionals.flatMap(lookUp);
-    if (booleanFlag(args, 'json')) io.stdout.write(rules.map(ruleToJsonLine).join(''));
+    if (args.flags.json) io.stdout.write(rules.map(ruleToJsonLine).join(''));
     else if (args.positionals.length === 0) io.stdout.write(formatRuleList(rules));
     else io.stdout.write(rules.map((rule) => formatRule(rule)).join('\n'));
     return Promise.resolve(EXIT_OK);
   },
-};
+});
 
 function lookUp(query: string) {
   const found = findRules(query);

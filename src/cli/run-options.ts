@@ -7,64 +7,77 @@ import { STORE_ENV, type Participation, type Taken } from '../run/session.js';
 import { DEFAULT_LEASE_MS } from '../run/worker.js';
 import { isPostgresLocation, redactLocation } from '../store/database.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  stringFlag,
-  type CommandSpec,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
-import { secondsFlag } from './network-options.js';
+import { EXIT_FAILED, EXIT_OK, type Io } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
+import { UsageError } from './usage-error.js';
 
-export const RUN_OPTIONS: CommandSpec['options'] = {
-  run: { type: 'string' },
-  store: { type: 'string' },
-  workers: { type: 'string' },
-  lease: { type: 'string' },
+export const WORKERS = 'Workers (one run shared by processes on any number of machines)';
+
+export const RUN_FLAGS = defineFlags({
+  run: {
+    type: 'string',
+    value: 'NAME',
+    group: WORKERS,
+    help: 'the run to create or join: every process started with the same --store and --run works on it; the first creates it with its options',
+  },
+  store: {
+    type: 'string',
+    value: 'URL',
+    group: WORKERS,
+    defaultText: `$${STORE_ENV}, else ${DEFAULT_STATE_DIR}/runs.sqlite`,
+    help: 'where the run lives: postgres://user:password@host/db for workers on several machines, or a SQLite file for processes of one machine',
+  },
+  workers: {
+    type: 'integer',
+    value: 'N',
+    group: WORKERS,
+    defaultText: 'work in this process',
+    help: 'start N worker processes here and wait for them',
+  },
+  lease: {
+    type: 'seconds',
+    value: 'SECONDS',
+    min: 0.1,
+    group: WORKERS,
+    defaultText: String(DEFAULT_LEASE_MS / 1000),
+    help: "how long a worker's hold on a host's batch lasts unless renewed: the work of a worker killed is taken over after it",
+  },
   // Set on the processes that --workers starts: they work and leave the outputs to their parent.
-  worker: { type: 'boolean' },
-};
+  worker: { type: 'boolean', group: WORKERS, hidden: true, help: 'a process that --workers started' },
+});
 
-export const RUN_OPTIONS_HELP = `Workers (one run shared by processes on any number of machines):
-  --run NAME           the run to create or join: every process started with the same --store
-                       and --run works on it; the first creates it with its options
-  --store URL          where the run lives: postgres://user:password@host/db for workers on
-                       several machines, or a SQLite file for processes of one machine
-                       (default: $${STORE_ENV}, else ${DEFAULT_STATE_DIR}/runs.sqlite)
-  --workers N          start N worker processes here and wait for them (default: work in this
-                       process)
-  --lease SECONDS      how long a worker's hold on a host's batch lasts unless renewed: the
-                       work of a worker killed is taken over after it (default ${DEFAULT_LEASE_MS / 1000})
-Progress of a run from any machine: sitemapkit run status NAME --store URL.`;
+type RunFlagValues = FlagValues<typeof RUN_FLAGS>;
+
+/** Said under the workers' flags of every command that has them. */
+export const RUN_FLAGS_NOTE = 'Progress of a run from any machine: sitemapkit run status NAME --store URL.';
 
 /** The store's location: --store, else $SITEMAPKIT_STORE, else the SQLite file of the state directory. */
-export function storeLocation(args: ParsedArgs, stateDir = DEFAULT_STATE_DIR): string {
-  const given = stringFlag(args, 'store') ?? process.env[STORE_ENV];
+export function storeLocation(store: string | undefined, stateDir = DEFAULT_STATE_DIR): string {
+  const given = store ?? process.env[STORE_ENV];
   if (given !== undefined && given !== '') return isPostgresLocation(given) ? given : resolve(given);
   return resolve(stateDir, 'runs.sqlite');
 }
 
 /** True when the command line asks for a run (a name, a store or workers). */
-export function wantsRun(args: ParsedArgs): boolean {
-  return ['run', 'store', 'workers', 'worker', 'lease'].some((name) => args.values[name] !== undefined);
+export function wantsRun(flags: RunFlagValues): boolean {
+  return (
+    flags.run !== undefined ||
+    flags.store !== undefined ||
+    flags.workers !== undefined ||
+    flags.worker ||
+    flags.lease !== undefined
+  );
 }
 
 /**
  * The participation the flags ask for. Without --run, a run of this process alone, named
  * `fallbackName` (made unique: nobody joins it by accident).
  */
-export function readParticipation(args: ParsedArgs, fallbackName: string, stateDir?: string): Participation {
-  const workers = stringFlag(args, 'workers') === undefined ? undefined : integerFlag(args, 'workers', 1);
-  const workerOnly = booleanFlag(args, 'worker');
-  const named = stringFlag(args, 'run');
+export function readParticipation(flags: RunFlagValues, fallbackName: string, stateDir?: string): Participation {
+  const { workers, lease, run: named, worker: workerOnly } = flags;
   if (named !== undefined && named.trim() === '') throw new UsageError('--run needs a name');
   if (workerOnly && named === undefined) throw new UsageError('--worker is for processes that --workers starts');
-  const store = storeLocation(args, stateDir);
-  const lease = stringFlag(args, 'lease') === undefined ? undefined : secondsFlag(args, 'lease', 0, { min: 0.1 });
+  const store = storeLocation(flags.store, stateDir);
   return {
     store,
     ...(lease === undefined ? {} : { leaseMs: lease * 1000 }),

@@ -6,39 +6,39 @@ import { existsSync } from 'node:fs';
 import { formatNumber } from '../report/format.js';
 import { isPostgresLocation } from '../store/database.js';
 import { RunStore, type RunStatus } from '../store/run-store.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, booleanFlag, type Command, type Io, type ParsedArgs } from './command.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, defineCommand, type Io } from './command.js';
+import { defineFlags } from './flags.js';
 import { writeAuditRunOutputs } from './audit-run.js';
 import { writeCrawlOutputs } from './crawl-run.js';
-import { storeLocation } from './run-options.js';
+import { RUN_FLAGS, storeLocation } from './run-options.js';
 import { writeRowsFile } from './tree-sites.js';
 
-export const command: Command = {
+const FLAGS = defineFlags({
+  store: { ...RUN_FLAGS.store, group: 'Options' },
+  json: { type: 'boolean', group: 'Options', help: 'status as JSON' },
+});
+
+export const command = defineCommand({
   spec: {
     name: 'run',
     summary: 'Show a run shared by workers (run status), or write its outputs again (run finish).',
     usage: 'sitemapkit run status [RUN] [--store URL] [--json]\n       sitemapkit run finish RUN [--store URL]',
-    help: `status RUN        how far the run is: items done by outcome, to do, held by workers; each
+    description: `status RUN        how far the run is: items done by outcome, to do, held by workers; each
                   worker with its counts and when it was last seen. Without RUN: every run
                   of the store.
 finish RUN        writes the outputs of a done run again, from the store: a crawl's sitemaps
                   and report, an audit's summary (or --json), --rows and --html, the rows of
-                  tree --sites (to the places its creator gave)
-
-Options:
-  --store URL     postgres://… or a SQLite file (default: $SITEMAPKIT_STORE, else
-                  .sitemapkit/runs.sqlite)
-  --json          status as JSON
-
-The command fails (exit 1) when the run does not exist, or "finish" finds it not done (or, as the
+                  tree --sites (to the places its creator gave)`,
+    flags: FLAGS,
+    epilogue: `The command fails (exit 1) when the run does not exist, or "finish" finds it not done (or, as the
 command itself would, finds the crawl failed or the audit's findings over its budget).`,
-    options: { store: { type: 'string' }, json: { type: 'boolean' } },
   },
   async run(args, io) {
     const [action, name, ...rest] = args.positionals;
     if (rest.length > 0) throw new UsageError(`unexpected "${rest[0]}"`);
     if (action !== 'status' && action !== 'finish') throw new UsageError('say "status" or "finish", then the run');
     if (action === 'finish' && name === undefined) throw new UsageError('name the run to finish');
-    const location = storeLocation(args);
+    const location = storeLocation(args.flags.store);
     // Looking is no reason to make a store: one that does not exist holds no run.
     if (!isPostgresLocation(location) && !existsSync(location)) {
       if (name !== undefined) {
@@ -50,14 +50,14 @@ command itself would, finds the crawl failed or the audit's findings over its bu
     }
     const store = await RunStore.open(location);
     try {
-      return action === 'status' ? await status(store, name, args, io) : await finish(store, name!, io);
+      return action === 'status' ? await status(store, name, args.flags.json, io) : await finish(store, name!, io);
     } finally {
       await store.close();
     }
   },
-};
+});
 
-async function status(store: RunStore, name: string | undefined, args: ParsedArgs, io: Io): Promise<number> {
+async function status(store: RunStore, name: string | undefined, json: boolean, io: Io): Promise<number> {
   const names = name === undefined ? (await store.runs()).map((run) => run.name) : [name];
   if (names.length === 0) {
     io.stderr.write(noRuns(store.location));
@@ -73,7 +73,7 @@ async function status(store: RunStore, name: string | undefined, args: ParsedArg
     statuses.push(found);
   }
   const now = await store.now();
-  if (booleanFlag(args, 'json')) for (const s of statuses) io.stdout.write(`${JSON.stringify(s)}\n`);
+  if (json) for (const s of statuses) io.stdout.write(`${JSON.stringify(s)}\n`);
   else io.stdout.write(statuses.map((s) => formatStatus(s, now)).join('\n'));
   return EXIT_OK;
 }

@@ -4,10 +4,10 @@
  * before any request is made.
  */
 import { resolveStart } from '../discover/tree.js';
-import { UsageError, type ParsedArgs } from './command.js';
+import { UsageError } from './command.js';
 
 /** The one site, or the sitemap URLs, as the tree walk takes them. */
-export function readSiteInput(args: ParsedArgs): string | string[] {
+export function readSiteInput(args: { positionals: string[] }): string | string[] {
   const inputs = args.positionals;
   if (inputs.length === 0) throw new UsageError('give a site (example.com) or a sitemap URL');
   for (const input of inputs) {

@@ -16,25 +16,93 @@ import { DEFAULT_ENDPOINT, isValidKey, MAX_URLS_PER_REQUEST, newKey } from '../s
 import { observeGenerateLedger, observeSource, type Observed } from '../submit/observe.js';
 import { SITEMAP_PLACEHOLDER } from '../submit/ping.js';
 import { submitChanges } from '../submit/submit.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  listFlag,
-  stringFlag,
-  type Command,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, defineCommand, type Io } from './command.js';
 import { listenForInterruption } from './interrupt.js';
-import { networkHelp, networkOptions, readNetworkOptions } from './network-options.js';
+import { networkFlags, readNetworkOptions } from './network-options.js';
+import { defineFlags, type FlagValues } from './flags.js';
 import { optionalBaseUrl } from './output-options.js';
 import { ProblemPrinter } from './problem-printer.js';
 import { DEFAULT_MAX_PER_RULE } from './problem-options.js';
 import { ProgressLine } from './progress.js';
 
-const HELP = `
+const OPTIONS = 'Options';
+
+const FLAGS = defineFlags({
+  key: { type: 'string', value: 'KEY', group: OPTIONS, help: 'the IndexNow key: 8 to 128 letters, digits and dashes' },
+  'key-location': {
+    type: 'list',
+    value: 'URL',
+    group: OPTIONS,
+    help: "the key file's URL when it is not {scheme}://{host}/{KEY}.txt, for the host it is on (repeatable, one per host); it covers only URLs in its folder and below, and is sent with each request",
+  },
+  endpoint: {
+    type: 'string',
+    value: 'URL',
+    default: DEFAULT_ENDPOINT,
+    group: OPTIONS,
+    help: "where to send (one engine's own endpoint works as well, as they share what they receive)",
+  },
+  'from-state': {
+    type: 'string',
+    value: 'DIR',
+    group: OPTIONS,
+    help: 'read the generate ledger DIR/generate.sqlite instead of a SOURCE',
+  },
+  state: {
+    type: 'string',
+    value: 'DIR',
+    default: DEFAULT_STATE_DIR,
+    group: OPTIONS,
+    help: 'the submission ledger: DIR/submit.sqlite (as generate and crawl; one ledger may serve many sites)',
+  },
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    group: OPTIONS,
+    help: 'what the relative URLs of a URL list resolve against, as "sitemapkit generate --base-url" resolves them',
+  },
+  all: { type: 'boolean', group: OPTIONS, help: 'send every URL of the source, changed or not (a first run too)' },
+  'dry-run': {
+    type: 'boolean',
+    group: OPTIONS,
+    help: 'check the key files and print the URLs that would be sent; send nothing and leave the ledger as it was',
+  },
+  ping: {
+    type: 'list',
+    value: 'URL_TEMPLATE',
+    group: OPTIONS,
+    help: `after a run that found changes, GET this URL with ${SITEMAP_PLACEHOLDER} replaced by the URL-encoded sitemap URL, for engines that still take a sitemap ping (repeatable; Google's and Bing's pings were retired)`,
+  },
+  'sitemap-url': {
+    type: 'string',
+    value: 'URL',
+    group: OPTIONS,
+    help: "the public URL of a local SOURCE's sitemap, for --ping (a URL SOURCE is its own; with --from-state, each site's sitemap.xml)",
+  },
+  json: {
+    type: 'boolean',
+    group: OPTIONS,
+    help: "one JSON object: per host, the URLs due, sent, accepted and rejected with the reason, each request's answer; the pings",
+  },
+  quiet: { type: 'boolean', short: 'q', group: OPTIONS, help: 'print only problems' },
+  'new-key': {
+    type: 'boolean',
+    group: OPTIONS,
+    help: 'make a key (32 hexadecimal characters) and write its file KEY.txt into --out DIR, to be published at the root of the site',
+  },
+  out: { type: 'string', value: 'DIR', short: 'o', group: OPTIONS, help: 'where --new-key writes the key file' },
+  ...networkFlags('single'),
+});
+
+type SubmitFlags = FlagValues<typeof FLAGS>;
+
+export const command = defineCommand({
+  spec: {
+    name: 'submit',
+    summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
+    usage:
+      'sitemapkit submit (SOURCE | --from-state DIR) --key KEY [options]  |  sitemapkit submit --new-key --out DIR',
+    description: `
 Tells IndexNow (Bing, Yandex, Naver, Seznam, Yep and the others that share it) which URLs were
 added, changed or removed since their last accepted submission, and nothing else. A ledger
 remembers, per URL, the state last accepted; each run compares the source with it and sends
@@ -63,37 +131,9 @@ key as its text. Answers: 200 and 202 are accepted (202: the engine is still che
 or a key that does not match); 429 and 5xx are retried with backoff, honouring Retry-After within
 --max-wait. The first 2 KB of any other answer are shown. A URL is recorded as submitted only
 once its request was accepted: a run stopped at any moment (Ctrl-C, kill -9) leaves the ledger
-consistent, and the next run sends what was not accepted.
-
-Options:
-  --key KEY              the IndexNow key: 8 to 128 letters, digits and dashes
-  --key-location URL     the key file's URL when it is not {scheme}://{host}/{KEY}.txt, for the
-                         host it is on (repeatable, one per host); it covers only URLs in its
-                         folder and below, and is sent with each request
-  --endpoint URL         where to send (default ${DEFAULT_ENDPOINT}; one
-                         engine's own endpoint works as well, as they share what they receive)
-  --from-state DIR       read the generate ledger DIR/generate.sqlite instead of a SOURCE
-  --state DIR            the submission ledger: DIR/submit.sqlite (default ${DEFAULT_STATE_DIR}, as generate
-                         and crawl; one ledger may serve many sites)
-  --base-url URL         what the relative URLs of a URL list resolve against, as
-                         "sitemapkit generate --base-url" resolves them
-  --all                  send every URL of the source, changed or not (a first run too)
-  --dry-run              check the key files and print the URLs that would be sent; send
-                         nothing and leave the ledger as it was
-  --ping URL_TEMPLATE    after a run that found changes, GET this URL with ${SITEMAP_PLACEHOLDER} replaced by
-                         the URL-encoded sitemap URL, for engines that still take a sitemap ping
-                         (repeatable; Google's and Bing's pings were retired)
-  --sitemap-url URL      the public URL of a local SOURCE's sitemap, for --ping (a URL SOURCE is
-                         its own; with --from-state, each site's sitemap.xml)
-  --json                 one JSON object: per host, the URLs due, sent, accepted and rejected
-                         with the reason, each request's answer; the pings
-  -q, --quiet            print only problems
-  --new-key              make a key (32 hexadecimal characters) and write its file KEY.txt into
-                         --out DIR, to be published at the root of the site
-
-${networkHelp('single')}
-
-Exit status: 0 when everything due was accepted (or nothing was due); 1 when a key file is wrong,
+consistent, and the next run sends what was not accepted.`,
+    flags: FLAGS,
+    epilogue: `Exit status: 0 when everything due was accepted (or nothing was due); 1 when a key file is wrong,
 URLs were refused or not sent, a ping failed, or the source could not be read whole; 2 on bad
 usage.
 
@@ -102,38 +142,13 @@ Examples:
   sitemapkit generate dist/ --base-url https://www.example.com/ --out dist --state .sitemapkit
   sitemapkit submit --from-state .sitemapkit --key 3f2a9c1b7d4e4f6a8b0c1d2e3f405162
   sitemapkit submit https://www.example.com/sitemap.xml --key 3f2a9c1b7d4e4f6a8b0c1d2e3f405162 --dry-run
-  sitemapkit submit changed-pages.jsonl --key … --key-location https://www.example.com/keys/indexnow.txt
-`;
-
-export const command: Command = {
-  spec: {
-    name: 'submit',
-    summary: 'Tell IndexNow what was added, changed or removed since the last submission.',
-    usage:
-      'sitemapkit submit (SOURCE | --from-state DIR) --key KEY [options]  |  sitemapkit submit --new-key --out DIR',
-    help: HELP,
-    options: {
-      key: { type: 'string' },
-      'key-location': { type: 'string', multiple: true },
-      endpoint: { type: 'string' },
-      'from-state': { type: 'string' },
-      state: { type: 'string' },
-      'base-url': { type: 'string' },
-      all: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      ping: { type: 'string', multiple: true },
-      'sitemap-url': { type: 'string' },
-      json: { type: 'boolean' },
-      quiet: { type: 'boolean', short: 'q' },
-      'new-key': { type: 'boolean' },
-      out: { type: 'string', short: 'o' },
-      ...networkOptions('single'),
-    },
+  sitemapkit submit changed-pages.jsonl --key … --key-location https://www.example.com/keys/indexnow.txt`,
   },
 
   async run(args, io) {
-    if (booleanFlag(args, 'new-key')) return makeKey(args, io);
-    const settings = readSettings(args);
+    const { flags } = args;
+    if (flags.newKey) return makeKey(flags, args.positionals, io);
+    const settings = readSettings(flags, args.positionals);
     if (settings.source !== undefined) {
       const missing = await missingSource(settings.source);
       if (missing !== undefined) {
@@ -141,16 +156,16 @@ export const command: Command = {
         return EXIT_FAILED;
       }
     }
-    const quiet = booleanFlag(args, 'quiet');
+    const { quiet } = flags;
     const problems = new ProblemPrinter(io, DEFAULT_MAX_PER_RULE);
-    const progress = quiet || booleanFlag(args, 'json') ? undefined : new ProgressLine(io);
+    const progress = quiet || flags.json ? undefined : new ProgressLine(io);
     const interruption = listenForInterruption(() =>
       (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.(),
     );
-    const network = readNetworkOptions(args, io, { quiet });
+    const network = readNetworkOptions(flags, io, { quiet });
     const http = new HttpClient({ ...network.http, signal: interruption.signal });
     const ledger = new SubmissionLedger(submissionLedgerPath(settings.stateDir));
-    const dryRun = booleanFlag(args, 'dry-run');
+    const { dryRun } = flags;
     const work = async (): Promise<SubmitReport> => {
       const run = ledger.beginRun(
         new Date(),
@@ -179,7 +194,7 @@ export const command: Command = {
         key: settings.key,
         endpoint: settings.endpoint,
         keyLocations: settings.keyLocations,
-        all: booleanFlag(args, 'all'),
+        all: flags.all,
         dryRun,
         http,
         pings: settings.pings,
@@ -187,7 +202,7 @@ export const command: Command = {
         onProblem: problems.print,
         onSent: (host, sent) => progress?.update(() => `${host}: ${formatNumber(sent)} URLs sent`),
         onBatch: (host, urls) => {
-          if (dryRun && !booleanFlag(args, 'json') && !quiet)
+          if (dryRun && !flags.json && !quiet)
             io.stdout.write(urls.map((url) => `would send  ${forTerminal(url)}\n`).join(''));
         },
       });
@@ -209,11 +224,11 @@ export const command: Command = {
     }
     progress?.clear();
     problems.end();
-    if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify({ ...report, ledger: resolve(ledger.file) })}\n`);
+    if (flags.json) io.stdout.write(`${JSON.stringify({ ...report, ledger: resolve(ledger.file) })}\n`);
     else if (!quiet) io.stdout.write(formatSubmitReport(report, ledger.file));
     return submitSucceeded(report) ? EXIT_OK : EXIT_FAILED;
   },
-};
+});
 
 interface Settings {
   source: string | undefined;
@@ -227,20 +242,19 @@ interface Settings {
   baseUrl: string | undefined;
 }
 
-function readSettings(args: ParsedArgs): Settings {
-  const fromState = stringFlag(args, 'from-state');
-  if (args.positionals.length > 1) throw new UsageError('give one SOURCE');
-  const source = args.positionals[0];
+function readSettings(flags: SubmitFlags, positionals: readonly string[]): Settings {
+  const { fromState, key } = flags;
+  if (positionals.length > 1) throw new UsageError('give one SOURCE');
+  const source = positionals[0];
   if (source === undefined && fromState === undefined)
     throw new UsageError('give a SOURCE (sitemaps, a URL list, a site) or --from-state DIR');
   if (source !== undefined && fromState !== undefined)
     throw new UsageError('give a SOURCE or --from-state DIR, not both');
-  const key = stringFlag(args, 'key');
   if (key === undefined)
     throw new UsageError('--key KEY is required (make one with "sitemapkit submit --new-key --out DIR")');
   if (!isValidKey(key))
     throw new UsageError(`--key must be 8 to 128 letters, digits and dashes (IN-001), not "${key}"`);
-  const pings = listFlag(args, 'ping');
+  const pings = flags.ping;
   for (const template of pings) {
     if (!template.includes(SITEMAP_PLACEHOLDER))
       throw new UsageError(
@@ -248,17 +262,17 @@ function readSettings(args: ParsedArgs): Settings {
       );
     absoluteUrl(template.replaceAll(SITEMAP_PLACEHOLDER, 'x'), '--ping');
   }
-  const sitemapUrl = stringFlag(args, 'sitemap-url');
+  const { sitemapUrl } = flags;
   return {
     source,
     fromState,
-    stateDir: stringFlag(args, 'state') ?? DEFAULT_STATE_DIR,
+    stateDir: flags.state,
     key,
-    keyLocations: listFlag(args, 'key-location').map((url) => absoluteUrl(url, '--key-location')),
-    endpoint: absoluteUrl(stringFlag(args, 'endpoint') ?? DEFAULT_ENDPOINT, '--endpoint'),
+    keyLocations: flags.keyLocation.map((url) => absoluteUrl(url, '--key-location')),
+    endpoint: absoluteUrl(flags.endpoint, '--endpoint'),
     pings,
     sitemapUrl: sitemapUrl === undefined ? undefined : absoluteUrl(sitemapUrl, '--sitemap-url'),
-    baseUrl: optionalBaseUrl(args),
+    baseUrl: optionalBaseUrl(flags.baseUrl),
   };
 }
 
@@ -270,21 +284,17 @@ function absoluteUrl(text: string, flag: string): string {
 }
 
 /** `--new-key --out DIR`: a new key and its file, with what to do next. */
-async function makeKey(args: ParsedArgs, io: Io): Promise<number> {
-  const out = stringFlag(args, 'out');
+async function makeKey(flags: SubmitFlags, positionals: readonly string[], io: Io): Promise<number> {
+  const { out } = flags;
   if (out === undefined) throw new UsageError('--new-key writes the key file into --out DIR: give --out');
-  if (
-    args.positionals.length > 0 ||
-    stringFlag(args, 'key') !== undefined ||
-    stringFlag(args, 'from-state') !== undefined
-  )
+  if (positionals.length > 0 || flags.key !== undefined || flags.fromState !== undefined)
     throw new UsageError('--new-key makes a key and nothing else: give only --out DIR');
   const key = newKey();
   const file = join(out, `${key}.txt`);
   await mkdir(out, { recursive: true });
   // The key alone, no newline: exactly what engines compare.
   await writeFile(file, key, { flag: 'wx' });
-  if (booleanFlag(args, 'json')) io.stdout.write(`${JSON.stringify({ key, file: resolve(file) })}\n`);
+  if (flags.json) io.stdout.write(`${JSON.stringify({ key, file: resolve(file) })}\n`);
   else
     io.stdout.write(
       `${key}\nWrote ${file}. Publish it at the root of the site (https://www.example.com/${key}.txt), then:\n` +

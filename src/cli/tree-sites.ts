@@ -15,17 +15,10 @@ import { takePart } from '../run/session.js';
 import { SITE_PACE, siteItems, treeSitesJob, writeSiteRows, type TreeSitesOptions } from '../run/tree-sites.js';
 import type { RunRecord, RunStore } from '../store/run-store.js';
 import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
-import {
-  EXIT_FAILED,
-  EXIT_OK,
-  UsageError,
-  booleanFlag,
-  integerFlag,
-  stringFlag,
-  type Io,
-  type ParsedArgs,
-} from './command.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, type Io, type ParsedArgs } from './command.js';
+import type { FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
+import type { TREE_FLAGS } from './tree-flags.js';
 import { readNetworkOptions } from './network-options.js';
 import { describeRun, readParticipation, workerCommandLine } from './run-options.js';
 
@@ -37,23 +30,23 @@ interface StoredOptions extends TreeSitesOptions {
   state?: string;
 }
 
-export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
+export async function runTreeSites(args: ParsedArgs<typeof TREE_FLAGS>, sites: string, io: Io): Promise<number> {
+  const { flags } = args;
   if (args.positionals.length > 0)
     throw new UsageError(`give the sites in the --sites file, not as arguments ("${args.positionals[0]}")`);
-  if (booleanFlag(args, 'json')) throw new UsageError('--sites writes JSON lines already; leave out --json');
-  const file = resolve(stringFlag(args, 'sites')!);
-  const out = stringFlag(args, 'out');
-  const state = stringFlag(args, 'state');
-  const changedOnly = readChangedOnly(args);
-  const who = readParticipation(args, 'tree-sites');
-  const network = readNetworkOptions(args, io, { quiet: booleanFlag(args, 'quiet') });
+  if (flags.json) throw new UsageError('--sites writes JSON lines already; leave out --json');
+  const file = resolve(sites);
+  const { out, state } = flags;
+  const changedOnly = readChangedOnly(flags);
+  const who = readParticipation(flags, 'tree-sites');
+  const network = readNetworkOptions(flags, io, { quiet: flags.quiet });
   const options: StoredOptions = {
     sites: file,
-    maxDepth: integerFlag(args, 'max-depth', 5, { min: 0 }),
+    maxDepth: flags.maxDepth,
     concurrency: network.concurrency,
     perHost: network.perHost,
-    urls: booleanFlag(args, 'urls'),
-    skipUnchanged: !booleanFlag(args, 'urls') || changedOnly,
+    urls: flags.urls,
+    skipUnchanged: !flags.urls || changedOnly,
     ...(out === undefined ? {} : { out: resolve(out) }),
     ...(state === undefined ? {} : { state: resolve(state) }),
   };
@@ -87,14 +80,7 @@ export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
     );
     try {
       if (who.workerOnly) return EXIT_OK;
-      return await conclude(
-        taken.store,
-        taken.run,
-        taken.writeOutputs,
-        describeRun(who),
-        io,
-        booleanFlag(args, 'quiet'),
-      );
+      return await conclude(taken.store, taken.run, taken.writeOutputs, describeRun(who), io, flags.quiet);
     } finally {
       await taken.store.close();
     }
@@ -104,9 +90,9 @@ export async function runTreeSites(args: ParsedArgs, io: Io): Promise<number> {
 }
 
 /** --changed-only, which goes with --urls and --state (for one site or many). */
-export function readChangedOnly(args: ParsedArgs): boolean {
-  const changedOnly = booleanFlag(args, 'changed-only');
-  if (changedOnly && (stringFlag(args, 'state') === undefined || !booleanFlag(args, 'urls')))
+export function readChangedOnly(flags: Pick<FlagValues<typeof TREE_FLAGS>, 'changedOnly' | 'state' | 'urls'>): boolean {
+  const { changedOnly } = flags;
+  if (changedOnly && (flags.state === undefined || !flags.urls))
     throw new UsageError(
       '--changed-only goes with --urls and --state DIR: the entries of the sitemaps changed since the last walk',
     );

@@ -560,7 +560,7 @@ test('usage errors exit 2 with a message naming the flag', async () => {
     ],
     [
       [list, '--out', freshDir(), '--base-url', 'https://www.example.com/', '--input-format', 'xml'],
-      /--input-format must be one of txt, jsonl, csv/,
+      /--input-format must be txt, jsonl or csv, not "xml"/,
     ],
     [['--out', freshDir(), '--base-url', 'https://www.example.com/'], /give at least one INPUT/],
   ];
