@@ -16,6 +16,7 @@ import type { Listing } from '../audit/check.js';
 import { checkListedUrl, crashedCheck, encodeCheck, listingOf } from '../audit/checker.js';
 import type { Discovery } from '../audit/discovery.js';
 import type { AuditReport } from '../audit/report.js';
+import { NotFoundProbes } from '../audit/soft-404.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 import type { HttpClient } from '../http/client.js';
 import { RobotsTxtCache } from '../discover/robots.js';
@@ -78,6 +79,8 @@ function auditChecks(
   runId: number,
 ): WorkKind<StoredCheck> {
   const robots = new RobotsTxtCache(http);
+  // Each worker asks each host once what it answers for a URL that cannot exist (soft 404s).
+  const probes = new NotFoundProbes(http, robots, options.maxPageBytes);
   const httpsHosts = new Set(options.discovery.httpsHosts);
   return {
     async hostDelay(host) {
@@ -93,6 +96,7 @@ function auditChecks(
         ({ checked, fetched } = await checkListedUrl(listing, {
           http,
           robots,
+          probes,
           maxPageBytes: options.maxPageBytes,
           signal,
           context: { now: options.now, httpsHosts },

@@ -14,7 +14,12 @@ import type { UrlEntry } from '../core/entry.js';
 import { escapeRegExp } from '../core/regexp.js';
 import { parseSitemap } from '../parse/index.js';
 import type { WrittenFile } from '../generate/types.js';
-import { HTML_SITEMAP_GENERATOR, htmlSitemap, type HtmlSitemapInput, type HtmlSitemapOptions } from '../generate/html-sitemap.js';
+import {
+  HTML_SITEMAP_GENERATOR,
+  htmlSitemap,
+  type HtmlSitemapInput,
+  type HtmlSitemapOptions,
+} from '../generate/html-sitemap.js';
 
 /** Options of {@link writeHtmlSitemap}: those of {@link htmlSitemap}, the file name aside (it is the file's). */
 export type WriteHtmlSitemapOptions = Omit<HtmlSitemapOptions, 'fileName'>;

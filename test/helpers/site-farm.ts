@@ -22,6 +22,11 @@ export interface FarmOptions {
   latencyMs?: number;
   /** robots.txt Crawl-delay in seconds, on every host. */
   crawlDelay?: number;
+  /**
+   * The last host answers every unknown path 200 with its home page (a soft-404 host), and its
+   * sitemap lists one such path, /retired/INDEX: a soft 404 for the audit tests.
+   */
+  softNotFound?: boolean;
 }
 
 export interface FarmHost {
@@ -73,7 +78,7 @@ export function farmPage(origins: readonly string[], index: number, n: number, p
 }
 
 /** The sitemap of host `index`: its pages, and the URLs that make findings (see above). */
-export function farmSitemap(origins: readonly string[], index: number, pages: number): string {
+export function farmSitemap(origins: readonly string[], index: number, pages: number, softNotFound = false): string {
   const origin = origins[index]!;
   const next = origins[(index + 1) % origins.length]!;
   const urls: string[] = [];
@@ -88,6 +93,7 @@ export function farmSitemap(origins: readonly string[], index: number, pages: nu
   }
   url(`${origin}/p/0`);
   url(`${origin}/private/${index}`);
+  if (softNotFound) url(`${origin}/retired/${index}`);
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
 ${urls.join('\n')}
@@ -97,6 +103,7 @@ ${urls.join('\n')}
 
 export async function startFarm(options: FarmOptions): Promise<Farm> {
   const { pagesPerHost: pages, latencyMs = 0 } = options;
+  const softHost = (index: number) => options.softNotFound === true && index === options.hosts - 1;
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const hosts: FarmHost[] = [];
@@ -154,7 +161,9 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
       const delay = options.crawlDelay === undefined ? '' : `Crawl-delay: ${options.crawlDelay}\n`;
       response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\n${delay}Disallow: /private/\n`);
     } else if (path === '/sitemap.xml') {
-      response.writeHead(200, { 'content-type': 'application/xml' }).end(farmSitemap(origins, index, pages));
+      response
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(farmSitemap(origins, index, pages, softHost(index)));
     } else if (path === '/') {
       response.writeHead(200, html).end('<!doctype html><title>Home</title><a href="/p/0">Start</a>');
     } else if (page && Number(page[1]) < pages) {
@@ -163,6 +172,8 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
       response.writeHead(301, { location: `/landing/${moved[1]}` }).end();
     } else if (landing) {
       response.writeHead(200, html).end(`<!doctype html><title>Landing ${landing[1]}</title><p>Moved here.</p>`);
+    } else if (softHost(index)) {
+      response.writeHead(200, html).end('<!doctype html><title>Shop</title><h1>Welcome to the shop</h1>');
     } else {
       response.writeHead(404, html).end('<!doctype html><title>Not found</title>');
     }

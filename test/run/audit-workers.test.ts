@@ -18,7 +18,7 @@ import { startFarm, type Farm } from '../helpers/site-farm.js';
 
 const HOSTS = 4;
 const PAGES = 40;
-const farm: Farm = await startFarm({ hosts: HOSTS, pagesPerHost: PAGES, latencyMs: 15 });
+const farm: Farm = await startFarm({ hosts: HOSTS, pagesPerHost: PAGES, latencyMs: 15, softNotFound: true });
 const work = mkdtempSync(join(tmpdir(), 'sitemapkit-audit-workers-'));
 after(async () => {
   await farm.close();
@@ -62,7 +62,7 @@ describe('an audit on workers sharing PostgreSQL', async () => {
     const rows = expected.trim().split('\n');
     assert.equal(rows.length, (JSON.parse(reference.stdout) as { urls: { checked: number } }).urls.checked);
     const findings = new Set(rows.flatMap((line) => (JSON.parse(line) as { findings: string[] }).findings));
-    for (const finding of ['http-4xx', 'redirect', 'noindex', 'canonical-elsewhere', 'robots-blocked'])
+    for (const finding of ['http-4xx', 'redirect', 'noindex', 'canonical-elsewhere', 'robots-blocked', 'soft-404'])
       assert.ok(findings.has(finding), `the farm makes ${finding}`);
     assert.ok(findings.has('duplicate-listing'));
   });
