@@ -53,6 +53,12 @@ const FLAGS = defineFlags({
     group: INPUT,
     help: "the site's 404 page, relative to DIR, when no convention names it",
   },
+  'git-dir': {
+    type: 'string',
+    value: 'PATH',
+    group: INPUT,
+    help: "the folder of the site's sources in a git checkout, for a build folder git does not hold: a page PATH.html (or FOLDER/index.html) is dated by the last commit of PATH.EXT (or FOLDER/index.EXT, FOLDER.EXT) below it, committed and unmodified, EXT a source extension (md, mdx, html, njk, astro, vue, svelte, tsx…)",
+  },
   'keep-disallowed': {
     type: 'boolean',
     group: INPUT,
@@ -124,8 +130,9 @@ Inputs (any number, read in order):
                          vercel.json), noindex pages (robots <meta>, X-Robots-Tag rules of
                          _headers or vercel.json), pages the folder's robots.txt disallows, and
                          pages whose canonical is another page. lastmod is the page's own date
-                         (article:modified_time, JSON-LD dateModified), else its last commit, else
-                         its file time unless that is the build's stamp; otherwise none
+                         (article:modified_time, JSON-LD dateModified), else its last commit (or,
+                         with --git-dir, its sources' last commit), else its file time unless that
+                         is the build's stamp; otherwise none
 
 Relative URLs resolve against --base-url. Bad lines are reported as file:line (standard input
 is "-") and skipped, --max-per-rule of each code, then a count; when most lines fail for one
@@ -248,10 +255,14 @@ Examples:
 /** The build-directory flags; absent ones are left to the folder's host config. */
 function readPageOptions(
   flags: FlagValues<typeof FLAGS>,
-): Pick<GenerateFromDirectoryOptions, 'notFound' | 'keepDisallowed' | 'cleanUrls' | 'trailingSlash' | 'images'> {
-  const { notFound, trailingSlash } = flags;
+): Pick<
+  GenerateFromDirectoryOptions,
+  'notFound' | 'keepDisallowed' | 'cleanUrls' | 'trailingSlash' | 'images' | 'gitDir'
+> {
+  const { notFound, trailingSlash, gitDir } = flags;
   return {
     ...(notFound === undefined ? {} : { notFound }),
+    ...(gitDir === undefined ? {} : { gitDir }),
     keepDisallowed: flags.keepDisallowed,
     ...(flags.cleanUrls ? { cleanUrls: true } : {}),
     ...(flags.images ? { images: true } : {}),

@@ -91,6 +91,11 @@ export class CommitTimes {
     return this.times.get(path);
   }
 
+  /** The paths of the files below the directory that HEAD holds, relative to it. */
+  trackedPaths(): IterableIterator<string> {
+    return this.committed.keys();
+  }
+
   /** Stops the walk (the directory is done with). */
   close(): void {
     this.ended = true;

@@ -17,3 +17,4 @@ export * from './types.js';
 export { LeftOutPages, type LeftOutGroup } from './left-out.js';
 export { pageContentDigest } from './content-digest.js';
 export { CommitTimes, type CommitTimesOpening } from './commit-times.js';
+export { GitSourceTimes, SOURCE_EXTENSIONS } from './git-sources.js';

@@ -89,8 +89,8 @@ export interface WalkSiteOptions {
   onNote?: (note: DirectoryNote) => void;
   /** Give each entry the digest of its page's content (`contentDigest`); a ledger dates the page by it. */
   contentDigests?: boolean;
-  /** Date each page by its last commit, when git has one for it. */
-  commitTimes?: CommitTimes;
+  /** Date each page by its last commit (or its sources' with `--git-dir`), when git has one for it. */
+  commitTimes?: Pick<CommitTimes, 'timeOf'>;
   /**
    * Give each listed page the images it shows (`<img src>`, `srcset`), read from its whole
    * document; which stand on most pages (a logo) is for the caller to drop (core/common-images.ts).

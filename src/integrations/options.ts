@@ -22,6 +22,12 @@ export interface SitemapkitOptions {
    * between builds; `false` keeps no ledger (pages are then dated by their own head, or by git).
    */
   state?: string | false | undefined;
+  /**
+   * The folder of the site's sources in the git checkout (`--git-dir`), relative to the project:
+   * a page the build wrote is dated by the last commit of its source there (`about/index.html` by
+   * `about/index.EXT` or `about.EXT`), e.g. `src/pages` or `docs`.
+   */
+  gitDir?: string | undefined;
   /** Globs of pages to leave out, relative to the output folder (`--exclude`), e.g. `drafts/**`. */
   exclude?: readonly string[] | undefined;
   /** Write gzipped shards listed by an index (`--gzip`). */

@@ -55,6 +55,7 @@ export async function generateAfterBuild(
     out: outDir,
     ...definedOf(options, ['maxUrls', 'maxBytes', 'gzip', 'format', 'stylesheet', 'exclude']),
     ...(state === undefined ? {} : { state }),
+    ...(options.gitDir === undefined ? {} : { gitDir: resolve(facts.projectRoot, options.gitDir) }),
     ...(options.htmlSitemap === undefined ? {} : { htmlSitemap: { file: resolve(outDir, options.htmlSitemap) } }),
     ...(facts.cleanUrls ? { cleanUrls: true } : {}),
     // 'keep' is the folder's own naming here; the reader's 'keep' follows the links.

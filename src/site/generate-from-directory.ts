@@ -23,7 +23,10 @@ import { parseRobotsTxt } from '../core/robots-txt.js';
 import type { Diagnostic } from '../core/index.js';
 import type { RecordedChanges, RunChanges, UrlChange } from '../generate/ledger.js';
 import type { GeneratorInput, OutputFormat, WriteProgress, WriteSummary } from '../generate/types.js';
+import { GenerateError } from '../generate/errors.js';
 import { writeSitemaps } from '../generate/write-sitemaps.js';
+import type { CommitTimes } from '../input/commit-times.js';
+import type { GitSourceTimes } from '../input/git-sources.js';
 import { LeftOutPages, type LeftOutGroup } from '../input/left-out.js';
 import type { LeftOutPage, TrailingSlash } from '../input/site-directory.js';
 import type { ReadEntry } from '../input/types.js';
@@ -78,6 +81,12 @@ export interface GenerateFromDirectoryOptions {
    * the directory (a logo, icons: on more than half of the pages, and on at least 3).
    */
   images?: boolean;
+  /**
+   * The folder of the site's sources in a git checkout (`--git-dir`): a page git does not hold is
+   * dated by the last commit of its sources there, `about/index.html` by `about/index.EXT` and
+   * `about.EXT` (input/git-sources.ts).
+   */
+  gitDir?: string;
   /** Drop `.html` from page URLs (`--clean-urls`); default from vercel.json's `cleanUrls`. */
   cleanUrls?: boolean;
   /** `always`, `never` or `keep` the trailing slash of folder pages (`--trailing-slash`); default from vercel.json. */
@@ -281,13 +290,21 @@ class SourceReading {
     this.directoriesRead.push(path);
     const { CommitTimes } = await import('../input/commit-times.js');
     const { readSiteDirectory } = await import('../input/site-directory.js');
-    // Git dates the pages a ledger cannot date yet (and every page without one), where it tracks them.
-    const commitTimes = CommitTimes.open(path);
-    if (!commitTimes.ok && commitTimes.reason === 'shallow')
+    const { gitDir } = this.options;
+    // Git dates the pages a ledger cannot date yet (and every page without one), where it tracks
+    // them, or their sources in gitDir.
+    const opened = CommitTimes.open(gitDir ?? path);
+    if (!opened.ok && opened.reason === 'not-a-checkout' && gitDir !== undefined)
+      throw new GenerateError(
+        `--git-dir ${gitDir} is not in a git checkout (or git is not installed): give the folder of the site's sources in its repository`,
+      );
+    if (!opened.ok && opened.reason === 'shallow')
       this.note({
         level: 'warning',
-        message: `${path} is in a shallow git clone, where the oldest commit present claims every file: git does not date its pages (after git fetch --unshallow, it dates them by their last commits)`,
+        message: `${gitDir ?? path} is in a shallow git clone, where the oldest commit present claims every file: git does not date its pages (after git fetch --unshallow, it dates them by their last commits)`,
       });
+    const sourceTimes = opened.ok && gitDir !== undefined ? await gitSourceTimes(opened.times) : undefined;
+    const commitTimes = sourceTimes ?? (opened.ok ? opened.times : undefined);
     try {
       const read = readSiteDirectory(path, {
         baseUrl: this.options.baseUrl,
@@ -299,7 +316,7 @@ class SourceReading {
         trailingSlash: this.options.trailingSlash,
         images: this.options.images,
         onNote: this.note,
-        ...(commitTimes.ok ? { commitTimes: commitTimes.times } : {}),
+        ...(commitTimes === undefined ? {} : { commitTimes }),
         onLeftOut: (page) => {
           this.leftOut.add(page);
           this.options.onLeftOut?.(page);
@@ -310,8 +327,13 @@ class SourceReading {
       });
       const pages = this.options.images ? withoutCommonPageImages(read) : read;
       yield* this.options.transformPages?.(pages) ?? pages;
+      if (sourceTimes !== undefined && sourceTimes.unsourced > 0)
+        this.note({
+          level: 'note',
+          message: `git dates no source of ${sourceTimes.unsourced} page${sourceTimes.unsourced === 1 ? '' : 's'} of ${path} (first: ${sourceTimes.firstUnsourced}): a page PATH.html is dated by the last commit of PATH.EXT, or of FOLDER.EXT for FOLDER/index.html, below --git-dir ${gitDir}, committed and unmodified (EXT: md, mdx, html, njk, astro, vue…)`,
+        });
     } finally {
-      if (commitTimes.ok) commitTimes.times.close();
+      commitTimes?.close();
     }
   }
 
@@ -320,6 +342,12 @@ class SourceReading {
     if (this.directories === 0) return [...(this.options.exclude ?? [])];
     return [...this.unusedCounts].filter(([, count]) => count === this.directories).map(([pattern]) => pattern);
   }
+}
+
+/** Dates pages by their sources' commits; loaded only with `gitDir`. */
+async function gitSourceTimes(times: CommitTimes): Promise<GitSourceTimes> {
+  const { GitSourceTimes } = await import('../input/git-sources.js');
+  return new GitSourceTimes(times);
 }
 
 /**

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { SitemapkitBuildError, generateAfterBuild } from '../../src/integrations/run.js';
 import type { BuildFacts, Logger } from '../../src/integrations/options.js';
+import { GitRepository } from '../helpers/git-repo.js';
 import { writtenSitemaps } from '../helpers/real-build.js';
 import { html } from '../helpers/serve-site.js';
 
@@ -81,6 +82,18 @@ test("a page is never dated by its file's time, which is the build's", async () 
   for (const file of ['index.html', 'news.html']) await utimes(join(build, file), builtAt, builtAt);
   await generateAfterBuild(facts(), { baseUrl: 'https://example.com/', state: false });
   for (const entry of (await writtenSitemaps(build)).values()) assert.notEqual(entry.lastmod, '2025-01-01T00:00:00Z');
+});
+
+test("gitDir, relative to the project, dates the built pages by their sources' commits", async () => {
+  const repo = await GitRepository.init(root);
+  await repo.write('.gitignore', 'dist/\nnode_modules/\n');
+  await repo.write('src/pages/index.md', '# Home');
+  repo.commit(['.gitignore', 'src'], '2020-05-06T07:08:09Z');
+  await page('index.html');
+  await generateAfterBuild(facts(), { baseUrl: 'https://example.com/', state: false });
+  assert.equal((await writtenSitemaps(build)).get('https://example.com/')?.lastmod, undefined, 'dist/ is not in git');
+  await generateAfterBuild(facts(), { baseUrl: 'https://example.com/', state: false, gitDir: 'src/pages' });
+  assert.equal((await writtenSitemaps(build)).get('https://example.com/')?.lastmod, '2020-05-06T07:08:09+00:00');
 });
 
 test('locales give each page the alternates of its translations, both ways, with x-default', async () => {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { generateFromDirectory, readSiteDirectory, type LeftOutPage, type SiteNote } from '../../src/index.js';
+import { GitRepository } from '../helpers/git-repo.js';
 
 const root = await mkdtemp(join(tmpdir(), 'sitemapkit-from-dir-'));
 after(() => rm(root, { recursive: true, force: true }));
@@ -104,4 +106,53 @@ test('with images: each page lists the images it shows, but not the logo that st
   assert.deepEqual(imagesOf('c\\.html'), ['https://cdn.example.com/c.png?w=1&amp;h=2']);
   assert.doesNotMatch(xml, /logo\.svg/);
   assert.doesNotMatch(await published('no-images-out', false), /<image:/, 'images only when asked');
+});
+
+test('gitDir dates the pages of a build folder outside git by their sources; a shallow clone and a folder outside git are said', async () => {
+  const repo = await GitRepository.init(join(root, 'sources'));
+  await repo.write('docs/guide.md', '# Guide');
+  await repo.write('docs/index.mdx', '# Home');
+  repo.commit(['docs'], '2020-02-02T02:02:02Z');
+  const build = join(root, 'git-build');
+  await writeSite(build, {
+    'index.html': '<html><head><title>Home</title></head><body>home</body></html>',
+    'guide/index.html': '<html><head><title>Guide</title></head><body>guide</body></html>',
+    'tags.html': '<html><head><title>Tags</title></head><body>tags</body></html>',
+  });
+  const lastmods = async (gitDir: string, notes: SiteNote[]) => {
+    const out = join(root, `git-out-${notes.length}-${Math.random().toString(36).slice(2)}`);
+    await generateFromDirectory(build, {
+      baseUrl: 'https://www.example.com/',
+      out,
+      gitDir,
+      onNote: (n) => notes.push(n),
+    });
+    const xml = await readFile(join(out, 'sitemap.xml'), 'utf8');
+    return [...xml.matchAll(/<loc>(.*?)<\/loc>(?:<lastmod>(.*?)<\/lastmod>)?/g)].map(
+      ([, loc, lastmod]) => `${loc} ${lastmod}`,
+    );
+  };
+  const notes: SiteNote[] = [];
+  assert.deepEqual((await lastmods(join(repo.dir, 'docs'), notes)).sort(), [
+    'https://www.example.com/ 2020-02-02T02:02:02+00:00',
+    'https://www.example.com/guide/ 2020-02-02T02:02:02+00:00',
+    'https://www.example.com/tags.html undefined',
+  ]);
+  assert.equal(notes.filter((note) => note.message.includes('git dates no source of 1 page')).length, 1);
+  assert.match(notes.find((note) => note.message.includes('git dates'))!.message, /\(first: tags\.html\)/);
+
+  const shallow = join(root, 'shallow-sources');
+  execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${repo.dir}`, shallow]);
+  const shallowNotes: SiteNote[] = [];
+  assert.deepEqual(
+    (await lastmods(join(shallow, 'docs'), shallowNotes)).map((line) => line.split(' ')[1]),
+    ['undefined', 'undefined', 'undefined'],
+  );
+  assert.ok(
+    shallowNotes.some(
+      (note) => note.level === 'warning' && /shallow-sources\/docs is in a shallow git clone/.test(note.message),
+    ),
+  );
+
+  await assert.rejects(lastmods(build, []), /--git-dir .*git-build is not in a git checkout/);
 });
