@@ -43,14 +43,28 @@ export async function createTestDatabase(): Promise<string> {
   return url.href;
 }
 
-/** Both drivers, for tests that must hold on each: a SQLite file in a fresh directory, and a fresh PostgreSQL database. */
+/** A driver of the run store, for suites run over each: every `location()` is a fresh, empty store. */
+export interface QueueDriver {
+  name: 'SQLite' | 'PostgreSQL';
+  location: () => Promise<string>;
+}
+
+/** Both drivers: a SQLite file in a fresh directory (removed after the file's tests), and a fresh PostgreSQL database. */
+export const queueDrivers: readonly QueueDriver[] = [
+  {
+    name: 'SQLite',
+    location: () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-store-'));
+      after(() => rmSync(dir, { recursive: true, force: true }));
+      return Promise.resolve(join(dir, 'runs.sqlite'));
+    },
+  },
+  { name: 'PostgreSQL', location: createTestDatabase },
+];
+
+/** One fresh store of each driver, for tests that must hold on each. */
 export async function storeLocations(): Promise<{ name: string; location: string }[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-store-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  return [
-    { name: 'SQLite', location: join(dir, 'runs.sqlite') },
-    { name: 'PostgreSQL', location: await createTestDatabase() },
-  ];
+  return Promise.all(queueDrivers.map(async ({ name, location }) => ({ name, location: await location() })));
 }
 
 async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -1,9 +1,10 @@
 /**
- * An audit on workers sharing PostgreSQL, of the sitemaps of a site of four hosts (each its own
- * host:port, answering after a little latency, with URLs that make findings): three workers write
- * exactly the rows an audit of one process writes, keep each host's concurrency across all of them
- * (measured at the servers), and lose nothing when one of them is killed with kill -9 halfway;
- * `run finish` writes the outputs again.
+ * An audit on workers sharing a run store, on each driver (a SQLite file, a PostgreSQL database),
+ * of the sitemaps of a site of four hosts (each its own host:port, answering after a little
+ * latency, with URLs that make findings): three workers write exactly the rows an audit of one
+ * process writes, keep each host's concurrency across all of them (measured at the servers), and
+ * lose nothing when one of them is killed with kill -9 halfway; `run finish` writes the outputs
+ * again.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { CLI_PATH, kill9, runCli } from '../helpers/cli.js';
-import { createTestDatabase } from '../helpers/postgres.js';
+import { queueDrivers, type QueueDriver } from '../helpers/postgres.js';
 import { startFarm, type Farm } from '../helpers/site-farm.js';
 
 const HOSTS = 4;
@@ -52,11 +53,11 @@ function notePoliteness(run: string): void {
     if (host.maxInFlight > 2) inFlightSeen.push(`${run}: ${host.origin} saw ${host.maxInFlight} requests at once`);
 }
 
-describe('an audit on workers sharing PostgreSQL', async () => {
-  const referenceRows = join(work, 'reference.jsonl');
-  const reference = await runCli([...AUDIT, '--rows', referenceRows, '--state', join(work, 'state'), '--json']);
-  const expected = readFileSync(referenceRows, 'utf8');
+const referenceRows = join(work, 'reference.jsonl');
+const reference = await runCli([...AUDIT, '--rows', referenceRows, '--state', join(work, 'state'), '--json']);
+const expected = readFileSync(referenceRows, 'utf8');
 
+describe('an audit of one process', () => {
   test('the audit of one process is the reference, with findings of every kind the farm makes', () => {
     assert.equal(reference.code, 0, reference.stderr);
     const rows = expected.trim().split('\n');
@@ -66,12 +67,15 @@ describe('an audit on workers sharing PostgreSQL', async () => {
       assert.ok(findings.has(finding), `the farm makes ${finding}`);
     assert.ok(findings.has('duplicate-listing'));
   });
+});
 
+/** The suite of an audit on workers, run over each driver of the run store. */
+function auditOnWorkers(driver: QueueDriver): void {
   test('three workers write exactly the rows of one process, two requests at most in flight per host', async () => {
-    const store = await createTestDatabase();
+    const store = await driver.location();
     farm.reset();
-    const rows = join(work, 'three.jsonl');
-    const html = join(work, 'three.html');
+    const rows = join(work, `${driver.name}-three.jsonl`);
+    const html = join(work, `${driver.name}-three.html`);
     const result = await runCli(
       [...AUDIT, '--rows', rows, '--html', html, '--run', 'three', '--workers', '3', '--json', '--quiet'],
       { env: { SITEMAPKIT_STORE: store } },
@@ -81,7 +85,7 @@ describe('an audit on workers sharing PostgreSQL', async () => {
     assert.deepEqual(JSON.parse(result.stdout), JSON.parse(reference.stdout), 'the same report');
     assert.match(readFileSync(html, 'utf8'), /<html/);
     assert.deepEqual(pagesFetchedTwice(), [], 'no listed page fetched twice');
-    notePoliteness('three workers');
+    notePoliteness(`${driver.name}, three workers`);
     assert.ok(
       farm.hosts.some((host) => host.maxInFlight === 2),
       'the limit is reached: the workers work side by side',
@@ -100,9 +104,9 @@ describe('an audit on workers sharing PostgreSQL', async () => {
   });
 
   test('a worker killed with kill -9 halfway loses nothing: the others take its leases over', async () => {
-    const store = await createTestDatabase();
+    const store = await driver.location();
     farm.reset();
-    const rows = join(work, 'killed.jsonl');
+    const rows = join(work, `${driver.name}-killed.jsonl`);
     // A delay between requests to a host keeps the run going while the others join it.
     const args = [...AUDIT, '--rows', rows, '--run', 'killed', '--lease', '3', '--delay', '0.1', '--json', '--quiet'];
     const env = { ...process.env, SITEMAPKIT_STORE: store };
@@ -134,10 +138,12 @@ describe('an audit on workers sharing PostgreSQL', async () => {
     );
     assert.equal(ended.filter((e) => e.stdout !== '').length, 1, 'one process writes the outputs');
     assert.equal(readFileSync(rows, 'utf8'), expected);
-    notePoliteness('kill -9');
+    notePoliteness(`${driver.name}, kill -9`);
   });
 
   test('no host ever saw more than 2 requests at once, across all workers', () => {
     assert.deepEqual(inFlightSeen, []);
   });
-});
+}
+
+for (const driver of queueDrivers) describe(`an audit on workers sharing ${driver.name}`, () => auditOnWorkers(driver));

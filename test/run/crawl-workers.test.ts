@@ -1,8 +1,9 @@
 /**
- * A crawl on workers sharing PostgreSQL, against a site of four hosts (each its own host:port,
- * answering after a little latency): three workers list exactly what crawls of one process list,
- * fetch no page twice, keep each host's concurrency across all of them (measured at the servers),
- * and lose nothing when one of them is killed with kill -9 halfway.
+ * A crawl on workers sharing a run store, on each driver (a SQLite file, a PostgreSQL database),
+ * against a site of four hosts (each its own host:port, answering after a little latency): three
+ * workers list exactly what crawls of one process list, fetch no page twice, keep each host's
+ * concurrency across all of them (measured at the servers), and lose nothing when one of them is
+ * killed with kill -9 halfway.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { CLI_PATH, kill9, runCli } from '../helpers/cli.js';
-import { createTestDatabase } from '../helpers/postgres.js';
+import { queueDrivers, type QueueDriver } from '../helpers/postgres.js';
 import { startFarm, type Farm } from '../helpers/site-farm.js';
 import { serveSite } from '../helpers/serve-site.js';
 import { trapSite } from '../crawl/fixtures/trap-site.js';
@@ -58,7 +59,7 @@ function sorted(set: Set<string>): string[] {
   return [...set].sort();
 }
 
-describe('a crawl on workers sharing PostgreSQL', () => {
+describe('a crawl of one process', () => {
   test('one process per host, crawling the classic way, is the reference', async () => {
     const reference = new Set<string>();
     await Promise.all(
@@ -71,11 +72,14 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     );
     assert.deepEqual(sorted(reference), sorted(farm.expectedListed()));
   });
+});
 
+/** The suite of a crawl on workers, run over each driver of the run store. */
+function crawlOnWorkers(driver: QueueDriver): void {
   test('three workers list the same set, fetch each page once, and keep two requests in flight per host', async () => {
-    const store = await createTestDatabase();
+    const store = await driver.location();
     farm.reset();
-    const out = join(work, 'three');
+    const out = join(work, `${driver.name}-three`);
     const result = await runCli(
       ['crawl', ...starts, '--out', out, '--run', 'three', '--workers', '3', '--concurrency', '2', '--json'],
       { env: { SITEMAPKIT_STORE: store } },
@@ -101,9 +105,9 @@ describe('a crawl on workers sharing PostgreSQL', () => {
   test('--max-pages N: three workers request N pages in all, as a crawl of one process does', async () => {
     // Fewer than the pages of any host's first levels: no redirect (two requests) can be reached.
     const MAX_PAGES = 15;
-    const store = await createTestDatabase();
+    const store = await driver.location();
     farm.reset();
-    const out = join(work, 'budget');
+    const out = join(work, `${driver.name}-budget`);
     const result = await runCli(
       [
         'crawl',
@@ -150,7 +154,7 @@ describe('a crawl on workers sharing PostgreSQL', () => {
       'crawl',
       starts[0]!,
       '--out',
-      join(work, 'budget-single'),
+      join(work, `${driver.name}-budget-single`),
       '--state',
       join(work, 'state'),
       '--max-pages',
@@ -166,13 +170,13 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     const MAX_VARIANTS = 7;
     const site = await serveSite(trapSite);
     try {
-      const store = await createTestDatabase();
+      const store = await driver.location();
       const result = await runCli(
         [
           'crawl',
           `${site.origin}/`,
           '--out',
-          join(work, 'variants'),
+          join(work, `${driver.name}-variants`),
           '--run',
           'variants',
           '--workers',
@@ -209,9 +213,9 @@ describe('a crawl on workers sharing PostgreSQL', () => {
   });
 
   test('a worker killed with kill -9 halfway loses nothing: the others take its leases over', async () => {
-    const store = await createTestDatabase();
+    const store = await driver.location();
     farm.reset();
-    const out = join(work, 'killed');
+    const out = join(work, `${driver.name}-killed`);
     const args = ['crawl', ...starts, '--out', out, '--run', 'killed', '--concurrency', '2', '--lease', '3', '--json'];
     const env = { ...process.env, SITEMAPKIT_STORE: store };
     // Halfway: once the servers have had a third of the pages; the rest wait until the kill.
@@ -243,4 +247,6 @@ describe('a crawl on workers sharing PostgreSQL', () => {
     const workers = (JSON.parse(status.stdout) as { workers: { fetched: number; stoppedAt?: number }[] }).workers;
     assert.equal(workers.filter((w) => w.stoppedAt === undefined).length, 1, 'the killed worker never stopped');
   });
-});
+}
+
+for (const driver of queueDrivers) describe(`a crawl on workers sharing ${driver.name}`, () => crawlOnWorkers(driver));
