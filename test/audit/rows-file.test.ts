@@ -4,9 +4,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { AuditRow } from '../../src/audit/rows.js';
 import { CSV_COLUMNS, openRowsFile } from '../../src/report/audit-rows.js';
+import { REPO_DIR } from '../helpers/paths.js';
 
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-rows-'));
 after(() => rm(scratch, { recursive: true, force: true }));
@@ -43,7 +43,7 @@ test('the CSV columns are the JSON rows’ field names, and the README names eac
   const header = (await readFile(csv, 'utf8')).split('\n')[0]!.split(',');
   assert.deepEqual([...header].sort(), [...fields].sort());
   assert.deepEqual(header, [...CSV_COLUMNS]);
-  const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const readme = await readFile(join(REPO_DIR, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('- One row per listed URL (`--rows FILE`'));
   for (const field of fields) assert.ok(section.slice(0, 800).includes(`\`${field}\``), `README names ${field}`);
 });

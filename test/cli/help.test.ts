@@ -5,10 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.js';
+import { REPO_DIR } from '../helpers/paths.js';
 
-const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const PACKAGE = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as {
   version: string;
 };
 

@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { REPO_DIR } from '../helpers/paths.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = REPO_DIR;
 /** TypeScript under these folders runs compiled, from dist/ (tsconfig.json); the rest runs where it stands. */
 const COMPILED = ['src', 'bench'];
 

@@ -4,12 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { HttpClient } from '../../src/http/client.js';
 import { fetchRobotsTxt, parseRobotsTxt, productToken } from '../../src/discover/robots.js';
 import { matchesPattern } from '../../src/core/robots-txt.js';
-import { CONFORMANCE_DIR } from '../helpers/paths.js';
+import { CONFORMANCE_DIR, REPO_DIR } from '../helpers/paths.js';
 import { startSite, type Site } from '../helpers/site-server.js';
 
 /** robots-parser is CommonJS with a loose type declaration; load it as CommonJS. */
@@ -21,7 +20,7 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (
   getSitemaps(): string[];
 };
 
-const ROBOTS_TXT_MODULE = fileURLToPath(new URL('../../src/core/robots-txt.ts', import.meta.url));
+const ROBOTS_TXT_MODULE = join(REPO_DIR, 'src/core/robots-txt.ts');
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES));
 

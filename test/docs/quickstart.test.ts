@@ -10,10 +10,10 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
+import { REPO_DIR } from '../helpers/paths.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = REPO_DIR;
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   scripts: Record<string, string>;

@@ -12,12 +12,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { writeSitemaps } from '../../src/generate/index.js';
 import { startSite, urlset, XML, type Site } from '../helpers/site-server.js';
+import { REPO_DIR } from '../helpers/paths.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = REPO_DIR;
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   exports: Record<string, { default: string }>;
 };

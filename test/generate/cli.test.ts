@@ -8,12 +8,12 @@ import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { WriteSummary } from '../../src/generate/types.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
-import { CONFORMANCE_DIR } from '../helpers/paths.js';
+import { CONFORMANCE_DIR, REPO_DIR } from '../helpers/paths.js';
 import { validateAgainstXsd } from '../helpers/xsd.js';
 import { locsOf } from './entries.js';
 import { escapeRegExp } from '../../src/core/regexp.js';
 
-const PROJECT_DIR = new URL('../../', import.meta.url).pathname;
+const PROJECT_DIR = REPO_DIR;
 const scratch = await mkdtemp(join(tmpdir(), 'sitemapkit-cli-'));
 after(() => rm(scratch, { recursive: true, force: true }));
 let dirs = 0;

@@ -5,11 +5,11 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { REPO_DIR } from './paths.js';
 
 /** Where browser tests keep their screenshots (gitignored). */
-export const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.url));
+export const ARTIFACTS_DIR = join(REPO_DIR, 'test/artifacts/');
 
 /** The first of `names` found as an executable on the PATH. */
 function findOnPath(names: readonly string[]): string | undefined {

@@ -4,10 +4,10 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_DIR } from './paths.js';
 
-export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
-const RUN_USAGE = fileURLToPath(new URL('./run-usage.mjs', import.meta.url));
+export const CLI_PATH = join(REPO_DIR, 'dist/src/cli/main.js');
+const RUN_USAGE = join(REPO_DIR, 'test/helpers/run-usage.mjs');
 
 /** What a run used, measured by the process itself (test/helpers/run-usage.mjs). */
 export interface RunUsage {

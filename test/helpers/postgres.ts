@@ -49,7 +49,7 @@ export interface QueueDriver {
   location: () => Promise<string>;
 }
 
-/** Both drivers: a SQLite file in a fresh directory (removed after the file's tests), and a fresh PostgreSQL database. */
+/** Both drivers: a SQLite file in a fresh directory, and a fresh PostgreSQL database, each removed after the tests. */
 export const queueDrivers: readonly QueueDriver[] = [
   {
     name: 'SQLite',

@@ -12,16 +12,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { UrlEntry } from '../../src/core/index.js';
 import { parseSitemap } from '../../src/parse/index.js';
+import { REPO_DIR } from './paths.js';
 import { serveSite, type RunningSite } from './serve-site.js';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
+export const EXAMPLES_DIR = join(REPO_DIR, 'examples/');
 /** Where copies are made inside an example folder (gitignored). */
 const RUNS = '.runs';
 /** What a copy of an example leaves out: installed packages, earlier copies, build output and caches. */

@@ -8,10 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { REPO_DIR } from './paths.js';
 
-export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
+export { REPO_DIR };
+
 const BIN_DIR = join(REPO_DIR, 'node_modules', '.bin');
 
 export type Runtime = 'deno' | 'bun' | 'workerd';

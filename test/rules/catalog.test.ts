@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { FAMILIES, RULES, familyOf } from '../../src/core/catalog.js';
 import { rulesMarkdown } from '../../src/report/rules.js';
 import { runCli } from '../helpers/cli.js';
+import { REPO_DIR } from '../helpers/paths.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = REPO_DIR;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
