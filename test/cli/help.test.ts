@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { REPO_DIR } from '../helpers/paths.js';
 
 const PACKAGE = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as {
@@ -19,6 +19,13 @@ async function listedCommands(): Promise<Map<string, string>> {
   const { stdout } = await runCli(['--help']);
   const list = stdout.split('\nCommands:\n')[1]!.split('\n\n')[0]!;
   return new Map(list.split('\n').map((line) => /^ {2}(\S+) +(.+)$/.exec(line)!.slice(1, 3) as [string, string]));
+}
+
+/** Each command's `--help`, run once for the file: the tests read the same text. */
+const helps = new Map<string, Promise<CliResult>>();
+function helpOf(name: string): Promise<CliResult> {
+  if (!helps.has(name)) helps.set(name, runCli([name, '--help']));
+  return helps.get(name)!;
 }
 
 describe('sitemapkit --help', () => {
@@ -53,7 +60,7 @@ describe('sitemapkit --help', () => {
 describe('each command’s --help', () => {
   it('says the summary the list says, as one capitalised sentence, and ends with the exit codes', async () => {
     for (const [name, summary] of await listedCommands()) {
-      const { code, stdout } = await runCli([name, '--help']);
+      const { code, stdout } = await helpOf(name);
       assert.equal(code, 0, name);
       // A usage of several forms goes on in lines indented under the first.
       const [usage, ...rest] = stdout.split('\n');
@@ -72,7 +79,7 @@ describe('each command’s --help', () => {
 
   it('"sitemapkit help COMMAND" prints the help of that command', async () => {
     for (const name of await listedCommands().then((list) => [...list.keys()])) {
-      const [viaHelp, viaFlag] = await Promise.all([runCli(['help', name]), runCli([name, '--help'])]);
+      const [viaHelp, viaFlag] = await Promise.all([runCli(['help', name]), helpOf(name)]);
       assert.equal(viaHelp.code, 0, name);
       assert.equal(viaHelp.stdout, viaFlag.stdout, name);
     }
@@ -80,7 +87,7 @@ describe('each command’s --help', () => {
 
   it('a command that reports problems documents --fail-on and --max-per-rule, and says so in its exit codes', async () => {
     for (const name of ['generate', 'parse', 'validate', 'tree', 'crawl']) {
-      const { stdout } = await runCli([name, '--help']);
+      const { stdout } = await helpOf(name);
       assert.match(stdout, /--max-per-rule N {7}print at most N problems of each rule code/, name);
       assert.match(stdout, /--fail-on LEVEL {8}the least severe problem that fails the run/, name);
       assert.match(
@@ -93,7 +100,7 @@ describe('each command’s --help', () => {
 
   it('a command that fetches documents the same network flags', async () => {
     for (const name of ['parse', 'validate', 'tree', 'crawl']) {
-      const { stdout } = await runCli([name, '--help']);
+      const { stdout } = await helpOf(name);
       for (const flag of ['--timeout SECONDS', '--retries N', '--max-wait SECONDS', '--user-agent UA'])
         assert.match(stdout, new RegExp(`^ {2}${flag} +\\S`, 'm'), `${name} ${flag}`);
     }
@@ -101,7 +108,7 @@ describe('each command’s --help', () => {
 
   it('standard input is "-" in every command that reads a sitemap or a list', async () => {
     for (const name of ['generate', 'parse', 'validate']) {
-      const { stdout } = await runCli([name, '--help']);
+      const { stdout } = await helpOf(name);
       assert.match(stdout, /- for standard input|-\s+standard input/, name);
       assert.doesNotMatch(stdout, /\bstdin\b/, name);
     }

@@ -112,6 +112,7 @@ const CASES: Case[] = [
   },
 ];
 
+/** No retries and no waits: an unreadable site is unreadable at once, in every command alike. */
 const NETWORK = ['--retries', '0', '--max-wait', '0', '--timeout', '10'];
 
 interface Verdict {
@@ -168,7 +169,16 @@ const COMMANDS: Record<string, Command> = {
   },
   crawl: async (origin, _c, dir) => {
     const run = await runCli(
-      ['crawl', `${origin}/`, '--use-sitemaps', '--out', join(dir, 'crawl-out'), '--state', join(dir, 'crawl')],
+      [
+        'crawl',
+        `${origin}/`,
+        '--use-sitemaps',
+        '--out',
+        join(dir, 'crawl-out'),
+        '--state',
+        join(dir, 'crawl'),
+        ...NETWORK,
+      ],
       { cwd: dir },
     );
     return { exit: run.code };
@@ -182,7 +192,16 @@ const COMMANDS: Record<string, Command> = {
   },
   submit: async (origin, c, dir) => {
     const run = await runCli(
-      ['submit', `${origin}${c.sitemap}`, '--key', 'a1b2c3d4e5f6a7b8', '--dry-run', '--state', join(dir, 'submit')],
+      [
+        'submit',
+        `${origin}${c.sitemap}`,
+        '--key',
+        'a1b2c3d4e5f6a7b8',
+        '--dry-run',
+        '--state',
+        join(dir, 'submit'),
+        ...NETWORK,
+      ],
       { cwd: dir },
     );
     return { exit: run.code };
