@@ -4,13 +4,9 @@
  * images are, the same in both.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../helpers/cli.js';
-import { html, serveSite, type RunningSite } from '../helpers/serve-site.js';
-import { staticFolder } from '../helpers/static-folder.js';
+import { serveBuild, type ServedBuild } from '../helpers/served-build.js';
+import { html } from '../helpers/serve-site.js';
 
 const NAV =
   '<header><a href="/"><img src="/img/logo.svg" alt="Docs"></a> <a href="/a.html">A</a> <a href="/b.html">B</a> <a href="/c.html">C</a></header>';
@@ -32,43 +28,17 @@ function imagesByPage(xml: string): Record<string, string[]> {
 }
 
 describe('the site logo in generate --images and crawl', () => {
-  let dir: string;
-  let site: RunningSite;
+  let served: ServedBuild;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sitemapkit-logo-'));
-    for (const [path, body] of Object.entries(PAGES)) {
-      await mkdir(dirname(join(dir, 'build', path)), { recursive: true });
-      await writeFile(join(dir, 'build', path), body);
-    }
-    site = await serveSite(staticFolder(join(dir, 'build')));
+    served = await serveBuild(PAGES);
   });
 
-  after(async () => {
-    await site.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => served.close());
 
   it('lists each page with its own images, and the logo on none', async () => {
-    const generated = await runCli([
-      'generate',
-      join(dir, 'build'),
-      '--images',
-      '--base-url',
-      `${site.origin}/`,
-      '--out',
-      join(dir, 'generated'),
-    ]);
-    assert.equal(generated.code, 0, generated.stderr);
-    const crawled = await runCli([
-      'crawl',
-      `${site.origin}/`,
-      '--out',
-      join(dir, 'crawled'),
-      '--state',
-      join(dir, 'state'),
-    ]);
-    assert.equal(crawled.code, 0, crawled.stderr);
+    const { site } = served;
+    const sitemaps = await served.generateAndCrawl({ generateArgs: ['--images'], crawlStart: `${site.origin}/` });
     const o = site.origin;
     const expected = {
       [`${o}/`]: [`${o}/img/hero.jpg`],
@@ -76,7 +46,7 @@ describe('the site logo in generate --images and crawl', () => {
       [`${o}/b.html`]: [],
       [`${o}/c.html`]: [`${o}/img/c.webp`],
     };
-    assert.deepEqual(imagesByPage(await readFile(join(dir, 'generated', 'sitemap.xml'), 'utf8')), expected);
-    assert.deepEqual(imagesByPage(await readFile(join(dir, 'crawled', 'sitemap.xml'), 'utf8')), expected);
+    assert.deepEqual(imagesByPage(sitemaps.generated), expected);
+    assert.deepEqual(imagesByPage(sitemaps.crawled), expected);
   });
 });

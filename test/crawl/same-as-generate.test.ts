@@ -4,12 +4,12 @@
  * `…/index.html`; the only difference is a page no link reaches.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { html, serveSite, type RunningSite } from '../helpers/serve-site.js';
+import { serveBuild, type ServedBuild } from '../helpers/served-build.js';
+import { html, serveSite } from '../helpers/serve-site.js';
 import { staticFolder } from '../helpers/static-folder.js';
 
 /** The pages of the build, by file; links as a generator writes them, to index files and folders alike. */
@@ -35,44 +35,19 @@ function locs(xml: string): string[] {
 }
 
 describe('generate DIR and crawl of the same build', () => {
-  let dir: string;
-  let site: RunningSite;
+  let served: ServedBuild;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sitemapkit-same-'));
-    for (const [path, body] of Object.entries(PAGES)) {
-      await mkdir(dirname(join(dir, 'build', path)), { recursive: true });
-      await writeFile(join(dir, 'build', path), body);
-    }
-    site = await serveSite(staticFolder(join(dir, 'build')));
+    served = await serveBuild(PAGES);
   });
 
-  after(async () => {
-    await site.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => served.close());
 
   it('lists the same URLs, folder pages as …/', async () => {
-    const generated = await runCli([
-      'generate',
-      join(dir, 'build'),
-      '--base-url',
-      `${site.origin}/`,
-      '--out',
-      join(dir, 'generated'),
-    ]);
-    assert.equal(generated.code, 0, generated.stderr);
-    const crawled = await runCli([
-      'crawl',
-      `${site.origin}/index.html`,
-      '--out',
-      join(dir, 'crawled'),
-      '--state',
-      join(dir, 'state'),
-    ]);
-    assert.equal(crawled.code, 0, crawled.stderr);
-    const fromFolder = locs(await readFile(join(dir, 'generated', 'sitemap.xml'), 'utf8'));
-    const fromCrawl = locs(await readFile(join(dir, 'crawled', 'sitemap.xml'), 'utf8'));
+    const { site } = served;
+    const sitemaps = await served.generateAndCrawl({ crawlStart: `${site.origin}/index.html` });
+    const fromFolder = locs(sitemaps.generated);
+    const fromCrawl = locs(sitemaps.crawled);
     const o = site.origin;
     assert.deepEqual(fromCrawl, [
       `${o}/`,
@@ -98,11 +73,12 @@ describe('generate DIR and crawl of the same build', () => {
   });
 
   it('falls back to the index file where the folder URL does not answer', async () => {
+    const dir = dirname(served.build);
     // A server without directory indexes: /docs/ is 404, /docs/index.html answers.
     const bare = await serveSite((origin, url) =>
       url.pathname.endsWith('/') && url.pathname !== '/'
         ? { status: 404, body: 'Not Found' }
-        : staticFolder(join(dir, 'build'))(origin, url),
+        : staticFolder(served.build)(origin, url),
     );
     try {
       const crawled = await runCli([

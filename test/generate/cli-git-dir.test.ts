@@ -75,30 +75,12 @@ test('--git-dir outside any git checkout is refused, and nothing is written', as
 });
 
 test("a hostile .git/config and hooks in --git-dir's repository run no program", async () => {
-  const marks = join(scratch, 'marks');
-  const program = join(scratch, 'leave-a-mark.sh');
-  await writeFile(program, `#!/bin/sh\necho "$0 $*" >> '${marks}'\ncat\n`, { mode: 0o755 });
   await repo.write('.gitattributes', '* filter=evil diff=evil\n');
   repo.commit(['.gitattributes'], '2023-01-01T00:00:00Z');
-  for (const [key, value] of [
-    ['core.fsmonitor', program],
-    ['core.pager', program],
-    ['core.sshCommand', program],
-    ['diff.external', program],
-    ['diff.evil.textconv', program],
-    ['filter.evil.clean', program],
-    ['filter.evil.smudge', program],
-    ['log.showSignature', 'true'],
-    ['gpg.program', program],
-  ])
-    repo.git('config', key!, value!);
-  for (const hook of ['post-index-change', 'reference-transaction', 'post-checkout', 'pre-auto-gc'])
-    await writeFile(join(repo.dir, '.git', 'hooks', hook), `#!/bin/sh\necho "${hook}" >> '${marks}'\n`, {
-      mode: 0o755,
-    });
+  const marks = await repo.turnHostile(scratch);
 
   const run = await generate('--git-dir', sources);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.lastmods['https://www.example.com/about/'], '2022-01-02T03:04:05+01:00');
-  assert.equal(await readFile(marks, 'utf8').catch(() => 'no mark'), 'no mark');
+  assert.equal(await marks(), 'no mark');
 });

@@ -1,7 +1,22 @@
 /** A real git repository in a temporary folder, with commits made at the times a test chooses. */
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+
+/** Settings that make git run a program (filters and diff drivers named `evil` in .gitattributes). */
+const PROGRAM_SETTINGS = [
+  'core.fsmonitor',
+  'core.pager',
+  'core.sshCommand',
+  'diff.external',
+  'diff.evil.textconv',
+  'filter.evil.clean',
+  'filter.evil.smudge',
+  'gpg.program',
+  'pager.log',
+];
+/** Hooks git may call while only reading. */
+const READ_HOOKS = ['post-index-change', 'reference-transaction', 'post-checkout', 'pre-auto-gc'];
 
 export class GitRepository {
   constructor(readonly dir: string) {}
@@ -30,6 +45,24 @@ export class GitRepository {
       cwd: this.dir,
       env: { ...this.env(), GIT_COMMITTER_DATE: at, GIT_AUTHOR_DATE: at },
     });
+  }
+
+  /**
+   * From here on, every setting that names a program names one that leaves a mark in a file of
+   * `scratch`, and so does every hook git may call on a read; the marks left are read with the
+   * function returned ('no mark' when none is).
+   */
+  async turnHostile(scratch: string): Promise<() => Promise<string>> {
+    const marks = join(scratch, 'marks');
+    const program = join(scratch, 'leave-a-mark.sh');
+    await writeFile(program, `#!/bin/sh\necho "$0 $*" >> '${marks}'\ncat\n`, { mode: 0o755 });
+    for (const key of PROGRAM_SETTINGS) this.git('config', key, program);
+    this.git('config', 'log.showSignature', 'true');
+    for (const hook of READ_HOOKS)
+      await writeFile(join(this.dir, '.git', 'hooks', hook), `#!/bin/sh\necho "${hook}" >> '${marks}'\n`, {
+        mode: 0o755,
+      });
+    return () => readFile(marks, 'utf8').catch(() => 'no mark');
   }
 
   private env(): NodeJS.ProcessEnv {

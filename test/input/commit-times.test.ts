@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -98,28 +98,8 @@ test("a checkout's own .git/config and hooks run no program while its commit tim
   await hostile.write('site/index.html', '<p>home</p>');
   await hostile.write('site/about.html', '<p>about</p>');
   hostile.commit(['.gitattributes', 'site'], '2021-03-04T05:06:07Z');
-  // Set after the commits: from here on, every setting that names a program names one that
-  // leaves a mark, and every hook git may call on a read does too.
-  const marks = join(scratch, 'marks');
-  const program = join(scratch, 'leave-a-mark.sh');
-  await writeFile(program, `#!/bin/sh\necho "$0 $*" >> '${marks}'\ncat\n`, { mode: 0o755 });
-  for (const [key, value] of [
-    ['core.fsmonitor', program],
-    ['core.pager', program],
-    ['core.sshCommand', program],
-    ['diff.external', program],
-    ['diff.evil.textconv', program],
-    ['filter.evil.clean', program],
-    ['filter.evil.smudge', program],
-    ['log.showSignature', 'true'],
-    ['gpg.program', program],
-    ['pager.log', program],
-  ])
-    hostile.git('config', key!, value!);
-  for (const hook of ['post-index-change', 'reference-transaction', 'post-checkout', 'pre-auto-gc'])
-    await writeFile(join(hostile.dir, '.git', 'hooks', hook), `#!/bin/sh\necho "${hook}" >> '${marks}'\n`, {
-      mode: 0o755,
-    });
+  // Set after the commits: from here on, git runs a program of ours wherever it would run one.
+  const marks = await hostile.turnHostile(scratch);
   // Touched without a change: a status would refresh the index (and run the filter and the hooks).
   const later = new Date('2024-01-01T00:00:00Z');
   await utimes(join(hostile.dir, 'site', 'index.html'), later, later);
@@ -131,5 +111,5 @@ test("a checkout's own .git/config and hooks run no program while its commit tim
   } finally {
     times.close();
   }
-  assert.equal(await readFile(marks, 'utf8').catch(() => 'no mark'), 'no mark');
+  assert.equal(await marks(), 'no mark');
 });

@@ -1,0 +1,61 @@
+/**
+ * A build folder written from a map of pages and served by a plain static server on 127.0.0.1,
+ * then read both ways a user would: `generate` on the folder and `crawl` of the served site. The
+ * tests that hold the two to the same answer share this set-up.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { runCli } from './cli.js';
+import { serveSite, type RunningSite } from './serve-site.js';
+import { staticFolder } from './static-folder.js';
+
+export interface ServedBuild {
+  site: RunningSite;
+  /** The built folder. */
+  build: string;
+  /** Runs `generate` on the folder, then `crawl` from `crawlStart`; returns the sitemap each wrote. */
+  generateAndCrawl(options: { generateArgs?: string[]; crawlStart: string }): Promise<{
+    generated: string;
+    crawled: string;
+  }>;
+  close(): Promise<void>;
+}
+
+/** Writes `pages` (path → HTML) into a new temporary folder and serves it. */
+export async function serveBuild(pages: Record<string, string>): Promise<ServedBuild> {
+  const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-served-build-'));
+  const build = join(dir, 'build');
+  for (const [path, body] of Object.entries(pages)) {
+    await mkdir(dirname(join(build, path)), { recursive: true });
+    await writeFile(join(build, path), body);
+  }
+  const site = await serveSite(staticFolder(build));
+  return {
+    site,
+    build,
+    async generateAndCrawl({ generateArgs = [], crawlStart }) {
+      const generated = await runCli([
+        'generate',
+        build,
+        ...generateArgs,
+        '--base-url',
+        `${site.origin}/`,
+        '--out',
+        join(dir, 'generated'),
+      ]);
+      assert.equal(generated.code, 0, generated.stderr);
+      const crawled = await runCli(['crawl', crawlStart, '--out', join(dir, 'crawled'), '--state', join(dir, 'state')]);
+      assert.equal(crawled.code, 0, crawled.stderr);
+      return {
+        generated: await readFile(join(dir, 'generated', 'sitemap.xml'), 'utf8'),
+        crawled: await readFile(join(dir, 'crawled', 'sitemap.xml'), 'utf8'),
+      };
+    },
+    async close() {
+      await site.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
