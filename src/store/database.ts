@@ -13,7 +13,7 @@ import { openSqliteFile } from './sqlite-file.js';
 import type Database from 'better-sqlite3';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -223,12 +223,16 @@ const TRANSACTION_ATTEMPTS = 5;
 const INT8_OID = 20;
 
 /** 64-bit integers as numbers, not strings: every value here stays below 2^53. */
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text') =>
-    oid === INT8_OID
-      ? Number
-      : (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
-};
+function typesOf(driver: typeof pg): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text') =>
+      oid === INT8_OID
+        ? Number
+        : (driver.types.getTypeParser(oid, format) as (
+            value: string,
+          ) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 
 class PostgresDatabase implements StoreDatabase {
   readonly dialect = DIALECTS.postgres;
@@ -242,7 +246,9 @@ class PostgresDatabase implements StoreDatabase {
   }
 
   static async connect(location: string): Promise<PostgresDatabase> {
-    const pool = new pg.Pool({ connectionString: location, max: POSTGRES_POOL_SIZE, types });
+    // Loaded here, not at start: most runs use SQLite, and pg costs every command ~50 ms to load.
+    const driver = (await import('pg')).default;
+    const pool = new driver.Pool({ connectionString: location, max: POSTGRES_POOL_SIZE, types: typesOf(driver) });
     // An idle connection the server dropped must not crash the process: the next query reconnects.
     pool.on('error', () => undefined);
     try {
