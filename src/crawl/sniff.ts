@@ -4,7 +4,6 @@
  * text/html (a `.html.gz` without `Content-Encoding`, or compressed twice) is; a body with no type
  * must look like HTML. file-type names what binary bytes are, so the report can say it.
  */
-import { fileTypeFromBuffer } from 'file-type';
 import { bytesStartLikeHtml } from '../core/html.js';
 
 /** How many leading bytes are looked at: the resource header of WHATWG MIME Sniffing §7.1. */
@@ -21,6 +20,8 @@ export async function whyNotHtml(head: Uint8Array, contentType: string | undefin
     return bytesStartLikeHtml(head) ? undefined : 'no Content-Type, and the body does not start like HTML';
   }
   if (isUtf16(head, contentType) || !hasBinaryBytes(head)) return undefined;
+  // Loaded on the first binary body only: file-type and its tokenizers are 30 modules to start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const type = await fileTypeFromBuffer(head);
   const what = type === undefined ? 'binary data' : `${type.ext} data (${type.mime})`;
   return `served as ${declared}, but the body is ${what}`;
