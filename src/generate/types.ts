@@ -1,5 +1,6 @@
 /** The public shapes of the generator: what writeSitemaps accepts, and what it reports back. */
 import type { Diagnostic, UrlEntry } from '../core/index.js';
+import type { Placed, PlacedProblem } from '../core/placed.js';
 import type { RunChanges, SitemapLedger } from './ledger.js';
 import type { LockHolder } from './run-lock.js';
 
@@ -16,21 +17,15 @@ export const EXTENSION_NAMES: readonly ExtensionName[] = ['image', 'video', 'new
  * from (so problems name file and line), or problems a reader found before there was an entry.
  */
 export type GeneratorInput = UrlEntry | PlacedEntry | PlacedProblem;
-/** An entry with the file and line it came from, so a problem with it names the place. */
-export interface PlacedEntry {
-  entry: UrlEntry;
-  source?: string;
-  line?: number;
+/**
+ * An entry with the file and line it came from, so a problem with it names the place: the core
+ * {@link Placed} shape of a URL entry.
+ */
+export interface PlacedEntry extends Placed<UrlEntry> {
   /** For a page of a build directory: the digest of its content, by which a ledger dates the page. */
   contentDigest?: string;
 }
-/**
- * A problem an input reader found before there was an entry (a line that is no URL), handed on to
- * be reported.
- */
-export interface PlacedProblem {
-  problem: Diagnostic;
-}
+export type { PlacedProblem };
 
 /** Where and how {@link writeSitemaps} publishes: the directory, the base URL, limits, gzip, format. */
 export interface WriteSitemapsOptions {

@@ -26,6 +26,7 @@ import {
   usedExtensionBits,
 } from './serialize.js';
 import type { DeferredHeader } from './document-writer.js';
+import type { Place } from '../core/placed.js';
 import { ShardFile } from './shard-file.js';
 import { StableShards } from './stable-shards.js';
 import {
@@ -435,7 +436,7 @@ function placeOf(
 ): Omit<Diagnostic, 'code' | 'severity' | 'message'> {
   const place: Omit<Diagnostic, 'code' | 'severity' | 'message'> = {};
   if (sourced) {
-    const { source, line } = item as { source?: string; line?: number };
+    const { source, line } = item as Place;
     if (source !== undefined) place.source = source;
     // An entry's problem is placed at the start of its line (its field is named in the message).
     if (line !== undefined) Object.assign(place, { line, column: 1 });

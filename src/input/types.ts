@@ -1,9 +1,9 @@
 /** What the input readers yield: an entry with where it was read, or a problem with a line. */
-import type { Diagnostic, UrlEntry } from '../core/index.js';
+import type { UrlEntry } from '../core/index.js';
+import type { Placed, PlacedProblem } from '../core/placed.js';
 
 /** An entry read from an input, with the file and line it came from. */
-export interface ReadEntry {
-  entry: UrlEntry;
+export interface ReadEntry extends Placed<UrlEntry> {
   /** The file path, or "-" for standard input. */
   source: string;
   /** 1-based line of the entry in the source; absent when the entry is the whole file (a page of a site directory). */
@@ -14,10 +14,8 @@ export interface ReadEntry {
   title?: string;
 }
 
-/** A line an input reader could not read, as a diagnostic. */
-export interface ReadProblem {
-  problem: Diagnostic;
-}
+/** A line an input reader could not read, as a diagnostic (the core {@link PlacedProblem}). */
+export type ReadProblem = PlacedProblem;
 
 /** What an input reader yields: an entry, or a problem with a line. */
 export type ReadItem = ReadEntry | ReadProblem;
