@@ -7,6 +7,7 @@
  * fetches again only the URLs in flight or checked in that last instant. The pool is fed from the
  * state a window at a time, so memory does not grow with the number of URLs.
  */
+import { Batcher } from '../core/batches.js';
 import type { Alternate } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { looksAbsoluteHttp } from '../core/url.js';
@@ -78,7 +79,11 @@ class ListingChecker {
   private exhausted = false;
   private held = 0;
   /** Checks ended but not yet committed, and the timer that commits them. */
-  private unsaved: { seq: number; check: StoredCheck }[] = [];
+  private readonly unsaved = new Batcher<{ seq: number; check: StoredCheck }>(COMMIT_BATCH, (checks) => {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    this.state.saveChecks(checks);
+  });
   private commitTimer: NodeJS.Timeout | undefined;
   /** URLs listed more than once (few): only those ask the state for their repeats. */
   private readonly repeated = new FingerprintSet(1024);
@@ -159,9 +164,8 @@ class ListingChecker {
   }
 
   private save(task: Task, checked: CheckedUrl): void {
-    this.unsaved.push({ seq: task.listing.seq, check: encodeCheck(checked) });
-    if (this.unsaved.length >= COMMIT_BATCH) this.commit();
-    else this.commitTimer ??= setTimeout(() => this.commit(), COMMIT_WITHIN_MS);
+    this.unsaved.add({ seq: task.listing.seq, check: encodeCheck(checked) });
+    if (this.unsaved.pending > 0) this.commitTimer ??= setTimeout(() => this.commit(), COMMIT_WITHIN_MS);
     this.progress.checked += 1;
     this.progress.checkedNow += 1;
     if (checked.findings.length > 0) this.progress.flagged += 1;
@@ -171,9 +175,7 @@ class ListingChecker {
   private commit(): void {
     clearTimeout(this.commitTimer);
     this.commitTimer = undefined;
-    if (this.unsaved.length === 0) return;
-    this.state.saveChecks(this.unsaved);
-    this.unsaved = [];
+    this.unsaved.flush();
   }
 
   private notify(): void {

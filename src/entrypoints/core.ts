@@ -29,7 +29,6 @@ export { diagnostic, formatDiagnostic, type Diagnostic, type Severity } from '..
 export { DiagnosticTally, type CodeTally, type TallyCounts } from '../core/diagnostic-tally.js';
 export { FAMILIES, RULES, familyOf, type RuleInfo } from '../core/catalog.js';
 export type { Position } from '../core/position.js';
-export type { Place, Placed, PlacedProblem } from '../core/placed.js';
 export type { Place, Placed } from '../core/placed.js';
 export { checkScope, normaliseUrl, type ScopeResult, type UrlProblem, type UrlResult } from '../core/url.js';
 export { formatSitemapDate, parseW3cDate, w3cToEpochMillis, type W3cDate } from '../core/datetime.js';

@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { CsvError } from 'csv-parse';
+import { batches } from '../core/batches.js';
 import { diagnostic, looksAbsoluteHttp, type Diagnostic, type UrlEntry } from '../core/index.js';
 import { readFileText } from './file-text.js';
 import { readJsonLineBatches } from './json-lines.js';
@@ -59,7 +60,7 @@ export async function* readUrlListBatches(path: string, options: ReadUrlListOpti
     if (!first.done) yield first.value;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
   })();
-  if (format === 'csv') yield* inBatches(readCsv(all, source));
+  if (format === 'csv') yield* batches(readCsv(all, source), 1024);
   else if (format === 'jsonl') yield* readJsonLineBatches(all, source);
   else yield* readTextLines(all, source);
 }
@@ -143,19 +144,6 @@ function csvHeaderInText(loc: string, source: string, line: number): Diagnostic 
 /** A value as a message quotes it: at most 80 characters, the middle left out. */
 function shorten(text: string): string {
   return text.length <= 80 ? text : `${text.slice(0, 50)}…${text.slice(-29)}`;
-}
-
-/** Items gathered into batches of up to 1,024. */
-async function* inBatches(items: AsyncIterable<ReadItem>): AsyncGenerator<ReadItem[]> {
-  let batch: ReadItem[] = [];
-  for await (const item of items) {
-    batch.push(item);
-    if (batch.length === 1024) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }
 
 const CSV_COLUMNS = ['loc', 'lastmod', 'changefreq', 'priority'];

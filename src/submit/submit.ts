@@ -10,6 +10,7 @@
  * records its acceptance: a run killed at any moment leaves the ledger consistent, and the next run
  * sends again what was not accepted (or waits out the window of a request whose answer was lost).
  */
+import { Batcher } from '../core/batches.js';
 import { diagnostic, type Diagnostic } from '../core/diagnostics.js';
 import type { HttpClient } from '../http/client.js';
 import type { DueUrl, SubmissionLedger } from '../store/submission-ledger.js';
@@ -114,7 +115,7 @@ class HostSender {
   /** Key files by origin, with what is wrong with each (undefined: it is right). */
   private readonly keyFiles = new Map<string, { keyFile: KeyFile; problem: Diagnostic | undefined }>();
   /** URLs gathered for a request, by key file. */
-  private readonly batches = new Map<string, { keyFile: KeyFile; urls: DueUrl[] }>();
+  private readonly batches = new Map<string, Batcher<DueUrl, Promise<void>>>();
   /** Set once the host is not sent to again in this run: the same request would fail. */
   private stopped = false;
   private outside = 0;
@@ -152,16 +153,16 @@ class HostSender {
           continue;
         }
         let batch = this.batches.get(keyFile.url);
-        if (!batch) this.batches.set(keyFile.url, (batch = { keyFile, urls: [] }));
-        batch.urls.push(url);
-        if (batch.urls.length === MAX_URLS_PER_REQUEST)
-          await this.sendBatch(batch.keyFile, batch.urls.splice(0), onSent);
+        if (!batch) {
+          batch = new Batcher(MAX_URLS_PER_REQUEST, (urls) => this.sendBatch(keyFile, urls, onSent));
+          this.batches.set(keyFile.url, batch);
+        }
+        await batch.add(url);
       }
     }
-    for (const { keyFile, urls } of this.batches.values()) {
-      if (urls.length === 0) continue;
-      if (this.stopped) report.notSent += urls.length;
-      else await this.sendBatch(keyFile, urls, onSent);
+    for (const batch of this.batches.values()) {
+      if (this.stopped) report.notSent += batch.drop().length;
+      else await batch.flush();
     }
     if (this.outside > 0) {
       const problem = diagnostic(
