@@ -436,10 +436,10 @@ function placeOf(
 ): Omit<Diagnostic, 'code' | 'severity' | 'message'> {
   const place: Omit<Diagnostic, 'code' | 'severity' | 'message'> = {};
   if (sourced) {
-    const { source, line } = item as Place;
+    const { source, line, column } = item as Place;
     if (source !== undefined) place.source = source;
-    // An entry's problem is placed at the start of its line (its field is named in the message).
-    if (line !== undefined) Object.assign(place, { line, column: 1 });
+    // Without a column, an entry's problem is placed at the start of its line (its field is named in the message).
+    if (line !== undefined) Object.assign(place, { line, column: column ?? 1 });
   }
   if (url !== undefined) place.url = url;
   return place;

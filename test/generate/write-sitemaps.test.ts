@@ -362,6 +362,20 @@ test('duplicate URLs are written once (first wins) and counted; bad entries are 
   );
 });
 
+test("a placed entry's problem names its column when the reader knew it, else the start of its line", async () => {
+  const { problems } = await write([
+    { entry: { kind: 'url', loc: `${BASE_URL}a`, priority: 7 }, source: 'pages.csv', line: 3, column: 12 },
+    { entry: { kind: 'url', loc: `${BASE_URL}b`, priority: 8 }, source: 'pages.csv', line: 4 },
+  ]);
+  assert.deepEqual(
+    problems.map((p) => [p.code, p.source, p.line, p.column]),
+    [
+      ['PRIO-001', 'pages.csv', 3, 12],
+      ['PRIO-001', 'pages.csv', 4, 1],
+    ],
+  );
+});
+
 test('other hosts are written when allowed', async () => {
   const { outDir, summary } = await write([{ kind: 'url', loc: 'https://shop.example.org/x' }], {
     allowOtherHosts: true,
