@@ -6,6 +6,7 @@
  *   diff_rows(loc TEXT PRIMARY KEY, change TEXT, row TEXT (the row as its owner wrote it), moved_to TEXT)
  */
 import Database from 'better-sqlite3';
+import { WriteBatches } from './write-batches.js';
 
 const SCHEMA = `
 CREATE TABLE diff_rows (loc TEXT PRIMARY KEY, change TEXT NOT NULL, row TEXT NOT NULL, moved_to TEXT) WITHOUT ROWID;
@@ -19,7 +20,7 @@ export type HeldRow = { loc: string; row: string; movedTo?: undefined } | { loc:
 
 export class DiffRowStore {
   private readonly db: Database.Database;
-  private held = 0;
+  private readonly writes: WriteBatches;
   private readonly statements;
 
   constructor() {
@@ -28,6 +29,7 @@ export class DiffRowStore {
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.exec(SCHEMA);
+    this.writes = new WriteBatches(this.db, BATCH);
     this.statements = {
       hold: this.db.prepare('INSERT OR IGNORE INTO diff_rows (loc, change, row) VALUES (?, ?, ?)'),
       removedAfter: this.db.prepare<[string, number], { loc: string }>(
@@ -42,17 +44,13 @@ export class DiffRowStore {
 
   /** Holds a row (`change` is 'added', 'removed' or another kind); a second row of one URL is ignored. */
   hold(loc: string, change: string, row: string): void {
-    if (this.held % BATCH === 0) {
-      if (this.db.inTransaction) this.db.exec('COMMIT');
-      this.db.exec('BEGIN');
-    }
-    this.held += 1;
+    this.writes.next();
     this.statements.hold.run(loc, change, row);
   }
 
   /** Ends the holding: what follows reads and marks. */
   endHolding(): void {
-    if (this.db.inTransaction) this.db.exec('COMMIT');
+    this.writes.end();
   }
 
   /** The URLs of removed rows after `after`, by URL, `limit` at most. */

@@ -14,6 +14,7 @@
  */
 import type { StoreSchema } from './migrations.js';
 import { openStateFile, openStateFileToRead } from './state-file.js';
+import { WriteBatches } from './write-batches.js';
 import type Database from 'better-sqlite3';
 import type {
   KnownUrl,
@@ -192,7 +193,7 @@ class GenerateLedgerRun implements LedgerRun {
   readonly layout: string | undefined;
   private readonly siteId: number | undefined;
   private nextSeq: number;
-  private staged = 0;
+  private readonly staging: WriteBatches;
   /** Whether the staging is indexed by shard: done once every URL is placed, as updates of an index cost. */
   private indexedByShard = false;
   private readonly statements;
@@ -212,6 +213,7 @@ class GenerateLedgerRun implements LedgerRun {
     this.layout = known?.layout;
     this.nextSeq = known?.next_seq ?? 0;
     db.exec(STAGING);
+    this.staging = new WriteBatches(db, STAGING_BATCH);
     this.statements = {
       recall: db.prepare<[number, string], UrlRow>(
         'SELECT shard, seq, digest, changed_at, content_digest, content_changed_at FROM generate_urls WHERE site = ? AND loc = ?',
@@ -221,8 +223,6 @@ class GenerateLedgerRun implements LedgerRun {
            (seq, loc, shard, text, bytes, news, lastmod, lastmod_ms, digest, changed_at, content_digest, content_changed_at, change)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      begin: db.prepare('BEGIN'),
-      commit: db.prepare('COMMIT'),
       totals: db.prepare<[], ShardTotals>(
         'SELECT shard, count(*) AS urls, sum(bytes) AS bytes, sum(news) AS news FROM generate_staging WHERE shard IS NOT NULL GROUP BY shard ORDER BY shard',
       ),
@@ -252,10 +252,7 @@ class GenerateLedgerRun implements LedgerRun {
   }
 
   stage(url: StagedUrl): boolean {
-    if (this.staged % STAGING_BATCH === 0) {
-      if (this.db.inTransaction) this.statements.commit.run();
-      this.statements.begin.run();
-    }
+    this.staging.next();
     const seq = url.seq ?? this.nextSeq;
     const { changes } = this.statements.stage.run(
       seq,
@@ -274,12 +271,11 @@ class GenerateLedgerRun implements LedgerRun {
     );
     if (changes === 0) return false;
     if (url.seq === undefined) this.nextSeq++;
-    this.staged++;
     return true;
   }
 
   endStaging(): void {
-    if (this.db.inTransaction) this.statements.commit.run();
+    this.staging.end();
     if (this.siteId !== undefined)
       this.db
         .prepare(

@@ -18,6 +18,7 @@
  */
 import type { StoreSchema } from './migrations.js';
 import { openStateFile } from './state-file.js';
+import { WriteBatches } from './write-batches.js';
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 
@@ -88,7 +89,7 @@ export interface SentRequest {
 export class SubmissionLedger {
   readonly file: string;
   private readonly db: Database.Database;
-  private observed = 0;
+  private readonly observations: WriteBatches;
   /** In a rehearsal (--dry-run) everything is one transaction, rolled back at its end. */
   private rehearsing = false;
   private readonly statements;
@@ -108,6 +109,7 @@ export class SubmissionLedger {
       ),
       knowsHost: this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM submit_hosts WHERE host = ?'),
     };
+    this.observations = new WriteBatches(this.db, BATCH);
   }
 
   /** Starts a run: its number. */
@@ -125,17 +127,13 @@ export class SubmissionLedger {
 
   /** Records what a URL looks like now (`state`: its digest, or REMOVED), as seen by `run`. */
   observe(run: number, host: string, loc: string, state: string): void {
-    if (this.observed % BATCH === 0 && !this.rehearsing) {
-      if (this.db.inTransaction) this.db.exec('COMMIT');
-      this.db.exec('BEGIN');
-    }
-    this.observed += 1;
+    if (!this.rehearsing) this.observations.next();
     this.statements.observe.run(host, loc, state, run);
   }
 
   /** Ends the observations of a run (their last batch is committed). */
   endObserving(): void {
-    if (this.db.inTransaction && !this.rehearsing) this.db.exec('COMMIT');
+    if (!this.rehearsing) this.observations.end();
   }
 
   /**
