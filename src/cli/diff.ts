@@ -4,7 +4,6 @@
  * diff/sitemap-set.ts (reading a set) and diff/.
  */
 import { forTerminal } from '../core/terminal.js';
-import { once } from 'node:events';
 import { SitemapDiff, diffRowToJsonLine, type DiffPhase, type DiffRow } from '../diff/diff.js';
 import { withMoves } from '../diff/redirects.js';
 import { HttpClient } from '../http/client.js';
@@ -13,6 +12,7 @@ import { diffSummary, formatDiffSummary, hasDifferences } from '../report/diff.j
 import { formatNumber } from '../report/format.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, defineCommand, type Io } from './command.js';
 import { listenForInterruption } from './interrupt.js';
+import { LineOutput } from './line-output.js';
 import { networkFlags, readNetworkOptions } from './network-options.js';
 import { optionalBaseUrl } from './output-options.js';
 import { ProblemPrinter } from './problem-printer.js';
@@ -187,16 +187,12 @@ Examples:
 
 /** The rows as JSON lines, in large writes, waiting when stdout is full. */
 async function writeRows(rows: AsyncIterable<DiffRow>, io: Io): Promise<void> {
-  let pending = '';
+  const out = new LineOutput(io.stdout);
   for await (const row of rows) {
-    pending += `${diffRowToJsonLine(row)}\n`;
-    if (pending.length >= 64 * 1024) {
-      const full = !io.stdout.write(pending);
-      pending = '';
-      if (full) await once(io.stdout, 'drain');
-    }
+    out.line(diffRowToJsonLine(row));
+    if (out.full) await out.flush();
   }
-  if (pending !== '') io.stdout.write(pending);
+  await out.flush();
 }
 
 /** What the diff is doing, on the progress line. */
