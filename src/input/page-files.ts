@@ -9,9 +9,7 @@
  * (bench/build-dir.bench.ts: 3 of 8.6 CPU s on 5,000 pages). The event loop gets a turn between
  * pages (readSiteDirectory is an async generator), so Ctrl-C is not held up.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 
 /** An HTML file of the folder. */
 export interface PageFile {
@@ -24,14 +22,19 @@ export interface PageFile {
 const HTML_FILE = /\.html?$/i;
 
 /** The HTML files below `root`, in a stable (sorted) order; names starting with a dot are passed by. */
-export async function listPageFiles(root: string): Promise<PageFile[]> {
+export function listPageFiles(root: string): PageFile[] {
   const files: PageFile[] = [];
-  await collect(root, '', files);
+  collect(root, '', files);
   return files;
 }
 
-async function collect(root: string, relative: string, into: PageFile[]): Promise<void> {
-  const entries = (await readdir(join(root, relative), { withFileTypes: true }))
+/**
+ * Lists one folder and its subfolders. Synchronous, as the reads are: a folder's listing is one
+ * call, and the promise readdir cost a fifth of the listing's CPU time on 10,000 pages (and
+ * path.join's normalising another share): paths are joined with "/", which every platform takes.
+ */
+function collect(root: string, relative: string, into: PageFile[]): void {
+  const entries = readdirSync(relative === '' ? root : `${root}/${relative}`, { withFileTypes: true })
     .filter((entry) => !entry.name.startsWith('.'))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const pages: string[] = [];
@@ -39,7 +42,7 @@ async function collect(root: string, relative: string, into: PageFile[]): Promis
     const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
     if (entry.isDirectory()) {
       listPages(pages, into, root);
-      await collect(root, path, into);
+      collect(root, path, into);
     } else if (entry.isFile() && HTML_FILE.test(entry.name)) {
       pages.push(path);
     }
@@ -50,7 +53,7 @@ async function collect(root: string, relative: string, into: PageFile[]): Promis
 /** Stats the pages named so far and adds them in order. */
 function listPages(pages: string[], into: PageFile[], root: string): void {
   for (const relative of pages) {
-    const { size, mtimeMs } = statSync(join(root, relative));
+    const { size, mtimeMs } = statSync(`${root}/${relative}`);
     into.push({ relative, size, mtimeMs });
   }
   pages.length = 0;

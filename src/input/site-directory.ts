@@ -143,7 +143,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
   const notFound = new Map(host.notFoundPages);
   if (options.notFound !== undefined) notFound.set(options.notFound.replace(/^\.?\/+/, ''), '--not-found');
 
-  const files = await listPageFiles(dir);
+  const files = listPageFiles(dir);
   const stamp = findBuildStamp(files.map((file) => file.mtimeMs));
   const undated = { count: 0, stamped: 0 };
   let titledNotFound = 0;
