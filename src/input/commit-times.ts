@@ -11,8 +11,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { safeGitArgs, safeGitEnv } from './safe-git.js';
 
@@ -76,6 +77,7 @@ export class CommitTimes {
    * present would claim every file.
    */
   static open(dir: string): CommitTimesOpening {
+    if (!mayBeInCheckout(dir)) return { ok: false, reason: 'not-a-checkout' };
     const probe = git(dir, ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-object-format']);
     const [inside, shallow, objectFormat = 'sha1'] = probe?.trim().split('\n') ?? [];
     if (inside !== 'true') return { ok: false, reason: 'not-a-checkout' };
@@ -149,4 +151,16 @@ function git(dir: string, args: string[]): string | undefined {
     env: safeGitEnv(),
   });
   return result.status === 0 ? result.stdout : undefined;
+}
+
+/**
+ * False when no `.git` stands in `dir` or above it (and GIT_DIR names none): git could find no
+ * checkout, so it is not started (a build folder outside git is the common case).
+ */
+function mayBeInCheckout(dir: string): boolean {
+  if (process.env['GIT_DIR'] !== undefined) return true;
+  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, '.git'))) return true;
+    if (dirname(folder) === folder) return false;
+  }
 }
