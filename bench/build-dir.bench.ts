@@ -66,9 +66,9 @@ function bareScan(dir: string): void {
  * times (to see a build stamp) and tokenize every head with its own scanner; no rule, no entry, no
  * output. The ratio of the bare scan to it is the best sitemapkit could reach with this scanner.
  */
-async function headsFloor(dir: string): Promise<void> {
+function headsFloor(dir: string): void {
   let heads = 0;
-  for (const file of await listPageFiles(dir))
+  for (const file of listPageFiles(dir))
     if (scanPageHead(fileChunks(join(dir, file.relative)), `${BASE}${file.relative}`)) heads++;
   process.stdout.write(`${heads}\n`);
 }
