@@ -93,7 +93,9 @@ export function isPostgresLocation(location: string): boolean {
  */
 export async function openStoreDatabase(location: string): Promise<StoreDatabase> {
   if (isPostgresLocation(location)) return PostgresDatabase.connect(location);
-  return new SqliteDatabase(location === ':memory:' ? location : resolve(location));
+  // Workers started together open one file at once: the first to switch it to WAL holds a lock
+  // the others must wait out, not fail on.
+  return whenNotBusy(() => new SqliteDatabase(location === ':memory:' ? location : resolve(location)));
 }
 
 /** A postgres:// URL as it may be printed: the password replaced. */
@@ -198,10 +200,16 @@ async function whenNotBusy<T>(statement: () => T): Promise<T> {
     try {
       return statement();
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      if (!isBusy(error) || Date.now() > deadline) throw error;
       await sleep(pause);
     }
   }
+}
+
+/** SQLite's busy errors (SQLITE_BUSY and its extended codes), also where the opener wrapped them. */
+function isBusy(error: unknown): boolean {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  return [code, cause?.code].some((value) => typeof value === 'string' && value.startsWith('SQLITE_BUSY'));
 }
 
 /** `$1, $2…` are named parameters to SQLite: bound by their number. Booleans become 0 and 1. */

@@ -4,7 +4,11 @@
  * processes starting at once; a store of a newer schema refused).
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { openStoreDatabase, redactLocation, type StoreDatabase } from '../../src/store/database.js';
 import {
   migrate,
@@ -135,6 +139,26 @@ INSERT INTO sitemapkit_test_nowhere VALUES (1);`,
     });
   });
 }
+
+test('a SQLite file locked by another connection is opened once the lock is let go, not refused', async () => {
+  // Workers started together race to switch a new file to WAL; the loser meets a lock like this one.
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-busy-open-'));
+  const file = join(dir, 'runs.sqlite');
+  const holder = new Database(file);
+  holder.exec('CREATE TABLE held (x); BEGIN EXCLUSIVE; INSERT INTO held VALUES (1)');
+  const letGo = setTimeout(() => holder.exec('COMMIT'), 150);
+  try {
+    const opened = Date.now();
+    await withDatabase(file, async (db) => {
+      assert.ok(Date.now() - opened >= 100, 'it waited for the lock');
+      assert.deepEqual(await db.all('SELECT x FROM held'), [{ x: 1 }]);
+    });
+  } finally {
+    clearTimeout(letGo);
+    holder.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('a PostgreSQL URL is printed without its password', () => {
   assert.equal(
