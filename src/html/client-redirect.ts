@@ -139,7 +139,7 @@ export class ClientRedirectScanner {
   private scriptText: string | undefined;
 
   /** A `<meta>` of the head (outside `<noscript>`). */
-  meta(attributes: Record<string, string>): void {
+  meta(attributes: Readonly<Record<string, string | undefined>>): void {
     if (this.refreshSeen || attributes['http-equiv']?.trim().toLowerCase() !== 'refresh') return;
     const refresh = parseRefresh(attributes.content ?? '');
     if (refresh === undefined) return;
@@ -149,7 +149,7 @@ export class ClientRedirectScanner {
   }
 
   /** A `<script>` opens: an inline one of a type browsers run is read. */
-  scriptOpened(attributes: Record<string, string>): void {
+  scriptOpened(attributes: Readonly<Record<string, string | undefined>>): void {
     if (this.found === undefined && attributes.src === undefined && isJavaScriptType(attributes.type))
       this.scriptText = '';
   }
