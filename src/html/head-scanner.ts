@@ -196,8 +196,9 @@ function isSpace(c: number): boolean {
   return c === SPACE || c === NEW_LINE || c === TAB || c === RETURN || c === FORM_FEED;
 }
 
-function isUpper(c: number): boolean {
-  return c >= 65 && c <= 90;
+/** True for a character that toLowerCase may change: an ASCII capital, or any non-ASCII character. */
+function mayLowerCase(c: number): boolean {
+  return (c >= 65 && c <= 90) || c >= 128;
 }
 
 function isLetter(c: number): boolean {
@@ -391,11 +392,11 @@ class HeadScanner {
     const length = text.length;
     const eofEnd = this.eof ? length : INCOMPLETE;
     let i = lt + 2;
-    let upper = isUpper(text.charCodeAt(lt + 1));
+    let upper = mayLowerCase(text.charCodeAt(lt + 1));
     for (; i < length; i++) {
       const c = text.charCodeAt(i);
       if (endsName(c, false)) break;
-      if (isUpper(c)) upper = true;
+      if (mayLowerCase(c)) upper = true;
     }
     if (i >= length) return eofEnd;
     const name = upper ? text.slice(lt + 1, i).toLowerCase() : text.slice(lt + 1, i);
@@ -411,7 +412,7 @@ class HeadScanner {
       for (; i < length; i++) {
         c = text.charCodeAt(i);
         if (endsName(c, true)) break;
-        if (isUpper(c)) keyUpper = true;
+        if (mayLowerCase(c)) keyUpper = true;
       }
       const nameEnd = i;
       while (i < length && isSpace(c)) c = text.charCodeAt(++i);

@@ -57,6 +57,8 @@ const CASES: Record<string, string> = {
     '<HEAD><Meta Content="noindex" NAME="ROBOTS" name="other"><LINK HREF="/x" Rel="Canonical" HREF="/y"></HEAD>',
   'attributes across lines, values without quotes':
     '<head>\n<meta\n  name=robots\n\tcontent=noindex,nofollow\n><link rel=alternate hreflang=de\nhref=/de/></head>',
+  'non-ASCII capitals in tag and attribute names lower-cased as the parser does':
+    '<head><dÄ><h1>A</dä>b</h1><lin\u212a rel=canonical href=/kelvin><META NAMÉ=x name=robots content=noindex></head>',
   'end tag spellings':
     '<head><title>x</TITLE ><script>1</script foo="</head>"></head  ><meta name=robots content=noindex>',
 };
