@@ -20,6 +20,9 @@ export const MAX_STUB_REFRESH_SECONDS = 5;
 /** What a refresh declaration asks for: a reload of the same page, or another URL. */
 export type Refresh = { delaySeconds: number; href?: string };
 
+/** An ASCII digit (a character code; NaN past the end is none). */
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
 const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f';
 
 /**
@@ -34,10 +37,10 @@ export function parseRefresh(content: string): Refresh | undefined {
   };
   skipSpaces();
   const digitsStart = i;
-  while (/[0-9]/.test(content[i] ?? '')) i++;
+  while (isDigit(content.charCodeAt(i))) i++;
   const digits = content.slice(digitsStart, i);
   if (digits === '' && content[i] !== '.') return undefined;
-  while (/[0-9.]/.test(content[i] ?? '')) i++;
+  while (isDigit(content.charCodeAt(i)) || content[i] === '.') i++;
   const delaySeconds = digits === '' ? 0 : Number(digits);
   if (i >= content.length) return { delaySeconds };
   if (content[i] !== ';' && content[i] !== ',' && !isSpace(content[i])) return undefined;
