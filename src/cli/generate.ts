@@ -12,7 +12,6 @@ import { GenerateError } from '../generate/index.js';
 // used: a URL list is read without it (a tenth of a second of start-up less).
 import { LeftOutPages } from '../input/left-out.js';
 import { URL_LIST_FORMATS } from '../input/types.js';
-import { readUrlListBatches } from '../input/url-list.js';
 import { countOf, formatFolded } from '../report/format.js';
 import { formatGenerateSummary, likelyCause } from '../report/generate.js';
 import {
@@ -208,10 +207,12 @@ Examples:
     const sources: SiteSource[] = [];
     for (const path of args.positionals) {
       const directory = path !== '-' && (await stat(path)).isDirectory();
+      // The URL-list readers are loaded for a URL list only: a build folder's run starts without them.
+      const readList = directory ? undefined : (await import('../input/url-list.js')).readUrlListBatches;
       sources.push(
-        directory
+        readList === undefined
           ? path
-          : readUrlListBatches(path, { ...(inputFormat ? { format: inputFormat } : {}), stdin: io.stdin }),
+          : readList(path, { ...(inputFormat ? { format: inputFormat } : {}), stdin: io.stdin }),
       );
     }
     let summary: GenerateFromDirectorySummary;

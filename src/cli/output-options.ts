@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { LIMITS, normaliseUrl } from '../core/index.js';
+import { formatNumber } from '../report/format.js';
 import { DEFAULT_STATE_DIR } from '../store/site-database.js';
 import type { WriteSitemapsOptions } from '../generate/types.js';
 import { defineFlags, type FlagValues } from './flags.js';
@@ -34,7 +35,7 @@ export const OUTPUT_FLAGS = defineFlags({
     maxReason: "the protocol's limit",
     default: LIMITS.maxUrlsPerSitemap,
     group: OUTPUT,
-    help: `URLs per file, at most ${LIMITS.maxUrlsPerSitemap.toLocaleString('en-US')}`,
+    help: `URLs per file, at most ${formatNumber(LIMITS.maxUrlsPerSitemap)}`,
   },
   'max-bytes': {
     type: 'integer',
@@ -43,7 +44,7 @@ export const OUTPUT_FLAGS = defineFlags({
     maxReason: "the protocol's limit",
     default: LIMITS.maxBytesPerSitemap,
     group: OUTPUT,
-    help: `uncompressed bytes per file, closing tag included, at most ${LIMITS.maxBytesPerSitemap.toLocaleString('en-US')}`,
+    help: `uncompressed bytes per file, closing tag included, at most ${formatNumber(LIMITS.maxBytesPerSitemap)}`,
   },
   gzip: {
     type: 'boolean',

@@ -20,6 +20,9 @@ export const MAX_STUB_REFRESH_SECONDS = 5;
 /** What a refresh declaration asks for: a reload of the same page, or another URL. */
 export type Refresh = { delaySeconds: number; href?: string };
 
+/** An ASCII digit (a character code; NaN past the end is none). */
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
 const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f';
 
 /**
@@ -34,10 +37,10 @@ export function parseRefresh(content: string): Refresh | undefined {
   };
   skipSpaces();
   const digitsStart = i;
-  while (/[0-9]/.test(content[i] ?? '')) i++;
+  while (isDigit(content.charCodeAt(i))) i++;
   const digits = content.slice(digitsStart, i);
   if (digits === '' && content[i] !== '.') return undefined;
-  while (/[0-9.]/.test(content[i] ?? '')) i++;
+  while (isDigit(content.charCodeAt(i)) || content[i] === '.') i++;
   const delaySeconds = digits === '' ? 0 : Number(digits);
   if (i >= content.length) return { delaySeconds };
   if (content[i] !== ';' && content[i] !== ',' && !isSpace(content[i])) return undefined;
@@ -139,7 +142,7 @@ export class ClientRedirectScanner {
   private scriptText: string | undefined;
 
   /** A `<meta>` of the head (outside `<noscript>`). */
-  meta(attributes: Record<string, string>): void {
+  meta(attributes: Readonly<Record<string, string | undefined>>): void {
     if (this.refreshSeen || attributes['http-equiv']?.trim().toLowerCase() !== 'refresh') return;
     const refresh = parseRefresh(attributes.content ?? '');
     if (refresh === undefined) return;
@@ -149,7 +152,7 @@ export class ClientRedirectScanner {
   }
 
   /** A `<script>` opens: an inline one of a type browsers run is read. */
-  scriptOpened(attributes: Record<string, string>): void {
+  scriptOpened(attributes: Readonly<Record<string, string | undefined>>): void {
     if (this.found === undefined && attributes.src === undefined && isJavaScriptType(attributes.type))
       this.scriptText = '';
   }

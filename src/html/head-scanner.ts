@@ -69,6 +69,53 @@ const CLOSED_BY_OPENING = new Map<string, Set<string>>([
 /** Elements whose attributes the head rules read. */
 const WITH_ATTRIBUTES = new Set(['html', 'meta', 'link', 'base', 'script']);
 
+/** The attributes the head rules read, each a slot of HeadScanner's `values`. */
+const LANG = 0;
+const TYPE = 1;
+const SRC = 2;
+const NAME = 3;
+const CONTENT = 4;
+const PROPERTY = 5;
+const HTTP_EQUIV = 6;
+const HREF = 7;
+const REL = 8;
+const HREFLANG = 9;
+const ATTRIBUTE_SLOTS = 10;
+
+/** The slots emptied for the next tag (a loop: Array.prototype.fill cost more on ten slots). */
+function clearedSlots(values: (string | undefined)[]): (string | undefined)[] {
+  for (let slot = 0; slot < ATTRIBUTE_SLOTS; slot++) values[slot] = undefined;
+  return values;
+}
+
+/** The slot of an attribute (its name lower-cased) the head rules read, or -1. */
+function attributeSlot(key: string): number {
+  switch (key) {
+    case 'lang':
+      return LANG;
+    case 'type':
+      return TYPE;
+    case 'src':
+      return SRC;
+    case 'name':
+      return NAME;
+    case 'content':
+      return CONTENT;
+    case 'property':
+      return PROPERTY;
+    case 'http-equiv':
+      return HTTP_EQUIV;
+    case 'href':
+      return HREF;
+    case 'rel':
+      return REL;
+    case 'hreflang':
+      return HREFLANG;
+    default:
+      return -1;
+  }
+}
+
 /** Reads the head of the page at `pageUrl` from its UTF-8 bytes (or text), as readPageHead does with no body. */
 export function scanPageHead(chunks: Iterable<Uint8Array | string>, pageUrl: string): PageHead {
   const scanner = new HeadScanner();
@@ -142,9 +189,16 @@ const SPACE = 32;
 const SLASH = 47;
 const EQUALS = 61;
 const GREATER = 62;
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
 
 function isSpace(c: number): boolean {
   return c === SPACE || c === NEW_LINE || c === TAB || c === RETURN || c === FORM_FEED;
+}
+
+/** True for a character that toLowerCase may change: an ASCII capital, or any non-ASCII character. */
+function mayLowerCase(c: number): boolean {
+  return (c >= 65 && c <= 90) || c >= 128;
 }
 
 function isLetter(c: number): boolean {
@@ -293,7 +347,7 @@ class HeadScanner {
   /** Reads the markup starting with the `<` at `lt`; where the scan goes on, or INCOMPLETE. */
   private markup(text: string, lt: number): number {
     const length = text.length;
-    const incomplete = () => (this.eof ? length : INCOMPLETE);
+    const incomplete = this.eof ? length : INCOMPLETE;
     if (lt + 1 >= length) {
       if (!this.eof) return INCOMPLETE;
       this.textPiece('<');
@@ -306,21 +360,21 @@ class HeadScanner {
         if (text.startsWith('>', lt + 4)) return lt + 5;
         if (text.startsWith('->', lt + 4)) return lt + 6;
         const close = text.indexOf('-->', lt + 4);
-        return close < 0 ? incomplete() : close + 3;
+        return close < 0 ? incomplete : close + 3;
       }
       if (length - lt < 4 && !this.eof) return INCOMPLETE; // may yet be `<!--`
       const gt = text.indexOf('>', lt + 2);
-      return gt < 0 ? incomplete() : gt + 1;
+      return gt < 0 ? incomplete : gt + 1;
     }
     if (c === 63 /* ? */) {
       const gt = text.indexOf('>', lt + 2);
-      return gt < 0 ? incomplete() : gt + 1;
+      return gt < 0 ? incomplete : gt + 1;
     }
     if (c === SLASH) {
-      if (lt + 2 >= length) return incomplete();
+      if (lt + 2 >= length) return incomplete;
       if (text.charCodeAt(lt + 2) === GREATER) return lt + 3;
       const gt = text.indexOf('>', lt + 2);
-      if (gt < 0) return incomplete();
+      if (gt < 0) return incomplete;
       if (isLetter(text.charCodeAt(lt + 2))) {
         let end = lt + 3;
         while (end < gt && !endsName(text.charCodeAt(end), false)) end++;
@@ -336,54 +390,69 @@ class HeadScanner {
   /** Reads a start tag and its attributes (kept for the elements the rules read); where it ends, or INCOMPLETE. */
   private startTag(text: string, lt: number): number {
     const length = text.length;
+    const eofEnd = this.eof ? length : INCOMPLETE;
     let i = lt + 2;
-    while (i < length && !endsName(text.charCodeAt(i), false)) i++;
-    if (i >= length) return this.eof ? length : INCOMPLETE;
-    const name = text.slice(lt + 1, i).toLowerCase();
-    const attributes: Record<string, string> | undefined = WITH_ATTRIBUTES.has(name) ? {} : undefined;
+    let upper = mayLowerCase(text.charCodeAt(lt + 1));
+    for (; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (endsName(c, false)) break;
+      if (mayLowerCase(c)) upper = true;
+    }
+    if (i >= length) return eofEnd;
+    const name = upper ? text.slice(lt + 1, i).toLowerCase() : text.slice(lt + 1, i);
+    // Only the tags the rules read keep attributes: in the fixed slots of `values`, the first of each name.
+    const values = WITH_ATTRIBUTES.has(name) ? clearedSlots(this.values) : undefined;
     for (;;) {
-      while (i < length && (isSpace(text.charCodeAt(i)) || text.charCodeAt(i) === SLASH)) i++;
-      if (i >= length) return this.eof ? length : INCOMPLETE;
-      if (text.charCodeAt(i) === GREATER) break;
+      let c = text.charCodeAt(i);
+      while (i < length && (isSpace(c) || c === SLASH)) c = text.charCodeAt(++i);
+      if (i >= length) return eofEnd;
+      if (c === GREATER) break;
       const nameStart = i;
-      while (i < length && !endsName(text.charCodeAt(i), true)) i++;
+      let keyUpper = false;
+      for (; i < length; i++) {
+        c = text.charCodeAt(i);
+        if (endsName(c, true)) break;
+        if (mayLowerCase(c)) keyUpper = true;
+      }
       const nameEnd = i;
-      while (i < length && isSpace(text.charCodeAt(i))) i++;
-      if (i >= length) return this.eof ? length : INCOMPLETE;
+      while (i < length && isSpace(c)) c = text.charCodeAt(++i);
+      if (i >= length) return eofEnd;
       let valueStart = i;
       let valueEnd = i;
       let quote: '"' | "'" | '' = '';
-      if (text.charCodeAt(i) === EQUALS) {
-        i++;
-        while (i < length && isSpace(text.charCodeAt(i))) i++;
-        if (i >= length) return this.eof ? length : INCOMPLETE;
-        const q = text[i];
-        if (q === '"' || q === "'") {
-          const close = text.indexOf(q, i + 1);
-          if (close < 0) return this.eof ? length : INCOMPLETE;
+      if (c === EQUALS) {
+        c = text.charCodeAt(++i);
+        while (i < length && isSpace(c)) c = text.charCodeAt(++i);
+        if (i >= length) return eofEnd;
+        if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+          quote = c === DOUBLE_QUOTE ? '"' : "'";
+          const close = text.indexOf(quote, i + 1);
+          if (close < 0) return eofEnd;
           valueStart = i + 1;
           valueEnd = close;
-          quote = q;
           i = close + 1;
         } else {
           valueStart = i;
-          while (i < length && !isSpace(text.charCodeAt(i)) && text.charCodeAt(i) !== GREATER) i++;
-          if (i >= length) return this.eof ? length : INCOMPLETE;
+          while (i < length && !isSpace(c) && c !== GREATER) c = text.charCodeAt(++i);
+          if (i >= length) return eofEnd;
           valueEnd = i;
         }
       }
-      if (attributes === undefined) continue;
-      const key = text.slice(nameStart, nameEnd).toLowerCase();
+      if (values === undefined) continue;
+      const key = text.slice(nameStart, nameEnd);
+      const slot = attributeSlot(keyUpper ? key.toLowerCase() : key);
+      if (slot < 0 || values[slot] !== undefined) continue;
       const value = text.slice(valueStart, valueEnd);
-      // The first of two attributes of one name counts, as in htmlparser2 and browsers.
-      if (!Object.hasOwn(attributes, key))
-        attributes[key] = value.includes('&') ? decodeReferences(value, quote) : value;
+      values[slot] = value.includes('&') ? decodeReferences(value, quote) : value;
     }
-    this.startElement(name, attributes ?? {});
+    this.startElement(name, values);
     return i + 1;
   }
 
-  private startElement(name: string, attributes: Record<string, string>): void {
+  /** The attributes read of the tag being started (the slots of attributeSlot), reused from tag to tag. */
+  private readonly values: (string | undefined)[] = new Array<string | undefined>(ATTRIBUTE_SLOTS).fill(undefined);
+
+  private startElement(name: string, values: readonly (string | undefined)[] | undefined): void {
     const closes = CLOSED_BY_OPENING.get(name);
     while (closes !== undefined && this.open.length > 0 && closes.has(this.open[0]!)) this.closed(this.open.shift()!);
     if (this.done) return;
@@ -394,14 +463,14 @@ class HeadScanner {
     }
     switch (name) {
       case 'html':
-        if (this.lang === undefined) this.lang = attributes.lang?.trim() || undefined;
+        if (this.lang === undefined) this.lang = values![LANG]?.trim() || undefined;
         return;
       case 'body':
         this.endHead();
         return;
       case 'script':
-        if (isJsonLd(attributes.type) && this.jsonLdModified === undefined) this.jsonLd = '';
-        else this.redirects.scriptOpened(attributes);
+        if (isJsonLd(values![TYPE]) && this.jsonLdModified === undefined) this.jsonLd = '';
+        else this.redirects.scriptOpened({ src: values![SRC], type: values![TYPE] });
         return;
       case 'noscript':
         this.inNoscript = true;
@@ -413,24 +482,26 @@ class HeadScanner {
         if (this.heading === undefined) this.reading = { into: 'heading', text: '' };
         return;
       case 'meta': {
-        if (!this.inNoscript) this.redirects.meta(attributes);
-        if (attributes.name !== undefined && isHonouredMetaName(attributes.name))
-          addDirectiveList(this.directives, attributes.content ?? '');
-        const property = attributes.property?.trim().toLowerCase();
+        const content = values![CONTENT];
+        if (!this.inNoscript && values![HTTP_EQUIV] !== undefined)
+          this.redirects.meta({ 'http-equiv': values![HTTP_EQUIV], content });
+        const metaName = values![NAME];
+        if (metaName !== undefined && isHonouredMetaName(metaName)) addDirectiveList(this.directives, content ?? '');
+        const property = values![PROPERTY]?.trim().toLowerCase();
         if (this.metaModified === undefined && property !== undefined && MODIFIED_PROPERTIES.has(property))
-          this.metaModified = attributes.content?.trim() || undefined;
+          this.metaModified = content?.trim() || undefined;
         return;
       }
       case 'base':
-        if (this.baseHref === undefined && attributes.href !== undefined) this.baseHref = attributes.href;
+        if (this.baseHref === undefined && values![HREF] !== undefined) this.baseHref = values![HREF];
         return;
       case 'link': {
-        const href = attributes.href;
+        const href = values![HREF];
         if (href === undefined) return;
-        const rel = relTokens(attributes.rel);
+        const rel = relTokens(values![REL]);
         if (rel.includes('canonical')) this.canonicalHrefs.push(href);
-        if (rel.includes('alternate') && attributes.hreflang?.trim())
-          this.alternateHrefs.push({ hreflang: attributes.hreflang.trim(), href });
+        const hreflang = values![HREFLANG]?.trim();
+        if (rel.includes('alternate') && hreflang) this.alternateHrefs.push({ hreflang, href });
         return;
       }
     }

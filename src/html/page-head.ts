@@ -78,7 +78,8 @@ export interface HeadFacts {
 /** The PageHead of what a reader found: URLs resolved against the page and its `<base href>`. */
 export function pageHeadOf(facts: HeadFacts, pageUrl: string): PageHead {
   const { directives, title, heading, lang, modified, redirect } = facts;
-  const base = resolve(facts.baseHref ?? '', pageUrl) ?? pageUrl;
+  // Without <base href>, hrefs resolve against the page URL itself (resolving "" would only copy it).
+  const base = (facts.baseHref === undefined ? undefined : resolve(facts.baseHref, pageUrl)) ?? pageUrl;
   const canonicals = facts.canonicalHrefs.map((href) => resolve(href, base)).filter((url) => url !== undefined);
   const target = redirect === undefined ? undefined : resolve(redirect.href, base);
   return {
@@ -276,6 +277,8 @@ function distinctAlternates(alternates: readonly Alternate[], base: string): Alt
 
 /** `href` resolved against `base`, without its fragment; undefined when it is not a URL. */
 function resolve(href: string, base: string): string | undefined {
+  const plain = plainPathUrl(href, base);
+  if (plain !== undefined) return plain;
   try {
     const url = new URL(href.trim(), base);
     url.hash = '';
@@ -283,4 +286,37 @@ function resolve(href: string, base: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A path of characters the URL parser keeps as they are (no `%`, `?`, `#`, white space or dot
+ * segment), from the root of the base's origin or as an absolute URL on it.
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/** The last base origin checked (`https://host`), and whether the URL parser writes it as it stands. */
+let lastOrigin = '';
+let lastOriginPlain = false;
+
+/**
+ * The resolution of the commonest hrefs of a build's heads (`/docs/page/`, and absolute URLs on the
+ * site) by string, as the URL parser would write it: a URL object each cost more than the rest of
+ * reading a head. Undefined when the parser must decide.
+ */
+function plainPathUrl(href: string, base: string): string | undefined {
+  const authority = base.indexOf('//');
+  const rootAt = authority < 0 ? -1 : base.indexOf('/', authority + 2);
+  if (rootAt < 0) return undefined;
+  const origin = base.slice(0, rootAt);
+  let path: string;
+  if (href.startsWith('/') && !href.startsWith('//')) path = href;
+  else if (href.startsWith(origin) && href.charCodeAt(origin.length) === 47 /* / */) path = href.slice(origin.length);
+  else return undefined;
+  if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path)) return undefined;
+  if (origin !== lastOrigin) {
+    lastOrigin = origin;
+    lastOriginPlain = /^https?:\/\//.test(origin) && URL.canParse(origin) && new URL(origin).origin === origin;
+  }
+  return lastOriginPlain ? origin + path : undefined;
 }

@@ -129,6 +129,7 @@ interface LeftOutByPath {
 export async function* readSiteDirectory(dir: string, options: WalkSiteOptions): AsyncGenerator<ReadEntry> {
   const excludes = (options.exclude ?? []).map((pattern) => ({ pattern, used: false, test: excludeMatcher(pattern) }));
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  const urlOf = pageUrlMaker(base);
   const leaveOut = (path: string, reason: LeftOutPageReason, detail: string): void =>
     options.onLeftOut?.({ path, reason, detail });
   const note = (level: DirectoryNote['level'], message: string): void => options.onNote?.({ level, message });
@@ -164,7 +165,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
         path,
         leftOut: ['error-page', 'named after an HTTP error status: served for errors, not a page to index'],
       };
-    const url = joinUrl(base, pageUrlPath(relative, forms));
+    const url = urlOf(pageUrlPath(relative, forms));
     const urlPath = host.hasPathRules ? safeDecode(new URL(url).pathname) : undefined;
     const hostRedirect = urlPath === undefined ? undefined : host.redirectOf(urlPath);
     if (hostRedirect) return { path, leftOut: ['redirect', `redirect → ${hostRedirect.to} (${hostRedirect.where})`] };
@@ -318,6 +319,22 @@ function safeDecode(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Page URLs below `base`: the base and the page's URL path (percent-encoded segments, never a dot
+ * segment) joined as strings when the URL parser writes the base as it is given (no query, no
+ * fragment); a URL object per page cost more than reading its head.
+ */
+function pageUrlMaker(base: string): (path: string) => string {
+  let plain = false;
+  try {
+    const parsed = new URL(base);
+    plain = parsed.href === base && parsed.search === '' && parsed.hash === '';
+  } catch {
+    // not a URL: joinUrl says so
+  }
+  return plain ? (path) => base + path : (path) => joinUrl(base, path);
 }
 
 /** Matches paths relative to the directory; "/drafts/**" is anchored at its root, as "drafts/**" is. */

@@ -1,9 +1,14 @@
 /** Numbers as the reports print them: thousands separators, counted nouns, binary byte units. */
 import type { Severity } from '../core/diagnostics.js';
 
-/** 12345 → "12,345" (the same in every locale, so output is stable across machines). */
+/**
+ * 12345 → "12,345" (the same in every locale, so output is stable across machines). Integers are
+ * grouped by hand: the first toLocaleString of a process loads ICU's number formats, 27 ms of
+ * CPU that a command's start (its --help text) paid.
+ */
 export function formatNumber(n: number): string {
-  return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return n.toString().replace(/\B(?=(?:\d{3})+$)/g, ',');
 }
 
 /** 1 → "1 URL", 2 → "2 URLs"; irregular plurals are passed in ("entry", "entries"). */

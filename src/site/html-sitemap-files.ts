@@ -12,7 +12,6 @@ import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { UrlEntry } from '../core/entry.js';
 import { escapeRegExp } from '../core/regexp.js';
-import { parseSitemap } from '../parse/index.js';
 import type { WrittenFile } from '../generate/types.js';
 import {
   HTML_SITEMAP_GENERATOR,
@@ -115,6 +114,8 @@ export async function* writtenEntries(
   files: readonly WrittenFile[],
   titles: PageTitles = new PageTitles(),
 ): AsyncGenerator<{ entry: UrlEntry; title?: string }> {
+  // The parser is loaded here, not with the module: a run that writes no HTML sitemap starts without it.
+  const { parseSitemap } = await import('../parse/index.js');
   for (const file of files) {
     for await (const entry of parseSitemap(join(outDir, file.name))) {
       if (entry.kind !== 'url') continue;

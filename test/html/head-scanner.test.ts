@@ -49,6 +49,16 @@ const CASES: Record<string, string> = {
   'an unterminated script runs to the end': '<head><script>location.replace("/gone")',
   'an empty title': '<head><title>  </title><title>second</title></head>',
   'a second html lang': '<html><html lang=" nl "><head></head>',
+  'a meta inside a comment counts for nothing':
+    '<head><!-- <meta name="robots" content="noindex"> <link rel=canonical href=/c> --><title>Kept</title></head>',
+  'a > inside a quoted value of a tag that is not read':
+    '<head><link rel="preload" href="/a.js" as="script" data-x="a>b<meta name=robots content=noindex>"></head>',
+  'upper-case attribute names, the first of each kept':
+    '<HEAD><Meta Content="noindex" NAME="ROBOTS" name="other"><LINK HREF="/x" Rel="Canonical" HREF="/y"></HEAD>',
+  'attributes across lines, values without quotes':
+    '<head>\n<meta\n  name=robots\n\tcontent=noindex,nofollow\n><link rel=alternate hreflang=de\nhref=/de/></head>',
+  'non-ASCII capitals in tag and attribute names lower-cased as the parser does':
+    '<head><dÄ><h1>A</dä>b</h1><lin\u212a rel=canonical href=/kelvin><META NAMÉ=x name=robots content=noindex></head>',
   'end tag spellings':
     '<head><title>x</TITLE ><script>1</script foo="</head>"></head  ><meta name=robots content=noindex>',
 };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { readPageHead } from '../../src/html/page-head.js';
 
 const PAGE_URL = 'https://www.example.com/blog/post.html';
@@ -75,4 +76,63 @@ test('JSON-LD dateModified: in the head, or in the body when the whole document 
   assert.equal((await readPageHead(broken, PAGE_URL)).modified, '2024-02-01', 'a broken block is skipped');
   const bodyMeta = ['<head></head><body><meta name="robots" content="noindex"></body>'];
   assert.equal((await readPageHead(bodyMeta, PAGE_URL, { wholeDocument: true })).directives.noindex, false);
+});
+
+/** The canonical URL the URL parser makes of `href` on `pageUrl` (none when it is not a URL). */
+function parsedCanonical(href: string, pageUrl: string): string[] {
+  try {
+    const url = new URL(href.trim(), pageUrl);
+    url.hash = '';
+    return [url.href];
+  } catch {
+    return [];
+  }
+}
+
+const BASES = [
+  PAGE_URL,
+  'https://www.example.com/',
+  'https://WWW.Example.com/a/',
+  'https://www.example.com:443/a.html',
+  'http://user:pw@www.example.com/',
+  'https://www.example.com?x=/y',
+];
+
+async function assertResolvesAsParser(href: string, pageUrl: string): Promise<void> {
+  const head = await readPageHead([`<link rel="canonical" href="${href.replace(/"/g, '&quot;')}">`], pageUrl);
+  assert.deepEqual(head.canonicals, parsedCanonical(href, pageUrl), `${href} against ${pageUrl}`);
+}
+
+test('hrefs resolve as the URL parser resolves them, whatever their form and the base', async () => {
+  const hrefs = ['/docs/a.html', '/a/../b', '/a/./b', '/..', '/.', '/a/%2e%2e/b', '/a b', '/a?b#c', '/é', '//other/x'];
+  hrefs.push('https://www.example.com/x/', 'https://www.example.com.evil/x', 'HTTPS://www.example.com/x', ' /x ');
+  for (const base of BASES) for (const href of hrefs) await assertResolvesAsParser(href, base);
+  const piece = fc.constantFrom(
+    '/',
+    'docs',
+    'a-b_c~d',
+    '.',
+    '..',
+    '%2e',
+    '%20',
+    '?q=1',
+    '#top',
+    ' ',
+    '\t',
+    'é',
+    ":@!$&'()*+,;=",
+    '//',
+    '\\',
+    '{}',
+    'https://www.example.com',
+    'HTTPS://www.example.com',
+    'https://www.example.com.evil',
+    'https://user@www.example.com',
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(piece, { maxLength: 6 }), fc.constantFrom(...BASES), async (pieces, pageUrl) =>
+      assertResolvesAsParser(pieces.join(''), pageUrl),
+    ),
+    { numRuns: 3000 },
+  );
 });

@@ -229,3 +229,31 @@ describe('a page with a problem is named by its file', () => {
     }
   });
 });
+
+test('page URLs are those the URL parser makes of the base and the file names, whatever the base is written as', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-site-names-'));
+  try {
+    const names = ['a b#c?d%e.html', "it's (1) [x] {y}.html", 'ñ/ü.html', 'deep/index.html'];
+    for (const name of names) {
+      await mkdir(dirname(join(dir, name)), { recursive: true });
+      await writeFile(join(dir, name), PAGE);
+    }
+    const encoded = ['a%20b%23c%3Fd%25e.html', 'deep/', "it's%20(1)%20%5Bx%5D%20%7By%7D.html", '%C3%B1/%C3%BC.html'];
+    for (const [baseUrl, root] of <[string, string][]>[
+      ['https://www.example.com/docs/', 'https://www.example.com/docs/'],
+      ['https://www.example.com/docs', 'https://www.example.com/docs/'],
+      ['HTTPS://WWW.Example.com:443/docs/', 'https://www.example.com/docs/'],
+      ['https://www.example.com/a b/', 'https://www.example.com/a%20b/'],
+    ]) {
+      const locs: string[] = [];
+      for await (const entry of walkSiteDirectory(dir, { baseUrl })) locs.push(entry.loc);
+      assert.deepEqual(
+        locs,
+        encoded.map((path) => root + path),
+        baseUrl,
+      );
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
