@@ -24,12 +24,21 @@ import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
 import { visitPage, type PageVisit, type PageVisitor, type Refusal } from '../crawl/visit.js';
 import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
-import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
+import {
+  isPermanentFailure,
+  isTimeoutFailure,
+  RETRIED_REASONS,
+  type FetchedPage,
+  type LeftOutReason,
+  type PageFetcher,
+  type RobotsPolicy,
+} from '../crawl/types.js';
 import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
 import { RetryState, type HttpClient } from '../http/client.js';
 import { RetryLater } from '../pool/index.js';
+import { Turns } from '../pool/turns.js';
 import { unreadSitemapsProblem } from '../report/crawl.js';
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import type { LeasedItem, Lease, NewItem, WorkQueue } from '../store/run-store.js';
@@ -75,6 +84,9 @@ function sitemapsItemUrl(origin: string): string {
   return `${origin}/#sitemaps`;
 }
 
+/** Last tries a process gives (two requests each, alone): more pages failing is a site that is down, not flaky. */
+export const LAST_TRIES = 100;
+
 /** Sitemap URLs added to the run per transaction. */
 const SEED_CHUNK = 1_000;
 
@@ -104,6 +116,8 @@ export const crawlJob: Job<CrawlRunOptions, UrlEntry> = {
 
 class CrawlPages implements WorkKind<UrlEntry> {
   readonly beyondBudget: WorkKind['beyondBudget'];
+  /** A page in flight when the crawl is stopped is finished and kept: its request was made. */
+  readonly finishesInFlight = true;
   private readonly rules: PageRules;
   private readonly visitor: PageVisitor;
   private readonly normalise: (href: string) => string | undefined;
@@ -127,6 +141,14 @@ class CrawlPages implements WorkKind<UrlEntry> {
    * defers the item (not before the wait is over) instead of holding the host's lease.
    */
   private readonly retries = new Map<number, RetryState>();
+  /**
+   * Pages that failed through all their attempts in a way that may pass, set aside for a last try
+   * alone: two attempts back to back, no other request of this process in flight, which a
+   * balancer failing every other request cannot both fail. At most LAST_TRIES of them.
+   */
+  private readonly lastPass = new Set<number>();
+  private lastPassGiven = 0;
+  private readonly turns = new Turns();
 
   constructor(
     private readonly options: CrawlRunOptions,
@@ -159,11 +181,14 @@ class CrawlPages implements WorkKind<UrlEntry> {
   async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit<UrlEntry>> {
     const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
     if (!seed) await this.readLandings();
-    this.stripped = [];
-    const visit = isSitemapsItem(item.input)
-      ? await this.readSitemaps(item.input.sitemapsOf, lease)
-      : await this.visitNow(item, lease, seed);
-    return this.stripped.length === 0 ? visit : { ...visit, stripped: this.stripped };
+    const turn = this.lastPass.has(item.id) ? this.turns.solo.bind(this.turns) : this.turns.shared.bind(this.turns);
+    return turn(async () => {
+      this.stripped = [];
+      const visit = isSitemapsItem(item.input)
+        ? await this.readSitemaps(item.input.sitemapsOf, lease)
+        : await this.visitNow(item, lease, seed);
+      return this.stripped.length === 0 ? visit : { ...visit, stripped: this.stripped };
+    });
   }
 
   /**
@@ -205,22 +230,30 @@ class CrawlPages implements WorkKind<UrlEntry> {
     const firstTry = item.attempts === 0;
     const facts: Record<string, string> = {};
     const page = { seq: item.id, url, depth: item.depth, chain: item.chain };
+    const lastTry = this.lastPass.delete(item.id);
     let visit: PageVisit;
     try {
-      visit = await visitPage(this.visitor, page, {
+      const how = {
         // The fetcher's waits between attempts defer the item in the queue: no lease waits.
-        fetch: { deferRetries: this.retryState(item) },
+        fetch: lastTry ? { retries: 0, triedBefore: true } : { deferRetries: this.retryState(item) },
         retryLater: false,
         // A page tried again was counted among its path's query variants at its first try.
         refuse: firstTry ? () => this.admitQueryVariant(url) : undefined,
-        onAnswer: seed ? (fetched) => this.land(url, fetched, facts) : undefined,
-      });
+        onAnswer: seed ? (fetched: FetchedPage) => this.land(url, fetched, facts) : undefined,
+      };
+      visit = await visitPage(this.visitor, page, how);
+      if (lastTry && this.mayPass(visit)) visit = await visitPage(this.visitor, page, how);
     } catch (error) {
       if (!(error instanceof RetryLater)) throw error;
       return { fetched: true, againAfterMs: error.delayMs };
     }
     this.retries.delete(item.id);
     if (visit.kind === 'not-fetched') return this.settled(visit.finished);
+    if (!lastTry && this.mayPass(visit) && this.lastPassGiven < LAST_TRIES) {
+      this.lastPassGiven += 1;
+      this.lastPass.add(item.id);
+      return { fetched: true, againAfterMs: 0 };
+    }
     if (visit.kind === 'failed')
       return this.settled({ url, outcome: 'fetch-error', detail: visit.error.message, fetched: true });
     // A redirect's target is written only if no one met it before (the store keeps the first).
@@ -230,6 +263,12 @@ class CrawlPages implements WorkKind<UrlEntry> {
       if (sitemaps.length > 0) settled.found = [...(settled.found ?? []), ...sitemaps];
     }
     return Object.keys(facts).length === 0 ? settled : { ...settled, facts };
+  }
+
+  /** A failure that its attempts did not mend but a last try may: no answer (a timeout had its retry), 5xx, 429. */
+  private mayPass(visit: PageVisit): boolean {
+    if (visit.kind === 'failed') return !isPermanentFailure(visit.error) && !isTimeoutFailure(visit.error);
+    return visit.kind === 'judged' && RETRIED_REASONS.includes(visit.finished.outcome as LeftOutReason);
   }
 
   /** The fetcher's count of the item's attempts: this worker's, or one made afresh from the queue's count. */
@@ -316,6 +355,7 @@ class CrawlPages implements WorkKind<UrlEntry> {
       item.outcome = found.outcome;
       if (found.detail !== undefined) item.detail = found.detail;
       if (found.entry !== undefined) item.result = found.entry;
+      if (found.fetched === true) item.fetched = true;
     } else if (found.beyondDepth) {
       item.outcome = 'max-depth';
       item.detail = `found only deeper than --max-depth ${this.options.maxDepth}`;

@@ -45,6 +45,11 @@ export interface WorkKind<Result = unknown> {
   visit(item: LeasedItem, lease: Lease, signal: AbortSignal): Promise<ItemVisit<Result>>;
   /** How items left to do when the run's budget is spent are settled (a run with a budget needs it). */
   beyondBudget?: { outcome: string; detail: string } | undefined;
+  /**
+   * True when the kind's visits are not cut short by the worker's signal: a visit in flight when
+   * the worker is stopped ends as usual, and what it came to is kept (a crawl's page in flight).
+   */
+  finishesInFlight?: boolean | undefined;
 }
 
 export interface WorkerOptions {
@@ -216,7 +221,7 @@ class Worker {
       } finally {
         this.progress.inFlight -= 1;
       }
-      if (signal.aborted) break;
+      if (signal.aborted && kind.finishesInFlight !== true) break;
       result.fetched += visit.requests ?? (visit.fetched ? 1 : 0);
       if (visit.outcome === undefined) result.again.push({ id: item.id, afterMs: visit.againAfterMs ?? 0 });
       else

@@ -62,6 +62,8 @@ export interface NewItem {
   detail?: string;
   /** The kind's record for a settled item (JSON-serialisable). */
   result?: unknown;
+  /** A settled item that was requested (a redirect's target, judged from the answer in hand). */
+  fetched?: boolean;
   /** What the kind needs to do the item beyond its URL (JSON-serialisable), handed back with its lease. */
   input?: unknown;
 }
@@ -128,6 +130,8 @@ export interface RunStatus {
   run: RunRecord;
   /** Items still to do, those of them held by live leases, and items settled by outcome. */
   todo: number;
+  /** Items requested, settled or not (a page tried again counts once). */
+  fetchedItems: number;
   leased: number;
   outcomes: Record<string, number>;
   hosts: number;
@@ -151,11 +155,21 @@ export interface RunItem {
   host: string;
   depth: number;
   foundOn: number | null;
+  /** The URL of the item it was found on. */
+  foundOnUrl: string | null;
   outcome: string | null;
   detail: string | null;
   fetched: boolean;
   result: unknown;
   input: unknown;
+}
+
+/** Which items of a run RunStore.items reads, and in which order. */
+export interface ItemsQuery {
+  /** Only the items settled with this outcome. */
+  outcome?: string | undefined;
+  /** In the order of their URLs rather than the order met. */
+  byUrl?: boolean | undefined;
 }
 
 interface RunRow {
@@ -247,10 +261,12 @@ export interface WorkQueue {
 
   // Counts and results
   has(runId: number, url: string): Promise<boolean>;
+  /** What became of `url` in the run: undefined when it is no item of it, a null outcome while to do. */
+  outcomeOf(runId: number, url: string): Promise<{ outcome: string | null; detail: string | null } | undefined>;
   pending(runId: number, options?: { seedsOnly?: boolean }): Promise<number>;
   nextDue(runId: number): Promise<number | undefined>;
   status(name: string): Promise<RunStatus | undefined>;
-  items(runId: number): AsyncIterable<RunItem>;
+  items(runId: number, query?: ItemsQuery): AsyncIterable<RunItem>;
   stripped(runId: number): AsyncIterable<{ from: string; to: string; name: string }>;
 }
 
@@ -697,6 +713,14 @@ export class RunStore implements WorkQueue {
     return rows.length > 0;
   }
 
+  async outcomeOf(runId: number, url: string): Promise<{ outcome: string | null; detail: string | null } | undefined> {
+    const [row] = await this.db.all<{ outcome: string | null; detail: string | null }>(
+      'SELECT outcome, detail FROM sitemapkit_run_items WHERE run_id = $1 AND url = $2',
+      [runId, url],
+    );
+    return row;
+  }
+
   /** Items still to do (leased or not); when there are none, the run's work is done. */
   async pending(runId: number, { seedsOnly = false } = {}): Promise<number> {
     const [row] = await this.db.all<{ n: number }>(
@@ -723,10 +747,12 @@ export class RunStore implements WorkQueue {
     const now = await this.now();
     const outcomes: Record<string, number> = {};
     let todo = 0;
-    for (const row of await this.db.all<{ outcome: string | null; n: number }>(
-      'SELECT outcome, count(*) AS n FROM sitemapkit_run_items WHERE run_id = $1 GROUP BY outcome ORDER BY outcome',
+    let fetched = 0;
+    for (const row of await this.db.all<{ outcome: string | null; n: number; fetched: number | null }>(
+      'SELECT outcome, count(*) AS n, sum(fetched) AS fetched FROM sitemapkit_run_items WHERE run_id = $1 GROUP BY outcome ORDER BY outcome',
       [run.id],
     )) {
+      fetched += Number(row.fetched ?? 0);
       if (row.outcome === null) todo = Number(row.n);
       else outcomes[row.outcome] = Number(row.n);
     }
@@ -751,6 +777,7 @@ export class RunStore implements WorkQueue {
     return {
       run,
       todo,
+      fetchedItems: fetched,
       leased: Number(leased!.n),
       outcomes,
       hosts: Number(hosts!.n),
@@ -767,25 +794,32 @@ export class RunStore implements WorkQueue {
     };
   }
 
-  /** Every item of the run, in the order met (by id), a page of rows at a time. */
-  async *items(runId: number): AsyncIterable<RunItem> {
-    for (let after = 0; ;) {
+  /**
+   * Every item of the run, in the order met (by id), a page of rows at a time; or those settled
+   * with `outcome` alone, and `byUrl` in the order of their URLs (a sitemap's order).
+   */
+  async *items(runId: number, { outcome, byUrl = false }: ItemsQuery = {}): AsyncIterable<RunItem> {
+    const key = byUrl ? 'i.url' : 'i.id';
+    const only = outcome === undefined ? '' : ' AND i.outcome = $4';
+    for (let after: string | number = byUrl ? '' : 0; ;) {
       const rows = await this.db.all<{
         id: number;
         url: string;
         host: string;
         depth: number;
         found_on: number | null;
+        found_on_url: string | null;
         outcome: string | null;
         detail: string | null;
         fetched: number | boolean;
         result: string | null;
         input: string | null;
       }>(
-        `SELECT i.id, i.url, h.host, i.depth, i.found_on, i.outcome, i.detail, i.fetched, i.result, i.input
+        `SELECT i.id, i.url, h.host, i.depth, i.found_on, p.url AS found_on_url, i.outcome, i.detail, i.fetched, i.result, i.input
          FROM sitemapkit_run_items i JOIN sitemapkit_run_hosts h ON h.id = i.host_id
-         WHERE i.run_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3`,
-        [runId, after, PAGE],
+           LEFT JOIN sitemapkit_run_items p ON p.id = i.found_on
+         WHERE i.run_id = $1 AND ${key} > $2${only} ORDER BY ${key} LIMIT $3`,
+        outcome === undefined ? [runId, after, PAGE] : [runId, after, PAGE, outcome],
       );
       for (const row of rows)
         yield {
@@ -794,6 +828,7 @@ export class RunStore implements WorkQueue {
           host: row.host,
           depth: row.depth,
           foundOn: row.found_on === null ? null : Number(row.found_on),
+          foundOnUrl: row.found_on_url,
           outcome: row.outcome,
           detail: row.detail,
           fetched: Boolean(row.fetched),
@@ -801,7 +836,8 @@ export class RunStore implements WorkQueue {
           input: row.input === null ? undefined : (JSON.parse(row.input) as unknown),
         };
       if (rows.length < PAGE) return;
-      after = Number(rows.at(-1)!.id);
+      const last = rows.at(-1)!;
+      after = byUrl ? last.url : Number(last.id);
     }
   }
 
@@ -823,8 +859,8 @@ export class RunStore implements WorkQueue {
     const d = this.db.dialect;
     await this.knowHosts(tx, runId, items, pace);
     await tx.run(
-      `INSERT INTO sitemapkit_run_items (run_id, host_id, url, depth, chain, found_on, outcome, detail, result, input)
-       SELECT $1, r.host_id, r.url, r.depth, r.chain, r.found_on, r.outcome, r.detail, r.result, r.input
+      `INSERT INTO sitemapkit_run_items (run_id, host_id, url, depth, chain, found_on, outcome, detail, result, input, fetched)
+       SELECT $1, r.host_id, r.url, r.depth, r.chain, r.found_on, r.outcome, r.detail, r.result, r.input, r.fetched
        FROM ${d.jsonRows('$2', [
          ['host_id', 'bigint'],
          ['url', 'text'],
@@ -835,6 +871,7 @@ export class RunStore implements WorkQueue {
          ['detail', 'text'],
          ['result', 'text'],
          ['input', 'text'],
+         ['fetched', 'integer'],
        ])} WHERE true
        ON CONFLICT (run_id, url) DO UPDATE SET
          depth = excluded.depth, chain = excluded.chain, found_on = excluded.found_on, outcome = NULL, detail = NULL
@@ -852,6 +889,7 @@ export class RunStore implements WorkQueue {
             detail: item.detail ?? null,
             result: item.result === undefined ? null : JSON.stringify(item.result),
             input: item.input === undefined ? null : JSON.stringify(item.input),
+            fetched: item.fetched === true ? 1 : 0,
           })),
         ),
       ],
