@@ -261,8 +261,8 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
           const draw = () => progress.update(() => formatCrawlProgress(counts!, Date.now() - started));
           return {
             kind: counts.counting(kind, draw),
-            // One page a lease: each page is committed as it ends, so kill -9 loses only those in flight.
-            batch: 1,
+            // Each page is committed as it ends, so kill -9 loses only those in flight.
+            commitEach: true,
             pace: { concurrency: run.options.concurrency },
             close: () => http.close(),
           };

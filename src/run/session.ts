@@ -59,6 +59,8 @@ export interface WorkSetup {
   pace: HostPace;
   slots?: number | undefined;
   batch?: number | undefined;
+  /** Commit each item as it ends (see WorkerOptions.commitEach). */
+  commitEach?: boolean | undefined;
   leaseMs?: number | undefined;
   onBatch?: (progress: WorkerProgress) => void;
   /** Called when the work ends, to close what the kind opened. */
@@ -119,6 +121,7 @@ export async function takePart<Options>(
           label: processLabel(),
           slots: work.slots,
           batch: work.batch,
+          commitEach: work.commitEach,
           leaseMs: who.leaseMs ?? work.leaseMs,
           pace: work.pace,
           signal,

@@ -93,6 +93,8 @@ export interface Lease {
   host: string;
   /** The host's delay between requests, undefined while unknown (the batch is then one item). */
   delayMs: number | undefined;
+  /** The host's leases at once, across all workers. */
+  concurrency: number;
   /** The database clock when the lease was taken: the batch's first request may start then. */
   startAt: number;
   /** Requests the batch may make, in a run with a budget: the items past them are left for later. */
@@ -124,6 +126,14 @@ export interface BatchResult {
   delayMs?: number;
   /** Requests made (for the run's counts, and spent from its budget). */
   fetched: number;
+}
+
+/** One lease's part of RunStore.commitAll: what its items came to, and whether the lease goes on. */
+export interface LeaseCommit {
+  lease: Lease;
+  result: BatchResult;
+  /** Some of its items only: the lease goes on (see RunStore.commit). */
+  partial?: boolean;
 }
 
 export interface RunStatus {
@@ -253,8 +263,19 @@ export interface WorkQueue {
   // Items: add, lease, complete or defer
   addSeeds(runId: number, items: readonly NewItem[], pace: HostPace): Promise<void>;
   claim(runId: number, workerId: number, options: ClaimOptions): Promise<Lease | undefined>;
-  /** Completes the lease: its items done, deferred (`again`) or left, what they found added. */
-  commit(lease: Lease, workerId: number, result: BatchResult, pace: HostPace): Promise<void>;
+  /**
+   * Completes the lease: its items done, deferred (`again`) or left, what they found added; or,
+   * `partial`, keeps what some of its items came to while the lease goes on.
+   */
+  commit(
+    lease: Lease,
+    workerId: number,
+    result: BatchResult,
+    pace: HostPace,
+    options?: { partial?: boolean },
+  ): Promise<void>;
+  /** Several commits of one worker in one transaction. */
+  commitAll(commits: readonly LeaseCommit[], workerId: number, pace: HostPace): Promise<void>;
   release(lease: Lease): Promise<void>;
   settleBeyondBudget(runId: number, beyond: { outcome: string; detail: string }): Promise<number>;
   admitQueryVariant(runId: number, path: string, limit: number): Promise<boolean>;
@@ -478,7 +499,16 @@ export class RunStore implements WorkQueue {
         input === null ? item : { ...item, input: JSON.parse(input) as unknown },
       );
       items.sort((a, b) => a.depth - b.depth || a.id - b.id);
-      const taken = { id: lease!.id, runId, hostId: host.id, host: host.host, delayMs, startAt: now, items };
+      const taken = {
+        id: lease!.id,
+        runId,
+        hostId: host.id,
+        host: host.host,
+        delayMs,
+        concurrency: Number(host.concurrency),
+        startAt: now,
+        items,
+      };
       return budget === undefined ? taken : { ...taken, budget };
     });
   }
@@ -561,7 +591,9 @@ export class RunStore implements WorkQueue {
   private async claimableHost(
     tx: Queryable,
     query: { runId: number; workerId: number; leaseMs: number; now: number; seeds: string; budgeted: boolean },
-  ): Promise<{ id: number; host: string; delay_ms: number | null; expiredBudget: number } | undefined> {
+  ): Promise<
+    { id: number; host: string; delay_ms: number | null; concurrency: number; expiredBudget: number } | undefined
+  > {
     const { runId, workerId, leaseMs, now, seeds, budgeted } = query;
     // In a run with a budget: some is left, or an expired lease of the host holds some.
     const expiredBudget = `(SELECT COALESCE(sum(l.budget), 0) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.expires_at <= $2)`;
@@ -570,8 +602,8 @@ export class RunStore implements WorkQueue {
       : '';
     const passedOver: number[] = [];
     for (;;) {
-      const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null }>(
-        `SELECT h.id, h.host, h.delay_ms FROM sitemapkit_run_hosts h
+      const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null; concurrency: number }>(
+        `SELECT h.id, h.host, h.delay_ms, h.concurrency FROM sitemapkit_run_hosts h
          WHERE h.run_id = $1 AND h.next_at <= $2
            AND EXISTS (SELECT 1 FROM sitemapkit_run_items i
                        WHERE i.run_id = $1 AND i.host_id = h.id AND i.outcome IS NULL AND i.not_before <= $2${seeds}
@@ -606,79 +638,156 @@ export class RunStore implements WorkQueue {
   /**
    * Commits a lease's batch: results, retries, found URLs, the host's pace and the worker's counts,
    * in one transaction; then the lease is gone, and its items not done are free.
+   *
+   * With `partial`, only what some items came to is kept (a page committed as it ends, so a kill
+   * loses only the pages in flight) and the lease goes on: the host's pace and the lease are left
+   * for its last commit, and the requests made are taken from what the lease holds of the budget.
    */
-  async commit(lease: Lease, workerId: number, result: BatchResult, pace: HostPace): Promise<void> {
-    const d = this.db.dialect;
+  async commit(
+    lease: Lease,
+    workerId: number,
+    result: BatchResult,
+    pace: HostPace,
+    { partial = false }: { partial?: boolean } = {},
+  ): Promise<void> {
+    await this.commitAll([{ lease, result, partial }], workerId, pace);
+  }
+
+  /**
+   * Several commits of one worker in one transaction (those that ended together): one commit's
+   * cost, which on SQLite is most of it. Their hosts are locked in the order of their ids, so two
+   * transactions never wait for each other.
+   */
+  async commitAll(commits: readonly LeaseCommit[], workerId: number, pace: HostPace): Promise<void> {
+    if (commits.length === 0) return;
+    const ordered = [...commits].sort((a, b) => a.lease.hostId - b.lease.hostId || a.lease.id - b.lease.id);
     await this.transaction(async (tx) => {
-      if (result.found !== undefined && result.found.length > 0)
-        await this.addItems(tx, lease.runId, result.found, pace);
-      if (result.done.length > 0)
-        await tx.run(
-          `UPDATE sitemapkit_run_items SET outcome = r.outcome, detail = r.detail, fetched = r.fetched, result = r.result,
-             lease_id = NULL, done_by = $2
-           FROM ${d.jsonRows('$1', [
-             ['id', 'bigint'],
-             ['outcome', 'text'],
-             ['detail', 'text'],
-             ['fetched', 'integer'],
-             ['result', 'text'],
-           ])}
-           WHERE sitemapkit_run_items.id = r.id AND sitemapkit_run_items.outcome IS NULL`,
-          [
-            JSON.stringify(
-              result.done.map((item) => ({
-                id: item.id,
-                outcome: item.outcome,
-                detail: item.detail ?? null,
-                fetched: item.fetched ? 1 : 0,
-                result: item.result === undefined ? null : JSON.stringify(item.result),
-              })),
-            ),
-            workerId,
-          ],
-        );
-      for (const again of result.again ?? [])
-        await tx.run(
-          `UPDATE sitemapkit_run_items SET attempts = attempts + 1, not_before = ${d.nowMs} + $1, lease_id = NULL
-           WHERE id = $2 AND outcome IS NULL`,
-          [again.afterMs, again.id],
-        );
-      await tx.run('UPDATE sitemapkit_run_items SET lease_id = NULL WHERE lease_id = $1 AND outcome IS NULL', [
-        lease.id,
-      ]);
-      if (result.stripped !== undefined && result.stripped.length > 0)
-        await tx.run(
-          `INSERT INTO sitemapkit_run_stripped (run_id, url, name, kept)
-           SELECT $1, r.url, r.name, r.kept FROM ${d.jsonRows('$2', [
-             ['url', 'text'],
-             ['name', 'text'],
-             ['kept', 'text'],
-           ])} WHERE true ON CONFLICT DO NOTHING`,
-          [
-            lease.runId,
-            JSON.stringify(result.stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to })))),
-          ],
-        );
-      for (const [key, value] of Object.entries(result.facts ?? {}))
-        await tx.run(
-          'INSERT INTO sitemapkit_run_facts (run_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (run_id, key) DO NOTHING',
-          [lease.runId, key, value],
-        );
-      const delay = result.delayMs ?? lease.delayMs;
+      // Every host's row first, before any lease's and the run's (see the top).
+      for (const { lease, result, partial = false } of ordered) await this.lockHost(tx, lease, result, partial);
+      for (const { lease, result, partial = false } of ordered)
+        await this.commitIn(tx, { lease, result, partial }, workerId, pace);
+      const leases = ordered.filter((commit) => commit.partial !== true).length;
+      let fetched = 0;
+      let done = 0;
+      for (const { result } of ordered) {
+        fetched += result.fetched;
+        done += result.done.length;
+      }
       await tx.run(
-        `UPDATE sitemapkit_run_hosts SET delay_ms = $1, next_at = ${d.greatest}(next_at, $2) WHERE id = $3`,
-        [delay ?? null, result.lastStartAt === undefined ? 0 : result.lastStartAt + (delay ?? 0), lease.hostId],
-      );
-      const held = await this.deleteLease(tx, lease);
-      // What the batch did not spend goes back; a lease that expired meanwhile gave its budget back already.
-      if (lease.budget !== undefined && held !== result.fetched)
-        await this.giveBudget(tx, lease.runId, held - result.fetched);
-      await tx.run(
-        `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + 1, seen_at = ${d.nowMs}
-         WHERE id = $3`,
-        [result.fetched, result.done.length, workerId],
+        `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + $3, seen_at = ${this.db.dialect.nowMs}
+         WHERE id = $4`,
+        [fetched, done, leases, workerId],
       );
     });
+  }
+
+  /**
+   * A lease's last commit sets its host's pace; a partial one in a run with a budget only locks
+   * the host's row, as it changes the lease's and maybe the run's after it.
+   */
+  private async lockHost(tx: Queryable, lease: Lease, result: BatchResult, partial: boolean): Promise<void> {
+    if (!partial) await this.setHostPace(tx, lease, result);
+    else if (lease.budget !== undefined)
+      await tx.run('UPDATE sitemapkit_run_hosts SET next_at = next_at WHERE id = $1', [lease.hostId]);
+  }
+
+  /** One lease's commit, its host's row taken. */
+  private async commitIn(
+    tx: Queryable,
+    { lease, result, partial }: Required<LeaseCommit>,
+    workerId: number,
+    pace: HostPace,
+  ): Promise<void> {
+    const d = this.db.dialect;
+    if (result.found !== undefined && result.found.length > 0) await this.addItems(tx, lease.runId, result.found, pace);
+    if (result.done.length > 0) await this.settleItems(tx, result.done, workerId);
+    for (const again of result.again ?? [])
+      await tx.run(
+        `UPDATE sitemapkit_run_items SET attempts = attempts + 1, not_before = ${d.nowMs} + $1, lease_id = NULL
+         WHERE id = $2 AND outcome IS NULL`,
+        [again.afterMs, again.id],
+      );
+    if (!partial)
+      await tx.run(
+        `UPDATE sitemapkit_run_items SET lease_id = NULL
+         WHERE id IN (SELECT r.id FROM ${d.jsonRows('$2', [['id', 'bigint']])}) AND lease_id = $1 AND outcome IS NULL`,
+        [lease.id, JSON.stringify(lease.items.map((item) => ({ id: item.id })))],
+      );
+    if (result.stripped !== undefined && result.stripped.length > 0)
+      await tx.run(
+        `INSERT INTO sitemapkit_run_stripped (run_id, url, name, kept)
+         SELECT $1, r.url, r.name, r.kept FROM ${d.jsonRows('$2', [
+           ['url', 'text'],
+           ['name', 'text'],
+           ['kept', 'text'],
+         ])} WHERE true ON CONFLICT DO NOTHING`,
+        [
+          lease.runId,
+          JSON.stringify(result.stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to })))),
+        ],
+      );
+    for (const [key, value] of Object.entries(result.facts ?? {}))
+      await tx.run(
+        'INSERT INTO sitemapkit_run_facts (run_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (run_id, key) DO NOTHING',
+        [lease.runId, key, value],
+      );
+    if (lease.budget !== undefined) await this.spendBudget(tx, lease, result.fetched, partial);
+    else if (!partial) await this.deleteLease(tx, lease);
+  }
+
+  /** The host's delay once known, and its next allowed time after the batch's last request. */
+  private async setHostPace(tx: Queryable, lease: Lease, result: BatchResult): Promise<void> {
+    const delay = result.delayMs ?? lease.delayMs;
+    await tx.run(
+      `UPDATE sitemapkit_run_hosts SET delay_ms = $1, next_at = ${this.db.dialect.greatest}(next_at, $2) WHERE id = $3`,
+      [delay ?? null, result.lastStartAt === undefined ? 0 : result.lastStartAt + (delay ?? 0), lease.hostId],
+    );
+  }
+
+  /** Items done: their outcomes and results, over items still to do only (a batch done twice counts once). */
+  private async settleItems(tx: Queryable, done: readonly ItemDone[], workerId: number): Promise<void> {
+    await tx.run(
+      `UPDATE sitemapkit_run_items SET outcome = r.outcome, detail = r.detail, fetched = r.fetched, result = r.result,
+         lease_id = NULL, done_by = $2
+       FROM ${this.db.dialect.jsonRows('$1', [
+         ['id', 'bigint'],
+         ['outcome', 'text'],
+         ['detail', 'text'],
+         ['fetched', 'integer'],
+         ['result', 'text'],
+       ])}
+       WHERE sitemapkit_run_items.id = r.id AND sitemapkit_run_items.outcome IS NULL`,
+      [
+        JSON.stringify(
+          done.map((item) => ({
+            id: item.id,
+            outcome: item.outcome,
+            detail: item.detail ?? null,
+            fetched: item.fetched ? 1 : 0,
+            result: item.result === undefined ? null : JSON.stringify(item.result),
+          })),
+        ),
+        workerId,
+      ],
+    );
+  }
+
+  /**
+   * The requests a lease made, in a run with a budget: taken from what the lease holds while it
+   * goes on; at its end, the lease is deleted and what it did not spend goes back. A lease that
+   * expired meanwhile gave its whole budget back already: what it spent is taken from the run's.
+   */
+  private async spendBudget(tx: Queryable, lease: Lease, fetched: number, partial: boolean): Promise<void> {
+    if (partial) {
+      const held = await tx.run('UPDATE sitemapkit_run_leases SET budget = budget - $2 WHERE id = $1', [
+        lease.id,
+        fetched,
+      ]);
+      if (held === 0 && fetched > 0) await this.giveBudget(tx, lease.runId, -fetched);
+      return;
+    }
+    const held = await this.deleteLease(tx, lease);
+    if (held !== fetched) await this.giveBudget(tx, lease.runId, held - fetched);
   }
 
   /** Gives a lease's items back untouched (a worker stopping). */
@@ -800,6 +909,9 @@ export class RunStore implements WorkQueue {
    */
   async *items(runId: number, { outcome, byUrl = false }: ItemsQuery = {}): AsyncIterable<RunItem> {
     const key = byUrl ? 'i.url' : 'i.id';
+    // In the order met, SQLite would read the run's every item by its run_id index and sort them,
+    // each page; `+` keeps it on the key's order (a page costs its rows, not the run's).
+    const run = byUrl ? 'i.run_id' : '+i.run_id';
     const only = outcome === undefined ? '' : ' AND i.outcome = $4';
     for (let after: string | number = byUrl ? '' : 0; ;) {
       const rows = await this.db.all<{
@@ -818,7 +930,7 @@ export class RunStore implements WorkQueue {
         `SELECT i.id, i.url, h.host, i.depth, i.found_on, p.url AS found_on_url, i.outcome, i.detail, i.fetched, i.result, i.input
          FROM sitemapkit_run_items i JOIN sitemapkit_run_hosts h ON h.id = i.host_id
            LEFT JOIN sitemapkit_run_items p ON p.id = i.found_on
-         WHERE i.run_id = $1 AND ${key} > $2${only} ORDER BY ${key} LIMIT $3`,
+         WHERE ${run} = $1 AND ${key} > $2${only} ORDER BY ${key} LIMIT $3`,
         outcome === undefined ? [runId, after, PAGE] : [runId, after, PAGE, outcome],
       );
       for (const row of rows)
