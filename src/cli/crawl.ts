@@ -233,7 +233,8 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
   else {
     refuseStateInsideOut(stateDir, output.outDir, 'crawl state');
     local = await openLocalState(siteDatabasePath(stateDir, startUrls[0]!), flags.resume, io);
-    who = { store: local.file, name: LOCAL_RUN, workerOnly: false };
+    // As the crawl state always was: a commit survives kill -9 (it is the system's), not a power cut.
+    who = { store: local.file, name: LOCAL_RUN, workerOnly: false, durability: 'OFF' };
   }
   const userAgent = network.http.userAgent ?? DEFAULT_USER_AGENT;
   const seeds = startUrls.map((url) => ({ url, host: new URL(url).origin, depth: 0 }));

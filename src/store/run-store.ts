@@ -25,6 +25,7 @@
 import type { Queryable, StoreDatabase } from './database.js';
 import { openStoreDatabase } from './database.js';
 import { migrate } from './migrations.js';
+import type { Durability } from './sqlite-file.js';
 
 export type RunState = 'starting' | 'running' | 'done';
 
@@ -306,9 +307,12 @@ export class RunStore implements WorkQueue {
     }
   }
 
-  /** Opens the store at `location` (postgres:// URL or SQLite file) and brings its schema up to date. */
-  static async open(location: string): Promise<RunStore> {
-    const db = await openStoreDatabase(location);
+  /**
+   * Opens the store at `location` (postgres:// URL or SQLite file) and brings its schema up to
+   * date. A SQLite file's `durability` is NORMAL unless said (see sqlite-file.ts).
+   */
+  static async open(location: string, options: { durability?: Durability | undefined } = {}): Promise<RunStore> {
+    const db = await openStoreDatabase(location, options);
     try {
       await migrate(db);
     } catch (error) {
@@ -661,22 +665,57 @@ export class RunStore implements WorkQueue {
   async commitAll(commits: readonly LeaseCommit[], workerId: number, pace: HostPace): Promise<void> {
     if (commits.length === 0) return;
     const ordered = [...commits].sort((a, b) => a.lease.hostId - b.lease.hostId || a.lease.id - b.lease.id);
+    const { runId } = ordered[0]!.lease;
+    const d = this.db.dialect;
+    const results = ordered.map(({ result }) => result);
+    const ended = ordered.filter(({ partial }) => partial !== true).map(({ lease }) => lease);
     await this.transaction(async (tx) => {
       // Every host's row first, before any lease's and the run's (see the top).
       for (const { lease, result, partial = false } of ordered) await this.lockHost(tx, lease, result, partial);
+      const found = results.flatMap((result) => result.found ?? []);
+      if (found.length > 0) await this.addItems(tx, runId, found, pace);
+      const done = results.flatMap((result) => result.done);
+      if (done.length > 0) await this.settleItems(tx, done, workerId);
+      for (const again of results.flatMap((result) => result.again ?? []))
+        await tx.run(
+          `UPDATE sitemapkit_run_items SET attempts = attempts + 1, not_before = ${d.nowMs} + $1, lease_id = NULL
+           WHERE id = $2 AND outcome IS NULL`,
+          [again.afterMs, again.id],
+        );
+      // The items of the leases that end, not done, are free again.
+      if (ended.length > 0)
+        await tx.run(
+          `UPDATE sitemapkit_run_items SET lease_id = NULL FROM ${d.jsonRows('$1', [
+            ['id', 'bigint'],
+            ['lease_id', 'bigint'],
+          ])}
+           WHERE sitemapkit_run_items.id = r.id AND sitemapkit_run_items.lease_id = r.lease_id
+             AND sitemapkit_run_items.outcome IS NULL`,
+          [JSON.stringify(ended.flatMap((lease) => lease.items.map((item) => ({ id: item.id, lease_id: lease.id }))))],
+        );
+      const stripped = results.flatMap((result) => result.stripped ?? []);
+      if (stripped.length > 0)
+        await tx.run(
+          `INSERT INTO sitemapkit_run_stripped (run_id, url, name, kept)
+           SELECT $1, r.url, r.name, r.kept FROM ${d.jsonRows('$2', [
+             ['url', 'text'],
+             ['name', 'text'],
+             ['kept', 'text'],
+           ])} WHERE true ON CONFLICT DO NOTHING`,
+          [runId, JSON.stringify(stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to }))))],
+        );
+      for (const [key, value] of results.flatMap((result) => Object.entries(result.facts ?? {})))
+        await tx.run(
+          'INSERT INTO sitemapkit_run_facts (run_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (run_id, key) DO NOTHING',
+          [runId, key, value],
+        );
       for (const { lease, result, partial = false } of ordered)
-        await this.commitIn(tx, { lease, result, partial }, workerId, pace);
-      const leases = ordered.filter((commit) => commit.partial !== true).length;
-      let fetched = 0;
-      let done = 0;
-      for (const { result } of ordered) {
-        fetched += result.fetched;
-        done += result.done.length;
-      }
+        if (lease.budget !== undefined) await this.spendBudget(tx, lease, result.fetched, partial);
+        else if (!partial) await this.deleteLease(tx, lease);
       await tx.run(
-        `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + $3, seen_at = ${this.db.dialect.nowMs}
+        `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + $3, seen_at = ${d.nowMs}
          WHERE id = $4`,
-        [fetched, done, leases, workerId],
+        [results.reduce((sum, result) => sum + result.fetched, 0), done.length, ended.length, workerId],
       );
     });
   }
@@ -689,50 +728,6 @@ export class RunStore implements WorkQueue {
     if (!partial) await this.setHostPace(tx, lease, result);
     else if (lease.budget !== undefined)
       await tx.run('UPDATE sitemapkit_run_hosts SET next_at = next_at WHERE id = $1', [lease.hostId]);
-  }
-
-  /** One lease's commit, its host's row taken. */
-  private async commitIn(
-    tx: Queryable,
-    { lease, result, partial }: Required<LeaseCommit>,
-    workerId: number,
-    pace: HostPace,
-  ): Promise<void> {
-    const d = this.db.dialect;
-    if (result.found !== undefined && result.found.length > 0) await this.addItems(tx, lease.runId, result.found, pace);
-    if (result.done.length > 0) await this.settleItems(tx, result.done, workerId);
-    for (const again of result.again ?? [])
-      await tx.run(
-        `UPDATE sitemapkit_run_items SET attempts = attempts + 1, not_before = ${d.nowMs} + $1, lease_id = NULL
-         WHERE id = $2 AND outcome IS NULL`,
-        [again.afterMs, again.id],
-      );
-    if (!partial)
-      await tx.run(
-        `UPDATE sitemapkit_run_items SET lease_id = NULL
-         WHERE id IN (SELECT r.id FROM ${d.jsonRows('$2', [['id', 'bigint']])}) AND lease_id = $1 AND outcome IS NULL`,
-        [lease.id, JSON.stringify(lease.items.map((item) => ({ id: item.id })))],
-      );
-    if (result.stripped !== undefined && result.stripped.length > 0)
-      await tx.run(
-        `INSERT INTO sitemapkit_run_stripped (run_id, url, name, kept)
-         SELECT $1, r.url, r.name, r.kept FROM ${d.jsonRows('$2', [
-           ['url', 'text'],
-           ['name', 'text'],
-           ['kept', 'text'],
-         ])} WHERE true ON CONFLICT DO NOTHING`,
-        [
-          lease.runId,
-          JSON.stringify(result.stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to })))),
-        ],
-      );
-    for (const [key, value] of Object.entries(result.facts ?? {}))
-      await tx.run(
-        'INSERT INTO sitemapkit_run_facts (run_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (run_id, key) DO NOTHING',
-        [lease.runId, key, value],
-      );
-    if (lease.budget !== undefined) await this.spendBudget(tx, lease, result.fetched, partial);
-    else if (!partial) await this.deleteLease(tx, lease);
   }
 
   /** The host's delay once known, and its next allowed time after the batch's last request. */
@@ -964,9 +959,15 @@ export class RunStore implements WorkQueue {
 
   /** Hosts first (new ones with `pace`), then the items: known URLs stay as they are, but a URL met too deep is revived. */
   private async addItems(tx: Queryable, runId: number, found: readonly NewItem[], pace: HostPace): Promise<void> {
-    // One row per URL in a statement (an upsert may not touch a row twice): the first met stands.
-    const urls = new Set<string>();
-    const items = found.filter((item) => !urls.has(item.url) && urls.add(item.url));
+    // One row per URL in a statement (an upsert may not touch a row twice): the first met stands,
+    // but a URL met too deep gives way to a path to it found later, as a statement after would.
+    const byUrl = new Map<string, NewItem>();
+    for (const item of found) {
+      const first = byUrl.get(item.url);
+      if (first === undefined || (first.outcome === REVIVABLE_OUTCOME && item.outcome === undefined))
+        byUrl.set(item.url, item);
+    }
+    const items = [...byUrl.values()];
     if (items.length === 0) return;
     const d = this.db.dialect;
     await this.knowHosts(tx, runId, items, pace);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RunStore, type NewItem } from '../../src/store/run-store.js';
+import { RunStore, type Lease, type NewItem } from '../../src/store/run-store.js';
 import { storeLocations } from '../helpers/postgres.js';
 
 const stores = await storeLocations();
@@ -354,17 +354,27 @@ for (const { name, location } of stores) {
           PACE,
         );
         const worker = await store.addWorker(run.id, 'w');
-        const leases = [];
+        const leases: Lease[] = [];
         for (let lease; (lease = await store.claim(run.id, worker, { batch: 2, leaseMs: 60_000 }));) leases.push(lease);
         assert.equal(leases.length, 4, 'two leases of each host (its concurrency), of 2 items and 1');
         leases.sort((a, b) => b.items.length - a.items.length);
         const [first, ...rest] = leases;
+        // The lease committed first (hosts in id order) meets a URL too deep; a later one a path to it.
+        const inOrder = [...rest].sort((a, b) => a.hostId - b.hostId || a.id - b.id);
+        const deep = 'http://o.test/deep';
+        const found = (lease: Lease): NewItem[] =>
+          lease === inOrder[0]
+            ? [{ url: deep, host: 'http://o.test', depth: 9, outcome: 'max-depth', detail: 'too deep' }]
+            : lease === inOrder.at(-1)
+              ? [{ url: deep, host: 'http://o.test', depth: 1 }]
+              : [];
         await store.commitAll(
           [
             ...rest.map((lease) => ({
               lease,
               result: {
                 done: lease.items.map((item) => ({ id: item.id, outcome: 'listed', fetched: true })),
+                found: found(lease),
                 fetched: 1,
               },
             })),
@@ -385,6 +395,9 @@ for (const { name, location } of stores) {
         );
         assert.equal(status.leased, first!.items.length - 1, 'the partial lease still holds its other item');
         assert.equal(status.workers[0]?.batches, rest.length);
+        let revived;
+        for await (const item of store.items(run.id)) if (item.url === deep) revived = item;
+        assert.deepEqual([revived?.outcome, revived?.depth], [null, 1], 'revived, as by commits one after the other');
       } finally {
         await store.close();
       }
