@@ -8,8 +8,9 @@
  *   concurrency 8 by sitemapkit with its default retries, by sitemapkit with `--retries 0`, and by
  *   a minimal crawler (fetch and htmlparser2, no politeness, no retries, no state): the practical
  *   limit. Goal: the default crawl within 1.3× of `--retries 0`, so a URL waiting for its retry
- *   does not hold a worker. The same crawl as a run (`--run`, one worker in this process, on a
- *   SQLite queue) is measured beside them: whether the one-process crawl can be a run (issue 26).
+ *   does not hold a worker, and `--retries 0` at least 0.8× the minimal crawler's rate (issue 26:
+ *   a crawl of one process is a run, one worker on its crawl state file). The same crawl on a
+ *   shared SQLite store (`--run`: batches committed whole) is measured beside them.
  *
  * Sites are served on 127.0.0.1 from a child process; each crawler runs in a child process of its
  * own, so its peak RSS is its own.
@@ -365,10 +366,12 @@ async function retriesPart(): Promise<void> {
       console.log(
         `default retries: ${ratio.toFixed(2)}× the time of --retries 0 (goal: at most 1.3×: ${ratio <= 1.3 ? 'met' : 'NOT met'})`,
       );
-      console.log(`--retries 0: ${(noRetries.ms / minimal.ms).toFixed(2)}× the time of fetch + htmlparser2`);
+      const rate = minimal.ms / noRetries.ms;
       console.log(
-        `--run on SQLite, one worker: ${(onRun.ms / retrying.ms).toFixed(2)}× the time of the crawl of one process, ` +
-          `its rate ${(minimal.ms / onRun.ms).toFixed(2)}× fetch + htmlparser2's (issue 26 gate for --retries 0: at least 0.8×)`,
+        `--retries 0: its rate ${rate.toFixed(2)}× fetch + htmlparser2's (goal: at least 0.8×: ${rate >= 0.8 ? 'met' : 'NOT met'})`,
+      );
+      console.log(
+        `--run on a shared SQLite store, one worker: ${(onRun.ms / retrying.ms).toFixed(2)}× the time of the crawl of one process`,
       );
     });
   }

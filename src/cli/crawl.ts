@@ -1,38 +1,156 @@
 /**
- * `sitemapkit crawl URL --out DIR`: crawl a site as a search engine would, and publish the
+ * `sitemapkit crawl URL… --out DIR`: crawl a site as a search engine would, and publish the
  * sitemaps of the pages that deserve listing, exactly as `generate` writes them.
+ *
+ * Every crawl is a run (run/crawl-pages.ts): in one process, one worker here on the crawl state
+ * file of the site (a queue of its own, which --resume continues); on workers (--run, --store,
+ * --workers, or several start URLs), any number of processes on a shared store. Once the run's
+ * work is done, its sitemaps and report are written from the queue (run/crawl-outputs.ts).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { forTerminal } from '../core/terminal.js';
-import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
-import { crawlSite, DEFAULT_CONCURRENCY, type CrawlProgress } from '../crawl/crawler.js';
-import { DiagnosticTally } from '../core/diagnostic-tally.js';
-import { summariseCrawl } from '../crawl/summary.js';
+import { diagnostic, formatDiagnostic } from '../core/diagnostics.js';
+import { splitUserinfo, userinfoProblem, withoutUserinfo } from '../core/url-userinfo.js';
+import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
+import { DEFAULT_CONCURRENCY } from '../crawl/crawler.js';
+import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
-import { HttpClient } from '../http/client.js';
-import { withWorkingScheme } from '../discover/roots.js';
-import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
-import {
-  crawlReport,
-  formatCrawlProgress,
-  formatCrawlReportJson,
-  formatCrawlReportText,
-  unreadSitemapsProblem,
-} from '../report/crawl.js';
-import { writeLeftOutFile } from '../report/crawl-left-out.js';
+import { DEFAULT_TRAP_LIMITS, type TrapLimits } from '../crawl/traps.js';
+import { UNREAD_REASONS } from '../crawl/types.js';
+import { hasScheme, withWorkingScheme } from '../discover/roots.js';
 import { RunLock } from '../generate/run-lock.js';
-import { CrawlStore } from '../store/crawl-store.js';
+import { HttpClient } from '../http/client.js';
+import { formatCrawlProgress } from '../report/crawl.js';
+import { crawlJob } from '../run/crawl-pages.js';
+import { writeCrawlOutputs, type StoredCrawl } from '../run/crawl-outputs.js';
+import { takePart, type Participation } from '../run/session.js';
+import type { WorkKind } from '../run/worker.js';
+import { RunStore, type WorkQueue } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
-import { defineCommand, type Io, type ParsedArgs } from './command.js';
-import { CRAWL_FLAGS, judgeCrawl, publish, readCrawlRules, readStartUrls, type StartUrl } from './crawl-common.js';
-import { crawlOnWorkers } from './crawl-run.js';
+import { refuseFormerStore } from '../store/state-file.js';
+import { DEFAULT_USER_AGENT } from '../version.js';
+import { defineCommand, UsageError, type Io, type ParsedArgs } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
+import { NETWORK, networkFlags, readNetworkOptions, type NetworkSettings } from './network-options.js';
+import { OUTPUT_FLAGS, readOutputOptions, refuseStateInsideOut } from './output-options.js';
+import { PROBLEM_FLAGS, PROBLEMS, exitCode } from './problem-options.js';
 import { ProgressLine } from './progress.js';
-import { NETWORK, readNetworkOptions } from './network-options.js';
-import { readOutputOptions, refuseStateInsideOut } from './output-options.js';
-import { PROBLEMS, exitCode } from './problem-options.js';
-import { RUN_FLAGS_NOTE, WORKERS, wantsRun } from './run-options.js';
+import {
+  endOfPart,
+  readParticipation,
+  RUN_FLAGS,
+  RUN_FLAGS_NOTE,
+  WORKERS,
+  wantsRun,
+  workerCommandLine,
+} from './run-options.js';
+
+/** The crawl retries less than the commands that fetch one document: a failed page was tried once already, in the crawl. */
+export const CRAWL_NETWORK_DEFAULTS = { retries: 2 };
+
+const CRAWL = 'Crawl';
+export const TRAPS = 'Spider traps (URL spaces without end) are left out past these limits';
+const REPORT = 'Report';
+
+/** The flags of `sitemapkit crawl`, in one process or on workers. */
+export const CRAWL_FLAGS = defineFlags({
+  'max-pages': {
+    type: 'integer',
+    value: 'N',
+    group: CRAWL,
+    help: 'request at most N pages (a redirect followed is a request of its own); on workers, N in all across every process of the run',
+  },
+  'max-depth': {
+    type: 'integer',
+    value: 'N',
+    min: 0,
+    group: CRAWL,
+    help: 'follow links at most N hops from the start (0: the start page only)',
+  },
+  include: {
+    type: 'list',
+    value: 'GLOB',
+    group: CRAWL,
+    help: 'crawl only URLs whose path (and query) match; repeatable ("/blog/**"); a glob starting with http matches the whole URL',
+  },
+  exclude: {
+    type: 'list',
+    value: 'GLOB',
+    group: CRAWL,
+    help: 'never crawl URLs that match; repeatable ("/search*", "**/*.pdf")',
+  },
+  'keep-param': {
+    type: 'list',
+    value: 'NAME',
+    group: CRAWL,
+    help: 'keep this query parameter although it is a tracking one; repeatable, globs allowed ("utm_campaign", "*" keeps every one)',
+  },
+  'strip-param': {
+    type: 'list',
+    value: 'GLOB',
+    group: CRAWL,
+    help: 'also drop these query parameters; repeatable ("sessionid")',
+  },
+  'max-page-bytes': {
+    type: 'integer',
+    value: 'N',
+    default: DEFAULT_MAX_PAGE_BYTES,
+    group: CRAWL,
+    help: 'read at most N bytes of a page; a larger page is left out as cut off',
+  },
+  'use-sitemaps': {
+    type: 'boolean',
+    group: CRAWL,
+    help: "also start from the URLs of the site's existing sitemaps; one that cannot be read whole is named, and fails the run",
+  },
+  state: {
+    type: 'string',
+    value: 'DIR',
+    group: CRAWL,
+    defaultText: `${DEFAULT_STATE_DIR}/ in the working directory`,
+    help: 'where the crawl state lives (never inside --out)',
+  },
+  resume: {
+    type: 'boolean',
+    group: CRAWL,
+    help: 'continue the interrupted crawl of this site instead of starting over',
+  },
+  'max-query-variants': {
+    type: 'integer',
+    value: 'N',
+    defaultText: String(DEFAULT_TRAP_LIMITS.maxQueryVariants),
+    group: TRAPS,
+    help: 'query variants of one path fetched (/search?q=…)',
+  },
+  'max-path-segments': {
+    type: 'integer',
+    value: 'N',
+    defaultText: String(DEFAULT_TRAP_LIMITS.maxPathSegments),
+    group: TRAPS,
+    help: 'segments in a path; a run of segments repeated 3 times in a row (/a/b/a/b/a/b/) is always a trap',
+  },
+  'max-chain': {
+    type: 'integer',
+    value: 'N',
+    defaultText: String(DEFAULT_TRAP_LIMITS.maxChain),
+    group: TRAPS,
+    help: 'pages of one URL pattern, each found on the one before (next month, next day: /calendar/2024-05 → /calendar/2024-06 …), where they cannot be content: pages alike but for their numbers, or dated far from the present; chains of distinct pages (pagination) are crawled whole',
+  },
+  json: { type: 'boolean', group: REPORT, help: 'print the report as JSON' },
+  report: {
+    type: 'string',
+    value: 'FILE',
+    group: REPORT,
+    help: 'write every URL left out, with its reason and the page it was found on, to FILE: JSON Lines, or CSV when FILE ends in .csv',
+  },
+  ...PROBLEM_FLAGS,
+  ...networkFlags('pool', CRAWL_NETWORK_DEFAULTS),
+  ...RUN_FLAGS,
+  ...OUTPUT_FLAGS,
+});
+
+export type CrawlFlags = FlagValues<typeof CRAWL_FLAGS>;
 
 export const command = defineCommand({
   spec: {
@@ -46,8 +164,8 @@ crawled, unless --base-url says otherwise), and reports what was fetched, listed
 by reason, with examples. The crawl state is kept in SQLite under --state, so an interrupted
 crawl (Ctrl-C, SIGTERM, even kill -9) continues with --resume.
 
-A page that fails in a way that may pass (no response, 429, 5xx) is set aside, not waited for:
-once the rest of the site is done it is fetched again, with --retries more attempts after that.`,
+A page that fails in a way that may pass (no response, 429, 5xx) is tried again, --retries
+times, after a backoff (or the server's Retry-After); while it waits, other pages are fetched.`,
     flags: CRAWL_FLAGS,
     notes: {
       Crawl: `
@@ -63,10 +181,9 @@ process writes the sitemaps (one directory per host under --out when the site ha
 the report; "sitemapkit run finish NAME" writes them again. A killed worker loses nothing: its
 pages are taken over by the others. --max-pages is one budget shared by all workers: the run
 requests N pages in all, shallowest first on each host, but which N may differ from run to run
-and from a crawl of one process (hosts are worked side by side). --use-sitemaps reads the
-sitemaps of each host a start URL lands on, as a piece of the run's work; --max-query-variants
-is counted across all workers. Not on workers: --resume (a run goes on by itself when started
-again).`,
+(hosts are worked side by side). --use-sitemaps reads the sitemaps of each host a start URL
+lands on, as a piece of the run's work; --max-query-variants is counted across all workers. Not
+on workers: --resume (a run goes on by itself when started again).`,
     },
     epilogue: `The run fails (exit 1), whatever --fail-on says, when the crawl was interrupted, the start URL
 could not be fetched, nothing could be listed, the sitemaps could not be written, or some pages
@@ -84,99 +201,306 @@ Examples:
   run,
 });
 
+/** The name of the run a crawl of one process keeps in its state file. */
+const LOCAL_RUN = 'crawl';
+
 async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number> {
   const { flags } = args;
-  if (wantsRun(flags) || args.positionals.length > 1) return crawlOnWorkers(args, io);
-  const [typed] = readStartUrls(args, { several: false, io }) as [StartUrl];
+  const onWorkers = wantsRun(flags) || args.positionals.length > 1;
+  if (onWorkers && flags.resume)
+    throw new UsageError('--resume a run resumes by itself: start the same command again with the same --run');
   const problems = { failOn: flags.failOn, maxPerRule: flags.maxPerRule };
   const network = readNetworkOptions(flags, io);
-  const http = new HttpClient(network.http);
-  // A host typed without a scheme is tried over https, then over http when its server speaks no TLS.
-  const startUrl = typed.schemeGuessed ? await withWorkingScheme(typed.url, http) : typed.url;
-  const output = readOutputOptions(flags, { baseUrl: new URL('/', startUrl).href });
+  const startUrls = await startUrlsOf(args, onWorkers, network, io);
+  const output = readOutputOptions(flags, { baseUrl: new URL('/', startUrls[0]).href });
   const stateDir = resolve(flags.state ?? DEFAULT_STATE_DIR);
-  refuseStateInsideOut(stateDir, output.outDir, 'crawl state');
   const rules = readCrawlRules(flags, network.perHost);
-  const userAgent = http.userAgent;
-  const { resume, report: reportFile } = flags;
-  const databaseFile = siteDatabasePath(stateDir, startUrl);
-  const { store, lock } = await openCrawlState(databaseFile, resume, io);
-
-  const seeds = flags.useSitemaps ? new SitemapSeeds(http) : undefined;
+  const { report, maxPages } = flags;
+  const options: StoredCrawl = {
+    ...rules,
+    ...(maxPages === undefined ? {} : { maxPages }),
+    ...(flags.useSitemaps ? { useSitemaps: true } : {}),
+    startUrls,
+    output: { ...output, outDir: resolve(output.outDir) },
+    baseUrlGiven: flags.baseUrl !== undefined,
+    ...(report === undefined ? {} : { report: resolve(report) }),
+    json: flags.json,
+    maxPerRule: problems.maxPerRule,
+  };
+  let local: LocalState | undefined;
+  let who: Participation;
+  if (onWorkers) who = readParticipation(flags, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
+  else {
+    refuseStateInsideOut(stateDir, output.outDir, 'crawl state');
+    local = await openLocalState(siteDatabasePath(stateDir, startUrls[0]!), flags.resume, io);
+    // As the crawl state always was: a commit survives kill -9 (it is the system's), not a power cut.
+    who = { store: local.file, name: LOCAL_RUN, workerOnly: false, durability: 'OFF' };
+  }
+  const userAgent = network.http.userAgent ?? DEFAULT_USER_AGENT;
+  const seeds = startUrls.map((url) => ({ url, host: new URL(url).origin, depth: 0 }));
   const interruption = listenForInterruption();
   const progress = new ProgressLine(io, { terminalEveryMs: 200 });
   const started = Date.now();
+  let counts: ProgressCounts | undefined;
   try {
-    const result = await crawlSite({
-      startUrl,
-      fetcher: httpPageFetcher(http, { maxBytes: rules.maxPageBytes }),
-      robots: robotsTxtPolicy(http, userAgent),
-      store,
-      seeds: seeds ? (site) => seeds.urls(site) : undefined,
-      maxPages: flags.maxPages,
-      ...rules,
-      onProgress: (p: CrawlProgress) => progress.update(() => formatCrawlProgress(p, Date.now() - started)),
-      signal: interruption.signal,
-    });
-    progress.end();
-    const summary = summariseCrawl(store, result, { examples: problems.maxPerRule || -1 });
-    const verdict = judgeCrawl(result, summary);
-    // Unless told otherwise, the sitemaps are published at the root of the site crawled.
-    const baseUrl = flags.baseUrl === undefined ? `${result.site}/` : output.baseUrl;
-    const tally = new DiagnosticTally(problems.maxPerRule);
-    const published = verdict.publish
-      ? await publish(store.listedEntries(), { ...output, baseUrl }, io, tally)
-      : undefined;
-    // The report comes whatever happened: it says why nothing was published.
-    const leftOutFile =
-      reportFile === undefined
-        ? undefined
-        : { path: reportFile, urls: await writeLeftOutFile(store.leftOut(), reportFile) };
-    const report = crawlReport(summary, Date.now() - started, published?.written, leftOutFile);
-    io.stdout.write(flags.json ? formatCrawlReportJson(report) : formatCrawlReportText(report));
-    const seedProblem = seeds === undefined ? undefined : unreadSitemapsProblem(await seeds.unread());
-    const failures = [
-      ...verdict.problems,
-      ...(published?.problem === undefined ? [] : [published.problem]),
-      ...(seedProblem === undefined ? [] : [seedProblem]),
-    ];
-    if (!result.finished) failures.push(`interrupted; continue with --resume (state in ${databaseFile})`);
-    for (const problem of failures) io.stderr.write(`sitemapkit crawl: ${forTerminal(problem)}\n`);
-    return exitCode({ failed: failures.length > 0, errors: tally.errors, warnings: tally.warnings }, problems.failOn);
+    const taken = await takePart(
+      who,
+      {
+        kind: crawlJob.kind,
+        options,
+        seeds,
+        pace: { concurrency: rules.concurrency },
+        state: 'starting',
+        budget: maxPages,
+      },
+      async (run, store) => {
+        // No signal: a page in flight when the crawl is stopped is finished and kept.
+        const http = new HttpClient({ ...network.http, userAgent });
+        const kind = crawlJob.step(run, { store, http });
+        if (local !== undefined) {
+          counts = await ProgressCounts.of(store, run.name);
+          const draw = () => progress.update(() => formatCrawlProgress(counts!, Date.now() - started));
+          return {
+            kind: counts.counting(kind, draw),
+            // Each page is committed as it ends, so kill -9 loses only those in flight.
+            commitEach: true,
+            pace: { concurrency: run.options.concurrency },
+            close: () => http.close(),
+          };
+        }
+        return { kind, pace: { concurrency: run.options.concurrency }, close: () => http.close() };
+      },
+      { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
+      interruption.signal,
+    );
+    const writeOutputs = async () => {
+      // A crawl of one process resumed writes where this command says; a run, where its creator said.
+      const { output: out, baseUrlGiven, json, maxPerRule } = options;
+      const run =
+        local === undefined
+          ? taken.run
+          : {
+              ...taken.run,
+              options: {
+                ...(taken.run.options as StoredCrawl),
+                output: out,
+                baseUrlGiven,
+                json,
+                maxPerRule,
+                report: options.report,
+              },
+            };
+      const written = await writeCrawlOutputs(taken.store, run, io, { durationMs: Date.now() - started });
+      return exitCode(
+        { failed: written.failures.length > 0, errors: written.errors, warnings: written.warnings },
+        problems.failOn,
+      );
+    };
+    if (local === undefined) return await endOfPart('crawl', who, taken, io, writeOutputs);
+    try {
+      if (counts !== undefined) {
+        const final = counts;
+        await final.refresh(taken.store, taken.run.name);
+        progress.update(() => formatCrawlProgress(final, Date.now() - started));
+      }
+      progress.end();
+      const code = await writeOutputs();
+      if (taken.run.state === 'done') return code;
+      io.stderr.write(`sitemapkit crawl: interrupted; continue with --resume (state in ${local.file})\n`);
+      return exitCode({ failed: true, errors: 0, warnings: 0 }, problems.failOn);
+    } finally {
+      await taken.store.close();
+    }
   } finally {
     interruption.dispose();
     progress.end();
-    store.close();
-    await lock.release();
-    await http.close();
+    await local?.lock.release();
   }
 }
 
 /**
- * The crawl state of a site, held by this crawl alone: a second crawl on the same file is refused
- * (it would delete or repeat the first one's work). A state file that holds no crawl is an error
- * for --resume, not a silent fresh start: only a missing file starts afresh.
+ * The start URLs: several on workers (the hosts of one site), one in one process, where a host
+ * typed without a scheme is tried over https, then over http when its server speaks no TLS.
+ * Workers take the URLs as given: a host alone is https.
  */
-async function openCrawlState(file: string, resume: boolean, io: Io): Promise<{ store: CrawlStore; lock: RunLock }> {
+async function startUrlsOf(
+  args: ParsedArgs<typeof CRAWL_FLAGS>,
+  onWorkers: boolean,
+  network: NetworkSettings,
+  io: Io,
+): Promise<string[]> {
+  const starts = readStartUrls(args, { several: onWorkers, io });
+  if (onWorkers || !starts[0]!.schemeGuessed) return starts.map((start) => start.url);
+  const http = new HttpClient(network.http);
+  try {
+    return [await withWorkingScheme(starts[0]!.url, http)];
+  } finally {
+    await http.close();
+  }
+}
+
+/** The crawl state of a site in one process: its file (the run's queue), held by this crawl alone. */
+interface LocalState {
+  file: string;
+  lock: RunLock;
+}
+
+/**
+ * The crawl state of a site, held by this crawl alone: a second crawl on the same file is refused
+ * (it would delete or repeat the first one's work). Without --resume it starts afresh; with it, a
+ * file that holds no crawl is an error, not a silent fresh start: only a missing file starts afresh.
+ */
+async function openLocalState(file: string, resume: boolean, io: Io): Promise<LocalState> {
   mkdirSync(dirname(file), { recursive: true });
   const { lock } = await RunLock.acquire(`${file}.lock`, file);
   try {
-    const existed = existsSync(file);
-    const store = new CrawlStore(file, { fresh: !resume });
-    if (resume && store.getMeta('start-url') === undefined) {
-      if (existed) {
-        store.close();
-        throw new Error(
-          `the crawl state ${file} holds no crawl to resume (it is empty or was cut short); crawl again without --resume to start afresh`,
-        );
-      }
-      io.stderr.write(`sitemapkit crawl: no crawl to resume in ${file}; starting afresh\n`);
-    }
-    return { store, lock };
+    if (!resume) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    else if (!existsSync(file)) io.stderr.write(`sitemapkit crawl: no crawl to resume in ${file}; starting afresh\n`);
+    else await refuseNothingToResume(file);
+    return { file, lock };
   } catch (error) {
     await lock.release();
     throw error;
   }
+}
+
+/** A state file that --resume cannot continue: one of an earlier sitemapkit, or one that holds no crawl. */
+async function refuseNothingToResume(file: string): Promise<void> {
+  const again = 'crawl again without --resume to start afresh';
+  refuseFormerStore(file, { table: 'crawl_urls', what: 'the crawl state' }, again);
+  const store = await RunStore.open(file);
+  try {
+    if ((await store.run(LOCAL_RUN)) === undefined)
+      throw new Error(`the crawl state ${file} holds no crawl to resume (it is empty or was cut short); ${again}`);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The counts of the progress line of a crawl of one process: read from the queue when the work
+ * starts (a resumed crawl's earlier work included) and when it ends, and counted from each visit
+ * in between.
+ */
+class ProgressCounts {
+  fetched = 0;
+  fetchedEarlier = 0;
+  queued = 0;
+  listed = 0;
+  errors = 0;
+  inFlight = 0;
+
+  static async of(store: WorkQueue, name: string): Promise<ProgressCounts> {
+    const counts = new ProgressCounts();
+    await counts.refresh(store, name);
+    counts.fetchedEarlier = counts.fetched;
+    return counts;
+  }
+
+  async refresh(store: WorkQueue, name: string): Promise<void> {
+    const status = await store.status(name);
+    if (status === undefined) return;
+    this.fetched = status.fetchedItems;
+    this.queued = status.todo;
+    this.listed = status.outcomes.listed ?? 0;
+    this.errors = UNREAD_REASONS.reduce((sum, reason) => sum + (status.outcomes[reason] ?? 0), 0);
+  }
+
+  /** `kind`, its visits counted here; `draw` told after each. */
+  counting<Result>(kind: WorkKind<Result>, draw: () => void): WorkKind<Result> {
+    return {
+      ...kind,
+      hostDelay: (host, signal) => kind.hostDelay(host, signal),
+      visit: async (item, lease, signal) => {
+        this.inFlight += 1;
+        try {
+          const visit = await kind.visit(item, lease, signal);
+          // Pages, not requests: a page tried again, or a redirect followed, counts once.
+          if (visit.outcome !== undefined && visit.fetched) this.fetched += 1;
+          for (const found of visit.found ?? []) if (found.fetched === true) this.fetched += 1;
+          for (const outcome of [visit.outcome, ...(visit.found ?? []).map((found) => found.outcome ?? null)]) {
+            if (outcome === null) this.queued += 1;
+            else if (outcome === 'listed') this.listed += 1;
+            else if (outcome !== undefined && UNREAD.has(outcome)) this.errors += 1;
+          }
+          if (visit.outcome !== undefined) this.queued -= 1;
+          return visit;
+        } finally {
+          this.inFlight -= 1;
+          draw();
+        }
+      },
+    };
+  }
+}
+
+const UNREAD = new Set<string>(UNREAD_REASONS);
+
+/** The crawl's rules as the flags give them: the same for one process and for every worker of a run. */
+export interface CrawlRules {
+  include: string[];
+  exclude: string[];
+  keepParams: string[];
+  stripParams: string[];
+  maxDepth?: number | undefined;
+  trapLimits: { [Limit in keyof TrapLimits]?: number | undefined };
+  maxPageBytes: number;
+  delayMs: number;
+  concurrency: number;
+}
+
+/** The rules from the flags; politeness (--concurrency, --delay) as the network flags read it. */
+export function readCrawlRules(flags: CrawlFlags, perHost: NetworkSettings['perHost']): CrawlRules {
+  return {
+    include: flags.include,
+    exclude: flags.exclude,
+    keepParams: flags.keepParam,
+    stripParams: flags.stripParam,
+    maxDepth: flags.maxDepth,
+    trapLimits: {
+      maxQueryVariants: flags.maxQueryVariants,
+      maxPathSegments: flags.maxPathSegments,
+      maxChain: flags.maxChain,
+    },
+    maxPageBytes: flags.maxPageBytes,
+    delayMs: perHost.delayMs,
+    concurrency: perHost.concurrency,
+  };
+}
+
+/** A start URL as typed; `schemeGuessed` when it named no scheme (https is tried first). */
+export interface StartUrl {
+  url: string;
+  schemeGuessed: boolean;
+}
+
+/**
+ * The start URLs, normalised (a host alone is https); one unless `several` are allowed. A user
+ * name and password are left out, with a warning naming the host (URL-024): they would be
+ * published in every <loc>, and the crawl never sends them.
+ */
+export function readStartUrls(
+  args: { positionals: string[] },
+  { several, io }: { several: boolean; io: Io },
+): StartUrl[] {
+  const inputs = args.positionals;
+  if (inputs.length === 0) throw new UsageError('give the URL to start crawling from, e.g. https://www.example.com/');
+  if (inputs.length > 1 && !several)
+    throw new UsageError(
+      `crawl one site at a time; unexpected "${inputs[1]}" (a site of several hosts is crawled as a run: add --run NAME)`,
+    );
+  return inputs.map((input) => {
+    const schemeGuessed = !hasScheme(input);
+    const typed = schemeGuessed ? `https://${input}` : input;
+    // A folder's index file is crawled as the folder's URL, as its links are (crawl/normalise.ts).
+    const normalised = normaliseCrawlUrl(typed);
+    const url = normalised === undefined ? undefined : folderUrl(normalised);
+    if (url === undefined) throw new UsageError(`"${withoutUserinfo(input)}" is not an http(s) URL to crawl`);
+    const userinfo = splitUserinfo(typed);
+    if (userinfo !== undefined)
+      io.stderr.write(`${formatDiagnostic(diagnostic('URL-024', userinfoProblem(userinfo.host).message))}\n`);
+    return { url, schemeGuessed };
+  });
 }
 
 /** The names, comma-separated, in lines of at most 96 characters after `indent`. */

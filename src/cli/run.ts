@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { formatNumber } from '../report/format.js';
 import { isPostgresLocation } from '../store/database.js';
+import { outputWriter } from '../run/outputs.js';
 import { RunStore, type RunStatus } from '../store/run-store.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, defineCommand, type Io } from './command.js';
 import { defineFlags } from './flags.js';
 import { writeAuditRunOutputs } from './audit-run.js';
-import { writeCrawlOutputs } from './crawl-run.js';
 import { RUN_FLAGS, storeLocation } from './run-options.js';
 import { writeRowsFile } from './tree-sites.js';
 
@@ -121,7 +121,11 @@ async function finish(store: RunStore, name: string, io: Io): Promise<number> {
     return EXIT_FAILED;
   }
   await store.claimOutputs(run.id, `run finish`, { again: true });
-  if (run.kind === 'crawl') return writeCrawlOutputs(store, run, io, (run.doneAt ?? run.createdAt) - run.createdAt);
+  const writer = outputWriter(run.kind);
+  if (writer !== undefined) {
+    const written = await writer(store, run, io, { durationMs: (run.doneAt ?? run.createdAt) - run.createdAt });
+    return written.failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+  }
   if (run.kind === 'audit') return writeAuditRunOutputs(store, run, io);
   const out = (run.options as { out?: string }).out;
   if (out === undefined) {

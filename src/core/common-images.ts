@@ -99,3 +99,15 @@ export function* withoutCommonImages<T extends { images?: { loc: string }[] }>(p
   const common = census.common;
   for (const entry of pass()) yield withoutImages(entry, common);
 }
+
+/** {@link withoutCommonImages} over passes read asynchronously (a run's queue, page by page). */
+export async function* withoutCommonImagesOf<T extends { images?: { loc: string }[] }>(
+  pass: () => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  const census = new CommonImages();
+  const locs = (entry: T) => (entry.images ?? []).map((image) => image.loc);
+  for await (const entry of pass()) census.nominate(locs(entry));
+  if (!census.nothingNominated) for await (const entry of pass()) census.confirm(locs(entry));
+  const common = census.common;
+  for await (const entry of pass()) yield withoutImages(entry, common);
+}

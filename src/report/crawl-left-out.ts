@@ -10,12 +10,15 @@ import { openLineFile } from './line-file.js';
 export const LEFT_OUT_COLUMNS = ['url', 'reason', 'detail', 'found_on'] as const;
 
 /** Writes `rows` to `path` (replacing it); resolves with how many were written. */
-export async function writeLeftOutFile(rows: Iterable<LeftOutUrl>, path: string): Promise<number> {
+export async function writeLeftOutFile(
+  rows: Iterable<LeftOutUrl> | AsyncIterable<LeftOutUrl>,
+  path: string,
+): Promise<number> {
   const csv = path.toLowerCase().endsWith('.csv');
   const out = openLineFile(path);
   let count = 0;
   if (csv) await out.write(LEFT_OUT_COLUMNS.join(','));
-  for (const row of rows) {
+  for await (const row of rows) {
     const cells = [row.url, row.outcome, row.detail ?? '', row.foundOn ?? ''];
     await out.write(
       csv

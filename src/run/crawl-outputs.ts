@@ -1,85 +1,260 @@
 /**
- * A crawl run's record, read back from the shared store into a crawl store of this process, so
- * that its report and its sitemaps come from the same code as those of a crawl of one process.
+ * What a crawl run leaves: its sitemaps (one set per host), its --report file and its report,
+ * read straight from the run's queue (the same for a crawl of one process and for a run on
+ * workers, at its end or by `run finish`). Nothing is copied: the summary is one pass over the
+ * run's items, the sitemaps a pass in URL order, the left-out URLs a pass in the order met.
  */
+import { join } from 'node:path';
+import { withoutCommonImagesOf } from '../core/common-images.js';
+import { DiagnosticTally } from '../core/diagnostic-tally.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
+import { forTerminal } from '../core/terminal.js';
 import type { CrawlResult } from '../crawl/crawler.js';
+import { summariseCrawl, type CrawlRecord, type CrawlRow, type CrawlSummary } from '../crawl/summary.js';
 import type { Outcome } from '../crawl/types.js';
-import type { CrawlStore, RestoredUrl } from '../store/crawl-store.js';
+import { writeSitemaps } from '../generate/index.js';
+import type { WriteSitemapsOptions, WriteSummary } from '../generate/types.js';
+import { writeLeftOutFile } from '../report/crawl-left-out.js';
+import { crawlReport, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
+import { formatFolded } from '../report/format.js';
+import type { LeftOutUrl } from '../store/crawl-store.js';
 import type { RunRecord, WorkQueue } from '../store/run-store.js';
-import { crawlJob, isSitemapsItem, landedFact, SITEMAPS_READ } from './crawl-pages.js';
+import { crawlJob, isSitemapsItem, landedFact, SITEMAPS_READ, type CrawlRunOptions } from './crawl-pages.js';
 import { runOfJob } from './job.js';
 
-/** Rows written per transaction. */
-const BATCH = 5_000;
+/** Where the sitemaps go and how they are written: the options of writeSitemaps that can be stored. */
+export type SitemapsPlan = Omit<WriteSitemapsOptions, 'onProblem' | 'signal' | 'ledger'>;
+
+/** A crawl run's options as stored: the rules every worker follows, and what its outputs are. */
+export interface StoredCrawl extends CrawlRunOptions {
+  output: SitemapsPlan;
+  /** True when --base-url was given (else each host's sitemaps are published at its root). */
+  baseUrlGiven: boolean;
+  report?: string;
+  json: boolean;
+  /** Examples of each reason in the report, and problems of each code printed (0: all). */
+  maxPerRule?: number;
+}
+
+/** Where a writer of outputs prints: the report on `stdout`, problems on `stderr`. */
+export interface OutputStreams {
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
+}
+
+/** What writing a run's outputs came to: what failed it, and the problems the sitemaps met. */
+export interface OutputsWritten {
+  failures: string[];
+  errors: number;
+  warnings: number;
+}
+
+/** Outcomes of the start URL that mean there was no site to crawl. */
+const START_FAILURES = new Set(['fetch-error', 'http-error', 'server-error', 'robots-blocked']);
 
 /**
- * Copies every URL of the run and the parameters stripped into `into` (a fresh crawl store).
- * Resolves to what the reading of the site's sitemaps could not read (--use-sitemaps), if anything.
+ * Writes a crawl run's sitemaps (when it is done and has pages to list), its --report file and
+ * its report, from the queue. Problems are printed on `streams.stderr` as `sitemapkit crawl: …`.
  */
-export async function restoreCrawlRun(
+export async function writeCrawlOutputs(
   store: WorkQueue,
   run: RunRecord,
-  into: CrawlStore,
-): Promise<{ sitemapProblems: string[] }> {
-  const sitemapProblems: string[] = [];
-  let batch: RestoredUrl[] = [];
-  for await (const item of store.items(run.id)) {
-    // The reading of an origin's sitemaps is work of the run, not a page of the site.
-    if (isSitemapsItem(item.input)) {
-      if (item.outcome === SITEMAPS_READ && item.detail !== null) sitemapProblems.push(item.detail);
-      continue;
-    }
-    batch.push({
-      seq: item.id,
-      url: item.url,
-      depth: item.depth,
-      foundOn: item.foundOn,
-      outcome: item.outcome,
-      detail: item.detail,
-      fetched: item.fetched,
-      ...(item.outcome === 'listed' && item.result !== undefined ? { entry: item.result as UrlEntry } : {}),
-    });
-    if (batch.length >= BATCH) {
-      into.restore(batch);
-      batch = [];
-    }
+  streams: OutputStreams,
+  { durationMs }: { durationMs: number },
+): Promise<OutputsWritten> {
+  const { options } = runOfJob<CrawlRunOptions, StoredCrawl>(crawlJob, run);
+  const record = new CrawlRunRecord(store, run);
+  const maxPerRule = options.maxPerRule ?? 10;
+  const result = await record.result();
+  const summary = await summariseCrawl(record, result, { examples: maxPerRule || -1 });
+  const verdict = judgeCrawl(result, summary);
+  const tally = new DiagnosticTally(maxPerRule);
+  const published = verdict.publish ? await publishHosts(record, options, streams, tally) : undefined;
+  // The report comes whatever happened: it says why nothing was published.
+  const leftOutFile =
+    options.report === undefined
+      ? undefined
+      : { path: options.report, urls: await writeLeftOutFile(record.leftOut(), options.report) };
+  const report = crawlReport(summary, durationMs, published?.written, leftOutFile);
+  streams.stdout.write(options.json ? formatCrawlReportJson(report) : formatCrawlReportText(report));
+  const failures = [
+    ...verdict.problems,
+    ...(published?.problem === undefined ? [] : [published.problem]),
+    ...(await record.sitemapProblems()),
+  ];
+  for (const problem of failures) streams.stderr.write(`sitemapkit crawl: ${forTerminal(problem)}\n`);
+  return { failures, errors: tally.errors, warnings: tally.warnings };
+}
+
+/** A crawl run as its queue holds it, read as a crawl's record: its URLs, its listed entries, its left-out URLs. */
+export class CrawlRunRecord implements CrawlRecord {
+  constructor(
+    private readonly store: WorkQueue,
+    private readonly run: RunRecord,
+  ) {}
+
+  /** Every URL met, in the order met; the reading of an origin's sitemaps is work of the run, not a page. */
+  async *rows(): AsyncIterable<CrawlRow> {
+    for await (const item of this.store.items(this.run.id))
+      if (!isSitemapsItem(item.input))
+        yield { url: item.url, outcome: item.outcome, detail: item.detail, fetched: item.fetched };
   }
-  into.restore(batch);
-  let group: { from: string; to: string; names: string[] } | undefined;
-  for await (const row of store.stripped(run.id)) {
-    if (group?.from !== row.from) {
-      if (group !== undefined) into.recordStripped(group);
-      group = { from: row.from, to: row.to, names: [] };
-    }
-    group.names.push(row.name);
+
+  stripped(): AsyncIterable<{ from: string; to: string; name: string }> {
+    return this.store.stripped(this.run.id);
   }
-  if (group !== undefined) into.recordStripped(group);
-  return { sitemapProblems };
+
+  /** The listed entries in URL order, without the images that stand on most pages (three passes). */
+  listedEntries(origin?: string): AsyncIterable<UrlEntry> {
+    return withoutCommonImagesOf(() => this.listedRows(origin));
+  }
+
+  /** Every URL left out, in the order met, with the page that first led to it. */
+  async *leftOut(): AsyncIterable<LeftOutUrl> {
+    for await (const item of this.store.items(this.run.id))
+      if (item.outcome !== null && item.outcome !== 'listed' && !isSitemapsItem(item.input))
+        yield { url: item.url, outcome: item.outcome, detail: item.detail, foundOn: item.foundOnUrl };
+  }
+
+  /** The origins of the listed pages, sorted. */
+  async listedOrigins(): Promise<string[]> {
+    const origins = new Set<string>();
+    for await (const entry of this.listedRows()) origins.add(new URL(entry.loc).origin);
+    return [...origins].sort();
+  }
+
+  /** What the reading of the site's sitemaps could not read (--use-sitemaps), one problem per origin. */
+  async sitemapProblems(): Promise<string[]> {
+    const problems: string[] = [];
+    for await (const item of this.store.items(this.run.id, { outcome: SITEMAPS_READ }))
+      if (item.detail !== null) problems.push(item.detail);
+    return problems;
+  }
+
+  /**
+   * The run as a crawl result: its first start URL, what became of it (or of the page it landed
+   * on), the origins crawled, and whether the run is done.
+   */
+  async result(): Promise<CrawlResult & { origins: string[] }> {
+    const { options } = runOfJob(crawlJob, this.run);
+    const facts = await this.store.facts(this.run.id);
+    const startUrl = options.startUrls[0]!;
+    const landings = options.startUrls.map((url) => facts[landedFact(url)] ?? url);
+    const origins = [...new Set([...options.startUrls, ...landings].map((url) => new URL(url).origin))];
+    const start = await this.store.outcomeOf(this.run.id, landings[0]!);
+    const startDetail = start?.detail ?? undefined;
+    return {
+      startUrl,
+      site: new URL(landings[0]!).origin,
+      startOutcome: (start?.outcome ?? undefined) as Outcome | undefined,
+      ...(startDetail === undefined ? {} : { startDetail }),
+      finished: this.run.state === 'done',
+      origins,
+    };
+  }
+
+  private async *listedRows(origin?: string): AsyncIterable<UrlEntry> {
+    for await (const item of this.store.items(this.run.id, { outcome: 'listed', byUrl: true }))
+      if (item.result !== undefined && (origin === undefined || item.url.startsWith(`${origin}/`)))
+        yield item.result as UrlEntry;
+  }
 }
 
 /**
- * The run as a crawl result: its first start URL, what became of it (or of the page it landed on),
- * the origins crawled, and whether the run is done.
+ * Whether the sitemaps are to be written, and what makes the crawl a failure (exit 1): no start
+ * page, nothing to list, pages that could not be read.
  */
-export async function crawlRunResult(
-  store: WorkQueue,
-  run: RunRecord,
-  restored: CrawlStore,
-): Promise<CrawlResult & { origins: string[] }> {
-  const { options } = runOfJob(crawlJob, run);
-  const facts = await store.facts(run.id);
-  const startUrl = options.startUrls[0]!;
-  const landings = options.startUrls.map((url) => facts[landedFact(url)] ?? url);
-  const origins = [...new Set([...options.startUrls, ...landings].map((url) => new URL(url).origin))];
-  const start = restored.outcomeOf(landings[0]!);
-  const startDetail = start?.detail ?? undefined;
-  return {
-    startUrl,
-    site: new URL(landings[0]!).origin,
-    startOutcome: (start?.outcome ?? undefined) as Outcome | undefined,
-    ...(startDetail === undefined ? {} : { startDetail }),
-    finished: run.state === 'done',
-    origins,
+export function judgeCrawl(result: CrawlResult, summary: CrawlSummary): { publish: boolean; problems: string[] } {
+  if (!result.finished) return { publish: false, problems: [] };
+  const start = summary.start;
+  if (start === undefined || START_FAILURES.has(start.outcome))
+    return {
+      publish: false,
+      problems: [`the start URL ${result.startUrl} could not be fetched: ${start?.detail ?? 'no answer'}`],
+    };
+  const problems: string[] = [];
+  if (summary.listed === 0) {
+    const why =
+      start.outcome === 'listed' ? '' : `: the start page was left out as ${start.outcome} (${start.detail ?? ''})`;
+    problems.push(`no page could be listed, so no sitemap was written${why}`);
+  }
+  if (summary.unread > 0)
+    problems.push(
+      `${summary.unread} ${summary.unread === 1 ? 'page' : 'pages'} could not be read (server error, no response or cut off); the report lists them`,
+    );
+  return { publish: summary.listed > 0, problems };
+}
+
+/**
+ * The sitemaps of every host with listed pages: in the output directory itself when there is one
+ * host, else in a directory per host under it (`www.example.com`, `127.0.0.1-8080`), each
+ * published at its host's root (or at --base-url, given for a site of one host).
+ */
+async function publishHosts(
+  record: CrawlRunRecord,
+  options: StoredCrawl,
+  streams: OutputStreams,
+  tally: DiagnosticTally,
+): Promise<{ written?: WriteSummary; problem?: string }> {
+  const origins = await record.listedOrigins();
+  // Stored as JSON: a date given (--now) comes back as its text.
+  const output = {
+    ...options.output,
+    ...(options.output.now === undefined ? {} : { now: new Date(options.output.now) }),
   };
+  if (origins.length === 1) {
+    const baseUrl = options.baseUrlGiven ? output.baseUrl : `${origins[0]}/`;
+    return publish(record.listedEntries(), { ...output, baseUrl }, streams, tally);
+  }
+  const written: WriteSummary[] = [];
+  for (const origin of origins) {
+    const folder = new URL(origin).host.replace(':', '-');
+    const outDir = join(options.output.outDir, folder);
+    const result = await publish(
+      record.listedEntries(origin),
+      { ...output, outDir, baseUrl: `${origin}/` },
+      streams,
+      tally,
+    );
+    if (result.problem !== undefined) return result;
+    written.push({
+      ...result.written!,
+      files: result.written!.files.map((file) => ({ ...file, name: `${folder}/${file.name}` })),
+    });
+  }
+  const { index: _index, ...first } = written[0]!;
+  return {
+    written: {
+      ...first,
+      files: written.flatMap((w) => w.files),
+      robotsTxt: written.flatMap((w) => w.robotsTxt),
+      urls: written.reduce((sum, w) => sum + w.urls, 0),
+    },
+  };
+}
+
+/**
+ * Writes the sitemaps of the listed pages, printing the first problems of each code (`tally`
+ * counts them all); a failure is reported, not thrown, so the report still comes.
+ */
+async function publish(
+  entries: AsyncIterable<UrlEntry>,
+  options: SitemapsPlan,
+  streams: OutputStreams,
+  tally: DiagnosticTally,
+): Promise<{ written?: WriteSummary; problem?: string }> {
+  try {
+    const written = await writeSitemaps(entries, {
+      ...options,
+      onProblem: (problem) => {
+        if (tally.add(problem)) streams.stderr.write(`${formatDiagnostic(problem)}\n`);
+      },
+    });
+    const folded = tally.folded().map(formatFolded);
+    if (folded.length > 0) streams.stderr.write(`${folded.join('\n')}\n`);
+    return { written };
+  } catch (error) {
+    return { problem: `the sitemaps could not be written: ${(error as Error).message}` };
+  }
 }

@@ -7,8 +7,9 @@
  * The run starts with its start URLs alone ('starting'): a start URL that redirects to another
  * origin (http → https, example.com → www.example.com) makes that origin part of the site, a fact
  * every worker reads before it judges any other page. A failure that may pass (no answer, 429,
- * 5xx) is tried once more a little later, by whichever worker claims it, with the fetcher's
- * retries.
+ * 5xx) is tried again as the fetcher's retries say (--retries, backoff, Retry-After), but the wait
+ * between two attempts is the item's, deferred in the queue: no lease is held through it, and
+ * whichever worker claims the item next makes the next attempt.
  *
  * With --use-sitemaps, the start URL's visit adds one more item on the origin it landed on: the
  * reading of that origin's sitemaps (as a crawl of one process reads them once it knows its site).
@@ -21,13 +22,23 @@ import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
-import { visitPage, type PageVisitor, type Refusal } from '../crawl/visit.js';
+import { visitPage, type PageVisit, type PageVisitor, type Refusal } from '../crawl/visit.js';
 import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
-import type { FetchedPage, PageFetcher, RobotsPolicy } from '../crawl/types.js';
+import {
+  isPermanentFailure,
+  isTimeoutFailure,
+  RETRIED_REASONS,
+  type FetchedPage,
+  type LeftOutReason,
+  type PageFetcher,
+  type RobotsPolicy,
+} from '../crawl/types.js';
 import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
-import type { HttpClient } from '../http/client.js';
+import { RetryState, type HttpClient } from '../http/client.js';
+import { RetryLater } from '../pool/index.js';
+import { Turns } from '../pool/turns.js';
 import { unreadSitemapsProblem } from '../report/crawl.js';
 import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import type { LeasedItem, Lease, NewItem, WorkQueue } from '../store/run-store.js';
@@ -73,6 +84,9 @@ function sitemapsItemUrl(origin: string): string {
   return `${origin}/#sitemaps`;
 }
 
+/** Last tries a process gives (two requests each, alone): more pages failing is a site that is down, not flaky. */
+export const LAST_TRIES = 100;
+
 /** Sitemap URLs added to the run per transaction. */
 const SEED_CHUNK = 1_000;
 
@@ -85,9 +99,6 @@ export function beyondMaxPages(maxPages: number): { outcome: string; detail: str
 export function landedFact(startUrl: string): string {
   return `landed ${startUrl}`;
 }
-
-/** How long a failure that may pass waits before its one more try. */
-const RETRY_AFTER_MS = 2_000;
 
 /** The crawl as a job: a listed page's entry is its item's result. */
 export const crawlJob: Job<CrawlRunOptions, UrlEntry> = {
@@ -105,6 +116,8 @@ export const crawlJob: Job<CrawlRunOptions, UrlEntry> = {
 
 class CrawlPages implements WorkKind<UrlEntry> {
   readonly beyondBudget: WorkKind['beyondBudget'];
+  /** A page in flight when the crawl is stopped is finished and kept: its request was made. */
+  readonly finishesInFlight = true;
   private readonly rules: PageRules;
   private readonly visitor: PageVisitor;
   private readonly normalise: (href: string) => string | undefined;
@@ -123,6 +136,19 @@ class CrawlPages implements WorkKind<UrlEntry> {
    * page. Too-deep ones stay out: a shallower path may still queue them.
    */
   private readonly known = new FingerprintSet();
+  /**
+   * The fetcher's attempts of the pages waiting for a retry, by item: a wait between two attempts
+   * defers the item (not before the wait is over) instead of holding the host's lease.
+   */
+  private readonly retries = new Map<number, RetryState>();
+  /**
+   * Pages that failed through all their attempts in a way that may pass, set aside for a last try
+   * alone: two attempts back to back, no other request of this process in flight, which a
+   * balancer failing every other request cannot both fail. At most LAST_TRIES of them.
+   */
+  private readonly lastPass = new Set<number>();
+  private lastPassGiven = 0;
+  private readonly turns = new Turns();
 
   constructor(
     private readonly options: CrawlRunOptions,
@@ -155,11 +181,14 @@ class CrawlPages implements WorkKind<UrlEntry> {
   async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit<UrlEntry>> {
     const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
     if (!seed) await this.readLandings();
-    this.stripped = [];
-    const visit = isSitemapsItem(item.input)
-      ? await this.readSitemaps(item.input.sitemapsOf, lease)
-      : await this.visitNow(item, lease, seed);
-    return this.stripped.length === 0 ? visit : { ...visit, stripped: this.stripped };
+    const turn = this.lastPass.has(item.id) ? this.turns.solo.bind(this.turns) : this.turns.shared.bind(this.turns);
+    return turn(async () => {
+      this.stripped = [];
+      const visit = isSitemapsItem(item.input)
+        ? await this.readSitemaps(item.input.sitemapsOf, lease)
+        : await this.visitNow(item, lease, seed);
+      return this.stripped.length === 0 ? visit : { ...visit, stripped: this.stripped };
+    });
   }
 
   /**
@@ -198,23 +227,35 @@ class CrawlPages implements WorkKind<UrlEntry> {
 
   private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit<UrlEntry>> {
     const { url } = item;
-    // The first try fails fast; the one more try, later, with the fetcher's retries.
-    const retryLater = item.attempts === 0;
+    const firstTry = item.attempts === 0;
     const facts: Record<string, string> = {};
     const page = { seq: item.id, url, depth: item.depth, chain: item.chain };
-    const visit = await visitPage(this.visitor, page, {
-      fetch: retryLater ? { retries: 0 } : {},
-      retryLater,
-      // A page tried again was counted among its path's query variants at its first try.
-      refuse: retryLater ? () => this.admitQueryVariant(url) : undefined,
-      onAnswer: seed ? (fetched) => this.land(url, fetched, facts) : undefined,
-    });
-    if (visit.kind === 'not-fetched') return this.settled(visit.finished);
-    if (visit.kind === 'failed') {
-      if (retryLater) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
-      return this.settled({ url, outcome: 'fetch-error', detail: visit.error.message, fetched: true });
+    const lastTry = this.lastPass.delete(item.id);
+    let visit: PageVisit;
+    try {
+      const how = {
+        // The fetcher's waits between attempts defer the item in the queue: no lease waits.
+        fetch: lastTry ? { retries: 0, triedBefore: true } : { deferRetries: this.retryState(item) },
+        retryLater: false,
+        // A page tried again was counted among its path's query variants at its first try.
+        refuse: firstTry ? () => this.admitQueryVariant(url) : undefined,
+        onAnswer: seed ? (fetched: FetchedPage) => this.land(url, fetched, facts) : undefined,
+      };
+      visit = await visitPage(this.visitor, page, how);
+      if (lastTry && this.mayPass(visit)) visit = await visitPage(this.visitor, page, how);
+    } catch (error) {
+      if (!(error instanceof RetryLater)) throw error;
+      return { fetched: true, againAfterMs: error.delayMs };
     }
-    if (visit.finished.retry) return { fetched: true, againAfterMs: RETRY_AFTER_MS };
+    this.retries.delete(item.id);
+    if (visit.kind === 'not-fetched') return this.settled(visit.finished);
+    if (!lastTry && this.mayPass(visit) && this.lastPassGiven < LAST_TRIES) {
+      this.lastPassGiven += 1;
+      this.lastPass.add(item.id);
+      return { fetched: true, againAfterMs: 0 };
+    }
+    if (visit.kind === 'failed')
+      return this.settled({ url, outcome: 'fetch-error', detail: visit.error.message, fetched: true });
     // A redirect's target is written only if no one met it before (the store keeps the first).
     const settled = { ...this.settled(visit.finished, visit.found, lease.host), requests: visit.requests };
     if (seed) {
@@ -222,6 +263,23 @@ class CrawlPages implements WorkKind<UrlEntry> {
       if (sitemaps.length > 0) settled.found = [...(settled.found ?? []), ...sitemaps];
     }
     return Object.keys(facts).length === 0 ? settled : { ...settled, facts };
+  }
+
+  /** A failure that its attempts did not mend but a last try may: no answer (a timeout had its retry), 5xx, 429. */
+  private mayPass(visit: PageVisit): boolean {
+    if (visit.kind === 'failed') return !isPermanentFailure(visit.error) && !isTimeoutFailure(visit.error);
+    return visit.kind === 'judged' && RETRIED_REASONS.includes(visit.finished.outcome as LeftOutReason);
+  }
+
+  /** The fetcher's count of the item's attempts: this worker's, or one made afresh from the queue's count. */
+  private retryState(item: LeasedItem): RetryState {
+    let state = this.retries.get(item.id);
+    if (state === undefined) {
+      state = new RetryState();
+      state.attempts = item.attempts;
+      this.retries.set(item.id, state);
+    }
+    return state;
   }
 
   /**
@@ -297,6 +355,7 @@ class CrawlPages implements WorkKind<UrlEntry> {
       item.outcome = found.outcome;
       if (found.detail !== undefined) item.detail = found.detail;
       if (found.entry !== undefined) item.result = found.entry;
+      if (found.fetched === true) item.fetched = true;
     } else if (found.beyondDepth) {
       item.outcome = 'max-depth';
       item.detail = `found only deeper than --max-depth ${this.options.maxDepth}`;

@@ -12,6 +12,7 @@ import {
   type RunState,
   type WorkQueue,
 } from '../store/run-store.js';
+import type { Durability } from '../store/sqlite-file.js';
 import { runOfKind, type JobRun } from './job.js';
 import { runLocalWorkers } from './local-workers.js';
 import { runWorker, type WorkKind, type WorkerProgress } from './worker.js';
@@ -30,6 +31,8 @@ export interface Participation {
   workerOnly: boolean;
   /** How long a lease lasts unless renewed (default DEFAULT_LEASE_MS). */
   leaseMs?: number | undefined;
+  /** How a SQLite store keeps its commits (default NORMAL, see store/sqlite-file.ts). */
+  durability?: Durability | undefined;
 }
 
 /** What the creator of a run sets down for everyone: the options, the first items and their hosts' pace. */
@@ -59,6 +62,8 @@ export interface WorkSetup {
   pace: HostPace;
   slots?: number | undefined;
   batch?: number | undefined;
+  /** Commit each item as it ends (see WorkerOptions.commitEach). */
+  commitEach?: boolean | undefined;
   leaseMs?: number | undefined;
   onBatch?: (progress: WorkerProgress) => void;
   /** Called when the work ends, to close what the kind opened. */
@@ -93,7 +98,7 @@ export async function takePart<Options>(
   local: { workerArgs: readonly string[]; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
   signal?: AbortSignal,
 ): Promise<Taken> {
-  const store = await RunStore.open(who.store);
+  const store = await RunStore.open(who.store, { durability: who.durability });
   try {
     const { run, created } = who.workerOnly
       ? { run: await existingRun(store, who.name), created: false }
@@ -119,6 +124,7 @@ export async function takePart<Options>(
           label: processLabel(),
           slots: work.slots,
           batch: work.batch,
+          commitEach: work.commitEach,
           leaseMs: who.leaseMs ?? work.leaseMs,
           pace: work.pace,
           signal,

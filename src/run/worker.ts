@@ -15,7 +15,16 @@
  * items still to do are settled as the kind says (`beyondBudget`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BatchResult, HostPace, Lease, LeasedItem, NewItem, RunRecord, WorkQueue } from '../store/run-store.js';
+import type {
+  BatchResult,
+  HostPace,
+  Lease,
+  LeaseCommit,
+  LeasedItem,
+  NewItem,
+  RunRecord,
+  WorkQueue,
+} from '../store/run-store.js';
 
 /** What one item came to; `Result` is the job's record of an item done. */
 export interface ItemVisit<Result = unknown> {
@@ -45,6 +54,11 @@ export interface WorkKind<Result = unknown> {
   visit(item: LeasedItem, lease: Lease, signal: AbortSignal): Promise<ItemVisit<Result>>;
   /** How items left to do when the run's budget is spent are settled (a run with a budget needs it). */
   beyondBudget?: { outcome: string; detail: string } | undefined;
+  /**
+   * True when the kind's visits are not cut short by the worker's signal: a visit in flight when
+   * the worker is stopped ends as usual, and what it came to is kept (a crawl's page in flight).
+   */
+  finishesInFlight?: boolean | undefined;
 }
 
 export interface WorkerOptions {
@@ -57,6 +71,11 @@ export interface WorkerOptions {
   slots?: number | undefined;
   /** Items per lease (default 10). */
   batch?: number | undefined;
+  /**
+   * Commit each item as it ends, not the lease's batch at its end: a worker killed loses only the
+   * items in flight (a crawl of one process, which --resume continues). Default false.
+   */
+  commitEach?: boolean | undefined;
   /** How long a lease lives without renewal; a killed worker's work is taken over after it (default 30 s). */
   leaseMs?: number | undefined;
   /** The pace of hosts met for the first time. */
@@ -92,6 +111,10 @@ class Worker {
   private readonly active = new Set<Promise<void>>();
   private progress: WorkerProgress = { workerId: 0, batches: 0, items: 0, fetched: 0, inFlight: 0 };
   private failure: { error: unknown } | undefined;
+  /** Leases this worker holds, by host. */
+  private readonly held = new Map<string, number>();
+  private readonly wakeUp = new WakeUp();
+  private commits!: Committer;
 
   constructor(private readonly options: WorkerOptions) {
     this.store = options.store;
@@ -107,6 +130,7 @@ class Worker {
     const { run } = this.options;
     const workerId = await this.store.addWorker(run.id, this.options.label);
     this.progress.workerId = workerId;
+    this.commits = new Committer((commits) => this.store.commitAll(commits, workerId, this.options.pace));
     const renewal = setInterval(() => {
       this.store.renew(workerId, this.leaseMs).catch(() => undefined);
     }, this.leaseMs / 3);
@@ -136,14 +160,15 @@ class Worker {
         });
         if (lease === undefined) break;
         claimed = true;
-        this.start(lease, workerId);
+        this.start(lease);
       }
-      if (claimed) continue;
       if (this.active.size > 0) {
-        // A batch ending frees a slot (and may have found work); other workers' commits too.
-        await Promise.race([...this.active, sleep(MAX_IDLE_MS)]);
+        // Nothing more to claim now: a lease ending frees a slot (and may have found work), a
+        // commit of this worker may find work for a free slot, other workers' commits any time.
+        await Promise.race([...this.active, this.wakeUp.promise, sleep(MAX_IDLE_MS)]);
         continue;
       }
+      if (claimed) continue;
       state = await this.settleState(state);
       if (state === 'done') return;
       await sleep(await this.idleWait(), undefined, { signal }).catch(() => undefined);
@@ -177,33 +202,33 @@ class Worker {
     return Math.max(10, Math.min(MAX_IDLE_MS, due === undefined ? MAX_IDLE_MS : due - now));
   }
 
-  private start(lease: Lease, workerId: number): void {
-    const done = this.doLease(lease, workerId).catch((error: unknown) => {
+  private start(lease: Lease): void {
+    this.held.set(lease.host, (this.held.get(lease.host) ?? 0) + 1);
+    const done = this.doLease(lease).catch((error: unknown) => {
       this.failure ??= { error };
       this.controller.abort(error);
     });
-    const tracked = done.finally(() => this.active.delete(tracked));
+    const tracked = done.finally(() => {
+      this.active.delete(tracked);
+      this.held.set(lease.host, this.held.get(lease.host)! - 1);
+    });
     this.active.add(tracked);
   }
 
-  /** The lease's items one after the other, each in its time slot; then one commit. */
-  private async doLease(lease: Lease, workerId: number): Promise<void> {
+  /**
+   * The lease's items one after the other, each in its time slot; then one commit, or with
+   * `commitEach` one commit per item as it ends (the lease's last commit keeps the last item).
+   */
+  private async doLease(lease: Lease): Promise<void> {
     const signal = this.controller.signal;
     const claimedAt = Date.now();
-    const { kind, pace } = this.options;
+    const { kind } = this.options;
     const delayMs = lease.delayMs ?? (await kind.hostDelay(lease.host, signal));
-    const result: BatchResult & Required<Pick<BatchResult, 'again' | 'found' | 'stripped'>> = {
-      done: [],
-      again: [],
-      found: [],
-      stripped: [],
-      facts: {},
-      fetched: 0,
-      ...(lease.delayMs === undefined ? { delayMs } : {}),
-    };
+    let result = emptyResult(lease.delayMs === undefined ? delayMs : undefined);
+    let spent = 0;
     for (const [index, item] of lease.items.entries()) {
       // The batch's share of the run's budget is spent (a redirect costs two): the rest waits.
-      if (signal.aborted || result.fetched >= (lease.budget ?? Number.POSITIVE_INFINITY)) break;
+      if (signal.aborted || spent >= (lease.budget ?? Number.POSITIVE_INFINITY)) break;
       const wait = claimedAt + index * delayMs - Date.now();
       if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) break;
@@ -216,26 +241,106 @@ class Worker {
       } finally {
         this.progress.inFlight -= 1;
       }
-      if (signal.aborted) break;
-      result.fetched += visit.requests ?? (visit.fetched ? 1 : 0);
-      if (visit.outcome === undefined) result.again.push({ id: item.id, afterMs: visit.againAfterMs ?? 0 });
-      else
-        result.done.push({
-          id: item.id,
-          outcome: visit.outcome,
-          detail: visit.detail,
-          fetched: visit.fetched,
-          result: visit.result,
-        });
-      if (visit.found) result.found.push(...visit.found);
-      if (visit.stripped) result.stripped.push(...visit.stripped);
-      Object.assign(result.facts!, visit.facts);
+      if (signal.aborted && kind.finishesInFlight !== true) break;
+      addVisit(result, item, visit);
+      spent += visit.requests ?? (visit.fetched ? 1 : 0);
+      if (this.options.commitEach === true && index < lease.items.length - 1) {
+        await this.commits.add({ lease, result, partial: true });
+        this.counted(result);
+        // Work this page found may go to a slot of its host that is free here.
+        if (result.found.length > 0 && this.held.get(lease.host)! < lease.concurrency) this.wakeUp.wake();
+        result = emptyResult(result.delayMs, result.lastStartAt);
+      }
     }
     // Stopped halfway: what was done is kept, the rest is free for others at once.
-    await this.store.commit(lease, workerId, result, pace);
+    await this.commits.add({ lease, result });
     this.progress.batches += 1;
+    this.counted(result);
+  }
+
+  private counted(result: BatchResult): void {
     this.progress.items += result.done.length;
     this.progress.fetched += result.fetched;
     this.options.onBatch?.({ ...this.progress });
+  }
+}
+
+type LeaseResult = BatchResult & Required<Pick<BatchResult, 'again' | 'found' | 'stripped' | 'facts'>>;
+
+function emptyResult(delayMs: number | undefined, lastStartAt?: number): LeaseResult {
+  return {
+    done: [],
+    again: [],
+    found: [],
+    stripped: [],
+    facts: {},
+    fetched: 0,
+    ...(delayMs === undefined ? {} : { delayMs }),
+    ...(lastStartAt === undefined ? {} : { lastStartAt }),
+  };
+}
+
+/** What one item came to, into the result of the lease's next commit. */
+function addVisit(result: LeaseResult, item: LeasedItem, visit: ItemVisit): void {
+  result.fetched += visit.requests ?? (visit.fetched ? 1 : 0);
+  if (visit.outcome === undefined) result.again.push({ id: item.id, afterMs: visit.againAfterMs ?? 0 });
+  else
+    result.done.push({
+      id: item.id,
+      outcome: visit.outcome,
+      detail: visit.detail,
+      fetched: visit.fetched,
+      result: visit.result,
+    });
+  if (visit.found) result.found.push(...visit.found);
+  if (visit.stripped) result.stripped.push(...visit.stripped);
+  Object.assign(result.facts, visit.facts);
+}
+
+/** A promise that the next `wake()` settles: what a worker waiting for a slot also waits on. */
+class WakeUp {
+  promise: Promise<void>;
+  private resolve!: () => void;
+
+  constructor() {
+    this.promise = this.next();
+  }
+
+  wake(): void {
+    this.resolve();
+    this.promise = this.next();
+  }
+
+  private next(): Promise<void> {
+    return new Promise((resolve) => (this.resolve = resolve));
+  }
+}
+
+/**
+ * The commits of a worker's leases that end in the same turn of the event loop, written in one
+ * transaction: a commit's cost is mostly the transaction's, and pages answered together end together.
+ */
+class Committer {
+  private pending: { commit: LeaseCommit; resolve: () => void; reject: (error: unknown) => void }[] = [];
+
+  constructor(private readonly write: (commits: LeaseCommit[]) => Promise<void>) {}
+
+  /** Resolves once `commit` is written. */
+  add(commit: LeaseCommit): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => void this.flush());
+      this.pending.push({ commit, resolve, reject });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const taken = this.pending;
+    this.pending = [];
+    try {
+      await this.write(taken.map(({ commit }) => commit));
+      for (const { resolve } of taken) resolve();
+    } catch (error) {
+      for (const { reject } of taken) reject(error);
+    }
   }
 }

@@ -191,6 +191,9 @@ export class CrawlStore {
       all: this.db.prepare<[], { url: string; outcome: string | null; detail: string | null }>(
         'SELECT url, outcome, detail FROM crawl_urls ORDER BY seq',
       ),
+      rows: this.db.prepare<[], { url: string; outcome: string | null; detail: string | null; fetched: number }>(
+        'SELECT url, outcome, detail, fetched FROM crawl_urls ORDER BY seq',
+      ),
       listed: this.db.prepare<[], { entry: string }>(
         "SELECT entry FROM crawl_urls WHERE outcome = 'listed' ORDER BY url",
       ),
@@ -210,12 +213,8 @@ export class CrawlStore {
       restore: this.db.prepare(
         'INSERT OR IGNORE INTO crawl_urls (seq, url, depth, found_on, outcome, detail, fetched, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      strippedUrls: this.db.prepare<[], { n: number }>('SELECT count(DISTINCT url) AS n FROM crawl_stripped'),
-      strippedNames: this.db.prepare<[], { name: string; n: number }>(
-        'SELECT name, count(*) AS n FROM crawl_stripped GROUP BY name ORDER BY n DESC, name',
-      ),
-      strippedExamples: this.db.prepare<[string, number], { from: string; to: string }>(
-        'SELECT url AS "from", kept AS "to" FROM crawl_stripped WHERE name = ? ORDER BY rowid LIMIT ?',
+      strippedRows: this.db.prepare<[], { from: string; to: string; name: string }>(
+        'SELECT url AS "from", kept AS "to", name FROM crawl_stripped ORDER BY rowid',
       ),
     };
     this.enqueueTransaction = this.db.transaction((urls: readonly FoundUrl[]) => this.addFound(urls));
@@ -376,19 +375,14 @@ export class CrawlStore {
     if (this.strippedKnown.add(stripped.from)) this.stripTransaction(stripped);
   }
 
-  /** How many URLs lost parameters, and for each name (most frequent first) how many, with examples. */
-  strippedParams(examples: number): {
-    urls: number;
-    names: { name: string; urls: number; examples: { from: string; to: string }[] }[];
-  } {
-    return {
-      urls: this.statements.strippedUrls.get()!.n,
-      names: this.statements.strippedNames.all().map(({ name, n }) => ({
-        name,
-        urls: n,
-        examples: this.statements.strippedExamples.all(name, examples),
-      })),
-    };
+  /** Every URL met, in the order met, with its outcome and whether it was requested: what a summary reads. */
+  *rows(): IterableIterator<{ url: string; outcome: string | null; detail: string | null; fetched: boolean }> {
+    for (const row of this.statements.rows.iterate()) yield { ...row, fetched: row.fetched === 1 };
+  }
+
+  /** The parameters removed from the URLs met, one row per URL and name, in the order recorded. */
+  stripped(): IterableIterator<{ from: string; to: string; name: string }> {
+    return this.statements.strippedRows.iterate();
   }
 
   /**

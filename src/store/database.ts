@@ -9,7 +9,7 @@
  * small pool of connections on PostgreSQL. A transaction's work must not wait on the network: it
  * holds locks other workers wait for.
  */
-import { openSqliteFile } from './sqlite-file.js';
+import { openSqliteFile, type Durability } from './sqlite-file.js';
 import type Database from 'better-sqlite3';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -91,11 +91,14 @@ export function isPostgresLocation(location: string): boolean {
  * Opens the store at `location`: a postgres:// URL, or the path of a SQLite file (created, with its
  * directory, when missing).
  */
-export async function openStoreDatabase(location: string): Promise<StoreDatabase> {
+export async function openStoreDatabase(
+  location: string,
+  { durability = 'NORMAL' }: { durability?: Durability | undefined } = {},
+): Promise<StoreDatabase> {
   if (isPostgresLocation(location)) return PostgresDatabase.connect(location);
   // Workers started together open one file at once: the first to switch it to WAL holds a lock
   // the others must wait out, not fail on.
-  return whenNotBusy(() => new SqliteDatabase(location === ':memory:' ? location : resolve(location)));
+  return whenNotBusy(() => new SqliteDatabase(location === ':memory:' ? location : resolve(location), durability));
 }
 
 /** A postgres:// URL as it may be printed: the password replaced. */
@@ -124,10 +127,14 @@ class SqliteDatabase implements StoreDatabase {
   /** The connection is one: statements and transactions of this process take turns on it. */
   private turn: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly location: string) {
+  constructor(
+    readonly location: string,
+    durability: Durability,
+  ) {
     // Commits reach the operating system at once, so a killed worker (kill -9) loses nothing it
-    // committed; NORMAL skips only the fsync per commit, which a power cut may cost.
-    this.db = openSqliteFile(location, { durability: 'NORMAL', busyTimeoutMs: 0 });
+    // committed; NORMAL (the default) skips only the fsync per commit, which a power cut may cost,
+    // OFF (a crawl state of one process, started again after a power cut) every fsync.
+    this.db = openSqliteFile(location, { durability, busyTimeoutMs: 0 });
     this.db.pragma('foreign_keys = ON');
   }
 

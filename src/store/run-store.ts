@@ -25,6 +25,7 @@
 import type { Queryable, StoreDatabase } from './database.js';
 import { openStoreDatabase } from './database.js';
 import { migrate } from './migrations.js';
+import type { Durability } from './sqlite-file.js';
 
 export type RunState = 'starting' | 'running' | 'done';
 
@@ -62,6 +63,8 @@ export interface NewItem {
   detail?: string;
   /** The kind's record for a settled item (JSON-serialisable). */
   result?: unknown;
+  /** A settled item that was requested (a redirect's target, judged from the answer in hand). */
+  fetched?: boolean;
   /** What the kind needs to do the item beyond its URL (JSON-serialisable), handed back with its lease. */
   input?: unknown;
 }
@@ -91,6 +94,8 @@ export interface Lease {
   host: string;
   /** The host's delay between requests, undefined while unknown (the batch is then one item). */
   delayMs: number | undefined;
+  /** The host's leases at once, across all workers. */
+  concurrency: number;
   /** The database clock when the lease was taken: the batch's first request may start then. */
   startAt: number;
   /** Requests the batch may make, in a run with a budget: the items past them are left for later. */
@@ -124,10 +129,20 @@ export interface BatchResult {
   fetched: number;
 }
 
+/** One lease's part of RunStore.commitAll: what its items came to, and whether the lease goes on. */
+export interface LeaseCommit {
+  lease: Lease;
+  result: BatchResult;
+  /** Some of its items only: the lease goes on (see RunStore.commit). */
+  partial?: boolean;
+}
+
 export interface RunStatus {
   run: RunRecord;
   /** Items still to do, those of them held by live leases, and items settled by outcome. */
   todo: number;
+  /** Items requested, settled or not (a page tried again counts once). */
+  fetchedItems: number;
   leased: number;
   outcomes: Record<string, number>;
   hosts: number;
@@ -151,11 +166,21 @@ export interface RunItem {
   host: string;
   depth: number;
   foundOn: number | null;
+  /** The URL of the item it was found on. */
+  foundOnUrl: string | null;
   outcome: string | null;
   detail: string | null;
   fetched: boolean;
   result: unknown;
   input: unknown;
+}
+
+/** Which items of a run RunStore.items reads, and in which order. */
+export interface ItemsQuery {
+  /** Only the items settled with this outcome. */
+  outcome?: string | undefined;
+  /** In the order of their URLs rather than the order met. */
+  byUrl?: boolean | undefined;
 }
 
 interface RunRow {
@@ -239,18 +264,31 @@ export interface WorkQueue {
   // Items: add, lease, complete or defer
   addSeeds(runId: number, items: readonly NewItem[], pace: HostPace): Promise<void>;
   claim(runId: number, workerId: number, options: ClaimOptions): Promise<Lease | undefined>;
-  /** Completes the lease: its items done, deferred (`again`) or left, what they found added. */
-  commit(lease: Lease, workerId: number, result: BatchResult, pace: HostPace): Promise<void>;
+  /**
+   * Completes the lease: its items done, deferred (`again`) or left, what they found added; or,
+   * `partial`, keeps what some of its items came to while the lease goes on.
+   */
+  commit(
+    lease: Lease,
+    workerId: number,
+    result: BatchResult,
+    pace: HostPace,
+    options?: { partial?: boolean },
+  ): Promise<void>;
+  /** Several commits of one worker in one transaction. */
+  commitAll(commits: readonly LeaseCommit[], workerId: number, pace: HostPace): Promise<void>;
   release(lease: Lease): Promise<void>;
   settleBeyondBudget(runId: number, beyond: { outcome: string; detail: string }): Promise<number>;
   admitQueryVariant(runId: number, path: string, limit: number): Promise<boolean>;
 
   // Counts and results
   has(runId: number, url: string): Promise<boolean>;
+  /** What became of `url` in the run: undefined when it is no item of it, a null outcome while to do. */
+  outcomeOf(runId: number, url: string): Promise<{ outcome: string | null; detail: string | null } | undefined>;
   pending(runId: number, options?: { seedsOnly?: boolean }): Promise<number>;
   nextDue(runId: number): Promise<number | undefined>;
   status(name: string): Promise<RunStatus | undefined>;
-  items(runId: number): AsyncIterable<RunItem>;
+  items(runId: number, query?: ItemsQuery): AsyncIterable<RunItem>;
   stripped(runId: number): AsyncIterable<{ from: string; to: string; name: string }>;
 }
 
@@ -269,9 +307,12 @@ export class RunStore implements WorkQueue {
     }
   }
 
-  /** Opens the store at `location` (postgres:// URL or SQLite file) and brings its schema up to date. */
-  static async open(location: string): Promise<RunStore> {
-    const db = await openStoreDatabase(location);
+  /**
+   * Opens the store at `location` (postgres:// URL or SQLite file) and brings its schema up to
+   * date. A SQLite file's `durability` is NORMAL unless said (see sqlite-file.ts).
+   */
+  static async open(location: string, options: { durability?: Durability | undefined } = {}): Promise<RunStore> {
+    const db = await openStoreDatabase(location, options);
     try {
       await migrate(db);
     } catch (error) {
@@ -462,7 +503,16 @@ export class RunStore implements WorkQueue {
         input === null ? item : { ...item, input: JSON.parse(input) as unknown },
       );
       items.sort((a, b) => a.depth - b.depth || a.id - b.id);
-      const taken = { id: lease!.id, runId, hostId: host.id, host: host.host, delayMs, startAt: now, items };
+      const taken = {
+        id: lease!.id,
+        runId,
+        hostId: host.id,
+        host: host.host,
+        delayMs,
+        concurrency: Number(host.concurrency),
+        startAt: now,
+        items,
+      };
       return budget === undefined ? taken : { ...taken, budget };
     });
   }
@@ -545,7 +595,9 @@ export class RunStore implements WorkQueue {
   private async claimableHost(
     tx: Queryable,
     query: { runId: number; workerId: number; leaseMs: number; now: number; seeds: string; budgeted: boolean },
-  ): Promise<{ id: number; host: string; delay_ms: number | null; expiredBudget: number } | undefined> {
+  ): Promise<
+    { id: number; host: string; delay_ms: number | null; concurrency: number; expiredBudget: number } | undefined
+  > {
     const { runId, workerId, leaseMs, now, seeds, budgeted } = query;
     // In a run with a budget: some is left, or an expired lease of the host holds some.
     const expiredBudget = `(SELECT COALESCE(sum(l.budget), 0) FROM sitemapkit_run_leases l WHERE l.host_id = h.id AND l.expires_at <= $2)`;
@@ -554,8 +606,8 @@ export class RunStore implements WorkQueue {
       : '';
     const passedOver: number[] = [];
     for (;;) {
-      const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null }>(
-        `SELECT h.id, h.host, h.delay_ms FROM sitemapkit_run_hosts h
+      const [host] = await tx.all<{ id: number; host: string; delay_ms: number | null; concurrency: number }>(
+        `SELECT h.id, h.host, h.delay_ms, h.concurrency FROM sitemapkit_run_hosts h
          WHERE h.run_id = $1 AND h.next_at <= $2
            AND EXISTS (SELECT 1 FROM sitemapkit_run_items i
                        WHERE i.run_id = $1 AND i.host_id = h.id AND i.outcome IS NULL AND i.not_before <= $2${seeds}
@@ -590,47 +642,59 @@ export class RunStore implements WorkQueue {
   /**
    * Commits a lease's batch: results, retries, found URLs, the host's pace and the worker's counts,
    * in one transaction; then the lease is gone, and its items not done are free.
+   *
+   * With `partial`, only what some items came to is kept (a page committed as it ends, so a kill
+   * loses only the pages in flight) and the lease goes on: the host's pace and the lease are left
+   * for its last commit, and the requests made are taken from what the lease holds of the budget.
    */
-  async commit(lease: Lease, workerId: number, result: BatchResult, pace: HostPace): Promise<void> {
+  async commit(
+    lease: Lease,
+    workerId: number,
+    result: BatchResult,
+    pace: HostPace,
+    { partial = false }: { partial?: boolean } = {},
+  ): Promise<void> {
+    await this.commitAll([{ lease, result, partial }], workerId, pace);
+  }
+
+  /**
+   * Several commits of one worker in one transaction (those that ended together): one commit's
+   * cost, which on SQLite is most of it. Their hosts are locked in the order of their ids, so two
+   * transactions never wait for each other.
+   */
+  async commitAll(commits: readonly LeaseCommit[], workerId: number, pace: HostPace): Promise<void> {
+    if (commits.length === 0) return;
+    const ordered = [...commits].sort((a, b) => a.lease.hostId - b.lease.hostId || a.lease.id - b.lease.id);
+    const { runId } = ordered[0]!.lease;
     const d = this.db.dialect;
+    const results = ordered.map(({ result }) => result);
+    const ended = ordered.filter(({ partial }) => partial !== true).map(({ lease }) => lease);
     await this.transaction(async (tx) => {
-      if (result.found !== undefined && result.found.length > 0)
-        await this.addItems(tx, lease.runId, result.found, pace);
-      if (result.done.length > 0)
-        await tx.run(
-          `UPDATE sitemapkit_run_items SET outcome = r.outcome, detail = r.detail, fetched = r.fetched, result = r.result,
-             lease_id = NULL, done_by = $2
-           FROM ${d.jsonRows('$1', [
-             ['id', 'bigint'],
-             ['outcome', 'text'],
-             ['detail', 'text'],
-             ['fetched', 'integer'],
-             ['result', 'text'],
-           ])}
-           WHERE sitemapkit_run_items.id = r.id AND sitemapkit_run_items.outcome IS NULL`,
-          [
-            JSON.stringify(
-              result.done.map((item) => ({
-                id: item.id,
-                outcome: item.outcome,
-                detail: item.detail ?? null,
-                fetched: item.fetched ? 1 : 0,
-                result: item.result === undefined ? null : JSON.stringify(item.result),
-              })),
-            ),
-            workerId,
-          ],
-        );
-      for (const again of result.again ?? [])
+      // Every host's row first, before any lease's and the run's (see the top).
+      for (const { lease, result, partial = false } of ordered) await this.lockHost(tx, lease, result, partial);
+      const found = results.flatMap((result) => result.found ?? []);
+      if (found.length > 0) await this.addItems(tx, runId, found, pace);
+      const done = results.flatMap((result) => result.done);
+      if (done.length > 0) await this.settleItems(tx, done, workerId);
+      for (const again of results.flatMap((result) => result.again ?? []))
         await tx.run(
           `UPDATE sitemapkit_run_items SET attempts = attempts + 1, not_before = ${d.nowMs} + $1, lease_id = NULL
            WHERE id = $2 AND outcome IS NULL`,
           [again.afterMs, again.id],
         );
-      await tx.run('UPDATE sitemapkit_run_items SET lease_id = NULL WHERE lease_id = $1 AND outcome IS NULL', [
-        lease.id,
-      ]);
-      if (result.stripped !== undefined && result.stripped.length > 0)
+      // The items of the leases that end, not done, are free again.
+      if (ended.length > 0)
+        await tx.run(
+          `UPDATE sitemapkit_run_items SET lease_id = NULL FROM ${d.jsonRows('$1', [
+            ['id', 'bigint'],
+            ['lease_id', 'bigint'],
+          ])}
+           WHERE sitemapkit_run_items.id = r.id AND sitemapkit_run_items.lease_id = r.lease_id
+             AND sitemapkit_run_items.outcome IS NULL`,
+          [JSON.stringify(ended.flatMap((lease) => lease.items.map((item) => ({ id: item.id, lease_id: lease.id }))))],
+        );
+      const stripped = results.flatMap((result) => result.stripped ?? []);
+      if (stripped.length > 0)
         await tx.run(
           `INSERT INTO sitemapkit_run_stripped (run_id, url, name, kept)
            SELECT $1, r.url, r.name, r.kept FROM ${d.jsonRows('$2', [
@@ -638,31 +702,87 @@ export class RunStore implements WorkQueue {
              ['name', 'text'],
              ['kept', 'text'],
            ])} WHERE true ON CONFLICT DO NOTHING`,
-          [
-            lease.runId,
-            JSON.stringify(result.stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to })))),
-          ],
+          [runId, JSON.stringify(stripped.flatMap((s) => s.names.map((name) => ({ url: s.from, name, kept: s.to }))))],
         );
-      for (const [key, value] of Object.entries(result.facts ?? {}))
+      for (const [key, value] of results.flatMap((result) => Object.entries(result.facts ?? {})))
         await tx.run(
           'INSERT INTO sitemapkit_run_facts (run_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (run_id, key) DO NOTHING',
-          [lease.runId, key, value],
+          [runId, key, value],
         );
-      const delay = result.delayMs ?? lease.delayMs;
+      for (const { lease, result, partial = false } of ordered)
+        if (lease.budget !== undefined) await this.spendBudget(tx, lease, result.fetched, partial);
+        else if (!partial) await this.deleteLease(tx, lease);
       await tx.run(
-        `UPDATE sitemapkit_run_hosts SET delay_ms = $1, next_at = ${d.greatest}(next_at, $2) WHERE id = $3`,
-        [delay ?? null, result.lastStartAt === undefined ? 0 : result.lastStartAt + (delay ?? 0), lease.hostId],
-      );
-      const held = await this.deleteLease(tx, lease);
-      // What the batch did not spend goes back; a lease that expired meanwhile gave its budget back already.
-      if (lease.budget !== undefined && held !== result.fetched)
-        await this.giveBudget(tx, lease.runId, held - result.fetched);
-      await tx.run(
-        `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + 1, seen_at = ${d.nowMs}
-         WHERE id = $3`,
-        [result.fetched, result.done.length, workerId],
+        `UPDATE sitemapkit_run_workers SET fetched = fetched + $1, done = done + $2, batches = batches + $3, seen_at = ${d.nowMs}
+         WHERE id = $4`,
+        [results.reduce((sum, result) => sum + result.fetched, 0), done.length, ended.length, workerId],
       );
     });
+  }
+
+  /**
+   * A lease's last commit sets its host's pace; a partial one in a run with a budget only locks
+   * the host's row, as it changes the lease's and maybe the run's after it.
+   */
+  private async lockHost(tx: Queryable, lease: Lease, result: BatchResult, partial: boolean): Promise<void> {
+    if (!partial) await this.setHostPace(tx, lease, result);
+    else if (lease.budget !== undefined)
+      await tx.run('UPDATE sitemapkit_run_hosts SET next_at = next_at WHERE id = $1', [lease.hostId]);
+  }
+
+  /** The host's delay once known, and its next allowed time after the batch's last request. */
+  private async setHostPace(tx: Queryable, lease: Lease, result: BatchResult): Promise<void> {
+    const delay = result.delayMs ?? lease.delayMs;
+    await tx.run(
+      `UPDATE sitemapkit_run_hosts SET delay_ms = $1, next_at = ${this.db.dialect.greatest}(next_at, $2) WHERE id = $3`,
+      [delay ?? null, result.lastStartAt === undefined ? 0 : result.lastStartAt + (delay ?? 0), lease.hostId],
+    );
+  }
+
+  /** Items done: their outcomes and results, over items still to do only (a batch done twice counts once). */
+  private async settleItems(tx: Queryable, done: readonly ItemDone[], workerId: number): Promise<void> {
+    await tx.run(
+      `UPDATE sitemapkit_run_items SET outcome = r.outcome, detail = r.detail, fetched = r.fetched, result = r.result,
+         lease_id = NULL, done_by = $2
+       FROM ${this.db.dialect.jsonRows('$1', [
+         ['id', 'bigint'],
+         ['outcome', 'text'],
+         ['detail', 'text'],
+         ['fetched', 'integer'],
+         ['result', 'text'],
+       ])}
+       WHERE sitemapkit_run_items.id = r.id AND sitemapkit_run_items.outcome IS NULL`,
+      [
+        JSON.stringify(
+          done.map((item) => ({
+            id: item.id,
+            outcome: item.outcome,
+            detail: item.detail ?? null,
+            fetched: item.fetched ? 1 : 0,
+            result: item.result === undefined ? null : JSON.stringify(item.result),
+          })),
+        ),
+        workerId,
+      ],
+    );
+  }
+
+  /**
+   * The requests a lease made, in a run with a budget: taken from what the lease holds while it
+   * goes on; at its end, the lease is deleted and what it did not spend goes back. A lease that
+   * expired meanwhile gave its whole budget back already: what it spent is taken from the run's.
+   */
+  private async spendBudget(tx: Queryable, lease: Lease, fetched: number, partial: boolean): Promise<void> {
+    if (partial) {
+      const held = await tx.run('UPDATE sitemapkit_run_leases SET budget = budget - $2 WHERE id = $1', [
+        lease.id,
+        fetched,
+      ]);
+      if (held === 0 && fetched > 0) await this.giveBudget(tx, lease.runId, -fetched);
+      return;
+    }
+    const held = await this.deleteLease(tx, lease);
+    if (held !== fetched) await this.giveBudget(tx, lease.runId, held - fetched);
   }
 
   /** Gives a lease's items back untouched (a worker stopping). */
@@ -697,6 +817,14 @@ export class RunStore implements WorkQueue {
     return rows.length > 0;
   }
 
+  async outcomeOf(runId: number, url: string): Promise<{ outcome: string | null; detail: string | null } | undefined> {
+    const [row] = await this.db.all<{ outcome: string | null; detail: string | null }>(
+      'SELECT outcome, detail FROM sitemapkit_run_items WHERE run_id = $1 AND url = $2',
+      [runId, url],
+    );
+    return row;
+  }
+
   /** Items still to do (leased or not); when there are none, the run's work is done. */
   async pending(runId: number, { seedsOnly = false } = {}): Promise<number> {
     const [row] = await this.db.all<{ n: number }>(
@@ -723,10 +851,12 @@ export class RunStore implements WorkQueue {
     const now = await this.now();
     const outcomes: Record<string, number> = {};
     let todo = 0;
-    for (const row of await this.db.all<{ outcome: string | null; n: number }>(
-      'SELECT outcome, count(*) AS n FROM sitemapkit_run_items WHERE run_id = $1 GROUP BY outcome ORDER BY outcome',
+    let fetched = 0;
+    for (const row of await this.db.all<{ outcome: string | null; n: number; fetched: number | null }>(
+      'SELECT outcome, count(*) AS n, sum(fetched) AS fetched FROM sitemapkit_run_items WHERE run_id = $1 GROUP BY outcome ORDER BY outcome',
       [run.id],
     )) {
+      fetched += Number(row.fetched ?? 0);
       if (row.outcome === null) todo = Number(row.n);
       else outcomes[row.outcome] = Number(row.n);
     }
@@ -751,6 +881,7 @@ export class RunStore implements WorkQueue {
     return {
       run,
       todo,
+      fetchedItems: fetched,
       leased: Number(leased!.n),
       outcomes,
       hosts: Number(hosts!.n),
@@ -767,25 +898,35 @@ export class RunStore implements WorkQueue {
     };
   }
 
-  /** Every item of the run, in the order met (by id), a page of rows at a time. */
-  async *items(runId: number): AsyncIterable<RunItem> {
-    for (let after = 0; ;) {
+  /**
+   * Every item of the run, in the order met (by id), a page of rows at a time; or those settled
+   * with `outcome` alone, and `byUrl` in the order of their URLs (a sitemap's order).
+   */
+  async *items(runId: number, { outcome, byUrl = false }: ItemsQuery = {}): AsyncIterable<RunItem> {
+    const key = byUrl ? 'i.url' : 'i.id';
+    // In the order met, SQLite would read the run's every item by its run_id index and sort them,
+    // each page; `+` keeps it on the key's order (a page costs its rows, not the run's).
+    const run = byUrl ? 'i.run_id' : '+i.run_id';
+    const only = outcome === undefined ? '' : ' AND i.outcome = $4';
+    for (let after: string | number = byUrl ? '' : 0; ;) {
       const rows = await this.db.all<{
         id: number;
         url: string;
         host: string;
         depth: number;
         found_on: number | null;
+        found_on_url: string | null;
         outcome: string | null;
         detail: string | null;
         fetched: number | boolean;
         result: string | null;
         input: string | null;
       }>(
-        `SELECT i.id, i.url, h.host, i.depth, i.found_on, i.outcome, i.detail, i.fetched, i.result, i.input
+        `SELECT i.id, i.url, h.host, i.depth, i.found_on, p.url AS found_on_url, i.outcome, i.detail, i.fetched, i.result, i.input
          FROM sitemapkit_run_items i JOIN sitemapkit_run_hosts h ON h.id = i.host_id
-         WHERE i.run_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3`,
-        [runId, after, PAGE],
+           LEFT JOIN sitemapkit_run_items p ON p.id = i.found_on
+         WHERE ${run} = $1 AND ${key} > $2${only} ORDER BY ${key} LIMIT $3`,
+        outcome === undefined ? [runId, after, PAGE] : [runId, after, PAGE, outcome],
       );
       for (const row of rows)
         yield {
@@ -794,6 +935,7 @@ export class RunStore implements WorkQueue {
           host: row.host,
           depth: row.depth,
           foundOn: row.found_on === null ? null : Number(row.found_on),
+          foundOnUrl: row.found_on_url,
           outcome: row.outcome,
           detail: row.detail,
           fetched: Boolean(row.fetched),
@@ -801,7 +943,8 @@ export class RunStore implements WorkQueue {
           input: row.input === null ? undefined : (JSON.parse(row.input) as unknown),
         };
       if (rows.length < PAGE) return;
-      after = Number(rows.at(-1)!.id);
+      const last = rows.at(-1)!;
+      after = byUrl ? last.url : Number(last.id);
     }
   }
 
@@ -816,15 +959,21 @@ export class RunStore implements WorkQueue {
 
   /** Hosts first (new ones with `pace`), then the items: known URLs stay as they are, but a URL met too deep is revived. */
   private async addItems(tx: Queryable, runId: number, found: readonly NewItem[], pace: HostPace): Promise<void> {
-    // One row per URL in a statement (an upsert may not touch a row twice): the first met stands.
-    const urls = new Set<string>();
-    const items = found.filter((item) => !urls.has(item.url) && urls.add(item.url));
+    // One row per URL in a statement (an upsert may not touch a row twice): the first met stands,
+    // but a URL met too deep gives way to a path to it found later, as a statement after would.
+    const byUrl = new Map<string, NewItem>();
+    for (const item of found) {
+      const first = byUrl.get(item.url);
+      if (first === undefined || (first.outcome === REVIVABLE_OUTCOME && item.outcome === undefined))
+        byUrl.set(item.url, item);
+    }
+    const items = [...byUrl.values()];
     if (items.length === 0) return;
     const d = this.db.dialect;
     await this.knowHosts(tx, runId, items, pace);
     await tx.run(
-      `INSERT INTO sitemapkit_run_items (run_id, host_id, url, depth, chain, found_on, outcome, detail, result, input)
-       SELECT $1, r.host_id, r.url, r.depth, r.chain, r.found_on, r.outcome, r.detail, r.result, r.input
+      `INSERT INTO sitemapkit_run_items (run_id, host_id, url, depth, chain, found_on, outcome, detail, result, input, fetched)
+       SELECT $1, r.host_id, r.url, r.depth, r.chain, r.found_on, r.outcome, r.detail, r.result, r.input, r.fetched
        FROM ${d.jsonRows('$2', [
          ['host_id', 'bigint'],
          ['url', 'text'],
@@ -835,6 +984,7 @@ export class RunStore implements WorkQueue {
          ['detail', 'text'],
          ['result', 'text'],
          ['input', 'text'],
+         ['fetched', 'integer'],
        ])} WHERE true
        ON CONFLICT (run_id, url) DO UPDATE SET
          depth = excluded.depth, chain = excluded.chain, found_on = excluded.found_on, outcome = NULL, detail = NULL
@@ -852,6 +1002,7 @@ export class RunStore implements WorkQueue {
             detail: item.detail ?? null,
             result: item.result === undefined ? null : JSON.stringify(item.result),
             input: item.input === undefined ? null : JSON.stringify(item.input),
+            fetched: item.fetched === true ? 1 : 0,
           })),
         ),
       ],

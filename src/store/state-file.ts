@@ -117,3 +117,27 @@ function rowsOf(db: Database.Database, sql: string, params: readonly unknown[]):
   const statement = db.prepare(sql);
   return statement.reader ? statement.all(bindings(params)) : (statement.run(bindings(params)), []);
 }
+
+/**
+ * Refuses a state file that holds `former.table`: a store of an earlier sitemapkit kept in a file
+ * that now holds another (`former.what`, as "the crawl state"), with `advice`, what to do. A
+ * missing, empty or unreadable file passes (its opener says what is wrong with it).
+ */
+export function refuseFormerStore(file: string, former: { table: string; what: string }, advice: string): void {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch {
+    return;
+  }
+  try {
+    const found = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(former.table);
+    if (found !== undefined)
+      throw new Error(`${file} holds ${former.what} of an earlier sitemapkit, which this one cannot resume; ${advice}`);
+  } catch (error) {
+    if (isUnreadable(error)) return;
+    throw error;
+  } finally {
+    db.close();
+  }
+}

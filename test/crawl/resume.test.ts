@@ -10,13 +10,27 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlReport } from '../../src/report/crawl.js';
-import { CrawlStore } from '../../src/store/crawl-store.js';
+import { RunStore } from '../../src/store/run-store.js';
 import { siteDatabasePath } from '../../src/store/site-database.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
 import { serveSite, type RunningSite } from './fixtures/server.js';
 import { treeSite, treeSiteUrls } from './fixtures/tree-site.js';
 
 const PAGES = 120;
+
+/** Every URL the crawl state (the run's queue of a crawl of one process) holds, with its outcome. */
+async function stateRows(file: string): Promise<{ url: string; outcome: string | null }[]> {
+  const store = await RunStore.open(file);
+  try {
+    const run = await store.run('crawl');
+    assert.ok(run, `no crawl in ${file}`);
+    const rows: { url: string; outcome: string | null }[] = [];
+    for await (const item of store.items(run.id)) rows.push({ url: item.url, outcome: item.outcome });
+    return rows;
+  } finally {
+    await store.close();
+  }
+}
 /** Slow answers keep the crawl busy long enough to be killed mid-way. */
 const DELAY_MS = 25;
 
@@ -54,23 +68,20 @@ describe('crawl --resume after SIGKILL', () => {
   }
 
   /** The pages the killed crawl had finished, read from its store (as paths). */
-  function finishedPages(): Set<string> {
-    const store = new CrawlStore(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
-    try {
-      const rows = [...store.outcomes()];
+  async function finishedPages(): Promise<Set<string>> {
+    const rows = await stateRows(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
+    {
       assert.ok(
         rows.some((row) => row.outcome === null),
         'the killed crawl left pages queued',
       );
       return new Set(rows.filter((row) => row.outcome !== null).map((row) => new URL(row.url).pathname));
-    } finally {
-      store.close();
     }
   }
 
   it('finishes with the same sitemap as a full crawl, fetching no finished page again', async () => {
     await crawlAndKill(40);
-    const finished = finishedPages();
+    const finished = await finishedPages();
     assert.ok(finished.size >= 30, `only ${finished.size} pages were finished before the kill`);
 
     const before = site.requests.length;
@@ -144,9 +155,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       assert.match(stdout, /^Crawled http:\/\/127\.0\.0\.1:\d+\/ \(stopped before the end\) in /);
       assert.equal(existsSync(join(dir, 'out', 'sitemap.xml')), false);
 
-      const store = new CrawlStore(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
-      const rows = [...store.outcomes()];
-      store.close();
+      const rows = await stateRows(siteDatabasePath(join(dir, 'state'), `${site.origin}/`));
       const requested = new Set(site.requests.filter((path) => path !== '/robots.txt'));
       const finished = rows.filter((row) => row.outcome !== null);
       assert.equal(finished.length, requested.size, 'every page requested was finished and recorded');

@@ -75,7 +75,11 @@ describe('a crawl of a site full of traps', () => {
         ...options,
       });
       const rows = [...store.outcomes()].map((row) => ({ ...row, path: row.url.slice(site.origin.length) }));
-      const summary = summariseCrawl(store, { startUrl: `${site.origin}/`, finished: true, startOutcome: 'listed' });
+      const summary = await summariseCrawl(store, {
+        startUrl: `${site.origin}/`,
+        finished: true,
+        startOutcome: 'listed',
+      });
       return { rows, summary, origin: site.origin, requests: site.requests.filter((path) => path !== '/robots.txt') };
     } finally {
       store.close();
@@ -181,7 +185,11 @@ describe('a crawl of a real blog (issue 23 §8)', () => {
       // Each calendar: its first month (found on home) and the 100 of the chain the limit allows.
       assert.equal(listed('/calendar/'), DEFAULT_TRAP_LIMITS.maxChain + 1);
       assert.equal(listed('/events/'), DEFAULT_TRAP_LIMITS.maxChain + 1);
-      const summary = summariseCrawl(store, { startUrl: `${site.origin}/`, finished: true, startOutcome: 'listed' });
+      const summary = await summariseCrawl(store, {
+        startUrl: `${site.origin}/`,
+        finished: true,
+        startOutcome: 'listed',
+      });
       assert.deepEqual(
         summary.leftOut
           .find((group) => group.reason === 'trap')

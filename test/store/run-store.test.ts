@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RunStore, type NewItem } from '../../src/store/run-store.js';
+import { RunStore, type Lease, type NewItem } from '../../src/store/run-store.js';
 import { storeLocations } from '../helpers/postgres.js';
 
 const stores = await storeLocations();
@@ -266,6 +266,138 @@ for (const { name, location } of stores) {
         assert.equal(status.todo, 0);
         assert.deepEqual(status.outcomes, { listed: 5, 'robots-blocked': 1, 'max-pages': 2 });
         assert.equal(status.workers[0]?.fetched, 5, 'five requests in all');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('a lease committed item by item: each part kept at once, the lease and its budget held to its end', async () => {
+      const store = await RunStore.open(location);
+      try {
+        const { run } = await store.createOrJoin(
+          { name: 'partial', kind: 'crawl', options: {}, state: 'running', budget: 4 },
+          items('http://m.test', 5),
+          { concurrency: 1, delayMs: 0 },
+        );
+        const worker = await store.addWorker(run.id, 'w');
+        const claim = () => store.claim(run.id, worker, { batch: 3, leaseMs: 60_000, budgeted: true });
+        const lease = (await claim())!;
+        const [a, b, c] = lease.items;
+        const found = [{ url: 'http://m.test/found', host: 'http://m.test', depth: 1, foundOn: a!.id }];
+        await store.commit(
+          lease,
+          worker,
+          { done: [{ id: a!.id, outcome: 'listed', fetched: true }], found, fetched: 2 },
+          PACE,
+          { partial: true },
+        );
+        const outcomes = async () => {
+          const all = new Map<string, string | null>();
+          for await (const item of store.items(run.id)) all.set(item.url, item.outcome);
+          return all;
+        };
+        assert.equal((await outcomes()).get(a!.url), 'listed', 'the part is kept while the lease goes on');
+        assert.equal((await outcomes()).get('http://m.test/found'), null, 'and what it found is queued');
+        assert.equal(await claim(), undefined, 'the lease still holds its host (concurrency 1)');
+        await store.commit(
+          lease,
+          worker,
+          { done: [{ id: b!.id, outcome: 'listed', fetched: true }], fetched: 1 },
+          PACE,
+        );
+        assert.equal((await outcomes()).get(c!.url), null, 'the item not done is free again');
+        // 4 taken with the budget's 3 + 1 more: 3 spent, so the next lease may make one request.
+        const next = (await claim())!;
+        assert.equal(next.budget, 1, 'what the lease did not spend came back, what its parts spent did not');
+        const status = (await store.status('partial'))!;
+        assert.equal(status.workers[0]?.fetched, 3);
+        assert.equal(status.workers[0]?.batches, 1, 'a lease counts once, however many its commits');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("a part committed after its lease expired spends what it fetched from the run's budget", async () => {
+      const store = await RunStore.open(location);
+      try {
+        const { run } = await store.createOrJoin(
+          { name: 'partial-expired', kind: 'crawl', options: {}, state: 'running', budget: 2 },
+          items('http://n.test', 4),
+          { concurrency: 1, delayMs: 0 },
+        );
+        const worker = await store.addWorker(run.id, 'w');
+        const lost = (await store.claim(run.id, worker, { batch: 2, leaseMs: 200, budgeted: true }))!;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const taken = (await store.claim(run.id, worker, { batch: 2, leaseMs: 60_000, budgeted: true }))!;
+        assert.equal(taken.budget, 2, "the expired lease's budget came back");
+        await store.commit(
+          lost,
+          worker,
+          { done: [{ id: lost.items[0]!.id, outcome: 'listed', fetched: true }], fetched: 1 },
+          PACE,
+          { partial: true },
+        );
+        await store.commit(taken, worker, { done: [], fetched: 0 }, PACE);
+        const again = (await store.claim(run.id, worker, { batch: 2, leaseMs: 60_000, budgeted: true }))!;
+        assert.equal(again.budget, 1, 'one request of the two was made, by the late part');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('commits of several leases in one transaction keep what each would alone', async () => {
+      const store = await RunStore.open(location);
+      try {
+        const { run } = await store.createOrJoin(
+          { name: 'together', kind: 'crawl', options: {}, state: 'running' },
+          [...items('http://o.test', 3), ...items('http://p.test', 3)],
+          PACE,
+        );
+        const worker = await store.addWorker(run.id, 'w');
+        const leases: Lease[] = [];
+        for (let lease; (lease = await store.claim(run.id, worker, { batch: 2, leaseMs: 60_000 }));) leases.push(lease);
+        assert.equal(leases.length, 4, 'two leases of each host (its concurrency), of 2 items and 1');
+        leases.sort((a, b) => b.items.length - a.items.length);
+        const [first, ...rest] = leases;
+        // The lease committed first (hosts in id order) meets a URL too deep; a later one a path to it.
+        const inOrder = [...rest].sort((a, b) => a.hostId - b.hostId || a.id - b.id);
+        const deep = 'http://o.test/deep';
+        const found = (lease: Lease): NewItem[] =>
+          lease === inOrder[0]
+            ? [{ url: deep, host: 'http://o.test', depth: 9, outcome: 'max-depth', detail: 'too deep' }]
+            : lease === inOrder.at(-1)
+              ? [{ url: deep, host: 'http://o.test', depth: 1 }]
+              : [];
+        await store.commitAll(
+          [
+            ...rest.map((lease) => ({
+              lease,
+              result: {
+                done: lease.items.map((item) => ({ id: item.id, outcome: 'listed', fetched: true })),
+                found: found(lease),
+                fetched: 1,
+              },
+            })),
+            {
+              lease: first!,
+              result: { done: [{ id: first!.items[0]!.id, outcome: 'noindex', fetched: true }], fetched: 1 },
+              partial: true,
+            },
+          ],
+          worker,
+          PACE,
+        );
+        const status = (await store.status('together'))!;
+        assert.equal(status.outcomes.noindex, 1);
+        assert.equal(
+          status.outcomes.listed,
+          rest.reduce((n, lease) => n + lease.items.length, 0),
+        );
+        assert.equal(status.leased, first!.items.length - 1, 'the partial lease still holds its other item');
+        assert.equal(status.workers[0]?.batches, rest.length);
+        let revived;
+        for await (const item of store.items(run.id)) if (item.url === deep) revived = item;
+        assert.deepEqual([revived?.outcome, revived?.depth], [null, 1], 'revived, as by commits one after the other');
       } finally {
         await store.close();
       }
