@@ -485,9 +485,7 @@ export class RunStore implements WorkQueue {
                RETURNING id, url, depth, chain, attempts, input`,
               [lease.id, runId, host.id, now, size],
             );
-      // Expired leases of the host are gone for good: their items are free again. (Not before the
-      // new lease is written: SQLite may give it the id of one deleted, which its items still name.)
-      await tx.run('DELETE FROM sitemapkit_run_leases WHERE host_id = $1 AND expires_at <= $2', [host.id, now]);
+      await this.deleteExpiredLeases(tx, runId, host.id, now);
       if (rows.length === 0) {
         if (lease !== undefined) await tx.run('DELETE FROM sitemapkit_run_leases WHERE id = $1', [lease.id]);
         if (budget !== undefined && budget > 0) await this.giveBudget(tx, runId, budget);
@@ -786,6 +784,27 @@ export class RunStore implements WorkQueue {
   }
 
   /** Gives a lease's items back untouched (a worker stopping). */
+  /**
+   * Expired leases of the host are gone for good, and the items they still held are free again.
+   * The items are freed by name, not left pointing at a deleted lease: SQLite gives a new row the
+   * id after the largest left, so a deleted lease's id comes back, and its items would look held
+   * by a stranger. (Run after the new lease is written, which so cannot take a deleted one's id.)
+   */
+  private async deleteExpiredLeases(tx: Queryable, runId: number, hostId: number, now: number): Promise<void> {
+    const expired = await tx.all<{ id: number }>(
+      'SELECT id FROM sitemapkit_run_leases WHERE host_id = $1 AND expires_at <= $2',
+      [hostId, now],
+    );
+    if (expired.length === 0) return;
+    await tx.run(
+      `UPDATE sitemapkit_run_items SET lease_id = NULL
+       WHERE run_id = $1 AND host_id = $2 AND outcome IS NULL
+         AND lease_id IN (SELECT id FROM sitemapkit_run_leases WHERE host_id = $2 AND expires_at <= $3)`,
+      [runId, hostId, now],
+    );
+    await tx.run('DELETE FROM sitemapkit_run_leases WHERE host_id = $1 AND expires_at <= $2', [hostId, now]);
+  }
+
   async release(lease: Lease): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.run('UPDATE sitemapkit_run_items SET lease_id = NULL WHERE lease_id = $1', [lease.id]);

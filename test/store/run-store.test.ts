@@ -4,6 +4,9 @@
  * URL met too deep revived by a shallower path.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { RunStore, type Lease, type NewItem } from '../../src/store/run-store.js';
 import { storeLocations } from '../helpers/postgres.js';
@@ -547,3 +550,38 @@ for (const { name, location } of stores) {
     });
   });
 }
+
+test("on SQLite, a new lease given the id of an expired one does not hold that one's items", async () => {
+  // SQLite hands a new row the id after the largest left: once every lease is gone, the id of a
+  // deleted one comes back. Items that still named it would look leased by a stranger.
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-lease-ids-'));
+  const store = await RunStore.open(join(dir, 'runs.sqlite'));
+  try {
+    const pace = { concurrency: 1, delayMs: 0 };
+    const { run: first } = await store.createOrJoin(
+      { name: 'first', kind: 'crawl', options: {}, state: 'running' },
+      items('http://a.test', 3),
+      pace,
+    );
+    const { run: second } = await store.createOrJoin(
+      { name: 'second', kind: 'crawl', options: {}, state: 'running' },
+      items('http://b.test', 1),
+      pace,
+    );
+    const worker = await store.addWorker(first.id, 'w');
+    const lost = await store.claim(first.id, worker, { batch: 3, leaseMs: 100 });
+    assert.equal(lost?.items.length, 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A batch of one takes over one item of the expired lease, which is deleted; then it is let go.
+    const part = await store.claim(first.id, worker, { batch: 1, leaseMs: 60_000 });
+    assert.equal(part?.items.length, 1);
+    await store.release(part);
+    const other = await store.claim(second.id, await store.addWorker(second.id, 'v'), { batch: 1, leaseMs: 60_000 });
+    assert.equal(other?.id, lost.id, 'the id came back (else this test proves nothing)');
+    const rest = await store.claim(first.id, worker, { batch: 3, leaseMs: 60_000 });
+    assert.equal(rest?.items.length, 3, 'every item of the first run is free');
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
