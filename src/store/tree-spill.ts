@@ -1,0 +1,100 @@
+/**
+ * Where a big tree walk puts the records of its sitemaps instead of the JS heap: a temporary
+ * SQLite file (better-sqlite3), deleted on close. One row per sitemap, its record as JSON without
+ * its children; children are found by their parent's id, in the order they were put, so a tree of
+ * a million sitemaps can be written out piece by piece in the order the object tree would have.
+ *
+ *   tree_nodes(id INTEGER PRIMARY KEY, parent INTEGER, record TEXT)
+ *
+ * Nothing here needs to survive a crash (the file is scratch): durability OFF, writes batched in
+ * transactions of `batchSize` rows.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { openSqliteFile } from './sqlite-file.js';
+
+/** One spilled record: its id, its parent's id (none for a root), and the record itself. */
+export interface SpilledNode<R> {
+  id: number;
+  parent?: number;
+  record: R;
+}
+
+export class TreeSpill<R> {
+  private readonly dir: string;
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly pending: [number, number | null, string][] = [];
+  private closed = false;
+
+  /** `directory`: where the scratch folder is made (the system's temporary folder by default). */
+  constructor(
+    directory: string = tmpdir(),
+    private readonly batchSize = 1_000,
+  ) {
+    this.dir = mkdtempSync(join(directory, 'sitemapkit-tree-'));
+    this.db = openSqliteFile(join(this.dir, 'tree.sqlite'), { durability: 'OFF' });
+    this.db.exec(
+      'CREATE TABLE tree_nodes (id INTEGER PRIMARY KEY, parent INTEGER, record TEXT NOT NULL);' +
+        'CREATE INDEX tree_nodes_parent ON tree_nodes (parent, id);',
+    );
+    this.insert = this.db.prepare('INSERT OR REPLACE INTO tree_nodes (id, parent, record) VALUES (?, ?, ?)');
+  }
+
+  /** Stores (or replaces) the record of `id`; written in the next batch. */
+  put(id: number, parent: number | undefined, record: R): void {
+    this.pending.push([id, parent ?? null, JSON.stringify(record)]);
+    if (this.pending.length >= this.batchSize) this.flush();
+  }
+
+  /** Writes the pending records in one transaction. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const rows = this.pending.splice(0);
+    this.db.transaction(() => {
+      for (const row of rows) this.insert.run(row);
+    })();
+  }
+
+  /** The roots, in the order of their ids. */
+  roots(): IterableIterator<SpilledNode<R>> {
+    this.flush();
+    return this.rows(this.db.prepare('SELECT id, parent, record FROM tree_nodes WHERE parent IS NULL ORDER BY id'), []);
+  }
+
+  /** The children of `id`, in the order of their ids, read as they are asked for. */
+  children(id: number): IterableIterator<SpilledNode<R>> {
+    this.flush();
+    return this.rows(this.db.prepare('SELECT id, parent, record FROM tree_nodes WHERE parent = ? ORDER BY id'), [id]);
+  }
+
+  /** Records stored. */
+  get size(): number {
+    this.flush();
+    return (this.db.prepare('SELECT count(*) AS n FROM tree_nodes').get() as { n: number }).n;
+  }
+
+  /** Closes the database and deletes its folder; safe to call twice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private *rows(statement: Database.Statement, params: unknown[]): IterableIterator<SpilledNode<R>> {
+    for (const row of statement.iterate(...params) as IterableIterator<{
+      id: number;
+      parent: number | null;
+      record: string;
+    }>) {
+      yield {
+        id: row.id,
+        ...(row.parent === null ? {} : { parent: row.parent }),
+        record: JSON.parse(row.record) as R,
+      };
+    }
+  }
+}
