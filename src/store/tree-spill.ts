@@ -7,7 +7,8 @@
  *   tree_nodes(id INTEGER PRIMARY KEY, parent INTEGER, record TEXT)
  *
  * Nothing here needs to survive a crash (the file is scratch): durability OFF, writes batched in
- * transactions of `batchSize` rows.
+ * transactions of `batchSize` rows. A spill left open when the process exits (an error, Ctrl-C
+ * past the walk) is deleted by one 'exit' hook; only kill -9 can leave a folder behind.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,11 +23,17 @@ export interface SpilledNode<R> {
   record: R;
 }
 
+/** Spills not closed yet, deleted when the process exits. */
+const openSpills = new Set<{ close(): void }>();
+let exitHooked = false;
+
 export class TreeSpill<R> {
   private readonly dir: string;
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
-  private readonly pending: [number, number | null, string][] = [];
+  private readonly select: Database.Statement;
+  /** Rows put and not written yet, by id: a get() of a record just put needs no write. */
+  private readonly pending = new Map<number, [number, number | null, string]>();
   private closed = false;
 
   /** `directory`: where the scratch folder is made (the system's temporary folder by default). */
@@ -41,18 +48,35 @@ export class TreeSpill<R> {
         'CREATE INDEX tree_nodes_parent ON tree_nodes (parent, id);',
     );
     this.insert = this.db.prepare('INSERT OR REPLACE INTO tree_nodes (id, parent, record) VALUES (?, ?, ?)');
+    this.select = this.db.prepare('SELECT id, parent, record FROM tree_nodes WHERE id = ?');
+    openSpills.add(this);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', () => {
+        for (const spill of openSpills) spill.close();
+      });
+    }
   }
 
   /** Stores (or replaces) the record of `id`; written in the next batch. */
   put(id: number, parent: number | undefined, record: R): void {
-    this.pending.push([id, parent ?? null, JSON.stringify(record)]);
-    if (this.pending.length >= this.batchSize) this.flush();
+    this.pending.set(id, [id, parent ?? null, JSON.stringify(record)]);
+    if (this.pending.size >= this.batchSize) this.flush();
+  }
+
+  /** The record last put for `id`, if any. */
+  get(id: number): SpilledNode<R> | undefined {
+    const row = this.pending.get(id);
+    if (row) return spilled({ id: row[0], parent: row[1], record: row[2] });
+    const stored = this.select.get(id) as Row | undefined;
+    return stored && spilled(stored);
   }
 
   /** Writes the pending records in one transaction. */
   flush(): void {
-    if (this.pending.length === 0) return;
-    const rows = this.pending.splice(0);
+    if (this.pending.size === 0) return;
+    const rows = [...this.pending.values()];
+    this.pending.clear();
     this.db.transaction(() => {
       for (const row of rows) this.insert.run(row);
     })();
@@ -80,21 +104,22 @@ export class TreeSpill<R> {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    openSpills.delete(this);
     this.db.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
   private *rows(statement: Database.Statement, params: unknown[]): IterableIterator<SpilledNode<R>> {
-    for (const row of statement.iterate(...params) as IterableIterator<{
-      id: number;
-      parent: number | null;
-      record: string;
-    }>) {
-      yield {
-        id: row.id,
-        ...(row.parent === null ? {} : { parent: row.parent }),
-        record: JSON.parse(row.record) as R,
-      };
-    }
+    for (const row of statement.iterate(...params) as IterableIterator<Row>) yield spilled(row);
   }
+}
+
+interface Row {
+  id: number;
+  parent: number | null;
+  record: string;
+}
+
+function spilled<R>(row: Row): SpilledNode<R> {
+  return { id: row.id, ...(row.parent === null ? {} : { parent: row.parent }), record: JSON.parse(row.record) as R };
 }

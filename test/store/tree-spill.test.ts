@@ -62,6 +62,18 @@ describe('TreeSpill', () => {
     spill.close();
   });
 
+  it('gets one record by id, whether it is written yet or not', () => {
+    const spill = new TreeSpill<Rec>(scratch, 2);
+    spill.put(1, undefined, { url: 'https://a.test/s.xml', urls: 0 });
+    spill.put(2, 1, { url: 'https://a.test/c.xml', urls: 3 }); // the batch of two is written
+    spill.put(3, 1, { url: 'https://a.test/d.xml', urls: 4 }); // still in memory
+    assert.deepEqual(spill.get(2), { id: 2, parent: 1, record: { url: 'https://a.test/c.xml', urls: 3 } });
+    assert.deepEqual(spill.get(3), { id: 3, parent: 1, record: { url: 'https://a.test/d.xml', urls: 4 } });
+    assert.deepEqual(spill.get(1), { id: 1, record: { url: 'https://a.test/s.xml', urls: 0 } });
+    assert.equal(spill.get(4), undefined);
+    spill.close();
+  });
+
   it('deletes its file on close, and closing twice is harmless', () => {
     const spill = new TreeSpill<Rec>(scratch);
     spill.put(1, undefined, { url: 'https://a.test/s.xml', urls: 0 });
