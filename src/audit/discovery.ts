@@ -12,6 +12,7 @@ import { fingerprint } from '../core/fingerprint.js';
 import { eachNode, walkSitemapTree, type TreeNode, type TreeOptions, type TreeProgress } from '../discover/tree.js';
 import type { HttpClient } from '../http/client.js';
 import type { AuditState, NewListing } from '../store/audit-store.js';
+import { TreeSpill } from '../store/tree-spill.js';
 import { SitemapSetValidator } from '../validate/sitemap-set.js';
 import { siteHost } from './check.js';
 
@@ -99,6 +100,7 @@ export async function discoverListings(
     onProgress: options.onProgress,
     examplesPerCode: EXAMPLES_PER_CODE,
     examplesPerCodeInTree: EXAMPLES_PER_CODE, // the report keeps no more of a code over the site
+    spill: () => new TreeSpill<TreeNode>(), // a big tree's records wait in a scratch file
     inspect: (document) => {
       let current: Entry['kind'] = 'url';
       const checks = validator.document({

@@ -10,11 +10,13 @@ import {
   fetchSitemapTreeView,
   walkSitemapTree,
   type SitemapTreeView,
+  type TreeNode,
   type TreeOptions,
   type TreeProgress,
 } from '../discover/tree.js';
 import { ConditionalFetches } from '../discover/conditional.js';
 import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
+import { TreeSpill } from '../store/tree-spill.js';
 import { UsageError, defineCommand, useColor, type Io } from './command.js';
 import type { FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
@@ -95,6 +97,8 @@ Examples:
       onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
       ...(memory ? { conditional: memory.conditional } : {}),
+      // A big tree's records go to a scratch file, read back as the tree is printed.
+      spill: () => new TreeSpill<TreeNode>(),
       // Entries alone, and no memory to keep the summary in: no lastmod range to work out.
       lastmodRange: !flags.urls || memory !== undefined,
     };

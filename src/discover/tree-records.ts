@@ -4,7 +4,8 @@
  *
  * - Up to `spillAfter` nodes the records stay in memory, each in its parent's `children`: the
  *   SitemapTree object itself, as small trees always were.
- * - Past it every record moves to a scratch SQLite file (store/tree-spill.ts) and the memory lets
+ * - Past it every record moves to a scratch store (store/tree-spill.ts, a SQLite file, handed in
+ *   by the caller: the store is a layer below this one) and the memory lets
  *   them go: a record is written when the node is met (the walk's queue reads it back from there)
  *   and again when it settles, and each `children` in memory stays empty. A tree of a million
  *   sitemaps then costs the walk a few bytes a node (the parent ids), not kilobytes.
@@ -12,26 +13,37 @@
  * The spill keeps each record's fields in their order, `children` at its place, so a tree read
  * back writes out byte for byte as the one held in memory would.
  */
-import { TreeSpill } from '../store/tree-spill.js';
 import { grown } from '../core/typed-arrays.js';
 import { ownChildren, type ChildrenOf, type TreeNode } from './tree-model.js';
 
 /** Nodes held in memory before the records move to the scratch file, unless the walk is told otherwise. */
 export const DEFAULT_SPILL_AFTER = 20_000;
 
+/**
+ * Where the records go past the bound: the ids given, each record put again when it changes, the
+ * children of an id read back in the order of their ids (store/tree-spill.ts's TreeSpill).
+ */
+export interface TreeRecordSpill {
+  put(id: number, parent: number | undefined, record: TreeNode): void;
+  get(id: number): { record: TreeNode } | undefined;
+  children(id: number): Iterable<{ id: number; record: TreeNode }>;
+  /** Lets go of the store (a file is deleted). */
+  close(): void;
+}
+
 export class TreeRecords {
   /** By id (index 0 unused); undefined once spilled. */
   private memory: (TreeNode | undefined)[] | undefined = [undefined];
-  private spill: TreeSpill<TreeNode> | undefined;
+  private spill: TreeRecordSpill | undefined;
   private parents = new Uint32Array(1024);
   private count = 0;
-  /** The ids of the records handed out by childrenOf, to find their own children. */
+  /** The ids of the roots and of the records handed out by childrenOf, to find their own children. */
   private readonly ids = new WeakMap<TreeNode, number>();
 
-  /** `spillAfter`: nodes kept in memory (Infinity: never spill); `directory`: where the scratch file goes. */
+  /** `spillAfter`: nodes kept in memory; `openSpill`: the store past it (none: the records stay in memory). */
   constructor(
     private readonly spillAfter: number,
-    private readonly directory?: string,
+    private readonly openSpill?: () => TreeRecordSpill,
   ) {}
 
   /** Nodes met. */
@@ -49,11 +61,12 @@ export class TreeRecords {
     const id = ++this.count;
     this.parents = grown(this.parents, id + 1);
     this.parents[id] = parent;
-    this.ids.set(record, id);
+    // The roots are read from the caller's own objects; every other record from the spill.
+    if (parent === 0) this.ids.set(record, id);
     if (this.memory) {
       this.memory.push(record);
       if (parent !== 0) this.memory[parent]!.children.push(record);
-      if (this.count > this.spillAfter) this.spillAll();
+      if (this.count > this.spillAfter && this.openSpill) this.spillAll(this.openSpill());
     } else {
       this.spill!.put(id, parent || undefined, record);
     }
@@ -72,7 +85,6 @@ export class TreeRecords {
   get(id: number): TreeNode {
     const record = this.memory ? this.memory[id] : this.spill!.get(id)?.record;
     if (!record) throw new RangeError(`no node ${id} in the tree`);
-    this.ids.set(record, id);
     return record;
   }
 
@@ -108,8 +120,8 @@ export class TreeRecords {
   }
 
   /** Every record moves to the scratch file; the records still in use keep empty children from now on. */
-  private spillAll(): void {
-    const spill = (this.spill = new TreeSpill<TreeNode>(this.directory));
+  private spillAll(spill: TreeRecordSpill): void {
+    this.spill = spill;
     const memory = this.memory!;
     this.memory = undefined;
     for (let id = 1; id < memory.length; id++) {

@@ -53,7 +53,7 @@ import {
   type TreeNode,
   type TreeProgress,
 } from './tree-model.js';
-import { DEFAULT_SPILL_AFTER, TreeRecords } from './tree-records.js';
+import { DEFAULT_SPILL_AFTER, TreeRecords, type TreeRecordSpill } from './tree-records.js';
 import { UrlIds } from './url-ids.js';
 
 export { resolveStart, type Start } from './roots.js';
@@ -68,6 +68,7 @@ export type {
   TreeProgress,
   TreeTotals,
 } from './tree-model.js';
+export type { TreeRecordSpill } from './tree-records.js';
 
 /** Settings of a tree walk; each has a default. */
 export interface TreeOptions {
@@ -108,9 +109,14 @@ export interface TreeOptions {
    */
   inspect?: ((document: InspectedDocument) => DocumentInspection) | undefined;
   /**
-   * Sitemaps whose records are held in memory; past it they go to a scratch file in the system's
-   * temporary folder, deleted at the end (default 20,000, or the environment's
-   * SITEMAPKIT_TREE_SPILL_AFTER; Infinity: never).
+   * Where the records of a big tree go, past `spillAfter` sitemaps, instead of memory: e.g.
+   * `() => new TreeSpill()`, a SQLite file in the system's temporary folder, deleted at the end
+   * (what the CLI does). Without it every record stays in memory.
+   */
+  spill?: (() => TreeRecordSpill) | undefined;
+  /**
+   * Sitemaps whose records are held in memory before they go to `spill` (default 20,000, or the
+   * environment's SITEMAPKIT_TREE_SPILL_AFTER).
    */
   spillAfter?: number | undefined;
 }
@@ -297,10 +303,12 @@ class TreeWalker {
     private readonly output: Channel<TreeEntry> | undefined,
   ) {
     this.ownsHttp = !(options.http instanceof HttpClient);
-    this.http =
-      options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http, signal: options.signal });
+    // The walk's own client gets no signal: every request carries one already (the pool's task's,
+    // or the walk's), and a client's signal joined to each request's by AbortSignal.any left a
+    // weak reference per request on Node 20 that was never swept (~250 bytes a sitemap).
+    this.http = options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http });
     this.walk = new IndexWalk(options.maxDepth ?? DEFAULT_INDEX_DEPTH, new UrlIds());
-    this.records = new TreeRecords(options.spillAfter ?? spillAfterFromEnvironment());
+    this.records = new TreeRecords(options.spillAfter ?? spillAfterFromEnvironment(), options.spill);
     this.maxBytes = options.maxBytesPerSitemap ?? DEFAULT_MAX_BYTES;
     this.examplesPerCode = options.examplesPerCode ?? 20;
     this.treeProblems = new DiagnosticTally(options.examplesPerCodeInTree ?? DEFAULT_EXAMPLES_PER_CODE_IN_TREE);

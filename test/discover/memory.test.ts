@@ -17,6 +17,7 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fetchSitemapTreeView } from '../../src/discover/tree.js';
+import { TreeSpill } from '../../src/store/tree-spill.js';
 import type { AuditReport } from '../../src/audit/report.js';
 import type { SitemapTree, TreeNode } from '../../src/discover/tree.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
@@ -89,7 +90,7 @@ describe('peak memory of the real CLI on trees made to hurt it', { concurrency: 
       gc();
       gc();
       const before = process.memoryUsage().heapUsed;
-      const view = await fetchSitemapTreeView(site.url(path), { spillAfter });
+      const view = await fetchSitemapTreeView(site.url(path), { spillAfter, spill: () => new TreeSpill<TreeNode>() });
       try {
         assert.equal(view.tree.totals.read, view.tree.totals.sitemaps);
         gc();

@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
 import { fetchSitemapTree, fetchSitemapTreeView, type TreeNode } from '../../src/discover/tree.js';
 import { renderTree, treeJsonChunks, treeToJson } from '../../src/report/tree.js';
+import { TreeSpill } from '../../src/store/tree-spill.js';
 import { runCli } from '../helpers/cli.js';
 import { startSite, type Site } from '../helpers/site-server.js';
 
@@ -67,6 +68,9 @@ function routes(origin: string): Record<string, { headers: Record<string, string
   return table;
 }
 
+/** The scratch store the CLI gives the walk. */
+const spill = () => new TreeSpill<TreeNode>();
+
 /** Times differ from run to run; nothing else may. */
 function withoutTimes(text: string): string {
   return text.replace(/"durationMs": \d+/g, '"durationMs": 0').replace(/\d+ ms\b|\d+\.\d s\b|\d+ min \d+ s\b/g, 'T');
@@ -90,7 +94,7 @@ describe('a tree spilled to its scratch file', { concurrency: 1 }, () => {
   });
 
   it('is read back in tree order: the streamed JSON and text are those of the whole object', async () => {
-    const view = await fetchSitemapTreeView(site.origin, { spillAfter: 5 });
+    const view = await fetchSitemapTreeView(site.origin, { spillAfter: 5, spill });
     try {
       const { tree, childrenOf } = view;
       assert.deepEqual(tree.roots[0]?.children, [], 'the records are in the file, not in the roots');
@@ -107,7 +111,7 @@ describe('a tree spilled to its scratch file', { concurrency: 1 }, () => {
   it('gives the library the same tree as a walk held in memory', async () => {
     const inMemory = await fetchSitemapTree(site.origin, { spillAfter: Infinity });
     for (const spillAfter of [0, 5]) {
-      const spilled = await fetchSitemapTree(site.origin, { spillAfter });
+      const spilled = await fetchSitemapTree(site.origin, { spillAfter, spill });
       assert.equal(withoutTimes(treeToJson(spilled)), withoutTimes(treeToJson(inMemory)), `spill after ${spillAfter}`);
     }
   });
