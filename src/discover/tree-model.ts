@@ -247,6 +247,7 @@ export const ownChildren: ChildrenOf = (node) => node.children;
 export interface SitemapTreeView {
   tree: SitemapTree;
   childrenOf: ChildrenOf;
+  /** Lets go of the scratch store (its file deleted); safe to call twice. */
   close(): void;
 }
 

@@ -24,8 +24,11 @@ export const DEFAULT_SPILL_AFTER = 20_000;
  * children of an id read back in the order of their ids (store/tree-spill.ts's TreeSpill).
  */
 export interface TreeRecordSpill {
+  /** Keeps (or replaces) the record of `id`, under `parent` (none for a root). */
   put(id: number, parent: number | undefined, record: TreeNode): void;
+  /** The record last put for `id`. */
   get(id: number): { record: TreeNode } | undefined;
+  /** The children of `id`, in the order of their ids, read as they are asked for. */
   children(id: number): Iterable<{ id: number; record: TreeNode }>;
   /** Lets go of the store (a file is deleted). */
   close(): void;

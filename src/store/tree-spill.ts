@@ -27,6 +27,10 @@ export interface SpilledNode<R> {
 const openSpills = new Set<{ close(): void }>();
 let exitHooked = false;
 
+/**
+ * The scratch store of a big tree walk (see above): give `() => new TreeSpill()` as the walk's
+ * `spill` (TreeOptions).
+ */
 export class TreeSpill<R> {
   private readonly dir: string;
   private readonly db: Database.Database;
