@@ -57,7 +57,9 @@ const PUBLIC_NAMES = [
   'RobotsRules',
   'WELL_KNOWN_SITEMAP_PATHS',
   'fetchRobotsTxt',
+  'TreeSpill',
   'fetchSitemapTree',
+  'fetchSitemapTreeView',
   'parseRobotsTxt',
   'walkSitemapTree',
   // crawl

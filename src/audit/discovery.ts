@@ -9,9 +9,10 @@ import { RULES } from '../core/catalog.js';
 import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { Entry } from '../core/entry.js';
 import { fingerprint } from '../core/fingerprint.js';
-import { walkSitemapTree, type TreeNode, type TreeOptions, type TreeProgress } from '../discover/tree.js';
+import { eachNode, walkSitemapTree, type TreeNode, type TreeOptions, type TreeProgress } from '../discover/tree.js';
 import type { HttpClient } from '../http/client.js';
 import type { AuditState, NewListing } from '../store/audit-store.js';
+import { TreeSpill } from '../store/tree-spill.js';
 import { SitemapSetValidator } from '../validate/sitemap-set.js';
 import { siteHost } from './check.js';
 
@@ -42,7 +43,14 @@ export interface Discovery {
   site: string;
   /** robots.txt and its Sitemap: lines, when a site was given. */
   robots?: { url: string; sitemaps: string[] };
+  /** The first SITEMAPS_KEPT sitemaps of the tree, in tree order. */
   sitemaps: SitemapSummary[];
+  /**
+   * Every sitemap of the tree counted, and those read whole (absent in a discovery kept by an
+   * older release, whose `sitemaps` held them all).
+   */
+  sitemapCount?: number;
+  sitemapsRead?: number;
   /** Page entries listed, repeats included. */
   entries: number;
   /** Every problem of the sitemaps, by code, in the order met. */
@@ -74,6 +82,9 @@ const ROW_CODES = new Set(['URL-006', 'DATE-005']);
 /** Examples kept per code of the site-wide problems. */
 const EXAMPLES_PER_CODE = 100;
 
+/** Sitemaps kept as summaries (the report lists as many): the others are counted. */
+export const SITEMAPS_KEPT = 1000;
+
 export async function discoverListings(
   input: string | readonly string[],
   options: DiscoveryOptions,
@@ -89,6 +100,7 @@ export async function discoverListings(
     onProgress: options.onProgress,
     examplesPerCode: EXAMPLES_PER_CODE,
     examplesPerCodeInTree: EXAMPLES_PER_CODE, // the report keeps no more of a code over the site
+    spill: () => new TreeSpill<TreeNode>(), // a big tree's records wait in a scratch file
     inspect: (document) => {
       let current: Entry['kind'] = 'url';
       const checks = validator.document({
@@ -124,19 +136,27 @@ export async function discoverListings(
     });
     state.addListings(listings);
   }
-  const tree = await walk.tree;
+  // The tree as the walk left it: a big one is read back from its scratch file, one node at a time.
+  const view = await walk.view;
+  const { tree } = view;
   const problems = new ProblemTally();
   for (const d of [...(tree.robots?.diagnostics ?? []), ...tree.diagnostics]) problems.add(d);
   const sitemaps: SitemapSummary[] = [];
+  let sitemapCount = 0;
+  let sitemapsRead = 0;
   const httpsHosts = new Set<string>();
-  const visit = (node: TreeNode): void => {
-    sitemaps.push(summaryOf(node));
-    problems.addNode(node);
-    const answered = new URL(node.finalUrl ?? node.url);
-    if (node.status !== undefined && answered.protocol === 'https:') httpsHosts.add(siteHost(answered.hostname));
-    node.children.forEach(visit);
-  };
-  tree.roots.forEach(visit);
+  try {
+    for (const node of eachNode(tree.roots, view.childrenOf)) {
+      sitemapCount += 1;
+      if (node.ok) sitemapsRead += 1;
+      if (sitemaps.length < SITEMAPS_KEPT) sitemaps.push(summaryOf(node));
+      problems.addNode(node);
+      const answered = new URL(node.finalUrl ?? node.url);
+      if (node.status !== undefined && answered.protocol === 'https:') httpsHosts.add(siteHost(answered.hostname));
+    }
+  } finally {
+    view.close();
+  }
   const site = siteOf(tree.robots?.url, tree.roots[0]?.url, input);
   const robotsUrl = tree.robots && new URL(tree.robots.url);
   if (robotsUrl?.protocol === 'https:' && tree.robots?.status !== undefined)
@@ -147,6 +167,8 @@ export async function discoverListings(
     site,
     ...(tree.robots ? { robots: { url: tree.robots.url, sitemaps: tree.robots.sitemaps } } : {}),
     sitemaps,
+    sitemapCount,
+    sitemapsRead,
     entries: tree.totals.urls,
     problems: problems.list(),
     httpsHosts: [...httpsHosts],

@@ -5,7 +5,7 @@
  */
 import { RULES } from '../core/catalog.js';
 import type { Severity } from '../core/diagnostics.js';
-import type { Discovery, SitemapSummary } from './discovery.js';
+import { SITEMAPS_KEPT, type Discovery, type SitemapSummary } from './discovery.js';
 import { FINDING_NAMES, ruleOf, severityOf, type Finding } from './findings.js';
 import type { AuditRow } from './rows.js';
 
@@ -53,7 +53,7 @@ export interface AuditReport {
     /** Page entries listed, repeats included. */
     entries: number;
     robots?: { url: string; sitemaps: string[] };
-    /** The first SITEMAPS_LISTED sitemaps of the tree, in tree order. */
+    /** The first SITEMAPS_KEPT sitemaps of the tree, in tree order. */
     list: SitemapSummary[];
   };
   urls: { listed: number; checked: number; indexable: number; notListed?: number };
@@ -87,7 +87,6 @@ export const EXAMPLES = 100;
 /** Groups of duplicate content the report names, and URLs named per group. */
 export const DUPLICATE_GROUPS = 100;
 export const DUPLICATE_URLS = 20;
-const SITEMAPS_LISTED = 1000;
 
 /** Counts rows as they go by; `report()` puts them together with the discovery. */
 export class RowTally {
@@ -208,19 +207,20 @@ export function auditReport({ discovery, tally, listed, complete, now, sample, c
   const summary = { errors: 0, warnings: 0, infos: 0 };
   const KEY = { error: 'errors', warning: 'warnings', info: 'infos' } as const;
   for (const check of [...checks, ...siteChecks]) summary[KEY[check.severity]] += check.count;
-  const read = discovery.sitemaps.filter((sitemap) => sitemap.ok).length;
+  const count = discovery.sitemapCount ?? discovery.sitemaps.length;
+  const read = discovery.sitemapsRead ?? discovery.sitemaps.filter((sitemap) => sitemap.ok).length;
   return {
     site: discovery.site,
     complete,
     now: new Date(now).toISOString(),
     ...(sample ? { sample } : {}),
     sitemaps: {
-      count: discovery.sitemaps.length,
+      count,
       read,
-      failed: discovery.sitemaps.length - read,
+      failed: count - read,
       entries: discovery.entries,
       ...(discovery.robots ? { robots: discovery.robots } : {}),
-      list: discovery.sitemaps.slice(0, SITEMAPS_LISTED),
+      list: discovery.sitemaps.slice(0, SITEMAPS_KEPT),
     },
     urls: {
       listed,

@@ -7,14 +7,16 @@ import { entryToJsonLine } from '../report/entries.js';
 import { renderTree, treeJsonChunks } from '../report/tree.js';
 import { formatBytes, formatNumber } from '../report/format.js';
 import {
-  fetchSitemapTree,
+  fetchSitemapTreeView,
   walkSitemapTree,
-  type SitemapTree,
+  type SitemapTreeView,
+  type TreeNode,
   type TreeOptions,
   type TreeProgress,
 } from '../discover/tree.js';
 import { ConditionalFetches } from '../discover/conditional.js';
 import { SitemapMemory, sitemapMemoryPath } from '../store/sitemap-memory.js';
+import { TreeSpill } from '../store/tree-spill.js';
 import { UsageError, defineCommand, useColor, type Io } from './command.js';
 import type { FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
@@ -95,14 +97,17 @@ Examples:
       onProgress: progress && ((p: TreeProgress) => progress.update(() => formatTreeProgress(p))),
       signal: interruption.signal,
       ...(memory ? { conditional: memory.conditional } : {}),
+      // A big tree's records go to a scratch file, read back as the tree is printed.
+      spill: () => new TreeSpill<TreeNode>(),
       // Entries alone, and no memory to keep the summary in: no lastmod range to work out.
       lastmodRange: !flags.urls || memory !== undefined,
     };
-    let tree: SitemapTree;
+    // The tree as the walk left it: a big one is read back from its scratch file as it is printed.
+    let view: SitemapTreeView;
     let printed: number | undefined;
     try {
-      if (flags.urls) ({ tree, printed } = await writeUrls(input, options, io));
-      else tree = await fetchSitemapTree(input, options);
+      if (flags.urls) ({ view, printed } = await writeUrls(input, options, io));
+      else view = await fetchSitemapTreeView(input, options);
     } catch (error) {
       memory?.store.close();
       throw error;
@@ -111,21 +116,28 @@ Examples:
       progress?.clear();
     }
     // What was read is remembered once it is out: a run killed before loses no entry a reader did not get.
-    if (memory) {
-      memory.store.remember(memory.conditional.remembered(), new Date());
-      memory.store.close();
+    const { tree, childrenOf } = view;
+    try {
+      if (memory) {
+        memory.store.remember(memory.conditional.remembered(), new Date());
+        memory.store.close();
+      }
+      const drawing = { color: useColor(io), maxPerRule: problems.maxPerRule };
+      if (flags.json) await writeChunks(io.stdout, treeJsonChunks(tree, childrenOf));
+      else if (!flags.urls) io.stdout.write(renderTree(tree, drawing, childrenOf));
+      else if (!flags.quiet) {
+        const unchanged = tree.totals.unchanged ? `, ${tree.totals.unchanged} unchanged since the last walk` : '';
+        io.stderr.write(
+          `${(printed ?? 0).toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps${unchanged}\n`,
+        );
+      }
+      const failed = !tree.complete || tree.totals.read === 0;
+      const { errors, warnings } = tree.totals;
+      const documents = readOutcomes(tree.roots, childrenOf);
+      return exitCode({ documents, failed, errors, warnings }, problems.failOn);
+    } finally {
+      view.close();
     }
-    if (flags.json) await writeChunks(io.stdout, treeJsonChunks(tree));
-    else if (!flags.urls) io.stdout.write(renderTree(tree, { color: useColor(io), maxPerRule: problems.maxPerRule }));
-    else if (!flags.quiet) {
-      const unchanged = tree.totals.unchanged ? `, ${tree.totals.unchanged} unchanged since the last walk` : '';
-      io.stderr.write(
-        `${(printed ?? 0).toLocaleString('en-US')} URLs from ${tree.totals.read} of ${tree.totals.sitemaps} sitemaps${unchanged}\n`,
-      );
-    }
-    const failed = !tree.complete || tree.totals.read === 0;
-    const { errors, warnings } = tree.totals;
-    return exitCode({ documents: readOutcomes(tree.roots), failed, errors, warnings }, problems.failOn);
   },
 });
 
@@ -161,7 +173,7 @@ async function writeUrls(
   input: string | string[],
   options: TreeOptions,
   io: Io,
-): Promise<{ tree: SitemapTree; printed: number }> {
+): Promise<{ view: SitemapTreeView; printed: number }> {
   const walk = walkSitemapTree(input, options);
   const out = new LineOutput(io.stdout);
   let printed = 0;
@@ -171,7 +183,7 @@ async function writeUrls(
     if (out.full) await out.flush();
   }
   await out.flush();
-  return { tree: await walk.tree, printed };
+  return { view: await walk.view, printed };
 }
 
 /** "sitemaps 12/40 · 1,204,332 URLs · 88.2 MiB · 310,442 URLs/s" */

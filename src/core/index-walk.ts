@@ -10,11 +10,21 @@ import type { DocumentKind } from './entry.js';
 /** Index levels followed below a document given, unless the reader is told otherwise. */
 export const DEFAULT_INDEX_DEPTH = 5;
 
+/**
+ * Where a walk remembers the documents it met, by URL: a Map, or anything that answers the same
+ * (a big walk keeps fingerprints instead of the URLs).
+ */
+export interface MetDocuments<Document> {
+  get(url: string): Document | undefined;
+  set(url: string, document: Document): unknown;
+}
+
 /** What a walk has met, by URL, and how deep it goes. */
 export class IndexWalk<Document> {
-  private readonly met = new Map<string, Document>();
-
-  constructor(readonly maxDepth: number = DEFAULT_INDEX_DEPTH) {}
+  constructor(
+    readonly maxDepth: number = DEFAULT_INDEX_DEPTH,
+    private readonly met: MetDocuments<Document> = new Map<string, Document>(),
+  ) {}
 
   /** The document met at this URL (listed there, or redirected to it), if any: another listing is a repeat. */
   metAt(url: string): Document | undefined {

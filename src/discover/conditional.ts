@@ -108,12 +108,17 @@ export class ConditionalFetches {
     }
   }
 
-  /** A sitemap read whole (`digest` of its body), or found unchanged: to be remembered at the walk's end. */
+  /**
+   * A sitemap read whole (`digest` of its body), or found unchanged: to be remembered at the walk's
+   * end. `children`: the URLs of the sitemaps it listed that the walk follows (a big walk keeps
+   * them out of the record).
+   */
   note(
     record: TreeNode,
     headers: Readonly<Record<string, string>>,
     digest: string,
     problems: RememberedProblems,
+    children: readonly string[],
   ): void {
     this.seen.set(record.url, {
       url: record.url,
@@ -123,7 +128,7 @@ export class ConditionalFetches {
       kind: record.kind ?? 'unknown',
       urls: record.urls,
       sitemaps: record.sitemaps,
-      children: record.children.map((child) => child.url),
+      children: [...children],
       newestLastmod: record.newestLastmod,
       oldestLastmod: record.oldestLastmod,
       problems,

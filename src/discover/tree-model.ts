@@ -230,30 +230,63 @@ export class NodeProblems {
   }
 }
 
+/**
+ * Where the children of a node are: in its own `children` (a tree held in memory), or in the
+ * scratch store a big walk spilled its records to, read as they are asked for (then `children` is
+ * empty). Every reader of a whole tree goes through one.
+ */
+export type ChildrenOf = (node: TreeNode) => Iterable<TreeNode>;
+
+/** The children of a tree held in memory. */
+export const ownChildren: ChildrenOf = (node) => node.children;
+
+/**
+ * A walked tree as the walk left it: the summary, its roots, and where each node's children are.
+ * `close()` lets go of the scratch store (deleted); nothing may be read after it.
+ */
+export interface SitemapTreeView {
+  tree: SitemapTree;
+  childrenOf: ChildrenOf;
+  /** Lets go of the scratch store (its file deleted); safe to call twice. */
+  close(): void;
+}
+
+/** Every node below and including `roots`, depth first, in tree order. */
+export function* eachNode(roots: Iterable<TreeNode>, childrenOf: ChildrenOf = ownChildren): Generator<TreeNode> {
+  for (const node of roots) {
+    yield node;
+    yield* eachNode(childrenOf(node), childrenOf);
+  }
+}
+
 /** The sitemaps of the tree not read whole (not fetched, or cut off): what they list may be missing. */
-export function unreadNodes(roots: readonly TreeNode[]): TreeNode[] {
+export function unreadNodes(roots: Iterable<TreeNode>, childrenOf: ChildrenOf = ownChildren): TreeNode[] {
   const unread: TreeNode[] = [];
-  const visit = (node: TreeNode) => {
-    if (!node.ok) unread.push(node);
-    node.children.forEach(visit);
-  };
-  roots.forEach(visit);
+  for (const node of eachNode(roots, childrenOf)) if (!node.ok) unread.push(node);
   return unread;
 }
 
 /** How each sitemap of the tree was read, in tree order. */
-export function* readOutcomes(roots: readonly TreeNode[]): Generator<ReadOutcome> {
-  for (const node of roots) {
-    yield node.read;
-    yield* readOutcomes(node.children);
-  }
+export function* readOutcomes(roots: Iterable<TreeNode>, childrenOf: ChildrenOf = ownChildren): Generator<ReadOutcome> {
+  for (const node of eachNode(roots, childrenOf)) yield node.read;
 }
 
 const COUNT_OF = { error: 'errors', warning: 'warnings', info: 'infos' } as const;
 
 /** Sums over every node of the tree, plus the problems of robots.txt and of the walk (`more`). */
-export function totalsOf(roots: readonly TreeNode[], more: readonly Diagnostic[] = []): TreeTotals {
-  const totals: TreeTotals = {
+export function totalsOf(
+  roots: Iterable<TreeNode>,
+  more: readonly Diagnostic[] = [],
+  childrenOf: ChildrenOf = ownChildren,
+): TreeTotals {
+  const sum = new TotalsSum();
+  for (const node of eachNode(roots, childrenOf)) sum.add(node);
+  return sum.totals(more);
+}
+
+/** Sums of nodes added one at a time (each node alone, not its children). */
+export class TotalsSum {
+  private readonly sums: TreeTotals = {
     sitemaps: 0,
     read: 0,
     failed: 0,
@@ -264,8 +297,10 @@ export function totalsOf(roots: readonly TreeNode[], more: readonly Diagnostic[]
     warnings: 0,
     infos: 0,
   };
-  const range = new LastmodRange(new InstantCache(64));
-  const visit = (node: TreeNode) => {
+  private readonly range = new LastmodRange(new InstantCache(64));
+
+  add(node: TreeNode): void {
+    const totals = this.sums;
     totals.sitemaps += 1;
     if (node.ok) totals.read += 1;
     else totals.failed += 1;
@@ -276,13 +311,16 @@ export function totalsOf(roots: readonly TreeNode[], more: readonly Diagnostic[]
     totals.errors += node.errors;
     totals.warnings += node.warnings;
     totals.infos += node.infos;
-    if (node.newestLastmod) range.add(node.newestLastmod);
-    if (node.oldestLastmod) range.add(node.oldestLastmod);
-    node.children.forEach(visit);
-  };
-  roots.forEach(visit);
-  for (const d of more) totals[COUNT_OF[d.severity]] += 1;
-  if (range.newest) totals.newestLastmod = range.newest;
-  if (range.oldest) totals.oldestLastmod = range.oldest;
-  return totals;
+    if (node.newestLastmod) this.range.add(node.newestLastmod);
+    if (node.oldestLastmod) this.range.add(node.oldestLastmod);
+  }
+
+  /** The sums, with the problems of robots.txt and of the walk (`more`) counted too. */
+  totals(more: readonly Diagnostic[] = []): TreeTotals {
+    const totals = { ...this.sums };
+    for (const d of more) totals[COUNT_OF[d.severity]] += 1;
+    if (this.range.newest) totals.newestLastmod = this.range.newest;
+    if (this.range.oldest) totals.oldestLastmod = this.range.oldest;
+    return totals;
+  }
 }

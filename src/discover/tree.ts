@@ -6,6 +6,12 @@
  * by the one fetchSitemap that `validate` and `parse` use too. Each node keeps a small record
  * (tree-model.ts); the URL entries stream out and are never held.
  *
+ * Memory stays flat however big the tree (issue 25 §2): a node is a number; the sitemaps met are
+ * remembered as fingerprints (8 bytes a URL), the queue is the records not yet started, fed to the
+ * pool a few at a time, and only the nodes being read are objects. Past a bound the records
+ * themselves go to a scratch file (tree-records.ts), read back under their parents to write the
+ * tree out.
+ *
  * A sitemap that failed for a reason that may pass (a refused or broken connection, 429, 5xx, a
  * transfer that broke off; not a timeout, whose time is spent already) gets one more pass once the
  * rest of the tree is read, one sitemap of a host at a time and its attempts back to back, within
@@ -37,11 +43,32 @@ import { InstantCache, LastmodRange } from './lastmod-range.js';
 import type { RobotsTxt } from './robots.js';
 import { findRoots, type Root } from './roots.js';
 import { probeWellKnown, WELL_KNOWN_SITEMAP_PATHS } from './well-known.js';
-import { newRecord, NodeProblems, totalsOf, type SitemapTree, type TreeNode, type TreeProgress } from './tree-model.js';
+import {
+  newRecord,
+  NodeProblems,
+  ownChildren,
+  totalsOf,
+  type SitemapTree,
+  type SitemapTreeView,
+  type TreeNode,
+  type TreeProgress,
+} from './tree-model.js';
+import { DEFAULT_SPILL_AFTER, TreeRecords, type TreeRecordSpill } from './tree-records.js';
+import { UrlIds } from './url-ids.js';
 
 export { resolveStart, type Start } from './roots.js';
-export { totalsOf, unreadNodes } from './tree-model.js';
-export type { FoundBy, RobotsSummary, SitemapTree, TreeNode, TreeProgress, TreeTotals } from './tree-model.js';
+export { eachNode, ownChildren, readOutcomes, totalsOf, unreadNodes } from './tree-model.js';
+export type {
+  ChildrenOf,
+  FoundBy,
+  RobotsSummary,
+  SitemapTree,
+  SitemapTreeView,
+  TreeNode,
+  TreeProgress,
+  TreeTotals,
+} from './tree-model.js';
+export type { TreeRecordSpill } from './tree-records.js';
 
 /** Settings of a tree walk; each has a default. */
 export interface TreeOptions {
@@ -81,6 +108,17 @@ export interface TreeOptions {
    * reports goes with the sitemap's own problems.
    */
   inspect?: ((document: InspectedDocument) => DocumentInspection) | undefined;
+  /**
+   * Where the records of a big tree go, past `spillAfter` sitemaps, instead of memory: e.g.
+   * `() => new TreeSpill()`, a SQLite file in the system's temporary folder, deleted at the end
+   * (what the CLI does). Without it every record stays in memory.
+   */
+  spill?: (() => TreeRecordSpill) | undefined;
+  /**
+   * Sitemaps whose records are held in memory before they go to `spill` (default 20,000, or the
+   * environment's SITEMAPKIT_TREE_SPILL_AFTER).
+   */
+  spillAfter?: number | undefined;
 }
 
 /** A sitemap about to be read, for `TreeOptions.inspect`. */
@@ -114,6 +152,11 @@ export interface SitemapTreeWalk extends AsyncIterable<SourcedEntry> {
   /** The tree summary, settled when the walk ends. Read the entries, or the walk waits for you. */
   readonly tree: Promise<SitemapTree>;
   /**
+   * The tree as the walk left it, to read piece by piece (read `tree` or `view`, not both): a
+   * big tree's nodes stay in their scratch file until you close() it.
+   */
+  readonly view: Promise<SitemapTreeView>;
+  /**
    * The same entries a batch at a time, each beside its sitemap instead of copied with it, for
    * consumers that count every microsecond (read one or the other).
    */
@@ -124,6 +167,8 @@ const DEFAULT_MAX_BYTES = 200 * 1024 * 1024;
 const DEFAULT_EXAMPLES_PER_CODE_IN_TREE = 200;
 const ENTRY_BUFFER = 2048;
 const PROGRESS_EVERY = 4096;
+/** Nodes handed to the pool at once (queued, waiting or running); the rest wait as records. */
+const POOL_FEED = 256;
 /** Failed sitemaps of a host that always get their last pass, however many of the host's failed: it costs little. */
 const FEW_FAILURES = 10;
 
@@ -135,7 +180,32 @@ export async function fetchSitemapTree(
   siteOrUrls: string | readonly string[],
   options: TreeOptions = {},
 ): Promise<SitemapTree> {
+  return materialize(await fetchSitemapTreeView(siteOrUrls, options));
+}
+
+/**
+ * The same walk, its tree left where the walk kept it: a big tree in its scratch file, to be
+ * written out piece by piece through `childrenOf` (report/tree.ts). Close the view once read.
+ */
+export async function fetchSitemapTreeView(
+  siteOrUrls: string | readonly string[],
+  options: TreeOptions = {},
+): Promise<SitemapTreeView> {
   return new TreeWalker(siteOrUrls, options, undefined).run();
+}
+
+/** The whole tree as one object (every node's `children` filled), the scratch file closed. */
+function materialize(view: SitemapTreeView): SitemapTree {
+  try {
+    const fill = (node: TreeNode): TreeNode => {
+      if (node.children.length === 0) node.children = [...view.childrenOf(node)].map(fill);
+      return node;
+    };
+    if (view.childrenOf !== ownChildren) view.tree.roots.forEach(fill);
+    return view.tree;
+  } finally {
+    view.close();
+  }
 }
 
 /**
@@ -146,21 +216,32 @@ export function walkSitemapTree(siteOrUrls: string | readonly string[], options:
   const stop = new AbortController();
   const channel = new Channel<TreeEntry>(ENTRY_BUFFER, () => stop.abort(new Error('the reader stopped')));
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const tree = new TreeWalker(siteOrUrls, { ...options, signal }, channel).run();
-  tree.then(
+  const view = new TreeWalker(siteOrUrls, { ...options, signal }, channel).run();
+  view.then(
     () => channel.close(),
     (error: unknown) => channel.close(error),
   );
   async function* sourced(): AsyncGenerator<SourcedEntry> {
     for await (const batch of channel.batches()) for (const { entry, source } of batch) yield withSource(entry, source);
   }
-  return { tree, [Symbol.asyncIterator]: sourced, batches: () => channel.batches() };
+  let tree: Promise<SitemapTree> | undefined;
+  return {
+    view,
+    // Made when first asked for: a caller that reads the view never holds the whole tree.
+    get tree() {
+      return (tree ??= view.then(materialize));
+    },
+    [Symbol.asyncIterator]: sourced,
+    batches: () => channel.batches(),
+  };
 }
 
 /** One node while the walk runs: its public record, plus what the walk needs to read it. */
 interface WalkNode {
+  id: number;
   record: TreeNode;
-  parent?: WalkNode;
+  /** The id of the index that listed it (0 for a root). */
+  parent: number;
   problems: NodeProblems;
   /** A well-known location's answer, already in hand. */
   fetched?: SitemapBody | undefined;
@@ -179,6 +260,14 @@ interface WalkNode {
   depthLimitReported: boolean;
 }
 
+/** A node whose failure may pass, waiting for its one more pass: only what its record does not hold. */
+interface Retryable {
+  id: number;
+  host: string;
+  retry: RetryState;
+  handedOut: number;
+}
+
 class TreeWalker {
   private readonly http: HttpClient;
   private readonly ownsHttp: boolean;
@@ -188,9 +277,21 @@ class TreeWalker {
   private readonly treeProblems: DiagnosticTally;
   private readonly signal: AbortSignal | undefined;
   private readonly started = Date.now();
-  /** Every sitemap URL met (as listed and as redirected to) → its node; the depth limit. */
-  private readonly walk: IndexWalk<WalkNode>;
-  private readonly nodes: WalkNode[] = [];
+  /** Every sitemap URL met (as listed and as redirected to) → its node's id; the depth limit. */
+  private readonly walk: IndexWalk<number>;
+  /** The record of every node, in memory or in the scratch file. */
+  private readonly records: TreeRecords;
+  /** The roots' records, always in memory (the tree's `roots`), by id. */
+  private readonly roots = new Map<number, TreeNode>();
+  /** What a root brings before it is read (a well-known answer in hand, a guessed scheme). */
+  private readonly rootStarts = new Map<number, Root>();
+  /** Nodes handed to the pool and not settled, by id. */
+  private readonly live = new Map<number, WalkNode>();
+  /** The next id to hand to the pool: every node from it on waits as a record. */
+  private nextToStart = 1;
+  /** Nodes met per host, to tell a host that is down from a flaky one. */
+  private readonly metPerHost = new Map<string, number>();
+  private retryable: Retryable[] = [];
   private readonly pool: WorkPool<WalkNode>;
   private readonly instants = new InstantCache();
   private readonly progress: TreeProgress = { nodesDone: 0, nodesKnown: 0, urls: 0, bytesIn: 0, elapsedMs: 0 };
@@ -202,9 +303,12 @@ class TreeWalker {
     private readonly output: Channel<TreeEntry> | undefined,
   ) {
     this.ownsHttp = !(options.http instanceof HttpClient);
-    this.http =
-      options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http, signal: options.signal });
-    this.walk = new IndexWalk(options.maxDepth ?? DEFAULT_INDEX_DEPTH);
+    // The walk's own client gets no signal: every request carries one already (the pool's task's,
+    // or the walk's), and a client's signal joined to each request's by AbortSignal.any left a
+    // weak reference per request on Node 20 that was never swept (~250 bytes a sitemap).
+    this.http = options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http });
+    this.walk = new IndexWalk(options.maxDepth ?? DEFAULT_INDEX_DEPTH, new UrlIds());
+    this.records = new TreeRecords(options.spillAfter ?? spillAfterFromEnvironment(), options.spill);
     this.maxBytes = options.maxBytesPerSitemap ?? DEFAULT_MAX_BYTES;
     this.examplesPerCode = options.examplesPerCode ?? 20;
     this.treeProblems = new DiagnosticTally(options.examplesPerCodeInTree ?? DEFAULT_EXAMPLES_PER_CODE_IN_TREE);
@@ -212,13 +316,14 @@ class TreeWalker {
     this.pool = new WorkPool<WalkNode>({
       run: (node, context) => this.readNode(node, context),
       onSettled: (node, settled) => this.settled(node, settled),
+      refill: () => this.feed(),
       concurrency: options.concurrency,
       perHost: options.perHost,
       signal: options.signal,
     });
   }
 
-  async run(): Promise<SitemapTree> {
+  async run(): Promise<SitemapTreeView> {
     const tree: SitemapTree = {
       input: typeof this.input === 'string' ? this.input : this.input.join(' '),
       mode: 'sitemaps',
@@ -249,21 +354,46 @@ class TreeWalker {
         };
       }
       for (const root of found.roots) {
-        const node = this.addRoot(root);
-        if (node) tree.roots.push(node.record);
+        const record = this.addRoot(root);
+        if (record) tree.roots.push(record);
       }
-      await this.pool.idle();
+      await this.drain();
       await this.lastPasses();
       if (found.mode === 'site' && found.robots) await this.wellKnownBesideRobots(tree, found.robots);
     } catch (error) {
-      if (!this.signal?.aborted) throw error;
+      if (!this.signal?.aborted) {
+        this.records.close();
+        throw error;
+      }
     } finally {
       if (this.ownsHttp) await this.http.close();
     }
+    const childrenOf = this.records.childrenOf;
     tree.complete = !this.signal?.aborted;
-    tree.totals = totalsOf(tree.roots, [...(tree.robots?.diagnostics ?? []), ...tree.diagnostics]);
+    tree.totals = totalsOf(tree.roots, [...(tree.robots?.diagnostics ?? []), ...tree.diagnostics], childrenOf);
     tree.durationMs = Date.now() - this.started;
-    return tree;
+    return { tree, childrenOf, close: () => this.records.close() };
+  }
+
+  /** Feeds the pool until every node met is read (or the walk is stopped). */
+  private async drain(): Promise<void> {
+    do {
+      this.feed();
+      await this.pool.idle();
+    } while (this.nextToStart <= this.records.size && !this.signal?.aborted);
+  }
+
+  /** Hands the pool the next nodes met, a few at a time: the others wait as records, not as tasks. */
+  private feed(): void {
+    while (this.live.size < POOL_FEED && this.nextToStart <= this.records.size && !this.signal?.aborted) {
+      const node = this.nodeFor(this.nextToStart++);
+      this.start(node);
+    }
+  }
+
+  private start(node: WalkNode): void {
+    this.live.set(node.id, node);
+    this.pool.enqueue(node, new URL(node.record.url).host);
   }
 
   /**
@@ -280,7 +410,7 @@ class TreeWalker {
     // A sitemap of the host that was read, or that failed in a way that may pass, is there.
     if (named.length === 0 || own.some((root) => root.ok || !isMissing(root.status))) return;
     const paths = (this.options.wellKnownPaths ?? WELL_KNOWN_SITEMAP_PATHS).filter(
-      (path) => !this.walk.metAt(new URL(path, site).href),
+      (path) => this.walk.metAt(new URL(path, site).href) === undefined,
     );
     const probed = await probeWellKnown(site, this.http, {
       isAllowed: (url) => robots.rules.isAllowed(url, this.http.userAgent),
@@ -307,41 +437,55 @@ class TreeWalker {
       ),
     );
     if (!probed.found) return;
-    const node = this.addRoot({ url: probed.found.url, foundBy: 'well-known', fetched: probed.found });
-    if (node) tree.roots.push(node.record);
-    await this.pool.idle();
+    const record = this.addRoot({ url: probed.found.url, foundBy: 'well-known', fetched: probed.found });
+    if (record) tree.roots.push(record);
+    await this.drain();
     await this.lastPasses();
   }
 
   /** A root, unless it was declared twice (it is read once). */
-  private addRoot(root: Root): WalkNode | undefined {
-    if (this.walk.metAt(root.url)) return undefined;
-    const node = this.newNode(newRecord(root.url, root.foundBy, 0));
-    node.fetched = root.fetched;
-    node.schemeGuessed = root.schemeGuessed;
-    this.schedule(node);
-    return node;
+  private addRoot(root: Root): TreeNode | undefined {
+    if (this.walk.metAt(root.url) !== undefined) return undefined;
+    const record = newRecord(root.url, root.foundBy, 0);
+    const id = this.meet(record, 0);
+    this.roots.set(id, record);
+    if (root.fetched || root.schemeGuessed) this.rootStarts.set(id, root);
+    return record;
   }
 
-  private newNode(record: TreeNode, parent?: WalkNode): WalkNode {
-    const node: WalkNode = {
+  /** A node met: its record kept, its URL remembered; it waits for its turn in the pool. */
+  private meet(record: TreeNode, parent: number): number {
+    const id = this.records.add(record, parent);
+    this.walk.meet(record.url, id);
+    const host = new URL(record.url).host;
+    this.metPerHost.set(host, (this.metPerHost.get(host) ?? 0) + 1);
+    this.progress.nodesKnown += 1;
+    return id;
+  }
+
+  /** The node of `id`, about to be read: its record as last written, and a fresh reading state. */
+  private nodeFor(id: number): WalkNode {
+    const record = this.roots.get(id) ?? this.records.get(id);
+    const start = this.rootStarts.get(id);
+    this.rootStarts.delete(id);
+    return {
+      id,
       record,
-      ...(parent ? { parent } : {}),
+      parent: this.records.parentOf(id),
       problems: new NodeProblems(record, this.examplesPerCode, this.treeProblems),
+      fetched: start?.fetched,
+      schemeGuessed: start?.schemeGuessed,
       retry: new RetryState(),
       transient: false,
       lastPass: false,
       handedOut: 0,
       depthLimitReported: false,
     };
-    this.walk.meet(record.url, node);
-    this.nodes.push(node);
-    return node;
   }
 
-  private schedule(node: WalkNode): void {
-    this.progress.nodesKnown += 1;
-    this.pool.enqueue(node, new URL(node.record.url).host);
+  /** The record of a node as it is now: being read, a root, or as last written. */
+  private recordOf(id: number): TreeNode {
+    return this.live.get(id)?.record ?? this.roots.get(id) ?? this.records.get(id);
   }
 
   /**
@@ -351,35 +495,31 @@ class TreeWalker {
   private async lastPasses(): Promise<void> {
     for (;;) {
       if (this.signal?.aborted) return;
-      const again = this.nodes.filter((node) => !node.record.ok && node.transient && !node.lastPass);
+      // In the order met, as the first pass read them.
+      const again = this.retryable.splice(0).sort((a, b) => a.id - b.id);
       if (again.length === 0) return;
       const down = this.downHosts(again);
-      for (const node of again) {
-        node.lastPass = true;
-        const host = new URL(node.record.url).host;
+      for (const { id, host, retry, handedOut } of again) {
         if (down.has(host)) continue;
         this.pool.configureHost(host, { concurrency: 1 });
+        const node = this.nodeFor(id);
+        Object.assign(node, { retry, handedOut, lastPass: true });
         this.forgetPass(node);
         this.progress.nodesDone -= 1;
-        this.pool.enqueue(node, host);
+        this.start(node);
       }
-      await this.pool.idle();
+      await this.drain();
     }
   }
 
   /** Hosts where most sitemaps failed, and more than a few: down, not flaky. */
-  private downHosts(failed: readonly WalkNode[]): Set<string> {
-    const count = (nodes: readonly WalkNode[]) => {
-      const byHost = new Map<string, number>();
-      for (const node of nodes) {
-        const host = new URL(node.record.url).host;
-        byHost.set(host, (byHost.get(host) ?? 0) + 1);
-      }
-      return byHost;
-    };
-    const all = count(this.nodes);
+  private downHosts(failed: readonly Retryable[]): Set<string> {
+    const byHost = new Map<string, number>();
+    for (const { host } of failed) byHost.set(host, (byHost.get(host) ?? 0) + 1);
     return new Set(
-      [...count(failed)].filter(([host, n]) => n > FEW_FAILURES && n * 2 > all.get(host)!).map(([host]) => host),
+      [...byHost]
+        .filter(([host, n]) => n > FEW_FAILURES && n * 2 > (this.metPerHost.get(host) ?? 0))
+        .map(([host]) => host),
     );
   }
 
@@ -457,7 +597,7 @@ class TreeWalker {
     node.schemeGuessed = undefined;
     node.record.url = overHttp(node.record.url);
     node.retry = new RetryState();
-    this.walk.meet(node.record.url, node);
+    this.walk.meet(node.record.url, node.id);
     throw new RetryLater(0, `${node.record.url}: the server does not speak TLS`);
   }
 
@@ -473,7 +613,7 @@ class TreeWalker {
     record.redirects = [...fetched.redirects];
     if (fetched.redirects.length > 0) {
       record.finalUrl = fetched.finalUrl;
-      if (!this.walk.metAt(fetched.finalUrl)) this.walk.meet(fetched.finalUrl, node);
+      if (this.walk.metAt(fetched.finalUrl) === undefined) this.walk.meet(fetched.finalUrl, node.id);
     }
     for (const d of fetched.diagnostics) this.report(node, d);
   }
@@ -503,7 +643,8 @@ class TreeWalker {
     }
     if (!node.record.ok) return;
     const digest = opened.digest();
-    conditional.note(node.record, fetched.headers, digest, node.problems.remember(fetched.diagnostics));
+    const children = this.records.childUrls(node.id);
+    conditional.note(node.record, fetched.headers, digest, node.problems.remember(fetched.diagnostics), children);
     if (digest === remembered?.digest) Object.assign(node.record, { unchanged: true, read: 'unchanged' });
   }
 
@@ -604,12 +745,12 @@ class TreeWalker {
   /** The inspection of a document about to be read, when the walk has an inspector. */
   private inspectionOf(node: WalkNode, fetched: SitemapBody): DocumentInspection | undefined {
     if (!this.options.inspect) return undefined;
-    let root = node;
-    while (root.parent) root = root.parent;
+    let root = node.id;
+    while (this.records.parentOf(root) !== 0) root = this.records.parentOf(root);
     return this.options.inspect({
       url: node.record.url,
       finalUrl: fetched.finalUrl,
-      crossSubmitted: root.record.foundBy === 'robots',
+      crossSubmitted: this.recordOf(root).foundBy === 'robots',
       report: (d) => this.report(node, d),
     });
   }
@@ -638,6 +779,13 @@ class TreeWalker {
       );
       node.problems.settle();
     }
+    // The record is final (until a last pass): written, and the node is a number again.
+    this.records.settle(node.id, node.record);
+    this.live.delete(node.id);
+    if (!node.record.ok && node.transient && !node.lastPass) {
+      const { id, retry, handedOut } = node;
+      this.retryable.push({ id, host: new URL(node.record.url).host, retry, handedOut });
+    }
     this.notify();
   }
 
@@ -645,13 +793,17 @@ class TreeWalker {
     const record = node.record;
     if (kind === undefined || record.kind !== undefined) return;
     record.kind = kind;
-    const nesting = nestingIndex(kind, node.parent);
-    if (nesting) {
+    const nesting = nestingIndex(kind, node.parent || undefined);
+    if (nesting !== undefined) {
       this.report(
         node,
-        diagnostic('IDX-002', `a sitemap index listed by the index ${nesting.record.url}: indexes must not be nested`, {
-          source: record.url,
-        }),
+        diagnostic(
+          'IDX-002',
+          `a sitemap index listed by the index ${this.recordOf(nesting).url}: indexes must not be nested`,
+          {
+            source: record.url,
+          },
+        ),
       );
     }
   }
@@ -661,11 +813,12 @@ class TreeWalker {
     const url = detach(withoutFragment(loc)); // kept for the whole walk: not a slice of the index's text
     const source = parent.record.url;
     const known = this.walk.metAt(url);
-    if (known) {
+    if (known !== undefined) {
       // A repeat within the index, or the index itself, an inspecting validator reports with its place.
-      const placedByInspector = this.options.inspect && (known === parent || known.parent === parent);
+      const placedByInspector =
+        this.options.inspect && (known === parent.id || this.records.parentOf(known) === parent.id);
       if (!placedByInspector)
-        this.report(parent, diagnostic('IDX-005', describeRepeat(parent, known, url), { source, url }));
+        this.report(parent, diagnostic('IDX-005', this.describeRepeat(parent, known, url), { source, url }));
       return;
     }
     if (!this.walk.followsChildrenAt(parent.record.depth)) {
@@ -682,9 +835,20 @@ class TreeWalker {
       }
       return;
     }
-    const child = this.newNode(newRecord(url, 'index', parent.record.depth + 1, source), parent);
-    parent.record.children.push(child.record);
-    this.schedule(child);
+    this.meet(newRecord(url, 'index', parent.record.depth + 1, source), parent.id);
+    this.feed();
+  }
+
+  private describeRepeat(parent: WalkNode, known: number, url: string): string {
+    if (known === parent.id) return `the index lists itself (${url}); it is read once`;
+    for (let ancestor = parent.parent; ancestor !== 0; ancestor = this.records.parentOf(ancestor)) {
+      if (ancestor === known) return `loop: ${url} lists this index, which lists it back; it is read once`;
+    }
+    const knownParent = this.records.parentOf(known);
+    if (knownParent === parent.id) return `${url} is listed twice in this index; it is read once`;
+    const where =
+      knownParent !== 0 ? `by ${this.recordOf(knownParent).url}` : `as a root (${this.recordOf(known).foundBy})`;
+    return `${url} is already listed ${where}; it is read once`;
   }
 
   private report(node: WalkNode, d: Diagnostic): void {
@@ -698,14 +862,10 @@ class TreeWalker {
   }
 }
 
-function describeRepeat(parent: WalkNode, known: WalkNode, url: string): string {
-  if (known === parent) return `the index lists itself (${url}); it is read once`;
-  for (let ancestor = parent.parent; ancestor; ancestor = ancestor.parent) {
-    if (ancestor === known) return `loop: ${url} lists this index, which lists it back; it is read once`;
-  }
-  if (known.parent === parent) return `${url} is listed twice in this index; it is read once`;
-  const where = known.parent ? `by ${known.parent.record.url}` : `as a root (${known.record.foundBy})`;
-  return `${url} is already listed ${where}; it is read once`;
+/** SITEMAPKIT_TREE_SPILL_AFTER, when set (tests force the scratch file with a small tree), else the default. */
+function spillAfterFromEnvironment(): number {
+  const set = Number(process.env['SITEMAPKIT_TREE_SPILL_AFTER']);
+  return process.env['SITEMAPKIT_TREE_SPILL_AFTER'] && set >= 0 ? set : DEFAULT_SPILL_AFTER;
 }
 
 /**

@@ -26,14 +26,19 @@ export {
 export { WELL_KNOWN_SITEMAP_PATHS } from '../discover/well-known.js';
 export {
   fetchSitemapTree,
+  fetchSitemapTreeView,
   walkSitemapTree,
+  type ChildrenOf,
   type FoundBy,
   type RobotsSummary,
   type SitemapTree,
+  type SitemapTreeView,
   type SitemapTreeWalk,
   type TreeEntry,
   type TreeNode,
   type TreeOptions,
   type TreeProgress,
+  type TreeRecordSpill,
   type TreeTotals,
 } from '../discover/tree.js';
+export { TreeSpill, type SpilledNode } from '../store/tree-spill.js';

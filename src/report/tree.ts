@@ -8,7 +8,14 @@
 import { RULES } from '../core/catalog.js';
 import { formatDiagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { forTerminal } from '../core/terminal.js';
-import { totalsOf, type SitemapTree, type TreeNode } from '../discover/tree.js';
+import {
+  eachNode,
+  ownChildren,
+  TotalsSum,
+  type ChildrenOf,
+  type SitemapTree,
+  type TreeNode,
+} from '../discover/tree-model.js';
 import { countOf, formatBytes, formatFolded, formatNumber } from './format.js';
 import { painter, type Style } from './paint.js';
 
@@ -25,9 +32,16 @@ export interface TreeReportOptions {
   color?: boolean;
 }
 
-/** The tree for a terminal, as `sitemapkit tree` prints it. */
-export function renderTree(tree: SitemapTree, options: TreeReportOptions = {}): string {
-  return new TreeRenderer(tree, options).render();
+/**
+ * The tree for a terminal, as `sitemapkit tree` prints it. `childrenOf`: where the nodes' children
+ * are, for a tree the walk left in its scratch file (fetchSitemapTreeView).
+ */
+export function renderTree(
+  tree: SitemapTree,
+  options: TreeReportOptions = {},
+  childrenOf: ChildrenOf = ownChildren,
+): string {
+  return new TreeRenderer(tree, options, childrenOf).render();
 }
 
 /** The tree as the JSON document of `tree --json`. */
@@ -39,49 +53,50 @@ export function treeToJson(tree: SitemapTree): string {
  * The JSON document of {@link treeToJson} in pieces, node by node, for a writer to send as it
  * goes: a tree of a million sitemaps is more text than one string may hold ("Invalid string
  * length"), and holding it whole would double the memory of the walk. The pieces, joined, are
- * `JSON.stringify(tree, null, 2)` and a newline.
+ * `JSON.stringify(tree, null, 2)` and a newline, whether the children are in the nodes or read
+ * through `childrenOf` as they are written.
  */
-export function* treeJsonChunks(tree: SitemapTree): Generator<string> {
-  yield* jsonChunks(tree, '');
+export function* treeJsonChunks(tree: SitemapTree, childrenOf: ChildrenOf = ownChildren): Generator<string> {
+  const fields = tree as unknown as Record<string, unknown>;
+  yield* objectChunks(fields, '', (key) => (key === 'roots' ? tree.roots : undefined), childrenOf);
   yield '\n';
 }
 
-/** Objects that hold sitemap nodes (the tree, a node) are written key by key; anything else whole. */
-function holdsNodes(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' && value !== null && (Array.isArray((value as TreeNode).children) || 'roots' in value)
-  );
+/**
+ * An object that holds nodes (the tree, a node) key by key, its plain fields gathered into one
+ * piece, and the field that holds nodes (`nodesAt` gives them) one node at a time.
+ */
+function* objectChunks(
+  value: Record<string, unknown>,
+  indent: string,
+  nodesAt: (key: string) => Iterable<TreeNode> | undefined,
+  childrenOf: ChildrenOf,
+): Generator<string> {
+  const inner = `${indent}  `;
+  let text = '';
+  let first = true;
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
+    text += `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+    first = false;
+    const nodes = nodesAt(key);
+    if (nodes) {
+      let count = 0;
+      for (const node of nodes) {
+        yield `${text}${count++ === 0 ? '[' : ','}\n${inner}  `;
+        text = '';
+        yield* nodeChunks(node, `${inner}  `, childrenOf);
+      }
+      // An empty array is JSON.stringify's "[]".
+      text += count === 0 ? '[]' : `\n${inner}]`;
+    } else text += JSON.stringify(field, null, 2).replace(/\n/g, `\n${inner}`);
+  }
+  yield `${text}${first ? '{}' : `\n${indent}}`}`;
 }
 
-function* jsonChunks(value: unknown, indent: string): Generator<string> {
-  const inner = `${indent}  `;
-  if (Array.isArray(value) && value.some(holdsNodes)) {
-    for (let i = 0; i < value.length; i++) {
-      yield `${i === 0 ? '[' : ','}\n${inner}`;
-      yield* jsonChunks(value[i] ?? null, inner);
-    }
-    yield `\n${indent}]`;
-    return;
-  }
-  if (holdsNodes(value) && !Array.isArray(value)) {
-    // The plain fields gathered into one piece until a field that holds nodes.
-    let text = '';
-    let first = true;
-    for (const [key, field] of Object.entries(value)) {
-      if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
-      text += `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
-      first = false;
-      if (Array.isArray(field) && field.some(holdsNodes)) {
-        yield text;
-        text = '';
-        yield* jsonChunks(field, inner);
-      } else text += JSON.stringify(field, null, 2).replace(/\n/g, `\n${inner}`);
-    }
-    yield `${text}${first ? '{}' : `\n${indent}}`}`;
-    return;
-  }
-  // Newlines in JSON text are its own layout (those of strings are escaped): indented to this depth.
-  yield JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`);
+function nodeChunks(node: TreeNode, indent: string, childrenOf: ChildrenOf): Generator<string> {
+  const record = node as unknown as Record<string, unknown>;
+  return objectChunks(record, indent, (key) => (key === 'children' ? childrenOf(node) : undefined), childrenOf);
 }
 
 class TreeRenderer {
@@ -94,6 +109,7 @@ class TreeRenderer {
   constructor(
     private readonly tree: SitemapTree,
     private readonly options: TreeReportOptions,
+    private readonly childrenOf: ChildrenOf,
   ) {
     this.maxPerRule = options.maxPerRule ?? 20;
     this.maxSiblings = options.maxSiblings ?? 20;
@@ -103,7 +119,7 @@ class TreeRenderer {
 
   render(): string {
     this.header();
-    this.siblings(this.tree.roots, '');
+    this.siblings(this.tree.roots[Symbol.iterator](), '');
     for (const d of this.tree.diagnostics) this.lines.push(this.problem(d, undefined));
     this.lines.push('', this.totals());
     return `${this.lines.join('\n')}\n`;
@@ -136,7 +152,10 @@ class TreeRenderer {
     const branch = last ? '└── ' : '├── ';
     const below = indent + (last ? '    ' : '│   ');
     this.lines.push(`${indent}${branch}${this.paint('bold', this.short(node.url))}  ${this.facts(node)}`);
-    const problemIndent = below + (node.children.length > 0 ? '│ ' : '  ');
+    const children = this.childrenOf(node)[Symbol.iterator]();
+    // The first child read ahead: whether there is one decides the problems' indent.
+    const first = children.next();
+    const problemIndent = below + (first.done ? '  ' : '│ ');
     const shown = new Map<string, { severity: Severity; count: number }>();
     for (const d of node.diagnostics) {
       const code = shown.get(d.code) ?? { severity: d.severity, count: 0 };
@@ -154,25 +173,35 @@ class TreeRenderer {
           `${problemIndent}${this.paint('dim', formatFolded({ code, severity, count: count - printed }))}`,
         );
     }
-    this.siblings(node.children, below);
+    if (!first.done) this.siblings(children, below, first.value);
   }
 
-  /** The first `maxSiblings` nodes one per line, the rest summed up on one line. */
-  private siblings(nodes: readonly TreeNode[], indent: string): void {
-    const shown = nodes.length > this.maxSiblings + 1 ? this.maxSiblings : nodes.length;
-    nodes.slice(0, shown).forEach((node, i) => this.node(node, indent, i === nodes.length - 1));
-    if (shown < nodes.length) this.lines.push(`${indent}└── ${this.summary(nodes.slice(shown))}`);
+  /**
+   * The first `maxSiblings` nodes one per line, the rest summed up on one line; read as they come
+   * (`first`: one already read), so an index of 50,000 children is never a list in memory.
+   */
+  private siblings(nodes: Iterator<TreeNode>, indent: string, first?: TreeNode): void {
+    const head: TreeNode[] = first ? [first] : [];
+    // One past the limit tells a level that is drawn whole from one that is summed up.
+    for (let next; head.length <= this.maxSiblings + 1 && !(next = nodes.next()).done;) head.push(next.value);
+    if (head.length <= this.maxSiblings + 1) {
+      head.forEach((node, i) => this.node(node, indent, i === head.length - 1));
+      return;
+    }
+    head.slice(0, this.maxSiblings).forEach((node) => this.node(node, indent, false));
+    const rest = head.slice(this.maxSiblings);
+    this.lines.push(`${indent}└── ${this.summary(chain(rest, { [Symbol.iterator]: () => nodes }))}`);
   }
 
   /** "… 49,980 more sitemaps: 12 read, 49,968 failed (FETCH-001 ×49,968) · 1,200 URLs (see --json)" */
-  private summary(nodes: readonly TreeNode[]): string {
-    const totals = totalsOf(nodes);
+  private summary(nodes: Iterable<TreeNode>): string {
+    const sum = new TotalsSum();
     const codes = new Map<string, number>();
-    const count = (node: TreeNode) => {
+    for (const node of eachNode(nodes, this.childrenOf)) {
+      sum.add(node);
       for (const [code, n] of Object.entries(node.codes)) codes.set(code, (codes.get(code) ?? 0) + n);
-      node.children.forEach(count);
-    };
-    nodes.forEach(count);
+    }
+    const totals = sum.totals();
     const problems = [...codes].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ×${formatNumber(n)}`);
     const read = `${formatNumber(totals.read)} read, ${formatNumber(totals.failed)} failed`;
     const parts = [
@@ -237,6 +266,10 @@ class TreeRenderer {
   private short(url: string): string {
     return forTerminal(this.origin && url.startsWith(`${this.origin}/`) ? url.slice(this.origin.length) : url);
   }
+}
+
+function* chain<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
 }
 
 /** The origin the tree is about: the site, or the common origin of its roots. */
