@@ -15,13 +15,13 @@ import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import { DEFAULT_CONCURRENCY } from '../crawl/crawler.js';
 import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
-import { DEFAULT_TRAP_LIMITS, type TrapLimits } from '../crawl/traps.js';
+import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { UNREAD_REASONS } from '../crawl/types.js';
 import { hasScheme, withWorkingScheme } from '../discover/roots.js';
 import { RunLock } from '../generate/run-lock.js';
 import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
-import { crawlJob } from '../run/crawl-pages.js';
+import { crawlJob, type CrawlRules } from '../run/crawl-pages.js';
 import { writeCrawlOutputs, type StoredCrawl } from '../run/crawl-outputs.js';
 import { takePart, type Participation } from '../run/session.js';
 import type { WorkKind } from '../run/worker.js';
@@ -435,19 +435,6 @@ class ProgressCounts {
 }
 
 const UNREAD = new Set<string>(UNREAD_REASONS);
-
-/** The crawl's rules as the flags give them: the same for one process and for every worker of a run. */
-export interface CrawlRules {
-  include: string[];
-  exclude: string[];
-  keepParams: string[];
-  stripParams: string[];
-  maxDepth?: number | undefined;
-  trapLimits: { [Limit in keyof TrapLimits]?: number | undefined };
-  maxPageBytes: number;
-  delayMs: number;
-  concurrency: number;
-}
 
 /** The rules from the flags; politeness (--concurrency, --delay) as the network flags read it. */
 export function readCrawlRules(flags: CrawlFlags, perHost: NetworkSettings['perHost']): CrawlRules {

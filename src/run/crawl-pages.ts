@@ -45,10 +45,8 @@ import type { LeasedItem, Lease, NewItem, WorkQueue } from '../store/run-store.j
 import type { Job } from './job.js';
 import type { ItemVisit, WorkKind } from './worker.js';
 
-/** What every worker of a crawl run follows: the creator's flags, as stored with the run. */
-export interface CrawlRunOptions {
-  /** The start URLs, normalised: their origins are the site. */
-  startUrls: string[];
+/** The crawl's rules as the flags give them: the same for one process and for every worker of a run. */
+export interface CrawlRules {
   include: string[];
   exclude: string[];
   keepParams: string[];
@@ -60,6 +58,12 @@ export interface CrawlRunOptions {
   delayMs: number;
   /** Requests in flight to one host, from all workers together. */
   concurrency: number;
+}
+
+/** What every worker of a crawl run follows: the creator's flags, as stored with the run. */
+export interface CrawlRunOptions extends CrawlRules {
+  /** The start URLs, normalised: their origins are the site. */
+  startUrls: string[];
   /** Pages requested at most, by all workers together (the run's budget). */
   maxPages?: number | undefined;
   /** Also start from the URLs of the sitemaps of each origin a start URL lands on. */
