@@ -75,7 +75,6 @@ const PUBLIC_NAMES = [
   'summariseCrawl',
   // audit
   'FINDINGS',
-  'SqliteAuditStore',
   'auditDatabasePaths',
   'auditHtml',
   'checkListing',

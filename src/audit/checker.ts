@@ -1,189 +1,19 @@
 /**
- * The second part of an audit: every sampled listed URL not yet checked goes through the work
- * pool (per-host politeness, robots.txt's Crawl-delay, retries that wait without holding a
- * worker), is fetched unless robots.txt keeps Googlebot or us out of it, checked (./check.ts), and
- * its result committed within COMMIT_WITHIN_MS (in one transaction with its neighbours: one commit
- * per URL cost more than the check): an audit killed at any moment resumes with what it had, and
- * fetches again only the URLs in flight or checked in that last instant. The pool is fed from the
- * state a window at a time, so memory does not grow with the number of URLs.
+ * How an audit checks one listed URL: robots.txt asked first (Googlebot's group, then ours), the
+ * page fetched unless it keeps us out, then judged (./check.ts); the check encoded as the audit's
+ * run keeps it. The worker of the audit's run calls it for each URL it leases.
  */
-import { Batcher } from '../core/batches.js';
-import type { Alternate } from '../core/entry.js';
-import { FingerprintSet } from '../core/fingerprint-set.js';
 import { looksAbsoluteHttp } from '../core/url.js';
-import { RetryState, type HttpClient } from '../http/client.js';
-import { RobotsTxtCache, productToken, type RobotsTxt } from '../discover/robots.js';
-import { WorkPool, type HostPoliteness } from '../pool/index.js';
-import type { AuditState, StoredCheck, StoredListing } from '../store/audit-store.js';
+import type { HttpClient, RetryState } from '../http/client.js';
+import { productToken, type RobotsTxt, type RobotsTxtCache } from '../discover/robots.js';
 import { checkListing, redirectTargets, type CheckContext, type CheckedUrl, type Listing } from './check.js';
 import { findingBits } from './findings.js';
+import type { StoredCheck } from './listings.js';
 import { fetchLiveAnswer, type LiveAnswer } from './live-page.js';
-import { NotFoundProbes } from './soft-404.js';
-
-export interface CheckProgress {
-  /** Sampled URLs checked, by this run and the runs it resumes. */
-  checked: number;
-  /** Sampled URLs to check in all. */
-  total: number;
-  /** Checked URLs with at least one finding. */
-  flagged: number;
-  /** Checked by this run, and the time it has run (for the rate). */
-  checkedNow: number;
-  elapsedMs: number;
-}
-
-export interface CheckOptions {
-  state: AuditState;
-  http: HttpClient;
-  context: Omit<CheckContext, 'isListed'>;
-  /** Decoded bytes read of a page at most. */
-  maxPageBytes: number;
-  /** Requests at once across hosts. */
-  concurrency?: number | undefined;
-  /** Politeness of every host; robots.txt's Crawl-delay raises the delay of its host. */
-  perHost?: Partial<HostPoliteness> | undefined;
-  signal?: AbortSignal | undefined;
-  onProgress?: ((progress: CheckProgress) => void) | undefined;
-}
+import type { NotFoundProbes } from './soft-404.js';
 
 /** The search engine whose robots.txt group decides robots-blocked (with `*` behind it, per RFC 9309). */
 const SEARCH_ENGINE_AGENT = 'Googlebot';
-
-/** Listings read from the state per query, and held in the pool at most (queued, parked or running). */
-const BATCH = 512;
-const WINDOW = 4096;
-/** Checks are committed together, at most this long after they end, or as soon as this many wait. */
-const COMMIT_WITHIN_MS = 100;
-const COMMIT_BATCH = 256;
-
-interface Task {
-  listing: StoredListing;
-  retry: RetryState;
-}
-
-/** Checks every sampled URL not yet checked; true when all were (false when stopped). */
-export async function checkListedUrls(options: CheckOptions): Promise<boolean> {
-  return new ListingChecker(options).run();
-}
-
-class ListingChecker {
-  private readonly state: AuditState;
-  private readonly robots: RobotsTxtCache;
-  /** What each host answers for a URL that cannot exist (soft-404). */
-  private readonly probes: NotFoundProbes;
-  private readonly pool: WorkPool<Task, CheckedUrl>;
-  private readonly politeHosts = new Set<string>();
-  private readonly started = Date.now();
-  private readonly progress: CheckProgress;
-  private cursor = 0;
-  private exhausted = false;
-  private held = 0;
-  /** Checks ended but not yet committed, and the timer that commits them. */
-  private readonly unsaved = new Batcher<{ seq: number; check: StoredCheck }>(COMMIT_BATCH, (checks) => {
-    clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
-    this.state.saveChecks(checks);
-  });
-  private commitTimer: NodeJS.Timeout | undefined;
-  /** URLs listed more than once (few): only those ask the state for their repeats. */
-  private readonly repeated = new FingerprintSet(1024);
-
-  constructor(private readonly options: CheckOptions) {
-    this.state = options.state;
-    this.robots = new RobotsTxtCache(options.http, { signal: options.signal });
-    this.probes = new NotFoundProbes(options.http, this.robots, options.maxPageBytes, options.signal);
-    this.pool = new WorkPool<Task, CheckedUrl>({
-      run: (task, { signal }) => this.check(task, signal),
-      onSettled: (task, settled) => {
-        this.held -= 1;
-        this.save(task, settled.ok ? settled.value : crashedCheck(task.listing.url, settled.error));
-        this.fill();
-      },
-      concurrency: options.concurrency,
-      perHost: options.perHost,
-      signal: options.signal,
-    });
-    this.progress = {
-      checked: this.state.checkedCount(),
-      total: this.state.sampledCount(),
-      flagged: this.state.flaggedCount(),
-      checkedNow: 0,
-      elapsedMs: 0,
-    };
-  }
-
-  async run(): Promise<boolean> {
-    for (const url of this.state.repeatedUrls()) this.repeated.add(url);
-    this.fill();
-    try {
-      await this.pool.idle();
-    } finally {
-      this.commit();
-    }
-    this.notify();
-    return !this.options.signal?.aborted;
-  }
-
-  /** Tops the pool up to WINDOW listings, a batch at a time, in the order they were listed. */
-  private fill(): void {
-    while (!this.exhausted && this.held < WINDOW && !this.options.signal?.aborted) {
-      const batch = this.state.nextToCheck(this.cursor, BATCH);
-      if (batch.length < BATCH) this.exhausted = true;
-      for (const listing of batch) {
-        this.cursor = listing.seq;
-        this.held += 1;
-        this.pool.enqueue({ listing, retry: new RetryState() }, hostOf(listing.url));
-      }
-    }
-  }
-
-  private async check(task: Task, signal: AbortSignal): Promise<CheckedUrl> {
-    const listing = listingOf(task.listing, this.repeated.has(task.listing.url) ? this.state : NO_REPEATS);
-    const { checked } = await checkListedUrl(listing, {
-      http: this.options.http,
-      robots: this.robots,
-      maxPageBytes: this.options.maxPageBytes,
-      signal,
-      retry: task.retry,
-      onRobots: (robots) => this.respectCrawlDelay(listing.url, robots),
-      context: this.options.context,
-      isListed: (url) => this.state.isListed(url),
-      probes: this.probes,
-    });
-    return checked;
-  }
-
-  /** robots.txt's Crawl-delay for us, once per host, when it is longer than the delay asked for. */
-  private respectCrawlDelay(url: string, robots: RobotsTxt): void {
-    const host = hostOf(url);
-    if (this.politeHosts.has(host)) return;
-    this.politeHosts.add(host);
-    const seconds = robots.rules.crawlDelay(this.options.http.userAgent);
-    const delayMs = (seconds ?? 0) * 1000;
-    if (delayMs > (this.options.perHost?.delayMs ?? 0)) this.pool.configureHost(host, { delayMs });
-  }
-
-  private save(task: Task, checked: CheckedUrl): void {
-    this.unsaved.add({ seq: task.listing.seq, check: encodeCheck(checked) });
-    if (this.unsaved.pending > 0) this.commitTimer ??= setTimeout(() => this.commit(), COMMIT_WITHIN_MS);
-    this.progress.checked += 1;
-    this.progress.checkedNow += 1;
-    if (checked.findings.length > 0) this.progress.flagged += 1;
-    this.notify();
-  }
-
-  private commit(): void {
-    clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
-    this.unsaved.flush();
-  }
-
-  private notify(): void {
-    if (!this.options.onProgress) return;
-    this.progress.elapsedMs = Date.now() - this.started;
-    this.options.onProgress({ ...this.progress });
-  }
-}
 
 /** How {@link listedUrlAnswer} asks. */
 export interface ListedUrlFetch {
@@ -200,7 +30,7 @@ export interface ListedUrlFetch {
 /** How a listed URL is checked: how it is asked for, and what its check needs besides. */
 export interface ListedUrlCheck extends ListedUrlFetch {
   context: Omit<CheckContext, 'isListed' | 'notFoundAnswer'>;
-  /** Whether a URL is listed too (a redirect's target): the audit's state, or a run's store. */
+  /** Whether a URL is listed too (a redirect's target): asked of the audit's run. */
   isListed(url: string): boolean | Promise<boolean>;
   /** What each host answers for a URL that cannot exist (soft-404), when the audit asks it. */
   probes?: NotFoundProbes | undefined;
@@ -208,8 +38,8 @@ export interface ListedUrlCheck extends ListedUrlFetch {
 
 /**
  * The one place an audit checks a listed URL: asked for (./live-page.ts), then judged
- * (./check.ts). Used by the audit's pool and by the workers of an audit run alike; `fetched` says
- * whether a request was made for it.
+ * (./check.ts), by the worker of the audit's run (run/audit-checks.ts); `fetched` says whether a
+ * request was made for it.
  */
 export async function checkListedUrl(
   listing: Listing,
@@ -232,8 +62,7 @@ export async function checkListedUrl(
 
 /**
  * What asking for a listed URL gives: nothing to fetch when it is no absolute http(s) URL, not
- * fetched when robots.txt keeps Googlebot or us out, else its live answer. Used by the audit's
- * pool and by the workers of an audit run alike.
+ * fetched when robots.txt keeps Googlebot or us out, else its live answer.
  */
 export async function listedUrlAnswer(url: string, options: ListedUrlFetch): Promise<LiveAnswer> {
   if (!looksAbsoluteHttp(url)) {
@@ -274,22 +103,7 @@ export function crashedCheck(url: string, error: unknown): CheckedUrl {
   };
 }
 
-const NO_REPEATS: Pick<AuditState, 'repeatsOf'> = { repeatsOf: () => [] };
-
-/** A stored listing as the check reads it, with its repeats. */
-export function listingOf(stored: StoredListing, state: Pick<AuditState, 'repeatsOf'>): Listing {
-  const repeats = state.repeatsOf(stored.url);
-  return {
-    url: stored.url,
-    sitemap: stored.sitemap,
-    ...(stored.line === null ? {} : { line: stored.line }),
-    ...(stored.lastmod === null ? {} : { lastmod: stored.lastmod }),
-    ...(stored.alternates === null ? {} : { alternates: JSON.parse(stored.alternates) as Alternate[] }),
-    ...(repeats.length > 0 ? { repeats } : {}),
-  };
-}
-
-/** A check as the state keeps it: the row's facts as JSON, the findings as bits, the live hreflang aside. */
+/** A check as the audit's run keeps it: the row's facts as JSON, the findings as bits, the live hreflang aside. */
 export function encodeCheck(checked: CheckedUrl): StoredCheck {
   const { liveHreflang, ...facts } = checked;
   return {
@@ -297,12 +111,4 @@ export function encodeCheck(checked: CheckedUrl): StoredCheck {
     findings: findingBits(checked.findings),
     ...(liveHreflang ? { liveHreflang: JSON.stringify(liveHreflang) } : {}),
   };
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
 }

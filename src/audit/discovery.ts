@@ -1,9 +1,9 @@
 /**
  * The first part of an audit: the sitemap tree walked once (robots.txt, well-known locations,
  * indexes), every document checked by the validator as it streams by, and every listed URL put in
- * the audit's state, the first listing of each kept, the others remembered as repeats. What the
- * sitemaps themselves get wrong (the validator's problems, sitemaps that could not be read,
- * robots.txt's Sitemap: lines) becomes the audit's site-wide findings.
+ * the audit's listings (./listings.ts), the first listing of each kept, the others remembered as
+ * repeats. What the sitemaps themselves get wrong (the validator's problems, sitemaps that could
+ * not be read, robots.txt's Sitemap: lines) becomes the audit's site-wide findings.
  */
 import { RULES } from '../core/catalog.js';
 import { diagnostic, type Diagnostic, type Severity } from '../core/diagnostics.js';
@@ -11,10 +11,10 @@ import type { Entry } from '../core/entry.js';
 import { fingerprint } from '../core/fingerprint.js';
 import { eachNode, walkSitemapTree, type TreeNode, type TreeOptions, type TreeProgress } from '../discover/tree.js';
 import type { HttpClient } from '../http/client.js';
-import type { AuditState, NewListing } from '../store/audit-store.js';
 import { TreeSpill } from '../store/tree-spill.js';
 import { SitemapSetValidator } from '../validate/sitemap-set.js';
 import { siteHost } from './check.js';
+import type { ListingSink, NewListing } from './listings.js';
 
 /** One sitemap of the tree, as the report lists it. */
 export interface SitemapSummary {
@@ -62,7 +62,8 @@ export interface Discovery {
 }
 
 export interface DiscoveryOptions {
-  state: AuditState;
+  /** Where every listed URL goes. */
+  state: ListingSink;
   http: HttpClient;
   /** The audit's clock (epoch ms). */
   now: number;

@@ -1,14 +1,13 @@
 /**
  * The rows of an audit, one per checked URL (and with a crawl, one per indexable page no sitemap
  * lists), as `--rows` writes them and the report counts them: the listing, what its check found,
- * and the findings that need other URLs (./cross-checks.ts). Read from the state in the order the
- * URLs were listed, lazily, so a million rows cost no more memory than one.
+ * and the findings that need other URLs (./cross-checks.ts). Read from the audit's run in the order
+ * the URLs were listed, lazily, so a million rows cost no more memory than one.
  */
-import type { Alternate } from '../core/entry.js';
-import type { AuditState } from '../store/audit-store.js';
-import type { CheckedUrl } from './check.js';
+import type { CheckedUrl, Listing } from './check.js';
 import { DuplicateContent, missingReturnLink, type CrawlComparison } from './cross-checks.js';
 import { inReportOrder, type Finding } from './findings.js';
+import type { StoredCheck } from './listings.js';
 
 /** One row of an audit: a listed URL checked (or, with a crawl, an indexable page not listed). */
 export interface AuditRow {
@@ -42,12 +41,25 @@ export interface CrawlFacts {
   pages: () => Iterable<{ url: string; outcome: string | null }>;
 }
 
+/** A sampled listed URL, with its check once it is made. */
+export interface CheckedListing extends Omit<Listing, 'repeats'> {
+  check?: StoredCheck | undefined;
+}
+
+/** Where an audit's rows are read from. */
+export interface AuditRowSource {
+  /** The sampled listed URLs, in the order listed. */
+  listings(): AsyncIterable<CheckedListing>;
+  /** The live hreflang links of a listed URL: undefined when it is not listed or not checked, null when it has none. */
+  liveHreflangOf(url: string): string | null | undefined;
+}
+
 /** Every checked row, then (with a crawl) the rows of indexable pages no sitemap lists. */
-export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<AuditRow> {
+export async function* auditRows(source: AuditRowSource, crawl?: CrawlFacts): AsyncGenerator<AuditRow> {
   const duplicates = new DuplicateContent();
-  for (const stored of state.rows()) {
-    if (stored.result === null) continue;
-    const checked = JSON.parse(stored.result) as Omit<CheckedUrl, 'liveHreflang'>;
+  for await (const stored of source.listings()) {
+    if (stored.check === undefined) continue;
+    const checked = JSON.parse(stored.check.result) as Omit<CheckedUrl, 'liveHreflang'>;
     const findings = new Set(checked.findings);
     const details = { ...checked.details };
     const add = (finding: Finding, detail: string | undefined) => {
@@ -55,13 +67,11 @@ export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<Aud
       findings.add(finding);
       details[finding] = detail;
     };
-    if (stored.alternates !== null) {
-      const alternates = JSON.parse(stored.alternates) as Alternate[];
+    if (stored.alternates !== undefined)
       add(
         'hreflang-no-return',
-        missingReturnLink(stored.url, alternates, (url) => state.liveHreflangOf(url)),
+        missingReturnLink(stored.url, stored.alternates, (url) => source.liveHreflangOf(url)),
       );
-    }
     // Only a page worth reaching is an orphan: a 4xx, a 5xx or a redirect has its own finding already.
     if (crawl && checked.indexable) add('orphan', crawl.comparison.orphan(stored.url));
     const duplicateOf = duplicates.firstOf(stored.url, checked.digest);
@@ -72,11 +82,11 @@ export function* auditRows(state: AuditState, crawl?: CrawlFacts): Generator<Aud
     yield {
       url: stored.url,
       sitemap: stored.sitemap,
-      ...(stored.line === null ? {} : { line: stored.line }),
+      ...(stored.line === undefined ? {} : { line: stored.line }),
       ...pick(checked, 'status', 'finalUrl', 'contentType'),
       indexable: checked.indexable,
       findings: inReportOrder(findings),
-      ...(stored.lastmod === null ? {} : { lastmod: stored.lastmod }),
+      ...(stored.lastmod === undefined ? {} : { lastmod: stored.lastmod }),
       ...pick(checked, 'lastModified', 'pageModified', 'finalStatus', 'targetListed', 'canonical'),
       ...(duplicateOf === undefined ? {} : { duplicateOf }),
       details,

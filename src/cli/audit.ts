@@ -1,28 +1,142 @@
 /**
  * `sitemapkit audit SITE_OR_SITEMAP_URL`: does what the site declares match what it serves? Flags
- * and printing only; the work is src/audit/.
+ * and printing only; the work is src/audit/ and the audit's run (run/audit-checks.ts).
+ *
+ * Every audit is a run: in one process, one worker here on the audit state file of the site (a
+ * queue of its own, which --resume continues); on workers (--run, --store, --workers), any number
+ * of processes on a shared store. The process that creates the run reads the sitemaps and sets
+ * down every listed URL; once every one is checked, the outputs are written from the queue
+ * (run/audit-outputs.ts), by the same code as `run finish`.
  */
-import { resolve } from 'node:path';
-import { runAudit, type AuditPhase } from '../audit/audit.js';
-import type { CheckProgress } from '../audit/checker.js';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { crawlForAudit } from '../audit/audit.js';
 import type { CrawlProgress } from '../crawl/crawler.js';
-import type { TreeProgress } from '../discover/tree.js';
+import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
+import { resolveStart, type TreeProgress } from '../discover/tree.js';
+import { RunLock } from '../generate/run-lock.js';
 import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
-import { formatDuration } from '../report/tree.js';
 import { formatNumber } from '../report/format.js';
-import { SqliteAuditStore } from '../store/audit-store.js';
+import { formatDuration } from '../report/tree.js';
+import { auditJob, FLAGGED, NOT_SAMPLED, planAuditRun } from '../run/audit-checks.js';
+import { writeAuditOutputs, type AuditOutputs, type StoredAudit } from '../run/audit-outputs.js';
+import { runOfJob } from '../run/job.js';
+import { takePart, type Participation, type RunPlan } from '../run/session.js';
+import type { WorkKind } from '../run/worker.js';
 import { CrawlStore } from '../store/crawl-store.js';
+import { RunStore, type RunRecord, type WorkQueue } from '../store/run-store.js';
 import { auditDatabasePaths, DEFAULT_STATE_DIR } from '../store/site-database.js';
+import { refuseFormerStore } from '../store/state-file.js';
 import { UsageError, defineCommand, type Io, type ParsedArgs } from './command.js';
+import { defineFlags, type FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
-import { readNetworkOptions } from './network-options.js';
-import { readNow } from './now-option.js';
-import { AUDIT_FLAGS, readAuditOutputs, siteOf, writeAuditOutputs } from './audit-common.js';
-import { auditOnWorkers } from './audit-run.js';
-import { RUN_FLAGS_NOTE, WORKERS, wantsRun } from './run-options.js';
+import { networkFlags, readNetworkOptions, type NetworkSettings } from './network-options.js';
+import { nowFlag, readNow } from './now-option.js';
+import { budgetExitCode, PROBLEM_FLAGS } from './problem-options.js';
 import { ProgressLine } from './progress.js';
+import {
+  endOfPart,
+  readParticipation,
+  RUN_FLAGS,
+  RUN_FLAGS_NOTE,
+  WORKERS,
+  wantsRun,
+  workerCommandLine,
+} from './run-options.js';
 import { readSiteInput } from './site-input.js';
+
+const OUTPUT = 'Output';
+const CHECKS = 'Checks';
+export const EXIT_STATUS = 'Exit status (an audit stopped before the end always exits 1; continue it with --resume)';
+const STATE = 'State';
+
+/** The flags of `sitemapkit audit`, in one process or on workers. */
+export const AUDIT_FLAGS = defineFlags({
+  json: {
+    type: 'boolean',
+    group: OUTPUT,
+    help: "the report as one JSON object: site, complete, sitemaps, urls, summary, checks (per finding: code, severity, title, count, the first 100 examples), siteChecks (the sitemaps' problems), charts",
+  },
+  rows: {
+    type: 'string',
+    value: 'FILE',
+    group: OUTPUT,
+    help: 'every row to FILE: JSON Lines, or CSV when FILE ends in .csv',
+  },
+  html: {
+    type: 'string',
+    value: 'FILE',
+    group: OUTPUT,
+    help: 'the report as one self-contained HTML file (charts, a table per finding with a filter box; no request leaves it; prints well)',
+  },
+  quiet: { type: 'boolean', short: 'q', group: OUTPUT, help: 'no progress line on stderr' },
+  ...nowFlag(CHECKS, "the audit's clock, for reproducible reports (a resumed audit keeps its first run's)"),
+  'max-urls': {
+    type: 'integer',
+    value: 'N',
+    group: CHECKS,
+    help: 'check a deterministic sample of N listed URLs (the same ones every run), stated in the report',
+  },
+  'max-depth': {
+    type: 'integer',
+    value: 'N',
+    min: 0,
+    default: 5,
+    group: CHECKS,
+    help: 'sitemap index levels followed below a root',
+  },
+  'max-page-bytes': {
+    type: 'integer',
+    value: 'N',
+    default: DEFAULT_MAX_PAGE_BYTES,
+    group: CHECKS,
+    help: 'read at most N bytes of a page',
+  },
+  crawl: { type: 'boolean', group: CHECKS, help: 'also crawl the site from its home page, as "crawl" does' },
+  'max-pages': { type: 'integer', value: 'N', group: CHECKS, help: 'with --crawl: request at most N pages' },
+  'fail-on': {
+    ...PROBLEM_FLAGS['fail-on'],
+    group: EXIT_STATUS,
+    help: 'error, warning, or never: the least severe finding that fails the audit (never: only an audit that could not finish exits 1)',
+  },
+  'max-errors': {
+    type: 'integer',
+    value: 'N',
+    min: 0,
+    default: 0,
+    group: EXIT_STATUS,
+    help: 'tolerate up to N findings at or above --fail-on: a budget for CI',
+  },
+  state: {
+    type: 'string',
+    value: 'DIR',
+    group: STATE,
+    defaultText: `${DEFAULT_STATE_DIR}/`,
+    help: "where the audit's state lives: each URL checked is committed within a tenth of a second",
+  },
+  resume: {
+    type: 'boolean',
+    group: STATE,
+    help: 'continue an interrupted audit of this site (Ctrl-C, SIGTERM, even kill -9) without checking a URL twice',
+  },
+  ...networkFlags('pool'),
+  ...RUN_FLAGS,
+});
+
+export type AuditFlags = FlagValues<typeof AUDIT_FLAGS>;
+
+/** Where the outputs go and what fails the audit, from the flags. */
+function readAuditOutputs(flags: AuditFlags): AuditOutputs {
+  const { rows: rowsFile, html: htmlFile } = flags;
+  return {
+    ...(rowsFile === undefined ? {} : { rowsFile }),
+    ...(htmlFile === undefined ? {} : { htmlFile }),
+    json: flags.json,
+    failOn: flags.failOn,
+    maxErrors: flags.maxErrors,
+  };
+}
 
 export const command = defineCommand({
   spec: {
@@ -74,115 +188,274 @@ process that sees it (or again by sitemapkit run finish). Not with --crawl or --
   run,
 });
 
+/** The name of the run an audit of one process keeps in its state file. */
+const LOCAL_RUN = 'audit';
+
 async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number> {
   const { flags } = args;
-  if (wantsRun(flags)) return auditOnWorkers(args, io);
+  const onWorkers = wantsRun(flags);
+  if (onWorkers)
+    for (const [flag, why] of [
+      ['resume', 'a run resumes by itself: start the same command again with the same --run'],
+      ['crawl', 'is not available on workers yet: audit with --crawl in one process'],
+    ] as const)
+      if (flags[flag]) throw new UsageError(`--${flag} ${why}`);
   const input = readSiteInput(args);
-  const outputs = readAuditOutputs(flags, io);
-  const { maxUrls, maxPages } = flags;
+  const outputs = readAuditOutputs(flags);
+  const { maxPages, quiet, resume } = flags;
   if (maxPages !== undefined && !flags.crawl) throw new UsageError('--max-pages goes with --crawl');
-  const { quiet } = flags;
   const network = readNetworkOptions(flags, io, { quiet });
-  const paths = auditDatabasePaths(resolve(flags.state ?? DEFAULT_STATE_DIR), siteOf(input));
-  const { resume } = flags;
-  const state = new SqliteAuditStore(paths.audit, { fresh: !resume });
-  const crawlStore = flags.crawl ? new CrawlStore(paths.crawl, { fresh: !resume }) : undefined;
-  const http = new HttpClient(network.http);
+  const stateDir = resolve(flags.state ?? DEFAULT_STATE_DIR);
+  const paths = auditDatabasePaths(stateDir, siteOf(input));
+  let local: LocalState | undefined;
+  let who: Participation;
+  if (onWorkers) who = readParticipation(flags, `audit ${siteOf(input)}`, stateDir);
+  else {
+    local = await openLocalState(paths.audit, input, resume, io);
+    // As the audit state always was: a commit survives kill -9 (it is the system's), not a power cut.
+    who = { store: paths.audit, name: LOCAL_RUN, workerOnly: false, durability: 'OFF' };
+  }
   const interruption = listenForInterruption();
-  const progress = quiet ? undefined : auditProgress(io);
+  const http = new HttpClient({ ...network.http, signal: interruption.signal });
+  const progress = quiet ? undefined : new ProgressLine(io);
+  const crawlStore = local && flags.crawl ? new CrawlStore(paths.crawl, { fresh: !resume }) : undefined;
+  const started = Date.now();
   try {
-    const now = settleClock(state, readNow(flags.now), resume, input, io);
-    return await writeAuditOutputs(outputs, io, {
-      stateFile: paths.audit,
-      beforeOutputs: () => progress?.clear(),
-      report: (onRow) =>
-        runAudit(input, {
-          state,
-          http,
-          now,
-          maxUrls,
-          maxDepth: flags.maxDepth,
-          maxPageBytes: flags.maxPageBytes,
-          concurrency: network.concurrency,
-          perHost: network.perHost,
-          crawl: crawlStore ? { store: crawlStore, maxPages } : undefined,
-          signal: interruption.signal,
-          ...(progress ? progress.callbacks : {}),
-          onRow,
-        }),
-    });
+    const now = local ? settleClock(local, readNow(flags.now), io) : (readNow(flags.now) ?? new Date()).getTime();
+    // A run on workers writes where its creator says, whoever writes it: the paths made absolute.
+    const stored = {
+      input,
+      outputs: onWorkers
+        ? {
+            ...outputs,
+            ...(outputs.rowsFile === undefined ? {} : { rowsFile: resolve(outputs.rowsFile) }),
+            ...(outputs.htmlFile === undefined ? {} : { htmlFile: resolve(outputs.htmlFile) }),
+          }
+        : outputs,
+    };
+    const plan = async (): Promise<RunPlan<StoredAudit>> => {
+      if (!quiet && onWorkers) io.stderr.write('reading the sitemaps…\n');
+      const planned = await planAuditRun(input, {
+        http,
+        now,
+        maxUrls: flags.maxUrls,
+        maxDepth: flags.maxDepth,
+        maxPageBytes: flags.maxPageBytes,
+        concurrency: network.concurrency,
+        perHost: network.perHost,
+        signal: interruption.signal,
+        onProgress: (p: TreeProgress) =>
+          progress?.update(
+            () => `reading sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs listed`,
+          ),
+      });
+      progress?.clear();
+      if (!quiet && onWorkers) io.stderr.write(`${formatNumber(planned.toCheck)} listed URLs to check on workers\n`);
+      return { ...planned, options: { ...planned.options, ...stored } };
+    };
+    const taken = await takePart(
+      who,
+      { kind: auditJob.kind, make: plan },
+      async (run, store) => {
+        const kind = auditJob.step(run, { store, http });
+        const pace = { concurrency: run.options.concurrency };
+        if (local === undefined) return { kind, pace };
+        const counts = await CheckCounts.of(store, run.name);
+        // Each URL is committed as its check ends, so kill -9 loses only those in flight.
+        return { kind: counts.counting(kind, () => progress?.update(() => counts.line())), commitEach: true, pace };
+      },
+      { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
+      interruption.signal,
+    );
+    if (local === undefined)
+      return await endOfPart('audit', who, taken, io, async () => {
+        const written = await writeAuditOutputs(taken.store, taken.run, io, { durationMs: Date.now() - started });
+        return budgetExitCode('audit', written, written.budget, io.stderr);
+      });
+    try {
+      progress?.clear();
+      // An audit of one process resumed writes where this command says.
+      const run = { ...taken.run, options: { ...(taken.run.options as StoredAudit), outputs } };
+      const crawl =
+        crawlStore && taken.run.state === 'done'
+          ? await crawlTheSite(taken.store, run, {
+              http,
+              network,
+              crawlStore,
+              maxPages,
+              progress,
+              signal: interruption.signal,
+            })
+          : undefined;
+      const written = await writeAuditOutputs(taken.store, run, io, {
+        durationMs: Date.now() - started,
+        crawl,
+        stateFile: local.file,
+        beforeOutputs: () => progress?.clear(),
+      });
+      return budgetExitCode('audit', written, written.budget, io.stderr);
+    } finally {
+      await taken.store.close();
+    }
   } finally {
     progress?.clear();
     interruption.dispose();
-    state.close();
     crawlStore?.close();
     await http.close();
+    await local?.lock.release();
   }
+}
+
+/** The origin the state is named after: the site's, or the first sitemap URL's. */
+function siteOf(input: string | string[]): string {
+  const start = resolveStart(typeof input === 'string' ? input : input[0]!);
+  return start.mode === 'site' ? start.site : new URL(start.url).origin;
+}
+
+/** The audit state of a site in one process: its file (the run's queue), held by this audit alone. */
+interface LocalState {
+  file: string;
+  lock: RunLock;
+  /** The audit the file holds, with --resume. */
+  kept?: StoredAudit | undefined;
 }
 
 /**
- * The audit's clock: --now, else the real one; kept in the state, so that a resumed audit judges
- * its URLs by the clock its first run judged the others by.
+ * The audit state of a site, held by this audit alone. Without --resume it starts afresh; with it,
+ * the audit of the same input the file holds goes on (a file without one starts afresh, said on
+ * stderr); a file of an earlier sitemapkit is an error naming it.
  */
-function settleClock(
-  state: SqliteAuditStore,
-  asked: Date | undefined,
-  resume: boolean,
-  input: string | string[],
-  io: Io,
-): number {
-  const inputText = typeof input === 'string' ? input : input.join(' ');
-  const kept = state.getMeta('now');
-  if (resume && kept !== undefined) {
-    const keptInput = state.getMeta('input');
-    if (keptInput !== undefined && keptInput !== inputText)
+async function openLocalState(file: string, input: string | string[], resume: boolean, io: Io): Promise<LocalState> {
+  mkdirSync(dirname(file), { recursive: true });
+  const { lock } = await RunLock.acquire(`${file}.lock`, file);
+  try {
+    const kept = resume && existsSync(file) ? await keptAudit(file) : undefined;
+    if (kept === undefined) {
+      if (resume) io.stderr.write(`sitemapkit audit: no audit to resume in ${file}; starting afresh\n`);
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    } else if (inputText(kept.input) !== inputText(input))
       throw new UsageError(
-        `the audit state in ${state.file} is of "${keptInput}", not "${inputText}": audit again without --resume, or give --state another folder`,
+        `the audit state in ${file} is of "${inputText(kept.input)}", not "${inputText(input)}": audit again without --resume, or give --state another folder`,
       );
-    if (asked !== undefined && asked.getTime() !== Number(kept))
-      io.stderr.write(
-        `sitemapkit audit: resuming with the first run's clock ${new Date(Number(kept)).toISOString()}, not --now\n`,
-      );
-    return Number(kept);
+    return { file, lock, kept };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
-  if (resume) io.stderr.write(`sitemapkit audit: no audit to resume in ${state.file}; starting afresh\n`);
-  const now = (asked ?? new Date()).getTime();
-  state.setMeta('now', String(now));
-  state.setMeta('input', inputText);
-  return now;
 }
 
-/** The progress line of each part of the audit. */
-function auditProgress(io: Io): {
-  callbacks: {
-    onPhase: (phase: AuditPhase) => void;
-    onDiscoveryProgress: (progress: TreeProgress) => void;
-    onCheckProgress: (progress: CheckProgress) => void;
-    onCrawlProgress: (progress: CrawlProgress) => void;
-  };
-  clear: () => void;
-} {
-  const line = new ProgressLine(io);
-  let phaseStarted = Date.now();
-  return {
-    callbacks: {
-      onPhase: () => {
-        line.clear();
-        phaseStarted = Date.now();
+/** The audit a state file holds: none when it holds no run (cut short while reading the sitemaps). */
+async function keptAudit(file: string): Promise<StoredAudit | undefined> {
+  refuseFormerStore(
+    file,
+    { table: 'audit_urls', what: 'the audit state' },
+    'audit again without --resume to start afresh',
+  );
+  const store = await RunStore.open(file);
+  try {
+    const run = await store.run(LOCAL_RUN);
+    return run === undefined ? undefined : runOfJob<StoredAudit>(auditJob, run).options;
+  } finally {
+    await store.close();
+  }
+}
+
+function inputText(input: string | string[]): string {
+  return typeof input === 'string' ? input : input.join(' ');
+}
+
+/**
+ * The audit's clock: --now, else the real one; a resumed audit keeps its first run's, so that it
+ * judges its URLs by the clock the others were judged by.
+ */
+function settleClock(local: LocalState, asked: Date | undefined, io: Io): number {
+  if (local.kept === undefined) return (asked ?? new Date()).getTime();
+  const kept = local.kept.now;
+  if (asked !== undefined && asked.getTime() !== kept)
+    io.stderr.write(
+      `sitemapkit audit: resuming with the first run's clock ${new Date(kept).toISOString()}, not --now\n`,
+    );
+  return kept;
+}
+
+/** --crawl: the site crawled from its home page, as "crawl" does, once every listed URL is checked. */
+async function crawlTheSite(
+  store: WorkQueue,
+  run: RunRecord,
+  how: {
+    http: HttpClient;
+    network: NetworkSettings;
+    crawlStore: CrawlStore;
+    maxPages: number | undefined;
+    progress: ProgressLine | undefined;
+    signal: AbortSignal;
+  },
+): ReturnType<typeof crawlForAudit> {
+  const { options } = runOfJob<StoredAudit>(auditJob, run);
+  const listed: string[] = [];
+  for await (const item of store.items(run.id)) listed.push(item.url);
+  const crawlStarted = Date.now();
+  const kept = new Map<string, string>();
+  return crawlForAudit(options.discovery, {
+    state: { getMeta: (key) => kept.get(key), setMeta: (key, value) => kept.set(key, value), listedUrls: () => listed },
+    http: how.http,
+    now: options.now,
+    maxPageBytes: options.maxPageBytes,
+    concurrency: how.network.concurrency,
+    perHost: how.network.perHost,
+    crawl: { store: how.crawlStore, maxPages: how.maxPages },
+    signal: how.signal,
+    onCrawlProgress: (p: CrawlProgress) =>
+      how.progress?.update(() => `crawling: ${formatCrawlProgress(p, Date.now() - crawlStarted)}`),
+  });
+}
+
+/**
+ * The counts of the progress line of an audit of one process: read from the queue when the work
+ * starts (a resumed audit's earlier checks included), and counted from each check after.
+ */
+class CheckCounts {
+  private readonly started = Date.now();
+  private checkedNow = 0;
+
+  private constructor(
+    private checked: number,
+    private readonly total: number,
+    private flagged: number,
+  ) {}
+
+  static async of(store: WorkQueue, name: string): Promise<CheckCounts> {
+    const status = await store.status(name);
+    const outcomes = status?.outcomes ?? {};
+    let checked = 0;
+    for (const [outcome, n] of Object.entries(outcomes)) if (outcome !== NOT_SAMPLED) checked += n;
+    return new CheckCounts(checked, checked + (status?.todo ?? 0), outcomes[FLAGGED] ?? 0);
+  }
+
+  /** `kind`, its checks counted here; `draw` told after each. */
+  counting<Result>(kind: WorkKind<Result>, draw: () => void): WorkKind<Result> {
+    return {
+      ...kind,
+      hostDelay: (host, signal) => kind.hostDelay(host, signal),
+      visit: async (item, lease, signal) => {
+        const visit = await kind.visit(item, lease, signal);
+        if (visit.outcome !== undefined) {
+          this.checked += 1;
+          this.checkedNow += 1;
+          if (visit.outcome === FLAGGED) this.flagged += 1;
+          draw();
+        }
+        return visit;
       },
-      onDiscoveryProgress: (p) =>
-        line.update(() => `reading sitemaps ${p.nodesDone}/${p.nodesKnown} · ${formatNumber(p.urls)} URLs listed`),
-      onCheckProgress: (p) => line.update(() => checkLine(p)),
-      onCrawlProgress: (p) => line.update(() => `crawling: ${formatCrawlProgress(p, Date.now() - phaseStarted)}`),
-    },
-    clear: () => line.clear(),
-  };
-}
+    };
+  }
 
-/** "checked 12,345/1,000,000 · 850 URLs/s · 37 with findings · ETA 19 min 22 s" */
-function checkLine(p: CheckProgress): string {
-  const rate = p.elapsedMs > 0 ? (p.checkedNow * 1000) / p.elapsedMs : 0;
-  const left = p.total - p.checked;
-  const eta = rate > 0 ? ` · ETA ${formatDuration((left / rate) * 1000)}` : '';
-  return `checked ${formatNumber(p.checked)}/${formatNumber(p.total)} · ${formatNumber(Math.round(rate))} URLs/s · ${formatNumber(p.flagged)} with findings${eta}`;
+  /** "checked 12,345/1,000,000 · 850 URLs/s · 37 with findings · ETA 19 min 22 s" */
+  line(): string {
+    const elapsedMs = Date.now() - this.started;
+    const rate = elapsedMs > 0 ? (this.checkedNow * 1000) / elapsedMs : 0;
+    const left = this.total - this.checked;
+    const eta = rate > 0 ? ` · ETA ${formatDuration((left / rate) * 1000)}` : '';
+    return `checked ${formatNumber(this.checked)}/${formatNumber(this.total)} · ${formatNumber(Math.round(rate))} URLs/s · ${formatNumber(this.flagged)} with findings${eta}`;
+  }
 }

@@ -13,6 +13,7 @@
 import { EXIT_FAILED, EXIT_OK } from './command.js';
 import { defineFlags } from './flags.js';
 import { readWhole, type ReadOutcome } from '../core/outcome.js';
+import { formatNumber } from '../report/format.js';
 
 /** Problems printed of each rule before the rest are only counted. */
 export const DEFAULT_MAX_PER_RULE = 20;
@@ -73,4 +74,26 @@ export function exitCode(outcome: RunOutcome, failOn: FailOn): number {
 export function problemsReached(outcome: Pick<RunOutcome, 'errors' | 'warnings'>, failOn: FailOn): number {
   if (failOn === 'never') return 0;
   return failOn === 'error' ? outcome.errors : outcome.errors + outcome.warnings;
+}
+
+/**
+ * The exit code of outputs written against a budget (an audit's --max-errors): 1 when they failed
+ * (whatever --fail-on says), or when their problems at or above --fail-on are more than allowed,
+ * which stderr is told.
+ */
+export function budgetExitCode(
+  command: string,
+  written: { failures: readonly string[]; errors: number; warnings: number },
+  budget: { failOn: FailOn; allowed: number },
+  stderr: { write(chunk: string): unknown },
+): number {
+  const outcome = { failed: written.failures.length > 0, ...written, allowed: budget.allowed };
+  const failing = problemsReached(outcome, budget.failOn);
+  if (failing > budget.allowed) {
+    const over = budget.allowed > 0 ? `, over the budget of ${formatNumber(budget.allowed)} (--max-errors)` : '';
+    stderr.write(
+      `sitemapkit ${command}: ${formatNumber(failing)} finding${failing === 1 ? '' : 's'} at or above ${budget.failOn}${over}\n`,
+    );
+  }
+  return exitCode(outcome, budget.failOn);
 }

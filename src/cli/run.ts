@@ -9,7 +9,7 @@ import { outputWriter } from '../run/outputs.js';
 import { RunStore, type RunStatus } from '../store/run-store.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, defineCommand, type Io } from './command.js';
 import { defineFlags } from './flags.js';
-import { writeAuditRunOutputs } from './audit-run.js';
+import { budgetExitCode } from './problem-options.js';
 import { RUN_FLAGS, storeLocation } from './run-options.js';
 import { writeRowsFile } from './tree-sites.js';
 
@@ -124,9 +124,9 @@ async function finish(store: RunStore, name: string, io: Io): Promise<number> {
   const writer = outputWriter(run.kind);
   if (writer !== undefined) {
     const written = await writer(store, run, io, { durationMs: (run.doneAt ?? run.createdAt) - run.createdAt });
+    if (written.budget !== undefined) return budgetExitCode(run.kind, written, written.budget, io.stderr);
     return written.failures.length > 0 ? EXIT_FAILED : EXIT_OK;
   }
-  if (run.kind === 'audit') return writeAuditRunOutputs(store, run, io);
   const out = (run.options as { out?: string }).out;
   if (out === undefined) {
     io.stderr.write(`sitemapkit run: "${name}" was started without --out: it has no outputs to write\n`);

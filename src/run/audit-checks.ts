@@ -2,27 +2,29 @@
  * An audit as work of a run: each item is a listed URL, leased with the other listed URLs of its
  * host, its listing (sitemap, line, lastmod, alternates, repeats) the item's input. A worker asks
  * for it at its host's pace (robots.txt Crawl-delay, --delay, --concurrency across all workers)
- * and checks it with the audit's own check (audit/check.ts); the check, encoded as the audit's
- * state keeps it, is the item's result. The process that creates the run walks the sitemaps once
- * (audit/discovery.ts) and sets down every listed URL: those to check, and the others (outside
- * --max-urls's sample), settled at once, so that whether a redirect's target is listed is one
- * look-up in the store.
+ * and checks it with the audit's own check (audit/checker.ts); the check, encoded, is the item's
+ * result. The process that creates the run walks the sitemaps once (audit/discovery.ts) and sets
+ * down every listed URL: those to check, and the others (outside --max-urls's sample), settled at
+ * once, so that whether a redirect's target is listed is one look-up in the queue. An audit of
+ * one process is such a run, with one worker, on a queue of its own.
  *
- * The outputs come from a state of one process rebuilt from the store (restoreAuditRun), so that
- * the rows, the report and its findings across URLs (hreflang return links) are those of the
- * audit of one process.
+ * The outputs are read from the queue (./audit-outputs.ts).
  */
+import { chooseSample } from '../audit/audit.js';
 import type { Listing } from '../audit/check.js';
-import { checkListedUrl, crashedCheck, encodeCheck, listingOf } from '../audit/checker.js';
-import type { Discovery } from '../audit/discovery.js';
+import { checkListedUrl, crashedCheck, encodeCheck } from '../audit/checker.js';
+import { discoverListings, type Discovery } from '../audit/discovery.js';
+import { ListingBook, type StoredCheck } from '../audit/listings.js';
 import type { AuditReport } from '../audit/report.js';
 import { NotFoundProbes } from '../audit/soft-404.js';
 import { looksAbsoluteHttp } from '../core/url.js';
+import type { TreeProgress } from '../discover/tree.js';
 import type { HttpClient } from '../http/client.js';
+import { DEFAULT_HOST_POLITENESS, type HostPoliteness } from '../pool/index.js';
 import { RobotsTxtCache } from '../discover/robots.js';
-import type { AuditState, NewListing, StoredCheck } from '../store/audit-store.js';
-import type { LeasedItem, NewItem, RunRecord, WorkQueue } from '../store/run-store.js';
+import type { LeasedItem, NewItem, WorkQueue } from '../store/run-store.js';
 import type { Job } from './job.js';
+import type { RunPlan } from './session.js';
 import type { ItemVisit, WorkKind } from './worker.js';
 
 /** What every worker of an audit run follows, and what its report needs: set down by its creator. */
@@ -46,23 +48,63 @@ export type ListingInput = Omit<Listing, 'url'>;
 
 /** Outcomes of an audit item: checked (with findings or without), or listed outside the sample. */
 export const NOT_SAMPLED = 'not-sampled';
+export const FLAGGED = 'flagged';
+
+/** How the creator of an audit run reads the sitemaps, and what every worker is to follow. */
+export interface AuditPlanOptions {
+  http: HttpClient;
+  /** The audit's clock (epoch ms). */
+  now: number;
+  /** Check a deterministic sample of at most this many URLs. */
+  maxUrls?: number | undefined;
+  /** Index levels followed below a root (default 5). */
+  maxDepth?: number | undefined;
+  /** Decoded bytes read of a page at most. */
+  maxPageBytes: number;
+  /** Requests at once across hosts while the sitemaps are read, and the politeness of every host. */
+  concurrency?: number | undefined;
+  perHost?: Partial<HostPoliteness> | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: TreeProgress) => void) | undefined;
+}
 
 /**
- * The items of an audit whose discovery (and sample) is in `state`: every sampled listing to
- * check, in the order listed, then every other listed URL, settled as not sampled.
+ * The creator's part: the sitemaps read once, the sample chosen, and the run planned, every
+ * sampled listing an item to check, in the order listed, then every other listed URL, settled.
  */
-export function listingItems(state: AuditState): NewItem[] {
+export async function planAuditRun(
+  input: string | readonly string[],
+  options: AuditPlanOptions,
+): Promise<RunPlan<AuditRunOptions> & { toCheck: number }> {
+  const book = new ListingBook();
+  const discovery = await discoverListings(input, { ...options, state: book });
+  if (!discovery.complete) throw new Error('stopped while reading the sitemaps: nothing was set down; start again');
+  const sample = chooseSample(book, options.maxUrls);
+  const perHost = { ...DEFAULT_HOST_POLITENESS, ...options.perHost };
+  const runOptions: AuditRunOptions = {
+    now: options.now,
+    maxPageBytes: options.maxPageBytes,
+    delayMs: perHost.delayMs,
+    concurrency: perHost.concurrency,
+    discovery,
+    listed: book.listedCount,
+    ...(sample === undefined ? {} : { sample }),
+  };
+  return {
+    kind: auditJob.kind,
+    options: runOptions,
+    seeds: listingItems(book),
+    pace: { concurrency: perHost.concurrency },
+    state: 'running',
+    toCheck: book.sampledCount,
+  };
+}
+
+function listingItems(book: ListingBook): NewItem[] {
   const items: NewItem[] = [];
-  const sampled = new Set<string>();
-  for (const stored of state.rows()) {
-    const { url, ...input } = listingOf(stored, state);
-    sampled.add(url);
-    items.push({ url, host: hostOf(url), input });
-  }
-  if (sampled.size < state.listedCount())
-    for (const url of state.listedUrls())
-      if (!sampled.has(url))
-        items.push({ url, host: hostOf(url), outcome: NOT_SAMPLED, detail: 'outside the sample (--max-urls)' });
+  for (const { url, ...input } of book.sample()) items.push({ url, host: hostOf(url), input });
+  for (const url of book.unsampled())
+    items.push({ url, host: hostOf(url), outcome: NOT_SAMPLED, detail: 'outside the sample (--max-urls)' });
   return items;
 }
 
@@ -109,47 +151,9 @@ function auditChecks(
         checked = crashedCheck(item.url, error);
       }
       const result: StoredCheck = encodeCheck(checked);
-      return { outcome: checked.findings.length > 0 ? 'flagged' : 'clean', fetched, result };
+      return { outcome: checked.findings.length > 0 ? FLAGGED : 'clean', fetched, result };
     },
   };
-}
-
-/** Listings written to the rebuilt state per transaction. */
-const BATCH = 5_000;
-
-/**
- * Rebuilds the state of one process from the run's items, into `into` (a fresh state): each
- * checked listing, in the order listed, with its repeats and its check.
- */
-export async function restoreAuditRun(store: WorkQueue, run: RunRecord, into: AuditState): Promise<void> {
-  let listings: NewListing[] = [];
-  let checks: { seq: number; check: StoredCheck }[] = [];
-  // A fresh state numbers its listings 1, 2, 3… in the order added.
-  let seq = 0;
-  const flush = () => {
-    into.addListings(listings);
-    into.saveChecks(checks);
-    listings = [];
-    checks = [];
-  };
-  for await (const item of store.items(run.id)) {
-    if (item.input === undefined) continue;
-    const input = item.input as ListingInput;
-    seq += 1;
-    listings.push({
-      url: item.url,
-      sitemap: input.sitemap,
-      line: input.line,
-      lastmod: input.lastmod,
-      ...(input.alternates === undefined ? {} : { alternates: JSON.stringify(input.alternates) }),
-      sampleKey: seq,
-    });
-    for (const repeat of input.repeats ?? [])
-      into.addRepeat(item.url, { sitemap: repeat.sitemap, line: repeat.line ?? null, detail: repeat.detail });
-    if (item.result !== undefined) checks.push({ seq, check: item.result as StoredCheck });
-    if (listings.length >= BATCH) flush();
-  }
-  flush();
 }
 
 /** The host an item is queued under: its origin (a URL that has none is queued apart, and fails its check). */

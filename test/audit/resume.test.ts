@@ -91,7 +91,9 @@ describe('audit --resume after SIGKILL', () => {
     if (!existsSync(file)) return 0;
     const db = new Database(file, { readonly: true });
     try {
-      return db.prepare<[], { n: number }>('SELECT count(*) AS n FROM audit_urls WHERE result IS NOT NULL').get()!.n;
+      return db
+        .prepare<[], { n: number }>('SELECT count(*) AS n FROM sitemapkit_run_items WHERE result IS NOT NULL')
+        .get()!.n;
     } catch {
       return 0; // the tables are not there yet
     } finally {

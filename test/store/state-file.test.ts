@@ -12,7 +12,6 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { after, describe, it } from 'node:test';
-import { AUDIT_STATE_SCHEMA, SqliteAuditStore } from '../../src/store/audit-store.js';
 import { CRAWL_STATE_SCHEMA, CrawlStore } from '../../src/store/crawl-store.js';
 import { GENERATE_LEDGER_SCHEMA, GenerateLedger, GenerateLedgerReader } from '../../src/store/generate-ledger.js';
 import type { StoreSchema } from '../../src/store/migrations.js';
@@ -81,14 +80,6 @@ const STORES: StoreCase[] = [
     open: (file) => new CrawlStore(file),
     seed: "INSERT INTO crawl_meta (key, value) VALUES ('start-url', 'https://e.com/')",
     reads: (file) => withStore(new CrawlStore(file), (store) => store.getMeta('start-url') === 'https://e.com/'),
-  },
-  {
-    name: 'the audit state',
-    schema: AUDIT_STATE_SCHEMA,
-    fixture: 'audit-store',
-    open: (file) => new SqliteAuditStore(file),
-    seed: "INSERT INTO audit_meta (key, value) VALUES ('site', 'https://e.com/')",
-    reads: (file) => withStore(new SqliteAuditStore(file), (store) => store.getMeta('site') === 'https://e.com/'),
   },
 ];
 
