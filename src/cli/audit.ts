@@ -113,7 +113,7 @@ export const AUDIT_FLAGS = defineFlags({
     value: 'DIR',
     group: STATE,
     defaultText: `${DEFAULT_STATE_DIR}/`,
-    help: "where the audit's state lives: each URL checked is committed within a tenth of a second",
+    help: "where the audit's state lives (the queue of its run): each URL is committed as its check ends",
   },
   resume: {
     type: 'boolean',
