@@ -190,6 +190,11 @@ process that sees it (or again by sitemapkit run finish). Not with --crawl or --
 
 /** The name of the run an audit of one process keeps in its state file. */
 const LOCAL_RUN = 'audit';
+/**
+ * URLs leased at a time by the one worker of an audit of one process: no other worker waits for
+ * them, and each claim is a transaction (bench:audit).
+ */
+const LOCAL_BATCH = 64;
 
 async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number> {
   const { flags } = args;
@@ -262,7 +267,12 @@ async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number
         if (local === undefined) return { kind, pace };
         const counts = await CheckCounts.of(store, run.name);
         // Each URL is committed as its check ends, so kill -9 loses only those in flight.
-        return { kind: counts.counting(kind, () => progress?.update(() => counts.line())), commitEach: true, pace };
+        return {
+          kind: counts.counting(kind, () => progress?.update(() => counts.line())),
+          commitEach: true,
+          batch: LOCAL_BATCH,
+          pace,
+        };
       },
       { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
       interruption.signal,
