@@ -51,12 +51,15 @@ export class ListingBook implements ListingSink {
   private readonly repeats = new Map<string, Repeat[]>();
   /** The URLs of the sample, once --max-urls narrowed it. */
   private sampled: Set<string> | undefined;
+  /** Whether a sitemap names hreflang alternates of a URL (else no return link needs looking up). */
+  hasAlternates = false;
 
   addListings(listings: readonly NewListing[]): number {
     let added = 0;
     for (const listing of listings)
       if (!this.listings.has(listing.url)) {
         this.listings.set(listing.url, listing);
+        if (listing.alternates !== undefined) this.hasAlternates = true;
         added += 1;
       }
     return added;

@@ -41,6 +41,8 @@ export interface AuditRunOptions {
   /** URLs listed, and the sample checked when --max-urls narrowed it. */
   listed: number;
   sample?: AuditReport['sample'];
+  /** False when no sitemap names hreflang alternates: the report looks up no return link. */
+  alternates?: boolean;
 }
 
 /** An item's input: how the sitemaps list its URL. */
@@ -89,6 +91,7 @@ export async function planAuditRun(
     discovery,
     listed: book.listedCount,
     ...(sample === undefined ? {} : { sample }),
+    alternates: book.hasAlternates,
   };
   return {
     kind: auditJob.kind,

@@ -141,8 +141,10 @@ class AuditRunRows implements AuditRowSource {
 
   static async read(store: WorkQueue, run: RunRecord): Promise<AuditRunRows> {
     const targets = new Set<string>();
-    for await (const item of store.items(run.id))
-      for (const { href } of (item.input as ListingInput | undefined)?.alternates ?? []) targets.add(href);
+    // A run set down by an earlier release does not say: its items are read for alternates.
+    if (runOfJob(auditJob, run).options.alternates !== false)
+      for await (const item of store.items(run.id))
+        for (const { href } of (item.input as ListingInput | undefined)?.alternates ?? []) targets.add(href);
     const live = new Map<string, string | null>();
     if (targets.size > 0)
       for await (const item of store.items(run.id))
