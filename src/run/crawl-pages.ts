@@ -17,18 +17,19 @@
  * pace) and adds their URLs as seeds, a chunk at a time; the run is not done before it is.
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
-import { trapLimits } from '../crawl/crawler.js';
 import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
 import { visitPage, type PageVisit, type PageVisitor, type Refusal } from '../crawl/visit.js';
-import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
+import { queryVariantPath, queryVariantTrap, trapLimits, type TrapLimits } from '../crawl/traps.js';
 import {
   isPermanentFailure,
   isTimeoutFailure,
   RETRIED_REASONS,
   type FetchedPage,
+  type FinishedUrl,
+  type FoundUrl,
   type LeftOutReason,
   type PageFetcher,
   type RobotsPolicy,
@@ -40,7 +41,6 @@ import { RetryState, type HttpClient } from '../http/client.js';
 import { RetryLater } from '../pool/index.js';
 import { Turns } from '../pool/turns.js';
 import { unreadSitemapsProblem } from '../report/crawl.js';
-import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import type { LeasedItem, Lease, NewItem, WorkQueue } from '../store/run-store.js';
 import type { Job } from './job.js';
 import type { ItemVisit, WorkKind } from './worker.js';
@@ -104,14 +104,23 @@ export function landedFact(startUrl: string): string {
   return `landed ${startUrl}`;
 }
 
+/**
+ * How a crawl's step reaches the site, beyond the worker's HTTP client: a library caller may hand
+ * in its own fetcher (to read a site from disk, say) or robots.txt policy.
+ */
+export interface CrawlSeams {
+  fetcher?: PageFetcher | undefined;
+  robots?: RobotsPolicy | undefined;
+}
+
 /** The crawl as a job: a listed page's entry is its item's result. */
-export const crawlJob: Job<CrawlRunOptions, UrlEntry> = {
+export const crawlJob: Job<CrawlRunOptions, UrlEntry, CrawlSeams> = {
   kind: 'crawl',
-  step: ({ options, id }, { store, http }) =>
+  step: ({ options, id }, { store, http, fetcher, robots }) =>
     new CrawlPages(
       options,
-      httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
-      robotsTxtPolicy(http, http.userAgent),
+      fetcher ?? httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
+      robots ?? robotsTxtPolicy(http, http.userAgent),
       http,
       store,
       id,
@@ -240,7 +249,6 @@ class CrawlPages implements WorkKind<UrlEntry> {
       const how = {
         // The fetcher's waits between attempts defer the item in the queue: no lease waits.
         fetch: lastTry ? { retries: 0, triedBefore: true } : { deferRetries: this.retryState(item) },
-        retryLater: false,
         // A page tried again was counted among its path's query variants at its first try.
         refuse: firstTry ? () => this.admitQueryVariant(url) : undefined,
         onAnswer: seed ? (fetched: FetchedPage) => this.land(url, fetched, facts) : undefined,
