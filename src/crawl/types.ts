@@ -1,7 +1,8 @@
 /**
- * The crawler's seams: it fetches through a PageFetcher and asks a RobotsPolicy, both injected,
- * so the HTTP layer and the robots.txt module of discover/ plug in (see ./adapters.ts) and tests
- * can drive the crawler directly.
+ * The crawl's types. Its seams: it fetches through a PageFetcher and asks a RobotsPolicy, both
+ * injected, so the HTTP layer and the robots.txt module of discover/ plug in (see ./adapters.ts)
+ * and tests can drive the crawler directly. Then what a visit settles (FinishedUrl, FoundUrl),
+ * what is left out and why, and how a crawl is told and ends (CrawlProgress, CrawlResult).
  */
 import type { UrlEntry } from '../core/entry.js';
 import type { RetryState } from '../http/client.js';

@@ -1,8 +1,9 @@
 /**
- * A crawl as work of a run: each item is a page URL, leased with the other URLs of its host, and
- * judged as the crawler of one process judges it (crawl/page-rules.ts): robots.txt, then the
- * fetch, then the verdict and the URLs it leads to, which become items of the run (on any host of
- * the site: a site of several hosts is crawled host by host, each at its own pace).
+ * A crawl as work of a run, the one way every crawl is worked (one worker here or many): each item
+ * is a page URL, leased with the other URLs of its host, visited (crawl/visit.ts) and judged
+ * (crawl/page-rules.ts): robots.txt, then the fetch, then the verdict and the URLs it leads to,
+ * which become items of the run (on any host of the site: a site of several hosts is crawled host
+ * by host, each at its own pace).
  *
  * The run starts with its start URLs alone ('starting'): a start URL that redirects to another
  * origin (http → https, example.com → www.example.com) makes that origin part of the site, a fact
@@ -12,9 +13,9 @@
  * whichever worker claims the item next makes the next attempt.
  *
  * With --use-sitemaps, the start URL's visit adds one more item on the origin it landed on: the
- * reading of that origin's sitemaps (as a crawl of one process reads them once it knows its site).
- * The worker that claims it reads them under its lease (one sitemap at a time, at the host's
- * pace) and adds their URLs as seeds, a chunk at a time; the run is not done before it is.
+ * reading of that origin's sitemaps, once the crawl knows its site. The worker that claims it
+ * reads them under its lease (one sitemap at a time, at the host's pace) and adds their URLs as
+ * seeds, a chunk at a time; the run is not done before it is.
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
 import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
@@ -94,7 +95,7 @@ export const LAST_TRIES = 100;
 /** Sitemap URLs added to the run per transaction. */
 const SEED_CHUNK = 1_000;
 
-/** The outcome of the pages left when the run's page budget is spent, as a crawl of one process says it. */
+/** The outcome of the pages left when the run's page budget is spent. */
 export function beyondMaxPages(maxPages: number): { outcome: string; detail: string } {
   return { outcome: 'max-pages', detail: `not fetched: --max-pages ${maxPages} reached` };
 }
