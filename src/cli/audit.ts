@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { runAudit, type AuditPhase } from '../audit/audit.js';
 import type { CheckProgress } from '../audit/checker.js';
-import type { CrawlProgress } from '../crawl/crawler.js';
+import type { CrawlProgress } from '../crawl/types.js';
 import type { TreeProgress } from '../discover/tree.js';
 import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
