@@ -134,11 +134,17 @@ export const AUDIT_STATE_SCHEMA: StoreSchema = {
 
 const LISTING_COLUMNS = 'u.seq, u.url, s.url AS sitemap, u.line, u.lastmod, u.alternates';
 
+/** Sitemap ids kept in memory at most. */
+const SITEMAP_IDS_KEPT = 4096;
+
 export class SqliteAuditStore implements AuditState {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly statements;
-  /** Sitemap URL → id: a few per audit, each written once. */
+  /**
+   * Sitemap URL → id, for the sitemaps met lately: a sitemap's listings come together, and a tree
+   * may hold a million sitemaps, so older ones are looked up again in the file.
+   */
   private readonly sitemapIds = new Map<string, number>();
   private readonly addTransaction;
   private readonly saveTransaction;
@@ -215,6 +221,7 @@ export class SqliteAuditStore implements AuditState {
     if (id === undefined) {
       this.statements.addSitemap.run(url);
       id = this.statements.sitemapId.get(url)!.id;
+      if (this.sitemapIds.size === SITEMAP_IDS_KEPT) this.sitemapIds.clear();
       this.sitemapIds.set(url, id);
     }
     return id;
