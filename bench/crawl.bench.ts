@@ -5,7 +5,7 @@
  *   site (20,000 pages by default), with the same concurrency. Prints pages/s, CPU per page, peak
  *   RSS, the ratios, and how the listed sets differ.
  * - retries (issue 15 §3): a 5,000-page site where 1% of the pages answer 500, crawled with
- *   concurrency 8 by sitemapkit with its default retries, by sitemapkit with `--retries 0`, and by
+ *   concurrency 8 by sitemapkit with its default retries, by sitemapkit with `--retries 0`, by the library's `crawlSite`, and by
  *   a minimal crawler (fetch and htmlparser2, no politeness, no retries, no state): the practical
  *   limit. Goal: the default crawl within 1.3× of `--retries 0`, so a URL waiting for its retry
  *   does not hold a worker, and `--retries 0` at least 0.8× the minimal crawler's rate (issue 26:
@@ -33,7 +33,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Parser } from 'htmlparser2';
 import { parseCommandArgs, type Io } from '../src/cli/command.js';
-import { command as crawlCommand } from '../src/cli/crawl.js';
+import { CRAWL_NETWORK_DEFAULTS, command as crawlCommand } from '../src/cli/crawl.js';
+import { HttpClient } from '../src/http/client.js';
+import { crawlSite } from '../src/run/crawl-site.js';
 import { normaliseCrawlUrl } from '../src/crawl/normalise.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -151,6 +153,20 @@ async function runSitemapkit(origin: string, concurrency: number, work: string, 
   const xml = readFileSync(join(out, 'sitemap.xml'), 'utf8');
   const listed = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
   return { tool: 'sitemapkit', ms, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS, listed };
+}
+
+/** The library's `crawlSite`: the same run on a temporary queue, its entries read back. */
+async function runLibrary(origin: string, concurrency: number): Promise<CrawlerRun> {
+  const http = new HttpClient({ retries: CRAWL_NETWORK_DEFAULTS.retries });
+  const started = performance.now();
+  const listed: string[] = [];
+  try {
+    for await (const entry of crawlSite({ startUrl: `${origin}/`, http, concurrency })) listed.push(entry.loc);
+  } finally {
+    await http.close();
+  }
+  const ms = performance.now() - started;
+  return { tool: 'crawlSite (library)', ms, cpuMs: cpuMs(), maxRssKb: process.resourceUsage().maxRSS, listed };
 }
 
 interface Generator {
@@ -290,7 +306,7 @@ function child(mode: string, args: string[]) {
 }
 
 async function measure(
-  tool: 'sitemapkit' | 'peer' | 'minimal',
+  tool: 'sitemapkit' | 'library' | 'peer' | 'minimal',
   origin: string,
   concurrency: number,
   work: string,
@@ -352,12 +368,13 @@ async function retriesPart(): Promise<void> {
       // Issue 26's plain way: the same crawl as a run with one worker in this process, on a SQLite queue.
       const store = ['--store', join(work, `runs-${failing}.sqlite`)];
       const onRun = await measure('sitemapkit', origin, RETRIES_CONCURRENCY, work, site, [...store, '--run', failing]);
+      const library = await measure('library', origin, RETRIES_CONCURRENCY, work, site);
       const minimal = await measure('minimal', origin, RETRIES_CONCURRENCY, work, site);
       noRetries.tool = 'sitemapkit --retries 0';
       onRun.tool = 'sitemapkit --run (SQLite)';
       console.log('');
       console.log('crawler                    requests   seconds   listed');
-      for (const run of [retrying, noRetries, onRun, minimal])
+      for (const run of [retrying, noRetries, onRun, library, minimal])
         console.log(
           `${run.tool.padEnd(25)}  ${String(run.requests).padStart(8)}  ${(run.ms / 1000).toFixed(1).padStart(8)}  ${String(run.listed.length).padStart(7)}`,
         );
@@ -372,6 +389,9 @@ async function retriesPart(): Promise<void> {
       );
       console.log(
         `--run on a shared SQLite store, one worker: ${(onRun.ms / retrying.ms).toFixed(2)}× the time of the crawl of one process`,
+      );
+      console.log(
+        `crawlSite (library, default retries): ${(library.ms / retrying.ms).toFixed(2)}× the time of sitemapkit crawl`,
       );
     });
   }
@@ -437,10 +457,16 @@ async function againstPeer(): Promise<void> {
 const [mode, ...args] = process.argv.slice(2);
 if (mode === '--serve') {
   serveBenchSite(Number(args[0]), args[1] as Failing);
-} else if (mode === '--run-sitemapkit' || mode === '--run-peer' || mode === '--run-minimal') {
+} else if (
+  mode === '--run-sitemapkit' ||
+  mode === '--run-library' ||
+  mode === '--run-peer' ||
+  mode === '--run-minimal'
+) {
   const [origin, concurrency, work, ...extra] = args as [string, string, string, ...string[]];
   const runs = {
     '--run-sitemapkit': () => runSitemapkit(origin, Number(concurrency), work, extra),
+    '--run-library': () => runLibrary(origin, Number(concurrency)),
     '--run-peer': () => runPeer(origin, Number(concurrency), work),
     '--run-minimal': () => runMinimal(origin, Number(concurrency)),
   };

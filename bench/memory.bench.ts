@@ -5,9 +5,10 @@
  *
  *  - tree and audit (sample of 10 URLs) over an index of 2,500 urlsets of 400 URLs, each URL
  *    breaking three rules (3,000,000 problems), and over the same tree without errors;
- *  - tree --json over 20 nested indexes of 50,000 children each (1,000,000 sitemaps, each
- *    fetched), at each size of MEMORY_BENCH_CHILDREN (a list: "10000,20000"), with the growth per
- *    sitemap between two sizes (flat: the records are in the walk's scratch file) and, up to
+ *  - tree --json and audit (sample of 10 URLs) over 20 nested indexes of 50,000 children each
+ *    (1,000,000 sitemaps, each fetched), at each size of MEMORY_BENCH_CHILDREN (a list:
+ *    "10000,20000"), with the growth per sitemap between two sizes (flat: the records are in the
+ *    walk's scratch file, and a request keeps nothing once it is over) and, up to
  *    PEER_CHILDREN, against its peer: the same walk with every record held in memory
  *    (SITEMAPKIT_TREE_SPILL_AFTER=Infinity, as before issue 25). When the largest size is below
  *    50,000 the full size is extrapolated from the last two, and says so.
@@ -15,7 +16,8 @@
  * The server (127.0.0.1, test/helpers/generated-sitemaps.ts) generates each document when asked
  * and runs in this process; each CLI run is a child of its own under /usr/bin/time. Smaller runs:
  * MEMORY_BENCH_SITEMAPS (default 2500), MEMORY_BENCH_CHILDREN (default 50000);
- * MEMORY_BENCH_ONLY=errors or nested runs one half. Fetching a million sitemaps from 127.0.0.1
+ * MEMORY_BENCH_ONLY=errors or nested runs one half; MEMORY_BENCH_NESTED=tree (or audit) runs one
+ * command on the nested trees. Fetching a million sitemaps from 127.0.0.1
  * takes a while: on a busy two-core machine 20 × 10,000 took about two minutes.
  */
 import { spawn } from 'node:child_process';
@@ -34,6 +36,7 @@ const BUDGET_MB = 400;
 const sitemaps = Number(process.env.MEMORY_BENCH_SITEMAPS ?? 2500);
 const childSizes = (process.env.MEMORY_BENCH_CHILDREN ?? '50000').split(',').map(Number);
 const only = process.env.MEMORY_BENCH_ONLY;
+const nestedCommands = (process.env.MEMORY_BENCH_NESTED ?? 'tree,audit').split(',');
 /** The in-memory peer runs up to this size (past it, it takes gigabytes: the reason for the spill). */
 const PEER_CHILDREN = 10_000;
 const FULL_CHILDREN = 50_000;
@@ -53,20 +56,26 @@ try {
       });
     }
   }
-  const nested: { children: number; mb: number }[] = [];
+  const nested = new Map<string, { children: number; mb: number }[]>();
   if (only !== 'errors') {
-    for (const children of childSizes) {
-      const mb = await peakRss('tree', `/nested/20-${children}.xml`, ['--json']);
-      nested.push({ children, mb });
-      const peer =
-        children <= PEER_CHILDREN
-          ? await peakRss('tree', `/nested/20-${children}.xml`, ['--json'], { SITEMAPKIT_TREE_SPILL_AFTER: 'Infinity' })
-          : undefined;
-      rows.push({
-        label: `tree --json, 20 nested × ${children}`,
-        mb,
-        ...(peer === undefined ? {} : { peer, peerIs: 'the tree in memory' }),
-      });
+    for (const command of nestedCommands) {
+      const extra = command === 'audit' ? ['--max-urls', '10', '--timeout', '5'] : ['--json'];
+      const label = command === 'audit' ? 'audit' : 'tree --json';
+      const sizes: { children: number; mb: number }[] = [];
+      nested.set(label, sizes);
+      for (const children of childSizes) {
+        const mb = await peakRss(command, `/nested/20-${children}.xml`, extra);
+        sizes.push({ children, mb });
+        const peer =
+          children <= PEER_CHILDREN
+            ? await peakRss(command, `/nested/20-${children}.xml`, extra, { SITEMAPKIT_TREE_SPILL_AFTER: 'Infinity' })
+            : undefined;
+        rows.push({
+          label: `${label}, 20 nested × ${children}`,
+          mb,
+          ...(peer === undefined ? {} : { peer, peerIs: 'the tree in memory' }),
+        });
+      }
     }
   }
 
@@ -76,16 +85,17 @@ try {
     const ratio = peer ? `  ${(mb / peer).toFixed(2)}× ${peerIs} (${Math.round(peer)} MB)` : '';
     console.log(`  ${label.padEnd(40)} ${String(Math.round(mb)).padStart(6)} MB  ${verdict}${ratio}`);
   }
-  const [small, large] = nested.slice(-2);
-  if (small && large && large.children > small.children) {
+  for (const [label, sizes] of nested) {
+    const [small, large] = sizes.slice(-2);
+    if (!small || !large || large.children <= small.children) continue;
     const perSitemap = ((large.mb - small.mb) * 1e6) / ((large.children - small.children) * 20);
     console.log(
-      `  growth between 20 × ${small.children} and 20 × ${large.children}: ${perSitemap.toFixed(0)} bytes a sitemap`,
+      `  ${label}: growth between 20 × ${small.children} and 20 × ${large.children}: ${perSitemap.toFixed(0)} bytes a sitemap`,
     );
     if (large.children < FULL_CHILDREN) {
       const full = large.mb + (Math.max(0, perSitemap) * (FULL_CHILDREN - large.children) * 20) / 1e6;
       console.log(
-        `  20 × ${FULL_CHILDREN} extrapolated from those two: ${Math.round(full)} MB  ${full < BUDGET_MB ? 'within' : 'OVER'} (not measured)`,
+        `  ${label}: 20 × ${FULL_CHILDREN} extrapolated from those two: ${Math.round(full)} MB  ${full < BUDGET_MB ? 'within' : 'OVER'} (not measured)`,
       );
     }
   }

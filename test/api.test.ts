@@ -63,7 +63,6 @@ const PUBLIC_NAMES = [
   'parseRobotsTxt',
   'walkSitemapTree',
   // crawl
-  'CrawlStore',
   'DEFAULT_CONCURRENCY',
   'DEFAULT_MAX_PAGE_BYTES',
   'DEFAULT_TRAP_LIMITS',

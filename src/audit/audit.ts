@@ -10,11 +10,11 @@
  *
  * then one pass over the run's rows makes the report (and streams the rows to whoever writes them).
  */
-import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
-import { crawlSite, type CrawlProgress } from '../crawl/crawler.js';
+import type { CrawlProgress } from '../crawl/types.js';
 import type { HttpClient } from '../http/client.js';
 import type { CrawlStore } from '../store/crawl-store.js';
 import type { HostPoliteness } from '../pool/index.js';
+import { crawlSiteInto, readCrawlRun } from '../run/crawl-site.js';
 import { CrawlComparison } from './cross-checks.js';
 import type { Discovery } from './discovery.js';
 import type { ListingBook } from './listings.js';
@@ -93,21 +93,24 @@ export function chooseSample(book: ListingBook, maxUrls: number | undefined): Au
   };
 }
 
-/** Crawls the audited site from its home page, the crawler as `crawl` runs it. */
+/**
+ * Crawls the audited site from its home page, as a crawl run in the crawl state file (resumed
+ * with the audit), the crawl `crawl` makes. The URLs it met are held in memory for the rows.
+ */
 async function crawlSiteOf(
   discovery: Discovery,
   options: AuditOptions,
   crawl: NonNullable<AuditOptions['crawl']>,
 ): Promise<{ facts: CrawlFacts; summary: NonNullable<AuditReport['crawl']> }> {
-  const { http } = options;
+  const queue = crawl.store.file;
   let site = options.state.getMeta(CRAWL_KEY);
   let finished = true;
   if (site === undefined) {
-    const result = await crawlSite({
+    const result = await crawlSiteInto({
       startUrl: discovery.site,
-      fetcher: httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
-      robots: robotsTxtPolicy(http, http.userAgent),
-      store: crawl.store,
+      queue,
+      http: options.http,
+      maxPageBytes: options.maxPageBytes,
       maxPages: crawl.maxPages,
       concurrency: options.perHost?.concurrency,
       delayMs: options.perHost?.delayMs,
@@ -118,11 +121,16 @@ async function crawlSiteOf(
     finished = result.finished;
     if (finished) options.state.setMeta(CRAWL_KEY, site);
   }
+  const { pages, fetched } = await readCrawlRun(queue, async (record, store) => {
+    const met: { url: string; outcome: string | null }[] = [];
+    for await (const { url, outcome } of record.rows()) met.push({ url, outcome });
+    return { pages: met, fetched: (await store.status(record.name))?.fetchedItems ?? 0 };
+  });
   return {
     facts: {
-      comparison: new CrawlComparison(crawl.store.outcomes(), options.state.listedUrls(), site, finished),
-      pages: () => crawl.store.outcomes(),
+      comparison: new CrawlComparison(pages, options.state.listedUrls(), site, finished),
+      pages: () => pages,
     },
-    summary: { site, fetched: crawl.store.fetchedCount(), finished },
+    summary: { site, fetched, finished },
   };
 }

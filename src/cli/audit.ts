@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { crawlForAudit } from '../audit/audit.js';
-import type { CrawlProgress } from '../crawl/crawler.js';
+import type { CrawlProgress } from '../crawl/types.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import { resolveStart, type TreeProgress } from '../discover/tree.js';
 import { RunLock } from '../generate/run-lock.js';

@@ -12,20 +12,19 @@ import { dirname, resolve } from 'node:path';
 import { diagnostic, formatDiagnostic } from '../core/diagnostics.js';
 import { splitUserinfo, userinfoProblem, withoutUserinfo } from '../core/url-userinfo.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
-import { DEFAULT_CONCURRENCY } from '../crawl/crawler.js';
 import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
-import { UNREAD_REASONS } from '../crawl/types.js';
+import { DEFAULT_CONCURRENCY } from '../crawl/types.js';
 import { hasScheme, withWorkingScheme } from '../discover/roots.js';
 import { RunLock } from '../generate/run-lock.js';
 import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
 import { crawlJob, type CrawlRules } from '../run/crawl-pages.js';
 import { writeCrawlOutputs, type StoredCrawl } from '../run/crawl-outputs.js';
+import { workCrawlHere } from '../run/crawl-site.js';
 import { takePart, type Participation } from '../run/session.js';
-import type { WorkKind } from '../run/worker.js';
-import { RunStore, type WorkQueue } from '../store/run-store.js';
+import { RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { refuseFormerStore } from '../store/state-file.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
@@ -241,38 +240,40 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
   const interruption = listenForInterruption();
   const progress = new ProgressLine(io, { terminalEveryMs: 200 });
   const started = Date.now();
-  let counts: ProgressCounts | undefined;
   try {
-    const taken = await takePart(
-      who,
-      {
-        kind: crawlJob.kind,
-        options,
-        seeds,
-        pace: { concurrency: rules.concurrency },
-        state: 'starting',
-        budget: maxPages,
-      },
-      async (run, store) => {
-        // No signal: a page in flight when the crawl is stopped is finished and kept.
-        const http = new HttpClient({ ...network.http, userAgent });
-        const kind = crawlJob.step(run, { store, http });
-        if (local !== undefined) {
-          counts = await ProgressCounts.of(store, run.name);
-          const draw = () => progress.update(() => formatCrawlProgress(counts!, Date.now() - started));
-          return {
-            kind: counts.counting(kind, draw),
-            // Each page is committed as it ends, so kill -9 loses only those in flight.
-            commitEach: true,
-            pace: { concurrency: run.options.concurrency },
-            close: () => http.close(),
-          };
-        }
-        return { kind, pace: { concurrency: run.options.concurrency }, close: () => http.close() };
-      },
-      { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
-      interruption.signal,
-    );
+    const plan = {
+      kind: crawlJob.kind,
+      options,
+      seeds,
+      pace: { concurrency: rules.concurrency },
+      state: 'starting' as const,
+      budget: maxPages,
+    };
+    // No signal to the client: a page in flight when the crawl is stopped is finished and kept.
+    const newHttp = () => new HttpClient({ ...network.http, userAgent });
+    const taken =
+      local === undefined
+        ? await takePart(
+            who,
+            plan,
+            (run, store) => {
+              const http = newHttp();
+              const kind = crawlJob.step(run, { store, http });
+              return Promise.resolve({
+                kind,
+                pace: { concurrency: run.options.concurrency },
+                close: () => http.close(),
+              });
+            },
+            { workerArgs: workerCommandLine(process.argv.slice(2)), stdout: io.stdout, stderr: io.stderr },
+            interruption.signal,
+          )
+        : await workCrawlHere(who, plan, {
+            http: newHttp,
+            ownsHttp: true,
+            onProgress: (counts) => progress.update(() => formatCrawlProgress(counts, Date.now() - started)),
+            signal: interruption.signal,
+          });
     const writeOutputs = async () => {
       // A crawl of one process resumed writes where this command says; a run, where its creator said.
       const { output: out, baseUrlGiven, json, maxPerRule } = options;
@@ -298,11 +299,6 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
     };
     if (local === undefined) return await endOfPart('crawl', who, taken, io, writeOutputs);
     try {
-      if (counts !== undefined) {
-        const final = counts;
-        await final.refresh(taken.store, taken.run.name);
-        progress.update(() => formatCrawlProgress(final, Date.now() - started));
-      }
       progress.end();
       const code = await writeOutputs();
       if (taken.run.state === 'done') return code;
@@ -376,65 +372,6 @@ async function refuseNothingToResume(file: string): Promise<void> {
     await store.close();
   }
 }
-
-/**
- * The counts of the progress line of a crawl of one process: read from the queue when the work
- * starts (a resumed crawl's earlier work included) and when it ends, and counted from each visit
- * in between.
- */
-class ProgressCounts {
-  fetched = 0;
-  fetchedEarlier = 0;
-  queued = 0;
-  listed = 0;
-  errors = 0;
-  inFlight = 0;
-
-  static async of(store: WorkQueue, name: string): Promise<ProgressCounts> {
-    const counts = new ProgressCounts();
-    await counts.refresh(store, name);
-    counts.fetchedEarlier = counts.fetched;
-    return counts;
-  }
-
-  async refresh(store: WorkQueue, name: string): Promise<void> {
-    const status = await store.status(name);
-    if (status === undefined) return;
-    this.fetched = status.fetchedItems;
-    this.queued = status.todo;
-    this.listed = status.outcomes.listed ?? 0;
-    this.errors = UNREAD_REASONS.reduce((sum, reason) => sum + (status.outcomes[reason] ?? 0), 0);
-  }
-
-  /** `kind`, its visits counted here; `draw` told after each. */
-  counting<Result>(kind: WorkKind<Result>, draw: () => void): WorkKind<Result> {
-    return {
-      ...kind,
-      hostDelay: (host, signal) => kind.hostDelay(host, signal),
-      visit: async (item, lease, signal) => {
-        this.inFlight += 1;
-        try {
-          const visit = await kind.visit(item, lease, signal);
-          // Pages, not requests: a page tried again, or a redirect followed, counts once.
-          if (visit.outcome !== undefined && visit.fetched) this.fetched += 1;
-          for (const found of visit.found ?? []) if (found.fetched === true) this.fetched += 1;
-          for (const outcome of [visit.outcome, ...(visit.found ?? []).map((found) => found.outcome ?? null)]) {
-            if (outcome === null) this.queued += 1;
-            else if (outcome === 'listed') this.listed += 1;
-            else if (outcome !== undefined && UNREAD.has(outcome)) this.errors += 1;
-          }
-          if (visit.outcome !== undefined) this.queued -= 1;
-          return visit;
-        } finally {
-          this.inFlight -= 1;
-          draw();
-        }
-      },
-    };
-  }
-}
-
-const UNREAD = new Set<string>(UNREAD_REASONS);
 
 /** The rules from the flags; politeness (--concurrency, --delay) as the network flags read it. */
 export function readCrawlRules(flags: CrawlFlags, perHost: NetworkSettings['perHost']): CrawlRules {

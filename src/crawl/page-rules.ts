@@ -1,14 +1,12 @@
 /**
  * How a fetched page is judged and where the URLs it leads to go: listed or left out (and why),
  * and each URL found queued, settled at once (out of scope, a trap) or set aside as too deep.
- * One place for both ways of crawling: the crawler of one process (./crawler.ts) and the workers
- * of a run shared through a store (run/crawl-pages.ts).
+ * One place for every crawl: the crawl's step on a run (run/crawl-pages.ts), one worker or many.
  */
-import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import { judgeAnswer, type Discovered, type ReadAnswer } from './judge.js';
 import type { Scope } from './scope.js';
 import { chainOf, pathTrap, urlPattern, type ChainPage, type TrapLimits } from './traps.js';
-import { RETRIED_REASONS, type LeftOutReason } from './types.js';
+import type { FinishedUrl, FoundUrl } from './types.js';
 
 /** A page being judged: its URL, its place in the crawl (`seq`: its key in the store), its depth and its chain. */
 export interface JudgedPage {
@@ -55,12 +53,11 @@ export class PageRules {
    * The verdict on a page and where each URL it leads to goes.
    *
    * @param blockedFor search engines robots.txt keeps out of the URL: noted on a listed page
-   * @param retryLater a failure that may pass is marked to be tried again
    */
   judge(
     item: JudgedPage,
     answer: ReadAnswer,
-    { blockedFor = [], retryLater }: { blockedFor?: string[] | undefined; retryLater: boolean },
+    { blockedFor = [] }: { blockedFor?: string[] | undefined } = {},
   ): { finished: FinishedUrl; found: FoundUrl[] } {
     const { url } = item;
     const { verdict, discovered } = judgeAnswer(url, answer, this.normalise);
@@ -70,11 +67,10 @@ export class PageRules {
     const page: FoundOn = { seq: item.seq, pattern: urlPattern(url), chain: item.chain, alike, shape: answer.shape };
     const found = discovered.map((d) => this.place(d.url, depthOf(d, item.depth), page, d));
     const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
-    const retry = retryLater && RETRIED_REASONS.includes(verdict.outcome as LeftOutReason) ? { retry: true } : {};
     const finished: FinishedUrl =
       verdict.outcome === 'listed'
         ? { url, outcome: 'listed', entry: verdict.entry, fetched: true, ...note }
-        : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true, ...retry };
+        : { url, outcome: verdict.outcome, detail: verdict.detail, fetched: true };
     return { finished, found };
   }
 
@@ -86,7 +82,7 @@ export class PageRules {
     item: JudgedPage,
     target: string,
     answer: ReadAnswer,
-    options: { blockedFor?: string[] | undefined; retryLater: boolean },
+    options: { blockedFor?: string[] | undefined },
   ): FoundUrl[] {
     const landed = this.judge(
       { ...item, url: target },

@@ -1,7 +1,6 @@
 /** What a crawl found, read back from its store: the data of the crawl report. */
 import { FingerprintSet } from '../core/fingerprint-set.js';
-import type { CrawlResult } from './crawler.js';
-import { LEFT_OUT_REASONS, UNREAD_REASONS, type LeftOutReason, type Outcome } from './types.js';
+import { LEFT_OUT_REASONS, UNREAD_REASONS, type CrawlResult, type LeftOutReason, type Outcome } from './types.js';
 
 /** The URLs left out for one reason: how many, and the first ones as examples. */
 export interface LeftOutSummary {

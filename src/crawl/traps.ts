@@ -170,3 +170,9 @@ export function queryVariantPath(url: string): string | undefined {
 export function queryVariantTrap(path: string, limit: number): string {
   return `more than --max-query-variants ${limit} query variants of ${path}: a search or filter space without end`;
 }
+
+/** The trap limits given, each one undefined keeping its default. */
+export function trapLimits(limits: { [Limit in keyof TrapLimits]?: number | undefined } = {}): TrapLimits {
+  const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_TRAP_LIMITS, ...given };
+}

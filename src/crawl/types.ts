@@ -1,8 +1,10 @@
 /**
- * The crawler's seams: it fetches through a PageFetcher and asks a RobotsPolicy, both injected,
- * so the HTTP layer and the robots.txt module of discover/ plug in (see ./adapters.ts) and tests
- * can drive the crawler directly.
+ * The crawl's types. Its seams: it fetches through a PageFetcher and asks a RobotsPolicy, both
+ * injected, so the HTTP layer and the robots.txt module of discover/ plug in (see ./adapters.ts)
+ * and tests can drive the crawler directly. Then what a visit settles (FinishedUrl, FoundUrl),
+ * what is left out and why, and how a crawl is told and ends (CrawlProgress, CrawlResult).
  */
+import type { UrlEntry } from '../core/entry.js';
 import type { RetryState } from '../http/client.js';
 
 /** A redirect the fetcher followed on the way to the answer. */
@@ -146,4 +148,65 @@ export function headerValues(headers: FetchedPage['headers'], name: string): str
   const value = headers[name];
   if (value === undefined) return [];
   return typeof value === 'string' ? [value] : [...value];
+}
+
+/** Requests in flight at once to a host when `concurrency` is not given. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** A URL whose outcome is known: listed (with its entry) or left out, and why. */
+export interface FinishedUrl {
+  url: string;
+  /** 'listed' or the reason the URL was left out. */
+  outcome: string;
+  detail?: string;
+  /** True when the URL was requested (whatever the answer); default false. */
+  fetched?: boolean;
+  entry?: UrlEntry;
+}
+
+/** Where a found URL was met: its depth, its chain, and the key of the page that led to it (none for seeds). */
+interface FoundAt {
+  depth: number;
+  chain?: number;
+  foundOn?: number;
+}
+
+/**
+ * A URL met while judging a page: to visit at `depth`; or settled at once with an outcome (when
+ * it is new); or, `beyondDepth`, met only deeper than the depth limit (settled as such unless a
+ * shallower path leads to it).
+ */
+export type FoundUrl = ({ url: string; outcome?: undefined; beyondDepth?: boolean } | FinishedUrl) & FoundAt;
+
+/** A URL left out, with the page that first led to it (none for a seed or the start URL). */
+export interface LeftOutUrl {
+  url: string;
+  outcome: string;
+  detail: string | null;
+  foundOn: string | null;
+}
+
+/** Counts of a running crawl, for a progress line. */
+export interface CrawlProgress {
+  fetched: number;
+  /** Of `fetched`, those an earlier run of a resumed crawl had fetched: not work of this run. */
+  fetchedEarlier: number;
+  queued: number;
+  listed: number;
+  /** Pages that could not be read (server error, no answer, cut off): what the summary counts as unread; a 4xx is read. */
+  errors: number;
+  inFlight: number;
+}
+
+/** How a crawl ended: the site crawled (after redirects), and whether it finished or was stopped. */
+export interface CrawlResult {
+  startUrl: string;
+  /** The origin crawled: the start URL's, or the one its redirect landed on. */
+  site: string;
+  /** The outcome of the start URL, or of the page its redirects land on. */
+  startOutcome: Outcome | undefined;
+  /** Why the start page was left out, when it was. */
+  startDetail?: string;
+  /** True when the crawl's work is all done (false when stopped by the signal). */
+  finished: boolean;
 }

@@ -1,16 +1,23 @@
 /**
  * The one place where a crawl visits a page: robots.txt, then the fetch, then the verdict, the
  * URLs the page leads to and, when the fetcher followed a redirect, the target judged from the
- * answer in hand. Both ways of crawling call it: the crawler of one process (./crawler.ts) and
- * the workers of a run (run/crawl-pages.ts). What differs between them stays with the caller:
- * which retries the fetch makes, what keeps a page from being fetched (the page limit, a trap's
- * query space) and what becomes of a failure.
+ * answer in hand, called by the crawl's step on a run (run/crawl-pages.ts), whether one worker
+ * works the run or many. What differs between visits stays with the caller: which retries the
+ * fetch makes, what keeps a page from being fetched (the page limit, a trap's query space) and
+ * what becomes of a failure.
  */
 import { RetryLater } from '../pool/index.js';
-import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import { readAnswer, type ReadAnswer } from './judge.js';
 import type { JudgedPage, PageRules } from './page-rules.js';
-import type { FetchedPage, FetchOptions, LeftOutReason, PageFetcher, RobotsPolicy } from './types.js';
+import type {
+  FetchedPage,
+  FetchOptions,
+  FinishedUrl,
+  FoundUrl,
+  LeftOutReason,
+  PageFetcher,
+  RobotsPolicy,
+} from './types.js';
 
 /** What a visit works with: the crawl's rules, its fetcher and its robots.txt. */
 export interface PageVisitor {
@@ -29,8 +36,6 @@ export interface Refusal {
 export interface VisitHow {
   /** The fetcher's options (its retries). */
   fetch: FetchOptions;
-  /** A failure that may pass is marked to be tried again (`finished.retry`) rather than settled. */
-  retryLater: boolean;
   /** Asked once robots.txt allows the page, before the fetch: a reason not to fetch it. */
   refuse?: (() => Promise<Refusal | undefined> | Refusal | undefined) | undefined;
   /** Sees the answer before it is judged (a start URL learns where it lands). */
@@ -73,7 +78,7 @@ export async function visitPage(visitor: PageVisitor, page: JudgedPage, how: Vis
     if (error instanceof RetryLater) throw error;
     return { kind: 'failed', error: error as Error };
   }
-  const options = { blockedFor: robots.blockedFor, retryLater: how.retryLater };
+  const options = { blockedFor: robots.blockedFor };
   const judged = visitor.rules.judge(page, answer, options);
   let found = judged.found;
   if (judged.finished.outcome === 'redirected') {
@@ -94,5 +99,5 @@ async function judgeLanding(
   if (!rules.scope(target).inScope || how.landing?.wanted(target) === false) return undefined;
   const verdict = await robots.check(target);
   if (!verdict.allowed || how.landing?.claim(target) === false) return undefined;
-  return rules.judgeLanding(page, target, answer, { blockedFor: verdict.blockedFor, retryLater: how.retryLater });
+  return rules.judgeLanding(page, target, answer, { blockedFor: verdict.blockedFor });
 }

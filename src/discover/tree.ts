@@ -304,8 +304,7 @@ class TreeWalker {
   ) {
     this.ownsHttp = !(options.http instanceof HttpClient);
     // The walk's own client gets no signal: every request carries one already (the pool's task's,
-    // or the walk's), and a client's signal joined to each request's by AbortSignal.any left a
-    // weak reference per request on Node 20 that was never swept (~250 bytes a sitemap).
+    // or the walk's), so there is nothing to join per request.
     this.http = options.http instanceof HttpClient ? options.http : new HttpClient({ ...options.http });
     this.walk = new IndexWalk(options.maxDepth ?? DEFAULT_INDEX_DEPTH, new UrlIds());
     this.records = new TreeRecords(options.spillAfter ?? spillAfterFromEnvironment(), options.spill);

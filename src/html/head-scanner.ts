@@ -5,7 +5,9 @@
  * `<body>`. Other tags are stepped over (their attributes read only to find where they end),
  * raw text (`script`, `style`, `title`…) is found with `indexOf`, and character references are
  * decoded only in the values that are used, and only when they hold a `&`, by htmlparser2 itself,
- * so that an entity reads as the full parser reads it.
+ * so that an entity reads as the full parser reads it. htmlparser2 is loaded only then
+ * (loadReferenceDecoder): most heads of a build have no reference in what is read of them, and
+ * loading the parser cost more CPU time than scanning a few thousand heads.
  *
  * Why not htmlparser2 for the head too (the project's rule is one parser, unless measurement
  * says otherwise): `generate DIR` reads every page's head, and htmlparser2's per-character state
@@ -16,7 +18,7 @@
  * a body. The tokenizing follows htmlparser2's (the HTML standard's, in what a head holds): a
  * differential test holds the two readers to the same answers (test/html/head-scanner.test.ts).
  */
-import { Parser } from 'htmlparser2';
+import type { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives } from './directives.js';
@@ -116,7 +118,11 @@ function attributeSlot(key: string): number {
   }
 }
 
-/** Reads the head of the page at `pageUrl` from its UTF-8 bytes (or text), as readPageHead does with no body. */
+/**
+ * Reads the head of the page at `pageUrl` from its UTF-8 bytes (or text), as readPageHead does
+ * with no body. Throws ReferenceDecoderNotLoaded when a value it reads has a character reference
+ * and loadReferenceDecoder() has not been awaited.
+ */
 export function scanPageHead(chunks: Iterable<Uint8Array | string>, pageUrl: string): PageHead {
   const scanner = new HeadScanner();
   const decoder = new Utf8Pieces();
@@ -553,17 +559,36 @@ class HeadScanner {
 
 /** The value decoded by the last call of decodeReferences. */
 let decoded = '';
-const referenceDecoder = new Parser(
-  {
-    ontext(text) {
-      decoded += text;
+/** htmlparser2, as decodeReferences uses it; loaded by loadReferenceDecoder. */
+let referenceDecoder: Parser | undefined;
+
+/**
+ * Thrown by scanPageHead when a value it reads has a character reference and htmlparser2 is not
+ * loaded yet: await loadReferenceDecoder(), then scan the page again.
+ */
+export class ReferenceDecoderNotLoaded extends Error {
+  constructor() {
+    super('a character reference needs htmlparser2: await loadReferenceDecoder() before scanning this head');
+    this.name = 'ReferenceDecoderNotLoaded';
+  }
+}
+
+/** Loads htmlparser2 for the character references of scanPageHead (once; later calls return at once). */
+export async function loadReferenceDecoder(): Promise<void> {
+  if (referenceDecoder !== undefined) return;
+  const { Parser } = await import('htmlparser2');
+  referenceDecoder ??= new Parser(
+    {
+      ontext(text) {
+        decoded += text;
+      },
+      onattribute(_name, value) {
+        decoded = value;
+      },
     },
-    onattribute(_name, value) {
-      decoded = value;
-    },
-  },
-  { decodeEntities: true },
-);
+    { decodeEntities: true },
+  );
+}
 
 /**
  * Text or an attribute value (as written between `quote`s) with its character references
@@ -572,6 +597,7 @@ const referenceDecoder = new Parser(
  */
 function decodeReferences(raw: string, quote: '"' | "'" | '' | 'text'): string {
   if (!raw.includes('&')) return raw;
+  if (referenceDecoder === undefined) throw new ReferenceDecoderNotLoaded();
   decoded = '';
   referenceDecoder.reset();
   referenceDecoder.end(quote === 'text' ? `<title>${raw}</title>` : `<a v=${quote}${raw}${quote}>`);

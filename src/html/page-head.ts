@@ -11,7 +11,6 @@
  * detector of ./client-redirect.ts). For those it may read a bounded prefix of the body
  * (`bodyChars`): a redirect stub's script and a page's first heading come early.
  */
-import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner, type ClientRedirect } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
@@ -123,6 +122,8 @@ export async function readPageHead(
   /** Inside elements whose text is not shown (script, style, template, noscript). */
   let hidden = 0;
   const wantsBody = (): boolean => options.wholeDocument === true || charsRead < bodyChars;
+  // Loaded on first use: a reader of heads that never needs the full parser does not pay for it.
+  const { Parser } = await import('htmlparser2');
   const parser = new Parser(
     {
       onopentag(name, attributes) {

@@ -15,7 +15,6 @@
  * - comments, and differences of white space (minifiers).
  */
 import { createHash } from 'node:crypto';
-import { Parser } from 'htmlparser2';
 import { srcsetWithoutHashedNames, withoutHashedNames, withoutTimestamps } from './build-noise.js';
 
 /** Hex digits kept: 128 bits tell versions of a page apart. */
@@ -54,7 +53,9 @@ export async function pageContentDigest(
     if (normalised !== '') hash.update(TEXT + normalised);
   };
   // Every element is closed once, implied or not (htmlparser2 closes what is left open at the
-  // end), so `<p>a<p>b` and `<p>a</p><p>b</p>` digest alike, as the same page.
+  // end), so `<p>a<p>b` and `<p>a</p><p>b</p>` digest alike, as the same page. The parser is
+  // loaded on first use: a run that digests no page does not pay for it.
+  const { Parser } = await import('htmlparser2');
   const parser = new Parser(
     {
       onopentag(name, attributes) {

@@ -27,18 +27,16 @@
  * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
  * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
-import { saysNotFound, type TitleAndHeading } from '../html/not-found-page.js';
+import { saysNotFound, type TitleAndHeading } from '../html/not-found-words.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, parseW3cDate, type UrlEntry } from '../core/index.js';
 import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
-import { scanPageHead } from '../html/head-scanner.js';
-import { readPageImages } from '../html/page-images.js';
+import { loadReferenceDecoder, ReferenceDecoderNotLoaded, scanPageHead } from '../html/head-scanner.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
-import { pageContentDigest } from './content-digest.js';
 import { HostRules } from './host-rules.js';
 import { FIRST_READ_BYTES, fileChunks, listPageFiles, type PageFile } from './page-files.js';
 import type { ReadEntry } from './types.js';
@@ -144,6 +142,9 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
   const notFound = new Map(host.notFoundPages);
   if (options.notFound !== undefined) notFound.set(options.notFound.replace(/^\.?\/+/, ''), '--not-found');
 
+  // Loaded only for what was asked: each pulls in htmlparser2, whose loading costs a run's startup.
+  const { readPageImages } = options.images ? await import('../html/page-images.js') : {};
+  const { pageContentDigest } = options.contentDigests ? await import('./content-digest.js') : {};
   const files = listPageFiles(dir);
   const stamp = findBuildStamp(files.map((file) => file.mtimeMs));
   const undated = { count: 0, stamped: 0 };
@@ -236,14 +237,14 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
     if (entry.lastmod === undefined) undated.count++;
     const alternates = withSelf(head, loc);
     if (alternates.length > 0) entry.alternates = alternates;
-    const images = options.images ? readPageImages(fileChunks(path), url) : [];
+    const images = readPageImages === undefined ? [] : readPageImages(fileChunks(path), url);
     if (images.length > 0) entry.images = images.map((image) => ({ loc: image }));
     const title = head.title ?? head.heading;
     yield {
       entry,
       source: path,
       // A page that gives its own date is dated by it; the ledger dates the others by their content.
-      ...(options.contentDigests && ownDate === undefined
+      ...(pageContentDigest !== undefined && ownDate === undefined
         ? { contentDigest: await pageContentDigest(createReadStream(path)) }
         : {}),
       ...(title === undefined ? {} : { title }),
@@ -269,7 +270,25 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
  * `location` (a redirect stub's script, which only counts when the body shows nothing else), and
  * a page whose title is missing or says "not found" (up to its first heading).
  */
-function readHead({ path, url, file }: { path: string; url: string; file: PageFile }): PageHead | Promise<PageHead> {
+function readHead(page: { path: string; url: string; file: PageFile }): PageHead | Promise<PageHead> {
+  try {
+    return readHeadOnce(page);
+  } catch (error) {
+    // The first head with a character reference in what is read of it: load the decoder, read again.
+    if (!(error instanceof ReferenceDecoderNotLoaded)) throw error;
+    return loadReferenceDecoder().then(() => readHeadOnce(page));
+  }
+}
+
+function readHeadOnce({
+  path,
+  url,
+  file,
+}: {
+  path: string;
+  url: string;
+  file: PageFile;
+}): PageHead | Promise<PageHead> {
   if (file.size <= FIRST_READ_BYTES) {
     // The whole page is one read: the scanner or the parser reads it from these bytes.
     const [bytes = Buffer.alloc(0)] = fileChunks(path);

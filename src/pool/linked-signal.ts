@@ -7,15 +7,18 @@
  */
 export class LinkedSignal {
   private readonly controller = new AbortController();
-  private parent: AbortSignal | undefined;
+  private parents: readonly AbortSignal[] = [];
 
-  constructor(parent: AbortSignal | undefined) {
-    if (parent?.aborted) {
-      this.controller.abort(parent.reason);
-    } else if (parent) {
-      this.parent = parent;
-      childrenOf(parent).add(this);
+  /** Aborted when any of `parents` is (a request's own signal and its client's, say). */
+  constructor(parents: AbortSignal | undefined | readonly (AbortSignal | undefined)[]) {
+    const given = (Array.isArray(parents) ? parents : [parents]).filter((p): p is AbortSignal => p !== undefined);
+    const aborted = given.find((parent) => parent.aborted);
+    if (aborted) {
+      this.controller.abort(aborted.reason);
+      return;
     }
+    this.parents = given;
+    for (const parent of given) childrenOf(parent).add(this);
   }
 
   get signal(): AbortSignal {
@@ -28,21 +31,22 @@ export class LinkedSignal {
     this.controller.abort(reason);
   }
 
-  /** Stops listening to the parent: the work is over (a request's body read or dropped). Idempotent. */
+  /** Stops listening to the parents: the work is over (a request's body read or dropped). Idempotent. */
   release(): void {
-    if (this.parent === undefined) return;
-    const children = CHILDREN.get(this.parent);
-    children?.delete(this);
-    if (children?.size === 0) {
-      this.parent.removeEventListener('abort', abortChildren);
-      CHILDREN.delete(this.parent);
+    for (const parent of this.parents) {
+      const children = CHILDREN.get(parent);
+      children?.delete(this);
+      if (children?.size === 0) {
+        parent.removeEventListener('abort', abortChildren);
+        CHILDREN.delete(parent);
+      }
     }
-    this.parent = undefined;
+    this.parents = [];
   }
 
-  /** The parent aborted: so is this signal, with its reason. */
+  /** A parent aborted: so is this signal, with its reason. */
   parentAborted(reason: unknown): void {
-    this.parent = undefined;
+    this.release();
     this.controller.abort(reason);
   }
 }

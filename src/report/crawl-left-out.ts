@@ -3,7 +3,7 @@
  * of broken links, redirects and blocked pages people crawl for. JSON Lines, or CSV when the file
  * name ends in `.csv`. Rows stream from the store to the file, so memory stays flat at any size.
  */
-import type { LeftOutUrl } from '../store/crawl-store.js';
+import type { LeftOutUrl } from '../crawl/types.js';
 import { csvCell } from '../core/csv.js';
 import { openLineFile } from './line-file.js';
 

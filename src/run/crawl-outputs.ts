@@ -10,15 +10,13 @@ import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
 import { forTerminal } from '../core/terminal.js';
-import type { CrawlResult } from '../crawl/crawler.js';
 import { summariseCrawl, type CrawlRecord, type CrawlRow, type CrawlSummary } from '../crawl/summary.js';
-import type { Outcome } from '../crawl/types.js';
+import type { CrawlResult, LeftOutUrl, Outcome } from '../crawl/types.js';
 import { writeSitemaps } from '../generate/index.js';
 import type { WriteSitemapsOptions, WriteSummary } from '../generate/types.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
 import { crawlReport, formatCrawlReportJson, formatCrawlReportText } from '../report/crawl.js';
 import { formatFolded } from '../report/format.js';
-import type { LeftOutUrl } from '../store/crawl-store.js';
 import type { RunRecord, WorkQueue } from '../store/run-store.js';
 import { crawlJob, isSitemapsItem, landedFact, SITEMAPS_READ, type CrawlRunOptions } from './crawl-pages.js';
 import { runOfJob } from './job.js';
@@ -93,6 +91,11 @@ export class CrawlRunRecord implements CrawlRecord {
     private readonly store: WorkQueue,
     private readonly run: RunRecord,
   ) {}
+
+  /** The run's name in its queue. */
+  get name(): string {
+    return this.run.name;
+  }
 
   /** Every URL met, in the order met; the reading of an origin's sitemaps is work of the run, not a page. */
   async *rows(): AsyncIterable<CrawlRow> {

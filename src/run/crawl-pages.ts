@@ -1,8 +1,9 @@
 /**
- * A crawl as work of a run: each item is a page URL, leased with the other URLs of its host, and
- * judged as the crawler of one process judges it (crawl/page-rules.ts): robots.txt, then the
- * fetch, then the verdict and the URLs it leads to, which become items of the run (on any host of
- * the site: a site of several hosts is crawled host by host, each at its own pace).
+ * A crawl as work of a run, the one way every crawl is worked (one worker here or many): each item
+ * is a page URL, leased with the other URLs of its host, visited (crawl/visit.ts) and judged
+ * (crawl/page-rules.ts): robots.txt, then the fetch, then the verdict and the URLs it leads to,
+ * which become items of the run (on any host of the site: a site of several hosts is crawled host
+ * by host, each at its own pace).
  *
  * The run starts with its start URLs alone ('starting'): a start URL that redirects to another
  * origin (http → https, example.com → www.example.com) makes that origin part of the site, a fact
@@ -12,23 +13,24 @@
  * whichever worker claims the item next makes the next attempt.
  *
  * With --use-sitemaps, the start URL's visit adds one more item on the origin it landed on: the
- * reading of that origin's sitemaps (as a crawl of one process reads them once it knows its site).
- * The worker that claims it reads them under its lease (one sitemap at a time, at the host's
- * pace) and adds their URLs as seeds, a chunk at a time; the run is not done before it is.
+ * reading of that origin's sitemaps, once the crawl knows its site. The worker that claims it
+ * reads them under its lease (one sitemap at a time, at the host's pace) and adds their URLs as
+ * seeds, a chunk at a time; the run is not done before it is.
  */
 import { httpPageFetcher, robotsTxtPolicy } from '../crawl/adapters.js';
-import { trapLimits } from '../crawl/crawler.js';
 import { folderUrl, normaliseCrawlUrl } from '../crawl/normalise.js';
 import { PageRules } from '../crawl/page-rules.js';
 import { createScope } from '../crawl/scope.js';
 import { paramFilter } from '../crawl/tracking-params.js';
 import { visitPage, type PageVisit, type PageVisitor, type Refusal } from '../crawl/visit.js';
-import { queryVariantPath, queryVariantTrap, type TrapLimits } from '../crawl/traps.js';
+import { queryVariantPath, queryVariantTrap, trapLimits, type TrapLimits } from '../crawl/traps.js';
 import {
   isPermanentFailure,
   isTimeoutFailure,
   RETRIED_REASONS,
   type FetchedPage,
+  type FinishedUrl,
+  type FoundUrl,
   type LeftOutReason,
   type PageFetcher,
   type RobotsPolicy,
@@ -40,7 +42,6 @@ import { RetryState, type HttpClient } from '../http/client.js';
 import { RetryLater } from '../pool/index.js';
 import { Turns } from '../pool/turns.js';
 import { unreadSitemapsProblem } from '../report/crawl.js';
-import type { FinishedUrl, FoundUrl } from '../store/crawl-store.js';
 import type { LeasedItem, Lease, NewItem, WorkQueue } from '../store/run-store.js';
 import type { Job } from './job.js';
 import type { ItemVisit, WorkKind } from './worker.js';
@@ -94,7 +95,7 @@ export const LAST_TRIES = 100;
 /** Sitemap URLs added to the run per transaction. */
 const SEED_CHUNK = 1_000;
 
-/** The outcome of the pages left when the run's page budget is spent, as a crawl of one process says it. */
+/** The outcome of the pages left when the run's page budget is spent. */
 export function beyondMaxPages(maxPages: number): { outcome: string; detail: string } {
   return { outcome: 'max-pages', detail: `not fetched: --max-pages ${maxPages} reached` };
 }
@@ -104,14 +105,23 @@ export function landedFact(startUrl: string): string {
   return `landed ${startUrl}`;
 }
 
+/**
+ * How a crawl's step reaches the site, beyond the worker's HTTP client: a library caller may hand
+ * in its own fetcher (to read a site from disk, say) or robots.txt policy.
+ */
+export interface CrawlSeams {
+  fetcher?: PageFetcher | undefined;
+  robots?: RobotsPolicy | undefined;
+}
+
 /** The crawl as a job: a listed page's entry is its item's result. */
-export const crawlJob: Job<CrawlRunOptions, UrlEntry> = {
+export const crawlJob: Job<CrawlRunOptions, UrlEntry, CrawlSeams> = {
   kind: 'crawl',
-  step: ({ options, id }, { store, http }) =>
+  step: ({ options, id }, { store, http, fetcher, robots }) =>
     new CrawlPages(
       options,
-      httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
-      robotsTxtPolicy(http, http.userAgent),
+      fetcher ?? httpPageFetcher(http, { maxBytes: options.maxPageBytes }),
+      robots ?? robotsTxtPolicy(http, http.userAgent),
       http,
       store,
       id,
@@ -240,7 +250,6 @@ class CrawlPages implements WorkKind<UrlEntry> {
       const how = {
         // The fetcher's waits between attempts defer the item in the queue: no lease waits.
         fetch: lastTry ? { retries: 0, triedBefore: true } : { deferRetries: this.retryState(item) },
-        retryLater: false,
         // A page tried again was counted among its path's query variants at its first try.
         refuse: firstTry ? () => this.admitQueryVariant(url) : undefined,
         onAnswer: seed ? (fetched: FetchedPage) => this.land(url, fetched, facts) : undefined,

@@ -70,6 +70,13 @@ export interface WorkSetup {
   close?: () => Promise<void>;
 }
 
+/** How a command starts its local workers: the command line of one, without the run's own flags, and where they print. */
+export interface LocalWorkersLaunch {
+  workerArgs: readonly string[];
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
 export interface Taken {
   store: RunStore;
   /** The run as it stands once this process stopped working. */
@@ -88,14 +95,13 @@ export function processLabel(): string {
 
 /**
  * Takes part in the run. `setup` makes the work of this process from the run as stored (a joiner
- * follows the creator's options); `workerArgs` is the command line of a local worker, without
- * the run's own flags. The store stays open for the caller, who closes it.
+ * follows the creator's options); `local` says how to start local workers (`who.workers`). The store stays open for the caller, who closes it.
  */
 export async function takePart<Options>(
   who: Participation,
   plan: RunPlan<Options> | LazyRunPlan<Options>,
   setup: (run: JobRun<Options>, store: WorkQueue) => Promise<WorkSetup>,
-  local: { workerArgs: readonly string[]; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  local: LocalWorkersLaunch | undefined,
   signal?: AbortSignal,
 ): Promise<Taken> {
   const store = await RunStore.open(who.store, { durability: who.durability });
@@ -105,6 +111,7 @@ export async function takePart<Options>(
       : await createOrJoin(store, who.name, plan);
     let failedWorkers = 0;
     if (who.workers !== undefined) {
+      if (local === undefined) throw new Error(`the run "${who.name}" cannot start local workers from here`);
       const codes = await runLocalWorkers({
         count: who.workers,
         args: [...local.workerArgs, '--run', who.name, '--worker'],

@@ -6,8 +6,8 @@
  *
  * A worker holds up to `slots` leases at once; each lease is one request in flight at a time, so
  * a host's concurrency (the leases it allows at once) bounds its requests across all workers.
- * Within a lease the item starts are spaced by the host's delay, in the time slots its claim
- * reserved. Leases are renewed while the worker lives; killed, its leases expire and another
+ * Within a lease the requests are spaced by the host's delay, in the time slots its claim
+ * reserved; an item that made no request (robots.txt kept it out) takes no slot's wait. Leases are renewed while the worker lives; killed, its leases expire and another
  * worker takes their items. The run is done when no item is left to do: the worker returns.
  *
  * In a run with a budget of requests, a lease carries its share, and the worker stops its batch
@@ -226,14 +226,16 @@ class Worker {
     const delayMs = lease.delayMs ?? (await kind.hostDelay(lease.host, signal));
     let result = emptyResult(lease.delayMs === undefined ? delayMs : undefined);
     let spent = 0;
+    let nextStart = claimedAt;
     for (const [index, item] of lease.items.entries()) {
       // The batch's share of the run's budget is spent (a redirect costs two): the rest waits.
       if (signal.aborted || spent >= (lease.budget ?? Number.POSITIVE_INFINITY)) break;
-      const wait = claimedAt + index * delayMs - Date.now();
+      const wait = nextStart - Date.now();
       if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) break;
+      const startedAt = Date.now();
       // The start in the database's clock: the lease began at its `startAt`.
-      result.lastStartAt = lease.startAt + (Date.now() - claimedAt);
+      result.lastStartAt = lease.startAt + (startedAt - claimedAt);
       this.progress.inFlight += 1;
       let visit: ItemVisit;
       try {
@@ -243,7 +245,10 @@ class Worker {
       }
       if (signal.aborted && kind.finishesInFlight !== true) break;
       addVisit(result, item, visit);
-      spent += visit.requests ?? (visit.fetched ? 1 : 0);
+      const requests = visit.requests ?? (visit.fetched ? 1 : 0);
+      spent += requests;
+      // An item that made no request (robots.txt keeps it out) spends none of the host's delay.
+      if (requests > 0) nextStart = startedAt + delayMs;
       if (this.options.commitEach === true && index < lease.items.length - 1) {
         await this.commits.add({ lease, result, partial: true });
         this.counted(result);

@@ -14,6 +14,7 @@
  */
 import { fingerprint } from '../core/fingerprint.js';
 import { FingerprintMap } from '../core/fingerprint-map.js';
+import { FrontCodedStrings } from '../core/front-coded-strings.js';
 import { authorityEnd, endsAuthority } from '../core/url.js';
 import type { Position } from '../core/position.js';
 
@@ -100,10 +101,13 @@ export class UrlRegistry {
   /** The prefix met last and its index: nearly every loc of a run shares it, and is not sliced to look it up. */
   private lastPrefix: string | undefined;
   private lastPrefixIndex = 0;
-  private readonly sources: string[] = [];
+  /**
+   * Source names by index, compact: a tree walk names a million sitemaps. A source met again after
+   * another (documents read at once interleave) takes a new index: a few bytes, no lookup.
+   */
+  private readonly sources = new FrontCodedStrings();
   private lastSource: string | undefined;
   private lastSourceIndex = 0;
-  private readonly sourceIndexes = new Map<string, number>();
   /** By key, for a URL whose host had capitals: a hash of how it was spelt (a repeat may spell it otherwise). */
   private readonly spellings = new FingerprintMap();
   /** Scratch space for fingerprints: no allocation per URL. */
@@ -151,7 +155,7 @@ export class UrlRegistry {
     };
     const duplicate = this.sameSpelling(slot, loc);
     if (duplicate) first.loc = loc;
-    const firstSource = this.sources[first.sourceIndex]!;
+    const firstSource = this.sources.at(first.sourceIndex);
     const where = firstSource === source ? `line ${first.line}` : `${firstSource}:${first.line}`;
     return { kind: duplicate ? 'duplicate' : 'twin', first, where };
   }
@@ -242,18 +246,9 @@ export class UrlRegistry {
     // The URLs of one document come one after the other: its index is not looked up for each.
     if (source === this.lastSource) return this.lastSourceIndex;
     this.lastSource = source;
-    this.lastSourceIndex = this.sourceIndexOf(source);
+    this.lastSourceIndex =
+      this.sources.size >= 1 << (32 - SOURCE_SHIFT) ? this.sources.size - 1 : this.sources.append(source);
     return this.lastSourceIndex;
-  }
-
-  private sourceIndexOf(source: string): number {
-    let index = this.sourceIndexes.get(source);
-    if (index === undefined && this.sources.length >= 1 << (32 - SOURCE_SHIFT)) return this.sources.length - 1;
-    if (index === undefined) {
-      index = this.sources.push(source) - 1;
-      this.sourceIndexes.set(source, index);
-    }
-    return index;
   }
 
   /**

@@ -42,9 +42,12 @@ export interface SitemapSetOptions {
 
 export class SitemapSetValidator {
   private readonly run = new RunState();
-  private readonly reporters: Reporter[] = [];
-  /** Where a document's diagnostics go: its reader's sink while it is read, the caller's at finish. */
-  private readonly sinks: ((diagnostic: Diagnostic) => void)[] = [];
+  private documents = 0;
+  /**
+   * The documents that listed hreflang alternates, by number: the return-link rules report on them
+   * at finish. Nothing else of a document is held once it ends, for a walk may read a million.
+   */
+  private readonly withAlternates = new Map<number, string>();
   /** Build-time stamping across the whole set (DATE-006 per document is the document's own). */
   private readonly stamping = new StampingDetector();
 
@@ -52,10 +55,8 @@ export class SitemapSetValidator {
 
   /** Starts a document: feed it every entry, in order, then end it. */
   document(document: SetDocument): DocumentChecks {
-    const sourceIndex = this.reporters.length;
-    this.sinks.push(document.report);
-    const reporter = new Reporter(document.url, (d) => this.sinks[sourceIndex]!(d));
-    this.reporters.push(reporter);
+    const sourceIndex = this.documents++;
+    const reporter = new Reporter(document.url, document.report);
     const strict = this.options.strictScope ?? false;
     const scopeLocation =
       document.crossSubmitted && !strict ? `${new URL(document.finalUrl).origin}/` : document.finalUrl;
@@ -74,8 +75,11 @@ export class SitemapSetValidator {
       entry: (located) => {
         validator.entry(located);
         const { entry, location } = located;
-        if (entry.kind === 'url' && entry.lastmod !== undefined)
+        if (entry.kind !== 'url') return;
+        if (entry.lastmod !== undefined)
           this.stamping.record(entry.lastmod, location.fields.lastmod ?? location, entry.loc);
+        if (entry.alternates !== undefined && entry.alternates.length > 0)
+          this.withAlternates.set(sourceIndex, document.url);
       },
       end: (kind, hadErrors) => validator.finish(kind, hadErrors),
     };
@@ -87,12 +91,11 @@ export class SitemapSetValidator {
    * (DATE-006, sourced to `setName` and placed nowhere). Every diagnostic goes to `report`.
    */
   finish(report: (diagnostic: Diagnostic) => void, setName: string): void {
-    this.sinks.fill(report);
     this.run.hreflang.finish(
-      (index) => this.reporters[index]!,
+      (index) => new Reporter(this.withAlternates.get(index) ?? setName, report),
       (url) => this.run.urls.has(url),
     );
-    if (this.reporters.length < 2) return;
+    if (this.documents < 2) return;
     // Placed nowhere: the first URL of that day is in some document, the finding is the set's.
     this.stamping.finish(
       new Reporter(setName, ({ line: _line, column: _column, ...d }) => report({ ...d, source: setName })),

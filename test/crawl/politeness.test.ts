@@ -2,9 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
-import { crawlSite } from '../../src/crawl/crawler.js';
 import { HttpClient } from '../../src/http/client.js';
-import { CrawlStore } from '../../src/store/crawl-store.js';
+import { crawlRun } from '../helpers/crawled-run.js';
 import { startSite, type Route } from '../helpers/site-server.js';
 import { html } from './fixtures/server.js';
 
@@ -57,7 +56,6 @@ describe('politeness', () => {
 
   /** Crawls the site; `sent` receives the time the crawler sent each page request. */
   async function crawl(origin: string, options: { concurrency?: number; delayMs?: number }, sent: number[] = []) {
-    const store = new CrawlStore(':memory:');
     const pages = httpPageFetcher(http);
     const fetcher = {
       fetch: (url: string) => {
@@ -65,16 +63,13 @@ describe('politeness', () => {
         return pages.fetch(url);
       },
     };
-    await crawlSite({
+    const store = await crawlRun({
       startUrl: `${origin}/`,
       fetcher,
       robots: robotsTxtPolicy(http, 'sitemapkit'),
-      store,
       ...options,
     });
-    const listed = store.outcomeCounts().get('listed');
-    store.close();
-    return listed;
+    return store.outcomeCounts().get('listed');
   }
 
   it('keeps at most --concurrency requests in flight, and uses them all', async () => {

@@ -2,11 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { httpPageFetcher, robotsTxtPolicy } from '../../src/crawl/adapters.js';
-import { crawlSite, type CrawlOptions } from '../../src/crawl/crawler.js';
-import { summariseCrawl } from '../../src/crawl/summary.js';
 import { chainOf, DEFAULT_TRAP_LIMITS, farYear, pathTrap, QueryVariants, urlPattern } from '../../src/crawl/traps.js';
 import { HttpClient } from '../../src/http/client.js';
-import { CrawlStore } from '../../src/store/crawl-store.js';
+import type { CrawlOptions } from '../../src/run/crawl-site.js';
+import { crawlRun } from '../helpers/crawled-run.js';
 import { serveSite } from './fixtures/server.js';
 import { trapSite } from './fixtures/trap-site.js';
 import { BLOG, blogSite } from './fixtures/blog-site.js';
@@ -64,25 +63,18 @@ describe('a crawl of a site full of traps', () => {
   async function crawl(options: Partial<CrawlOptions> = {}, route = trapSite) {
     const site = await serveSite(route);
     const http = new HttpClient({ retries: 0 });
-    const store = new CrawlStore(':memory:');
     try {
-      await crawlSite({
+      const store = await crawlRun({
         startUrl: `${site.origin}/`,
         fetcher: httpPageFetcher(http),
         robots: robotsTxtPolicy(http, 'sitemapkit-test'),
-        store,
         concurrency: 8,
         ...options,
       });
-      const rows = [...store.outcomes()].map((row) => ({ ...row, path: row.url.slice(site.origin.length) }));
-      const summary = await summariseCrawl(store, {
-        startUrl: `${site.origin}/`,
-        finished: true,
-        startOutcome: 'listed',
-      });
+      const rows = store.outcomes().map((row) => ({ ...row, path: row.url.slice(site.origin.length) }));
+      const summary = store.summary;
       return { rows, summary, origin: site.origin, requests: site.requests.filter((path) => path !== '/robots.txt') };
     } finally {
-      store.close();
       await http.close();
       await site.close();
     }
@@ -167,16 +159,14 @@ describe('a crawl of a real blog (issue 23 §8)', () => {
   it('crawls thousands of posts, pagination pages and a chain of products whole, and stops the endless calendars', async () => {
     const site = await serveSite(blogSite);
     const http = new HttpClient({ retries: 0 });
-    const store = new CrawlStore(':memory:');
     try {
-      await crawlSite({
+      const store = await crawlRun({
         startUrl: `${site.origin}/`,
         fetcher: httpPageFetcher(http),
         robots: robotsTxtPolicy(http, 'sitemapkit-test'),
-        store,
         concurrency: 8,
       });
-      const rows = [...store.outcomes()].map((row) => ({ ...row, path: row.url.slice(site.origin.length) }));
+      const rows = store.outcomes().map((row) => ({ ...row, path: row.url.slice(site.origin.length) }));
       const listed = (prefix: string) =>
         rows.filter((row) => row.path.startsWith(prefix) && row.outcome === 'listed').length;
       assert.equal(listed('/blog/posts/'), BLOG.posts);
@@ -185,11 +175,7 @@ describe('a crawl of a real blog (issue 23 §8)', () => {
       // Each calendar: its first month (found on home) and the 100 of the chain the limit allows.
       assert.equal(listed('/calendar/'), DEFAULT_TRAP_LIMITS.maxChain + 1);
       assert.equal(listed('/events/'), DEFAULT_TRAP_LIMITS.maxChain + 1);
-      const summary = await summariseCrawl(store, {
-        startUrl: `${site.origin}/`,
-        finished: true,
-        startOutcome: 'listed',
-      });
+      const summary = store.summary;
       assert.deepEqual(
         summary.leftOut
           .find((group) => group.reason === 'trap')
@@ -213,7 +199,6 @@ describe('a crawl of a real blog (issue 23 §8)', () => {
         [],
       );
     } finally {
-      store.close();
       await http.close();
       await site.close();
     }

@@ -27,9 +27,12 @@ function readLayerTable(): Layer[] {
     const rule = row[2]!.replace(/\([^)]*\)/g, '').trim();
     const named = (text: string) => [...text.matchAll(/`([a-z-]+)`/g)].map((match) => match[1]!);
     const except = (text: string) => new Set(named(text.split(' but ')[1] ?? ''));
+    // "everything above, plus `x`": one layer below allowed as well, named in the row.
+    const plus = (text: string) => named(text.split(' plus ')[1] ?? '');
     let allowed: string[];
     if (rule.startsWith('nothing')) allowed = [];
-    else if (rule.startsWith('everything above')) allowed = names.slice(0, index).filter((n) => !except(rule).has(n));
+    else if (rule.startsWith('everything above'))
+      allowed = [...names.slice(0, index).filter((n) => !except(rule).has(n)), ...plus(rule)];
     else if (rule.startsWith('anything')) allowed = names.filter((n) => !except(rule).has(n));
     else allowed = named(rule);
     return { name: row[1]!, allowed: new Set(allowed) };

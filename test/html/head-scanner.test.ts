@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { scanPageHead } from '../../src/html/head-scanner.js';
+import { loadReferenceDecoder, scanPageHead } from '../../src/html/head-scanner.js';
 import { readPageHead } from '../../src/html/page-head.js';
+
+// Character references are decoded by htmlparser2, loaded on first need (head-scanner-lazy.test.ts).
+await loadReferenceDecoder();
 
 const PAGE_URL = 'https://www.example.com/blog/post.html';
 

@@ -12,7 +12,6 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { after, describe, it } from 'node:test';
-import { CRAWL_STATE_SCHEMA, CrawlStore } from '../../src/store/crawl-store.js';
 import { GENERATE_LEDGER_SCHEMA, GenerateLedger, GenerateLedgerReader } from '../../src/store/generate-ledger.js';
 import type { StoreSchema } from '../../src/store/migrations.js';
 import { generateLedgerPath } from '../../src/store/site-database.js';
@@ -72,14 +71,6 @@ const STORES: StoreCase[] = [
            VALUES ('https://e.com/sitemap.xml', 'd', 'urlset', 2, 0, '[]', '2024-05-01', '{"examples":[],"counts":{}}')`,
     reads: (file) =>
       withStore(new SitemapMemory(file), (memory) => memory.recall('https://e.com/sitemap.xml')?.digest === 'd'),
-  },
-  {
-    name: 'the crawl state',
-    schema: CRAWL_STATE_SCHEMA,
-    fixture: 'crawl-store',
-    open: (file) => new CrawlStore(file),
-    seed: "INSERT INTO crawl_meta (key, value) VALUES ('start-url', 'https://e.com/')",
-    reads: (file) => withStore(new CrawlStore(file), (store) => store.getMeta('start-url') === 'https://e.com/'),
   },
 ];
 
