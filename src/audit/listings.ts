@@ -2,9 +2,14 @@
  * The listed URLs of an audit as its discovery meets them: the first listing of each URL kept (its
  * later listings, and its http/https or www twins', as repeats), and the deterministic sample that
  * --max-urls narrows them to. The audit's run is made from it (run/audit-checks.ts), each listing
- * an item of the run's queue; nothing here outlives the discovery.
+ * an item of the run's queue; nothing here outlives the making of the run.
+ *
+ * An audit may list millions of URLs: they wait in a scratch SQLite file (store/scratch-file.ts),
+ * not in the JavaScript heap, which would hold a few hundred bytes for each.
  */
+import type { Statement } from 'better-sqlite3';
 import type { Alternate } from '../core/entry.js';
+import { ScratchFile } from '../store/scratch-file.js';
 import type { Listing } from './check.js';
 
 /** A URL as the sitemaps list it, the first time it is met. */
@@ -44,75 +49,132 @@ export interface ListingSink {
   addRepeat(url: string, repeat: Repeat): void;
 }
 
-/** Every URL listed, in the order first met, with its repeats. */
+/** Every URL listed, in the order first met, with its repeats: in a scratch file, deleted on close. */
 export class ListingBook implements ListingSink {
-  private readonly listings = new Map<string, NewListing>();
-  /** Few: only URLs listed more than once. */
-  private readonly repeats = new Map<string, Repeat[]>();
-  /** The URLs of the sample, once --max-urls narrowed it. */
-  private sampled: Set<string> | undefined;
+  private readonly file = new ScratchFile('listings');
+  private readonly insertListing: Statement;
+  private readonly insertRepeat: Statement;
+  private readonly repeatsOf: Statement;
+  private listed = 0;
+  private sampled: number | undefined;
+  /** Few URLs are listed twice: until one is, no listing looks its repeats up. */
+  private anyRepeats = false;
   /** Whether a sitemap names hreflang alternates of a URL (else no return link needs looking up). */
   hasAlternates = false;
 
+  constructor() {
+    const { db } = this.file;
+    // `met` is the order first met; `line` is -1 for none, so that a repeat without one is kept once.
+    db.exec(`
+      CREATE TABLE listings (met INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, sitemap TEXT NOT NULL,
+        line INTEGER, lastmod TEXT, alternates TEXT, sample_key REAL NOT NULL, sampled INTEGER NOT NULL DEFAULT 1);
+      CREATE TABLE repeats (url TEXT NOT NULL, sitemap TEXT NOT NULL, line INTEGER NOT NULL, detail TEXT NOT NULL,
+        UNIQUE (url, sitemap, line));`);
+    this.insertListing = db.prepare(
+      `INSERT INTO listings (url, sitemap, line, lastmod, alternates, sample_key)
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING`,
+    );
+    this.insertRepeat = db.prepare(
+      'INSERT INTO repeats (url, sitemap, line, detail) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.repeatsOf = db.prepare('SELECT sitemap, line, detail FROM repeats WHERE url = ? ORDER BY rowid');
+  }
+
   addListings(listings: readonly NewListing[]): number {
-    let added = 0;
-    for (const listing of listings)
-      if (!this.listings.has(listing.url)) {
-        this.listings.set(listing.url, listing);
-        if (listing.alternates !== undefined) this.hasAlternates = true;
-        added += 1;
+    const added = this.file.db.transaction(() => {
+      let count = 0;
+      for (const { url, sitemap, line, lastmod, alternates, sampleKey } of listings) {
+        const { changes } = this.insertListing.run(
+          url,
+          sitemap,
+          line ?? null,
+          lastmod ?? null,
+          alternates ?? null,
+          sampleKey,
+        );
+        if (changes === 0) continue;
+        count += 1;
+        if (alternates !== undefined) this.hasAlternates = true;
       }
+      return count;
+    })();
+    this.listed += added;
     return added;
   }
 
   addRepeat(url: string, repeat: Repeat): void {
-    const known = this.repeats.get(url);
-    if (known === undefined) this.repeats.set(url, [repeat]);
-    else if (!known.some((r) => r.sitemap === repeat.sitemap && r.line === repeat.line)) known.push(repeat);
+    this.insertRepeat.run(url, repeat.sitemap, repeat.line ?? -1, repeat.detail);
+    this.anyRepeats = true;
   }
 
   /** URLs listed (each once). */
   get listedCount(): number {
-    return this.listings.size;
+    return this.listed;
   }
 
   /** URLs in the sample: all of them unless {@link chooseSample} narrowed it. */
   get sampledCount(): number {
-    return this.sampled?.size ?? this.listings.size;
+    return this.sampled ?? this.listed;
   }
 
   /** Narrows the sample to the `size` listings of smallest sample key (ties: first met). */
   chooseSample(size: number): void {
-    const order = [...this.listings.values()].map((listing, met) => ({
-      key: listing.sampleKey,
-      met,
-      url: listing.url,
-    }));
-    order.sort((a, b) => a.key - b.key || a.met - b.met);
-    this.sampled = new Set(order.slice(0, size).map((each) => each.url));
+    this.file.db
+      .prepare(
+        `UPDATE listings SET sampled = 0
+         WHERE met NOT IN (SELECT met FROM listings ORDER BY sample_key, met LIMIT ?)`,
+      )
+      .run(size);
+    this.sampled = Math.min(size, this.listed);
   }
 
-  /** The sampled listings in the order met, as the check reads them; then the URLs outside the sample. */
+  /** The sampled listings in the order met, as the check reads them. */
   *sample(): Generator<Listing> {
-    for (const listing of this.listings.values())
-      if (this.sampled === undefined || this.sampled.has(listing.url)) yield this.listingOf(listing);
+    const rows = this.file.db
+      .prepare('SELECT url, sitemap, line, lastmod, alternates FROM listings WHERE sampled = 1 ORDER BY met')
+      .iterate() as IterableIterator<ListingRow>;
+    for (const row of rows) yield this.listingOf(row);
   }
 
   /** The listed URLs outside the sample, in the order met. */
   *unsampled(): Generator<string> {
-    if (this.sampled === undefined) return;
-    for (const url of this.listings.keys()) if (!this.sampled.has(url)) yield url;
+    const rows = this.file.db
+      .prepare('SELECT url FROM listings WHERE sampled = 0 ORDER BY met')
+      .pluck()
+      .iterate() as IterableIterator<string>;
+    yield* rows;
   }
 
-  private listingOf(listing: NewListing): Listing {
-    const repeats = this.repeats.get(listing.url);
+  /** Deletes the scratch file; safe to call twice. */
+  close(): void {
+    this.file.close();
+  }
+
+  private listingOf(row: ListingRow): Listing {
+    const repeats = this.anyRepeats
+      ? (this.repeatsOf.all(row.url) as RepeatRow[]).map((r) => ({ ...r, line: r.line === -1 ? null : r.line }))
+      : [];
     return {
-      url: listing.url,
-      sitemap: listing.sitemap,
-      ...(listing.line === undefined ? {} : { line: listing.line }),
-      ...(listing.lastmod === undefined ? {} : { lastmod: listing.lastmod }),
-      ...(listing.alternates === undefined ? {} : { alternates: JSON.parse(listing.alternates) as Alternate[] }),
-      ...(repeats === undefined ? {} : { repeats }),
+      url: row.url,
+      sitemap: row.sitemap,
+      ...(row.line === null ? {} : { line: row.line }),
+      ...(row.lastmod === null ? {} : { lastmod: row.lastmod }),
+      ...(row.alternates === null ? {} : { alternates: JSON.parse(row.alternates) as Alternate[] }),
+      ...(repeats.length === 0 ? {} : { repeats }),
     };
   }
+}
+
+interface ListingRow {
+  url: string;
+  sitemap: string;
+  line: number | null;
+  lastmod: string | null;
+  alternates: string | null;
+}
+
+interface RepeatRow {
+  sitemap: string;
+  line: number;
+  detail: string;
 }

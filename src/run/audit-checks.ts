@@ -79,9 +79,16 @@ export async function planAuditRun(
   options: AuditPlanOptions,
 ): Promise<RunPlan<AuditRunOptions> & { toCheck: number }> {
   const book = new ListingBook();
-  const discovery = await discoverListings(input, { ...options, state: book });
-  if (!discovery.complete) throw new Error('stopped while reading the sitemaps: nothing was set down; start again');
-  const sample = chooseSample(book, options.maxUrls);
+  let discovery: Discovery;
+  let sample: AuditReport['sample'];
+  try {
+    discovery = await discoverListings(input, { ...options, state: book });
+    if (!discovery.complete) throw new Error('stopped while reading the sitemaps: nothing was set down; start again');
+    sample = chooseSample(book, options.maxUrls);
+  } catch (error) {
+    book.close();
+    throw error;
+  }
   const perHost = { ...DEFAULT_HOST_POLITENESS, ...options.perHost };
   const runOptions: AuditRunOptions = {
     now: options.now,
@@ -96,19 +103,19 @@ export async function planAuditRun(
   return {
     kind: auditJob.kind,
     options: runOptions,
-    seeds: listingItems(book),
+    seeds: { [Symbol.iterator]: () => listingItems(book) },
+    release: () => book.close(),
     pace: { concurrency: perHost.concurrency },
     state: 'running',
     toCheck: book.sampledCount,
   };
 }
 
-function listingItems(book: ListingBook): NewItem[] {
-  const items: NewItem[] = [];
-  for (const { url, ...input } of book.sample()) items.push({ url, host: hostOf(url), input });
+/** The run's items, read from the book as they are added: the sampled listings, then the others, settled. */
+function* listingItems(book: ListingBook): Generator<NewItem> {
+  for (const { url, ...input } of book.sample()) yield { url, host: hostOf(url), input };
   for (const url of book.unsampled())
-    items.push({ url, host: hostOf(url), outcome: NOT_SAMPLED, detail: 'outside the sample (--max-urls)' });
-  return items;
+    yield { url, host: hostOf(url), outcome: NOT_SAMPLED, detail: 'outside the sample (--max-urls)' };
 }
 
 /** The audit as a job: checks a leased listed URL as the audit of one process checks it. */

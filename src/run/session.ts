@@ -39,8 +39,11 @@ export interface Participation {
 export interface RunPlan<Options = unknown> {
   kind: string;
   options: Options;
-  seeds: readonly NewItem[];
+  /** Read as the run is created, maybe more than once (see WorkQueue.createOrJoin). */
+  seeds: Iterable<NewItem>;
   pace: HostPace;
+  /** Frees what the seeds were read from, once the run is created (or its creation failed). */
+  release?: (() => void) | undefined;
   /** 'starting' when the seeds are to be done before anything they lead to. */
   state: Exclude<RunState, 'done'>;
   /** Requests the run may make across all its workers (undefined: no limit). */
@@ -170,11 +173,15 @@ async function createOrJoin(
       ? { kind: planned.kind, options: null, seeds: [], pace: { concurrency: 1 }, state: 'running' }
       : await planned.make();
   } else plan = planned;
-  return store.createOrJoin(
-    { name, kind: plan.kind, options: plan.options, state: plan.state, budget: plan.budget },
-    plan.seeds,
-    plan.pace,
-  );
+  try {
+    return await store.createOrJoin(
+      { name, kind: plan.kind, options: plan.options, state: plan.state, budget: plan.budget },
+      plan.seeds,
+      plan.pace,
+    );
+  } finally {
+    plan.release?.();
+  }
 }
 
 async function existingRun(store: WorkQueue, name: string): Promise<RunRecord> {

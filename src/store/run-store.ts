@@ -22,6 +22,7 @@
  * and a commit of one host never overlap; the run's row (the budget) is the last lock any of them
  * waits for, and whoever holds it waits for nothing more (items are taken SKIP LOCKED).
  */
+import { batches } from '../core/batches.js';
 import type { Queryable, StoreDatabase } from './database.js';
 import { openStoreDatabase } from './database.js';
 import { migrate } from './migrations.js';
@@ -249,7 +250,7 @@ export interface WorkQueue {
       state: Exclude<RunState, 'done'>;
       budget?: number | undefined;
     },
-    seeds: readonly NewItem[],
+    seeds: Iterable<NewItem>,
     pace: HostPace,
   ): Promise<{ run: RunRecord; created: boolean }>;
   setState(runId: number, from: RunState, to: RunState): Promise<boolean>;
@@ -347,7 +348,9 @@ export class RunStore implements WorkQueue {
 
   /**
    * Creates the run `name` with its seeds, or joins it when it exists: `created` says which. A
-   * run of another kind by that name is an error. The seeds' hosts start with `pace`.
+   * run of another kind by that name is an error. The seeds' hosts start with `pace`. They are
+   * read as they are added, once per try of the transaction (PostgreSQL may try it again): an
+   * iterable that can be read more than once.
    */
   async createOrJoin(
     definition: {
@@ -358,7 +361,7 @@ export class RunStore implements WorkQueue {
       /** Requests allowed across all workers (undefined: no limit). */
       budget?: number | undefined;
     },
-    seeds: readonly NewItem[],
+    seeds: Iterable<NewItem>,
     pace: HostPace,
   ): Promise<{ run: RunRecord; created: boolean }> {
     return this.transaction(async (tx) => {
@@ -383,9 +386,8 @@ export class RunStore implements WorkQueue {
       const run = runRecord(row!);
       if (run.kind !== definition.kind)
         throw new Error(`the run "${run.name}" in ${this.location} is a ${run.kind} run, not a ${definition.kind} run`);
-      if (created)
-        for (let start = 0; start < seeds.length; start += SEED_CHUNK)
-          await this.addItems(tx, run.id, seeds.slice(start, start + SEED_CHUNK), pace);
+      // Seeds are read as they are added: an audit's may be millions, waiting in a scratch file.
+      if (created) for await (const chunk of batches(seeds, SEED_CHUNK)) await this.addItems(tx, run.id, chunk, pace);
       return { run, created };
     });
   }

@@ -6,15 +6,12 @@
  *
  *   tree_nodes(id INTEGER PRIMARY KEY, parent INTEGER, record TEXT)
  *
- * Nothing here needs to survive a crash (the file is scratch): durability OFF, writes batched in
- * transactions of `batchSize` rows. A spill left open when the process exits (an error, Ctrl-C
- * past the walk) is deleted by one 'exit' hook; only kill -9 can leave a folder behind.
+ * The file is scratch (./scratch-file.ts: deleted on close and at exit); writes are batched in
+ * transactions of `batchSize` rows.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openSqliteFile } from './sqlite-file.js';
+import { ScratchFile } from './scratch-file.js';
 
 /** One spilled record: its id, its parent's id (none for a root), and the record itself. */
 export interface SpilledNode<R> {
@@ -23,16 +20,12 @@ export interface SpilledNode<R> {
   record: R;
 }
 
-/** Spills not closed yet, deleted when the process exits. */
-const openSpills = new Set<{ close(): void }>();
-let exitHooked = false;
-
 /**
  * The scratch store of a big tree walk (see above): give `() => new TreeSpill()` as the walk's
  * `spill` (TreeOptions).
  */
 export class TreeSpill<R> {
-  private readonly dir: string;
+  private readonly file: ScratchFile;
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
   private readonly select: Database.Statement;
@@ -45,28 +38,20 @@ export class TreeSpill<R> {
   private readonly idleChildren: Database.Statement[] = [];
   /** Rows put and not written yet, by id: a get() of a record just put needs no write. */
   private readonly pending = new Map<number, [number, number | null, string]>();
-  private closed = false;
 
   /** `directory`: where the scratch folder is made (the system's temporary folder by default). */
   constructor(
     directory: string = tmpdir(),
     private readonly batchSize = 1_000,
   ) {
-    this.dir = mkdtempSync(join(directory, 'sitemapkit-tree-'));
-    this.db = openSqliteFile(join(this.dir, 'tree.sqlite'), { durability: 'OFF' });
+    this.file = new ScratchFile('tree', directory);
+    this.db = this.file.db;
     this.db.exec(
       'CREATE TABLE tree_nodes (id INTEGER PRIMARY KEY, parent INTEGER, record TEXT NOT NULL);' +
         'CREATE INDEX tree_nodes_parent ON tree_nodes (parent, id);',
     );
     this.insert = this.db.prepare('INSERT OR REPLACE INTO tree_nodes (id, parent, record) VALUES (?, ?, ?)');
     this.select = this.db.prepare('SELECT id, parent, record FROM tree_nodes WHERE id = ?');
-    openSpills.add(this);
-    if (!exitHooked) {
-      exitHooked = true;
-      process.once('exit', () => {
-        for (const spill of openSpills) spill.close();
-      });
-    }
   }
 
   /** Stores (or replaces) the record of `id`; written in the next batch. */
@@ -120,11 +105,7 @@ export class TreeSpill<R> {
 
   /** Closes the database and deletes its folder; safe to call twice. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    openSpills.delete(this);
-    this.db.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    this.file.close();
   }
 
   /** The rows of `statement`; `reuse`: it goes back to idleChildren once read (or left). */
@@ -132,7 +113,7 @@ export class TreeSpill<R> {
     try {
       for (const row of statement.iterate(...params) as IterableIterator<Row>) yield spilled(row);
     } finally {
-      if (reuse && !this.closed) this.idleChildren.push(statement);
+      if (reuse && !this.file.isClosed) this.idleChildren.push(statement);
     }
   }
 }
