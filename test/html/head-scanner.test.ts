@@ -78,6 +78,33 @@ for (const [name, html] of Object.entries(CASES)) {
   });
 }
 
+test('the head scanner decodes bytes as the parser does: a byte order mark, bad bytes, a long head', async () => {
+  const documents = [
+    Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('<title>Marked é</title><meta name=robots content=noindex>'),
+    ]),
+    Buffer.concat([
+      Buffer.from('<head><title>bad '),
+      Buffer.from([0xff, 0xc3, 0x28, 0xe2, 0x82]),
+      Buffer.from(' é</title></head>'),
+    ]),
+    // Longer than a decoding step, with a `</head>` in a script before the real one (and past the first step).
+    Buffer.from(
+      `<head><script>var a = "</head>";</script><title>é ${'x'.repeat(5000)}</title><meta name=robots content=noindex></head><body>`,
+    ),
+  ];
+  for (const bytes of documents) {
+    await assertSameAsParser([bytes]);
+    for (let cut = 1; cut < bytes.length; cut += cut < 40 ? 1 : 997) {
+      const message = `${bytes.subarray(0, 24).toString()}…, bytes cut at ${cut}`;
+      await assertSameAsParser([bytes.subarray(0, cut), bytes.subarray(cut)], message);
+      // Plain Uint8Arrays too, as fetch bodies are.
+      await assertSameAsParser([new Uint8Array(bytes.subarray(0, cut)), new Uint8Array(bytes.subarray(cut))], message);
+    }
+  }
+});
+
 test('the head scanner answers what the parser answers on heads made of any mix of the tags that matter', async () => {
   const piece = fc.constantFrom(
     '<html lang="en">',
