@@ -67,6 +67,7 @@ export interface AuditPlanOptions {
   concurrency?: number | undefined;
   perHost?: Partial<HostPoliteness> | undefined;
   signal?: AbortSignal | undefined;
+  /** Told as the sitemaps are read. */
   onProgress?: ((progress: TreeProgress) => void) | undefined;
 }
 
