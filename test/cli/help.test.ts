@@ -14,9 +14,13 @@ const PACKAGE = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8'))
   version: string;
 };
 
+/** `sitemapkit --help`, run once for the file. */
+let mainHelp: Promise<CliResult> | undefined;
+const runMainHelp = (): Promise<CliResult> => (mainHelp ??= runCli(['--help']));
+
 /** name → summary, as `sitemapkit --help` lists them. */
 async function listedCommands(): Promise<Map<string, string>> {
-  const { stdout } = await runCli(['--help']);
+  const { stdout } = await runMainHelp();
   const list = stdout.split('\nCommands:\n')[1]!.split('\n\n')[0]!;
   return new Map(list.split('\n').map((line) => /^ {2}(\S+) +(.+)$/.exec(line)!.slice(1, 3) as [string, string]));
 }
@@ -30,7 +34,7 @@ function helpOf(name: string): Promise<CliResult> {
 
 describe('sitemapkit --help', () => {
   it('lists the commands, help COMMAND, --version and the exit codes', async () => {
-    const { code, stdout } = await runCli(['--help']);
+    const { code, stdout } = await runMainHelp();
     assert.equal(code, 0);
     assert.match(stdout, /^ {7}sitemapkit help <command>$/m);
     assert.match(stdout, /^ {2}-v, --version {2}print the version of sitemapkit$/m);
