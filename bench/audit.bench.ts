@@ -92,6 +92,20 @@ function serveBenchSite(urls: number): void {
 
 // ---------------------------------------------------------------- the runners (child processes)
 
+/**
+ * What an audit that failed said, without its list of sitemaps (thousands of lines at a million
+ * URLs, which would hide the rest): the report's other fields, or the text as it came.
+ */
+function failureSummary(output: string): string {
+  try {
+    const { sitemaps, ...rest } = JSON.parse(output) as { sitemaps?: { list?: unknown[] } };
+    const { list: _list, ...counts } = sitemaps ?? {};
+    return JSON.stringify({ ...rest, sitemaps: counts }).slice(0, 4000);
+  } catch {
+    return output.slice(-4000);
+  }
+}
+
 /** Exactly what `sitemapkit audit` runs, in this process so that its peak RSS is measured. */
 async function runAudit(origin: string, concurrency: number, work: string): Promise<Run> {
   const argv = [
@@ -111,7 +125,7 @@ async function runAudit(origin: string, concurrency: number, work: string): Prom
   const started = performance.now();
   const code = await auditCommand.run(parseCommandArgs(auditCommand.spec, argv), io);
   const ms = performance.now() - started;
-  if (code !== 0) throw new Error(`sitemapkit audit exited ${code}: ${chunks.join('').slice(0, 2000)}`);
+  if (code !== 0) throw new Error(`sitemapkit audit exited ${code}: ${failureSummary(chunks.join(''))}`);
   const report = JSON.parse(chunks.join('')) as { urls: { checked: number } };
   return {
     tool: 'sitemapkit audit',
