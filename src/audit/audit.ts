@@ -12,7 +12,6 @@
  */
 import type { CrawlProgress } from '../crawl/types.js';
 import type { HttpClient } from '../http/client.js';
-import type { CrawlStore } from '../store/crawl-store.js';
 import type { HostPoliteness } from '../pool/index.js';
 import { crawlSiteInto, readCrawlRun } from '../run/crawl-site.js';
 import { CrawlComparison } from './cross-checks.js';
@@ -45,8 +44,8 @@ export interface AuditOptions {
   /** Requests at once across hosts, and the politeness of every host. */
   concurrency?: number | undefined;
   perHost?: Partial<HostPoliteness> | undefined;
-  /** Crawl the site too (orphans, pages not listed), keeping the crawl's state in `store`. */
-  crawl?: { store: CrawlStore; maxPages?: number | undefined } | undefined;
+  /** Crawl the site too (orphans, pages not listed), keeping the crawl's state in the SQLite `file`. */
+  crawl?: { file: string; maxPages?: number | undefined } | undefined;
   signal?: AbortSignal | undefined;
   /** Told as the crawl advances. */
   onCrawlProgress?: ((progress: CrawlProgress) => void) | undefined;
@@ -102,7 +101,7 @@ async function crawlSiteOf(
   options: AuditOptions,
   crawl: NonNullable<AuditOptions['crawl']>,
 ): Promise<{ facts: CrawlFacts; summary: NonNullable<AuditReport['crawl']> }> {
-  const queue = crawl.store.file;
+  const queue = crawl.file;
   let site = options.state.getMeta(CRAWL_KEY);
   let finished = true;
   if (site === undefined) {

@@ -8,7 +8,7 @@
  * down every listed URL; once every one is checked, the outputs are written from the queue
  * (run/audit-outputs.ts), by the same code as `run finish`.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { crawlForAudit } from '../audit/audit.js';
 import type { CrawlProgress } from '../crawl/types.js';
@@ -24,10 +24,9 @@ import { writeAuditOutputs, type AuditOutputs, type StoredAudit } from '../run/a
 import { runOfJob } from '../run/job.js';
 import { takePart, type Participation, type RunPlan } from '../run/session.js';
 import type { WorkKind } from '../run/worker.js';
-import { CrawlStore } from '../store/crawl-store.js';
 import { RunStore, type RunRecord, type WorkQueue } from '../store/run-store.js';
 import { auditDatabasePaths, DEFAULT_STATE_DIR } from '../store/site-database.js';
-import { refuseFormerStore } from '../store/state-file.js';
+import { discardStateFile, keepOrDiscardStateFile, refuseFormerStore } from '../store/state-file.js';
 import { UsageError, defineCommand, type Io, type ParsedArgs } from './command.js';
 import { defineFlags, type FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
@@ -223,7 +222,14 @@ async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number
   const interruption = listenForInterruption();
   const http = new HttpClient({ ...network.http, signal: interruption.signal });
   const progress = quiet ? undefined : new ProgressLine(io);
-  const crawlStore = local && flags.crawl ? new CrawlStore(paths.crawl, { fresh: !resume }) : undefined;
+  const crawlFile =
+    local && flags.crawl
+      ? keepOrDiscardStateFile(paths.crawl, {
+          fresh: !resume,
+          former: { table: 'crawl_urls', what: 'the crawl state' },
+          advice: 'audit again without --resume',
+        })
+      : undefined;
   const started = Date.now();
   try {
     const now = local ? settleClock(local, readNow(flags.now), io) : (readNow(flags.now) ?? new Date()).getTime();
@@ -287,11 +293,11 @@ async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number
       // An audit of one process resumed writes where this command says.
       const run = { ...taken.run, options: { ...(taken.run.options as StoredAudit), outputs } };
       const crawl =
-        crawlStore && taken.run.state === 'done'
+        crawlFile !== undefined && taken.run.state === 'done'
           ? await crawlTheSite(taken.store, run, {
               http,
               network,
-              crawlStore,
+              crawlFile,
               maxPages,
               progress,
               signal: interruption.signal,
@@ -310,7 +316,6 @@ async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number
   } finally {
     progress?.clear();
     interruption.dispose();
-    crawlStore?.close();
     await http.close();
     await local?.lock.release();
   }
@@ -342,7 +347,7 @@ async function openLocalState(file: string, input: string | string[], resume: bo
     const kept = resume && existsSync(file) ? await keptAudit(file) : undefined;
     if (kept === undefined) {
       if (resume) io.stderr.write(`sitemapkit audit: no audit to resume in ${file}; starting afresh\n`);
-      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+      discardStateFile(file);
     } else if (inputText(kept.input) !== inputText(input))
       throw new UsageError(
         `the audit state in ${file} is of "${inputText(kept.input)}", not "${inputText(input)}": audit again without --resume, or give --state another folder`,
@@ -395,7 +400,7 @@ async function crawlTheSite(
   how: {
     http: HttpClient;
     network: NetworkSettings;
-    crawlStore: CrawlStore;
+    crawlFile: string;
     maxPages: number | undefined;
     progress: ProgressLine | undefined;
     signal: AbortSignal;
@@ -413,7 +418,7 @@ async function crawlTheSite(
     maxPageBytes: options.maxPageBytes,
     concurrency: how.network.concurrency,
     perHost: how.network.perHost,
-    crawl: { store: how.crawlStore, maxPages: how.maxPages },
+    crawl: { file: how.crawlFile, maxPages: how.maxPages },
     signal: how.signal,
     onCrawlProgress: (p: CrawlProgress) =>
       how.progress?.update(() => `crawling: ${formatCrawlProgress(p, Date.now() - crawlStarted)}`),

@@ -7,7 +7,7 @@
  * --workers, or several start URLs), any number of processes on a shared store. Once the run's
  * work is done, its sitemaps and report are written from the queue (run/crawl-outputs.ts).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { diagnostic, formatDiagnostic } from '../core/diagnostics.js';
 import { splitUserinfo, userinfoProblem, withoutUserinfo } from '../core/url-userinfo.js';
@@ -26,7 +26,7 @@ import { workCrawlHere } from '../run/crawl-site.js';
 import { takePart, type Participation } from '../run/session.js';
 import { RunStore } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
-import { refuseFormerStore } from '../store/state-file.js';
+import { discardStateFile, refuseFormerStore } from '../store/state-file.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { defineCommand, UsageError, type Io, type ParsedArgs } from './command.js';
 import { defineFlags, type FlagValues } from './flags.js';
@@ -350,7 +350,7 @@ async function openLocalState(file: string, resume: boolean, io: Io): Promise<Lo
   mkdirSync(dirname(file), { recursive: true });
   const { lock } = await RunLock.acquire(`${file}.lock`, file);
   try {
-    if (!resume) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    if (!resume) discardStateFile(file);
     else if (!existsSync(file)) io.stderr.write(`sitemapkit crawl: no crawl to resume in ${file}; starting afresh\n`);
     else await refuseNothingToResume(file);
     return { file, lock };

@@ -13,6 +13,7 @@
  * the crawl and audit loops). The async StoreDatabase is the run store's alone, as it must speak
  * PostgreSQL too; both take their migrations from the one runner.
  */
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { bindings, DIALECTS } from './database.js';
 import {
@@ -140,4 +141,22 @@ export function refuseFormerStore(file: string, former: { table: string; what: s
   } finally {
     db.close();
   }
+}
+
+/** Deletes the SQLite file at `file` with its journal (-wal, -shm), for a fresh start. */
+export function discardStateFile(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+}
+
+/**
+ * The state file at `file`, ready for work: discarded when `fresh`, otherwise kept for resuming,
+ * unless it is `former`'s of an earlier sitemapkit, which cannot be resumed (refused with `advice`).
+ */
+export function keepOrDiscardStateFile(
+  file: string,
+  { fresh, former, advice }: { fresh: boolean; former: { table: string; what: string }; advice: string },
+): string {
+  if (fresh) discardStateFile(file);
+  else refuseFormerStore(file, former, advice);
+  return file;
 }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +16,8 @@ import { GENERATE_LEDGER_SCHEMA, GenerateLedger, GenerateLedgerReader } from '..
 import type { StoreSchema } from '../../src/store/migrations.js';
 import { generateLedgerPath } from '../../src/store/site-database.js';
 import { SITEMAP_MEMORY_SCHEMA, SitemapMemory } from '../../src/store/sitemap-memory.js';
-import { openStateFile } from '../../src/store/state-file.js';
+import { RunStore } from '../../src/store/run-store.js';
+import { keepOrDiscardStateFile, openStateFile } from '../../src/store/state-file.js';
 import { SUBMISSION_LEDGER_SCHEMA, SubmissionLedger } from '../../src/store/submission-ledger.js';
 import { observeGenerateLedger } from '../../src/submit/observe.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
@@ -275,5 +276,44 @@ describe('the opener of state files', () => {
         'm',
       ),
     );
+  });
+});
+
+describe("a state file to work in (an audit's crawl state)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-keep-or-discard-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const CRAWL_STATE = {
+    former: { table: 'crawl_urls', what: 'the crawl state' },
+    advice: 'audit again without --resume',
+  };
+
+  it('keeps a crawl run for a resume, and deletes it with its journal for a fresh start', async () => {
+    const file = join(dir, 'kept.sqlite');
+    const store = await RunStore.open(file);
+    await store.createOrJoin({ name: 'crawl', kind: 'crawl', options: {}, state: 'starting' }, [], { concurrency: 1 });
+    await store.close();
+    writeFileSync(`${file}-wal`, '');
+    assert.equal(keepOrDiscardStateFile(file, { fresh: false, ...CRAWL_STATE }), file);
+    const resumed = await RunStore.open(file);
+    assert.ok((await resumed.run('crawl')) !== undefined, 'the run is there to continue');
+    await resumed.close();
+    keepOrDiscardStateFile(file, { fresh: true, ...CRAWL_STATE });
+    assert.deepEqual([existsSync(file), existsSync(`${file}-wal`)], [false, false]);
+  });
+
+  it("refuses to resume an earlier sitemapkit's crawl state, naming the file and what to do", () => {
+    const file = join(dir, 'former.sqlite');
+    const db = new Database(file);
+    db.exec('CREATE TABLE crawl_urls (seq INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)');
+    db.close();
+    assert.throws(
+      () => keepOrDiscardStateFile(file, { fresh: false, ...CRAWL_STATE }),
+      (error: Error) =>
+        error.message.includes(file) &&
+        /earlier sitemapkit/.test(error.message) &&
+        /audit again without --resume/.test(error.message),
+    );
+    keepOrDiscardStateFile(file, { fresh: true, ...CRAWL_STATE });
+    assert.equal(existsSync(file), false);
   });
 });
