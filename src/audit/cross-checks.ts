@@ -63,7 +63,12 @@ export class CrawlComparison {
     private readonly crawlFinished: boolean,
   ) {
     for (const { url } of crawled) this.reached.add(url);
-    for (const url of listedUrls) this.listed.add(crawlForm(url) ?? url);
+    for (const url of listedUrls) this.addListed(url);
+  }
+
+  /** Counts `url` as listed by a sitemap (for listings read after the comparison is made). */
+  addListed(url: string): void {
+    this.listed.add(crawlForm(url) ?? url);
   }
 
   /** orphan: a listed URL of the crawled site that the crawl never met. */

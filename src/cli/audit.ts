@@ -10,7 +10,6 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { crawlForAudit } from '../audit/audit.js';
 import type { CrawlProgress } from '../crawl/types.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import { resolveStart, type TreeProgress } from '../discover/tree.js';
@@ -19,6 +18,7 @@ import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
 import { formatNumber } from '../report/format.js';
 import { formatDuration } from '../report/tree.js';
+import { crawlForAudit } from '../run/audit-crawl.js';
 import { auditJob, FLAGGED, NOT_SAMPLED, planAuditRun } from '../run/audit-checks.js';
 import { writeAuditOutputs, type AuditOutputs, type StoredAudit } from '../run/audit-outputs.js';
 import { runOfJob } from '../run/job.js';
@@ -407,20 +407,18 @@ async function crawlTheSite(
   },
 ): ReturnType<typeof crawlForAudit> {
   const { options } = runOfJob<StoredAudit>(auditJob, run);
-  const listed: string[] = [];
-  for await (const item of store.items(run.id)) listed.push(item.url);
   const crawlStarted = Date.now();
-  const kept = new Map<string, string>();
   return crawlForAudit(options.discovery, {
-    state: { getMeta: (key) => kept.get(key), setMeta: (key, value) => kept.set(key, value), listedUrls: () => listed },
+    file: how.crawlFile,
+    listedUrls: async function* () {
+      for await (const item of store.items(run.id)) yield item.url;
+    },
     http: how.http,
-    now: options.now,
     maxPageBytes: options.maxPageBytes,
-    concurrency: how.network.concurrency,
+    maxPages: how.maxPages,
     perHost: how.network.perHost,
-    crawl: { file: how.crawlFile, maxPages: how.maxPages },
     signal: how.signal,
-    onCrawlProgress: (p: CrawlProgress) =>
+    onProgress: (p: CrawlProgress) =>
       how.progress?.update(() => `crawling: ${formatCrawlProgress(p, Date.now() - crawlStarted)}`),
   });
 }
