@@ -17,7 +17,7 @@ import { crawlSiteInto, readCrawlRun } from './crawl-site.js';
 export interface AuditCrawlOptions {
   /** The state file of the crawl: a crawl there already is resumed. */
   file: string;
-  /** Every URL the sitemaps list (read again for each use, not held here). */
+  /** Every URL the sitemaps list, read once into the comparison as fingerprints (never held whole). */
   listedUrls: () => Iterable<string> | AsyncIterable<string>;
   http: HttpClient;
   /** Decoded bytes read of a page at most. */
