@@ -4,7 +4,7 @@
  * into the exit codes of the policy (src/cli/problem-options.ts): 0 done, 1 problems at or above
  * --fail-on or failed work, 2 bad usage.
  */
-import { forTerminal } from '../core/terminal.js';
+import { forTerminal, linesForTerminal } from '../core/terminal.js';
 import { COMMANDS } from './commands.js';
 import {
   EXIT_FAILED,
@@ -69,7 +69,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`sitemapkit ${name}: ${forTerminal(error.message)}\n`);
+      io.stderr.write(`sitemapkit ${name}: ${linesForTerminal(error.message)}\n`);
       return EXIT_USAGE;
     }
     io.stderr.write(`sitemapkit ${name}: ${forTerminal((error as Error).message)}\n`);

@@ -23,6 +23,11 @@ export function forTerminal(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, visible) : text;
 }
 
+/** Lines of our own making (a usage error and its advice) kept as lines; each made safe as forTerminal makes a value. */
+export function linesForTerminal(text: string): string {
+  return text.split('\n').map(forTerminal).join('\n');
+}
+
 function visible(char: string): string {
   const code = char.charCodeAt(0);
   return NAMED[char] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`);

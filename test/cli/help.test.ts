@@ -130,6 +130,13 @@ describe('each command’s --help', () => {
       assert.equal(code, 2, args.join(' '));
       assert.match(stderr, message);
     }
+    // The advice is a line of its own, not an escaped "\n" inside the first.
+    const { stderr } = await runCli(['crawl', '-q']);
+    assert.deepEqual(stderr.split('\n'), [
+      "sitemapkit crawl: Unknown option '-q'",
+      'Run "sitemapkit crawl --help" for usage.',
+      '',
+    ]);
     const far = await runCli(['generate', 'x', '--zzzzzzzz']);
     assert.equal(far.code, 2);
     assert.doesNotMatch(far.stderr, /did you mean/, 'nothing near: no guess');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { forTerminal } from '../../src/core/terminal.js';
+import { forTerminal, linesForTerminal } from '../../src/core/terminal.js';
 
 test('control characters from outside are shown as visible escapes, never sent to the terminal', () => {
   assert.equal(forTerminal('\u001b[2J\u001b[Hall valid'), '\\x1b[2J\\x1b[Hall valid');
@@ -13,4 +13,9 @@ test('control characters from outside are shown as visible escapes, never sent t
 test('ordinary text, accents and emoji included, is left as it is', () => {
   for (const text of ['https://example.com/a?b=c', 'grüße aus zürich', '✓ 😀 ✗', ''])
     assert.equal(forTerminal(text), text);
+});
+
+test('a message of several lines of our own keeps its lines; each line is made safe', () => {
+  assert.equal(linesForTerminal("Unknown option '-q'\nRun the help"), "Unknown option '-q'\nRun the help");
+  assert.equal(linesForTerminal('a\u001b[2J\nb\rc'), 'a\\x1b[2J\nb\\rc');
 });
