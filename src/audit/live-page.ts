@@ -8,11 +8,13 @@
 import { readHead } from '../crawl/judge.js';
 import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../http/client.js';
-import { readTitleAndHeading } from '../html/not-found-page.js';
+import { Parser } from 'htmlparser2';
+import { titleAndHeadingReader } from '../html/not-found-page.js';
+import { decoderFor, everyHandler, PARSER_OPTIONS } from '../html/one-pass.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import type { ClientRedirect } from '../html/client-redirect.js';
-import { createHtmlReader } from '../crawl/html.js';
-import { pageContentDigest } from '../input/content-digest.js';
+import { pageFactsReader } from '../crawl/html.js';
+import { contentDigestReader } from '../input/content-digest.js';
 
 /** What asking for a listed URL gave: not asked (robots.txt), no answer, or an answer. */
 export type LiveAnswer =
@@ -96,7 +98,7 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
     const kept: Uint8Array[] = [];
     answered.page = await readPageHead(keeping(rest(head, body), kept), response.url, { wholeDocument: true });
     if (response.transfer.truncated) answered.cutAt = options.maxBytes;
-    Object.assign(answered, await whatThePageSays(kept, response.url, contentType));
+    Object.assign(answered, whatThePageSays(kept, response.url, contentType));
     return answered;
   } catch (error) {
     if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
@@ -116,21 +118,27 @@ async function* keeping(chunks: AsyncIterable<Uint8Array>, kept: Uint8Array[]): 
 }
 
 /**
- * What the audit reads in a page beyond its head: the redirect it makes itself (the crawler's
- * reader, one detector for both), its content digest, its title and first heading.
+ * What the audit reads in a page beyond its head, in one pass of the tokenizer: the redirect it
+ * makes itself (the crawler's reader, one detector for both), its content digest, its title and
+ * first heading.
  */
-async function whatThePageSays(
+function whatThePageSays(
   chunks: readonly Uint8Array[],
   url: string,
   contentType: string | undefined,
-): Promise<Pick<AnsweredPage, 'clientRedirect' | 'digest' | 'title' | 'heading'>> {
-  const reader = createHtmlReader(url, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
-  for (const chunk of chunks) reader.write(chunk);
-  const { clientRedirect } = reader.end();
+): Pick<AnsweredPage, 'clientRedirect' | 'digest' | 'title' | 'heading'> {
+  const facts = pageFactsReader(url);
+  const digest = contentDigestReader();
+  const titles = titleAndHeadingReader();
+  const parser = new Parser(everyHandler([facts.handler, digest.handler, titles.handler]), PARSER_OPTIONS);
+  const decoder = decoderFor(/;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
+  for (const chunk of chunks) parser.write(decoder.decode(chunk, { stream: true }));
+  parser.end(decoder.decode());
+  const { clientRedirect } = facts.facts();
   return {
     ...(clientRedirect === undefined ? {} : { clientRedirect }),
-    digest: await pageContentDigest(chunks),
-    ...readTitleAndHeading(chunks),
+    digest: digest.digest(),
+    ...titles.result(),
   };
 }
 

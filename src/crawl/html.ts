@@ -5,11 +5,11 @@
  * URLs are resolved at the end, against the page URL and its `<base href>` (which applies to the
  * whole document even when it comes after a link).
  */
-import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner, type ClientRedirect } from '../html/client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from '../html/directives.js';
+import { decoderFor, PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
 import { srcsetUrls } from '../html/page-images.js';
 
 export { srcsetUrls };
@@ -43,6 +43,23 @@ function relTokens(value: string | undefined): string[] {
  *   an unknown label falls back to UTF-8)
  */
 export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader {
+  const reader = pageFactsReader(pageUrl);
+  const parser = new Parser(reader.handler, PARSER_OPTIONS);
+  const decoder = decoderFor(charset);
+  return {
+    write(chunk) {
+      parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    },
+    end() {
+      parser.write(decoder.decode());
+      parser.end();
+      return reader.facts();
+    },
+  };
+}
+
+/** What a crawler reads in a page, as a reader of its tokens (see ../html/one-pass.ts): `facts()` once they have all come. */
+export function pageFactsReader(pageUrl: string): { handler: TagHandler; facts: () => PageFacts } {
   const raw = {
     links: [] as string[],
     canonicals: [] as string[],
@@ -55,60 +72,52 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
   let inNoscript = false;
   const redirects = new ClientRedirectScanner();
 
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        switch (name) {
-          case 'body':
-            inBody = true;
-            break;
-          case 'base':
-            if (baseHref === undefined && attributes.href !== undefined) baseHref = attributes.href;
-            break;
-          case 'a':
-            if (attributes.href !== undefined && !relTokens(attributes.rel).includes('nofollow'))
-              raw.links.push(attributes.href);
-            break;
-          case 'img':
-            if (attributes.src) raw.images.push(attributes.src);
-            if (attributes.srcset) raw.images.push(...srcsetUrls(attributes.srcset));
-            break;
-          case 'link':
-            if (!inBody && attributes.href !== undefined) readHeadLink(attributes, raw);
-            break;
-          case 'meta':
-            if (!inBody && attributes.name !== undefined && isHonouredMetaName(attributes.name)) {
-              addDirectiveList(directives, attributes.content ?? '');
-            }
-            if (!inBody && !inNoscript) redirects.meta(attributes);
-            break;
-          case 'noscript':
-            inNoscript = true;
-            break;
-          case 'script':
-            redirects.scriptOpened(attributes);
-            break;
-        }
-      },
-      ontext(text) {
-        redirects.text(text);
-      },
-      onclosetag(name) {
-        if (name === 'noscript') inNoscript = false;
-        if (name === 'script') redirects.scriptClosed();
-      },
+  const handler: TagHandler = {
+    onopentag(name, attributes) {
+      switch (name) {
+        case 'body':
+          inBody = true;
+          break;
+        case 'base':
+          if (baseHref === undefined && attributes.href !== undefined) baseHref = attributes.href;
+          break;
+        case 'a':
+          if (attributes.href !== undefined && !relTokens(attributes.rel).includes('nofollow'))
+            raw.links.push(attributes.href);
+          break;
+        case 'img':
+          if (attributes.src) raw.images.push(attributes.src);
+          if (attributes.srcset) raw.images.push(...srcsetUrls(attributes.srcset));
+          break;
+        case 'link':
+          if (!inBody && attributes.href !== undefined) readHeadLink(attributes, raw);
+          break;
+        case 'meta':
+          if (!inBody && attributes.name !== undefined && isHonouredMetaName(attributes.name)) {
+            addDirectiveList(directives, attributes.content ?? '');
+          }
+          if (!inBody && !inNoscript) redirects.meta(attributes);
+          break;
+        case 'noscript':
+          inNoscript = true;
+          break;
+        case 'script':
+          redirects.scriptOpened(attributes);
+          break;
+      }
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  const decoder = decoderFor(charset);
+    ontext(text) {
+      redirects.text(text);
+    },
+    onclosetag(name) {
+      if (name === 'noscript') inNoscript = false;
+      if (name === 'script') redirects.scriptClosed();
+    },
+  };
 
   return {
-    write(chunk) {
-      parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    },
-    end() {
-      parser.write(decoder.decode());
-      parser.end();
+    handler,
+    facts() {
       const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
       const resolveAll = (list: string[]) =>
         list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
@@ -127,14 +136,6 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
       };
     },
   };
-}
-
-function decoderFor(charset: string | undefined): TextDecoder {
-  try {
-    return new TextDecoder(charset ?? 'utf-8');
-  } catch {
-    return new TextDecoder('utf-8');
-  }
 }
 
 function readHeadLink(

@@ -9,6 +9,7 @@
  */
 import { Parser } from 'htmlparser2';
 import type { TitleAndHeading } from './not-found-words.js';
+import { PARSER_OPTIONS, type TagHandler } from './one-pass.js';
 
 export { saysNotFound, type TitleAndHeading } from './not-found-words.js';
 
@@ -17,39 +18,44 @@ const MAX_CHARS = 300;
 
 /** Reads the title and first heading of a page from its text or UTF-8 bytes. */
 export function readTitleAndHeading(chunks: Iterable<Uint8Array | string>): TitleAndHeading {
-  const found: { title?: string; h1?: string; h2?: string } = {};
-  let reading: 'title' | 'h1' | 'h2' | undefined;
-  let text = '';
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        if (
-          reading === undefined &&
-          (name === 'title' || name === 'h1' || name === 'h2') &&
-          found[name] === undefined
-        ) {
-          reading = name;
-          text = '';
-        }
-      },
-      ontext(piece) {
-        if (reading !== undefined && text.length < MAX_CHARS) text += piece.slice(0, MAX_CHARS - text.length);
-      },
-      onclosetag(name) {
-        if (name !== reading) return;
-        const value = text.replace(/\s+/g, ' ').trim();
-        if (value !== '') found[reading] = value;
-        reading = undefined;
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true },
-  );
+  const reader = titleAndHeadingReader();
+  const parser = new Parser(reader.handler, PARSER_OPTIONS);
   const decoder = new TextDecoder('utf-8');
   for (const chunk of chunks) parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
   parser.end(decoder.decode());
-  const heading = found.h1 ?? found.h2;
+  return reader.result();
+}
+
+/** The title and first heading as a reader of a page's tokens (see ./one-pass.ts). */
+export function titleAndHeadingReader(): { handler: TagHandler; result: () => TitleAndHeading } {
+  const found: { title?: string; h1?: string; h2?: string } = {};
+  let reading: 'title' | 'h1' | 'h2' | undefined;
+  let text = '';
+  const handler: TagHandler = {
+    onopentag(name) {
+      if (reading === undefined && (name === 'title' || name === 'h1' || name === 'h2') && found[name] === undefined) {
+        reading = name;
+        text = '';
+      }
+    },
+    ontext(piece) {
+      if (reading !== undefined && text.length < MAX_CHARS) text += piece.slice(0, MAX_CHARS - text.length);
+    },
+    onclosetag(name) {
+      if (name !== reading) return;
+      const value = text.replace(/\s+/g, ' ').trim();
+      if (value !== '') found[reading] = value;
+      reading = undefined;
+    },
+  };
   return {
-    ...(found.title === undefined ? {} : { title: found.title }),
-    ...(heading === undefined ? {} : { heading }),
+    handler,
+    result() {
+      const heading = found.h1 ?? found.h2;
+      return {
+        ...(found.title === undefined ? {} : { title: found.title }),
+        ...(heading === undefined ? {} : { heading }),
+      };
+    },
   };
 }

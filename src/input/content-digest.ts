@@ -15,6 +15,7 @@
  * - comments, and differences of white space (minifiers).
  */
 import { createHash } from 'node:crypto';
+import { PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
 import { srcsetWithoutHashedNames, withoutHashedNames, withoutTimestamps } from './build-noise.js';
 
 /** Hex digits kept: 128 bits tell versions of a page apart. */
@@ -41,6 +42,19 @@ const CLOSE = '\u0004';
 export async function pageContentDigest(
   chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
 ): Promise<string> {
+  // The parser is loaded on first use: a run that digests no page does not pay for it.
+  const { Parser } = await import('htmlparser2');
+  const reader = contentDigestReader();
+  const parser = new Parser(reader.handler, PARSER_OPTIONS);
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of chunks)
+    parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  parser.end(decoder.decode());
+  return reader.digest();
+}
+
+/** The content digest as a reader of a page's tokens (see ../html/one-pass.ts): `digest()` once they have all come. */
+export function contentDigestReader(): { handler: TagHandler; digest: () => string } {
   const hash = createHash('sha256');
   let text = '';
   /** For each open element, whether it is left out; and how many open elements are. */
@@ -53,44 +67,40 @@ export async function pageContentDigest(
     if (normalised !== '') hash.update(TEXT + normalised);
   };
   // Every element is closed once, implied or not (htmlparser2 closes what is left open at the
-  // end), so `<p>a<p>b` and `<p>a</p><p>b</p>` digest alike, as the same page. The parser is
-  // loaded on first use: a run that digests no page does not pay for it.
-  const { Parser } = await import('htmlparser2');
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        const leftOut = droppedDepth > 0 || isDropped(name, attributes);
-        dropped.push(leftOut);
-        if (leftOut) {
-          droppedDepth++;
-          return;
-        }
-        flushText();
-        hash.update(OPEN + name);
-        for (const key of Object.keys(attributes).sort()) {
-          if (!DROPPED_ATTRIBUTE.test(key)) hash.update(`${ATTRIBUTE}${key}=${attributeValue(key, attributes[key]!)}`);
-        }
-      },
-      ontext(piece) {
-        if (droppedDepth === 0) text += piece;
-      },
-      onclosetag(name) {
-        if (dropped.pop()) {
-          droppedDepth--;
-          return;
-        }
-        flushText();
-        hash.update(CLOSE + name);
-      },
+  // end), so `<p>a<p>b` and `<p>a</p><p>b</p>` digest alike, as the same page.
+  const handler: TagHandler = {
+    onopentag(name, attributes) {
+      const leftOut = droppedDepth > 0 || isDropped(name, attributes);
+      dropped.push(leftOut);
+      if (leftOut) {
+        droppedDepth++;
+        return;
+      }
+      flushText();
+      hash.update(OPEN + name);
+      for (const key of Object.keys(attributes).sort()) {
+        if (!DROPPED_ATTRIBUTE.test(key)) hash.update(`${ATTRIBUTE}${key}=${attributeValue(key, attributes[key]!)}`);
+      }
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  const decoder = new TextDecoder('utf-8');
-  for await (const chunk of chunks)
-    parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-  parser.end(decoder.decode());
-  flushText();
-  return hash.digest('hex').slice(0, DIGEST_CHARS);
+    ontext(piece) {
+      if (droppedDepth === 0) text += piece;
+    },
+    onclosetag(name) {
+      if (dropped.pop()) {
+        droppedDepth--;
+        return;
+      }
+      flushText();
+      hash.update(CLOSE + name);
+    },
+  };
+  return {
+    handler,
+    digest() {
+      flushText();
+      return hash.digest('hex').slice(0, DIGEST_CHARS);
+    },
+  };
 }
 
 function isDropped(name: string, attributes: Record<string, string>): boolean {
