@@ -353,7 +353,8 @@ async function withSite<T>(
   }
 }
 
-const RETRIES_PAGES = 5_000;
+/** Pages of the retries part's sites (`--retries-pages N`): the retry tail is a fixed cost, so its ratio falls as they grow. */
+const RETRIES_PAGES = readArg('retries-pages', 'CRAWL_BENCH_RETRIES_PAGES', 5_000);
 const RETRIES_CONCURRENCY = 8;
 
 /** The run of median time among `runs`. */
