@@ -8,9 +8,8 @@
 import { readHead } from '../crawl/judge.js';
 import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../http/client.js';
-import { Parser } from 'htmlparser2';
 import { titleAndHeadingReader } from '../html/not-found-page.js';
-import { decoderFor, everyHandler, PARSER_OPTIONS } from '../html/one-pass.js';
+import { everyHandler, type TagHandler } from '../html/one-pass.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import type { ClientRedirect } from '../html/client-redirect.js';
 import { pageFactsReader } from '../crawl/html.js';
@@ -94,11 +93,17 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
     const head = await readHead(body, SNIFF_BYTES);
     const notHtml = await whyNotHtml(Buffer.concat(head.chunks), contentType);
     if (notHtml !== undefined) return { ...answered, notHtml };
-    // JSON-LD may stand anywhere: the page is read to its end (or the cap), its body tokenised only.
-    const kept: Uint8Array[] = [];
-    answered.page = await readPageHead(keeping(rest(head, body), kept), response.url, { wholeDocument: true });
+    // JSON-LD may stand anywhere: the page is read to its end (or the cap), in one pass of the
+    // tokenizer for its head and for what the audit reads in it beyond.
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+    const says = pageSaysReader(response.url);
+    answered.page = await readPageHead(rest(head, body), response.url, {
+      wholeDocument: true,
+      charset,
+      alongside: says.handler,
+    });
     if (response.transfer.truncated) answered.cutAt = options.maxBytes;
-    Object.assign(answered, whatThePageSays(kept, response.url, contentType));
+    Object.assign(answered, says.result());
     return answered;
   } catch (error) {
     if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
@@ -109,36 +114,28 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
   }
 }
 
-/** Each chunk passed on, and kept in `kept`. */
-async function* keeping(chunks: AsyncIterable<Uint8Array>, kept: Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for await (const chunk of chunks) {
-    kept.push(chunk);
-    yield chunk;
-  }
-}
-
 /**
- * What the audit reads in a page beyond its head, in one pass of the tokenizer: the redirect it
+ * What the audit reads in a page beyond its head, as a reader of its tokens: the redirect it
  * makes itself (the crawler's reader, one detector for both), its content digest, its title and
  * first heading.
  */
-function whatThePageSays(
-  chunks: readonly Uint8Array[],
-  url: string,
-  contentType: string | undefined,
-): Pick<AnsweredPage, 'clientRedirect' | 'digest' | 'title' | 'heading'> {
+function pageSaysReader(url: string): {
+  handler: TagHandler;
+  result: () => Pick<AnsweredPage, 'clientRedirect' | 'digest' | 'title' | 'heading'>;
+} {
   const facts = pageFactsReader(url);
   const digest = contentDigestReader();
   const titles = titleAndHeadingReader();
-  const parser = new Parser(everyHandler([facts.handler, digest.handler, titles.handler]), PARSER_OPTIONS);
-  const decoder = decoderFor(/;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
-  for (const chunk of chunks) parser.write(decoder.decode(chunk, { stream: true }));
-  parser.end(decoder.decode());
-  const { clientRedirect } = facts.facts();
   return {
-    ...(clientRedirect === undefined ? {} : { clientRedirect }),
-    digest: digest.digest(),
-    ...titles.result(),
+    handler: everyHandler([facts.handler, digest.handler, titles.handler]),
+    result() {
+      const { clientRedirect } = facts.facts();
+      return {
+        ...(clientRedirect === undefined ? {} : { clientRedirect }),
+        digest: digest.digest(),
+        ...titles.result(),
+      };
+    },
   };
 }
 

@@ -14,6 +14,7 @@
 import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner, type ClientRedirect } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
+import { decoderFor, everyHandler, PARSER_OPTIONS, type TagHandler } from './one-pass.js';
 
 export interface PageHead {
   directives: RobotsDirectives;
@@ -49,6 +50,13 @@ export interface PageHeadOptions {
    * the first `<h1>` and a body that is only a redirect script (default 0: stop at `<body>`).
    */
   bodyChars?: number | undefined;
+  /** The `charset` of the page's Content-Type (default UTF-8; an unknown label falls back to UTF-8). */
+  charset?: string | undefined;
+  /**
+   * Another reader told every token this reading meets, in the same pass of the tokenizer (see
+   * ./one-pass.ts): with `wholeDocument`, every token of the page.
+   */
+  alongside?: TagHandler | undefined;
 }
 
 /** Text kept of a title or heading: enough to show, and to tell a "not found" page. */
@@ -94,7 +102,7 @@ export function pageHeadOf(facts: HeadFacts, pageUrl: string): PageHead {
   };
 }
 
-/** Reads the head of the page at `pageUrl` from its UTF-8 bytes. */
+/** Reads the head of the page at `pageUrl` from its bytes (UTF-8 unless `options.charset` says otherwise). */
 export async function readPageHead(
   chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   pageUrl: string,
@@ -124,77 +132,78 @@ export async function readPageHead(
   const wantsBody = (): boolean => options.wholeDocument === true || charsRead < bodyChars;
   // Loaded on first use: a reader of heads that never needs the full parser does not pay for it.
   const { Parser } = await import('htmlparser2');
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (name === 'html') {
-          lang ??= attributes.lang?.trim() || undefined;
-        } else if (name === 'script') {
-          hidden++;
-          if (isJsonLd(attributes.type) && jsonLdModified === undefined) jsonLd = '';
-          else redirects.scriptOpened(attributes);
-        } else if (name === 'noscript') {
-          inNoscript = true;
-          hidden++;
-        } else if (name === 'style' || name === 'template') {
-          hidden++;
-        } else if (name === 'title' && !inBody && title === undefined) {
-          reading = { into: 'title', text: '' };
-        } else if (name === 'h1' && heading === undefined) {
-          reading = { into: 'heading', text: '' };
-        } else if (inBody) {
-          return;
-        } else if (name === 'body') {
-          inBody = true;
-          if (!wantsBody()) parser.pause(); // what follows says nothing about the page's head
-        } else if (name === 'meta') {
-          if (!inNoscript) redirects.meta(attributes);
-          if (attributes.name !== undefined && isHonouredMetaName(attributes.name))
-            addDirectiveList(directives, attributes.content ?? '');
-          const property = attributes.property?.trim().toLowerCase();
-          if (metaModified === undefined && property !== undefined && MODIFIED_PROPERTIES.has(property))
-            metaModified = attributes.content?.trim() || undefined;
-        } else if (name === 'base' && baseHref === undefined && attributes.href !== undefined) {
-          baseHref = attributes.href;
-        } else if (name === 'link' && attributes.href !== undefined) {
-          const rel = relTokens(attributes.rel);
-          if (rel.includes('canonical')) canonicalHrefs.push(attributes.href);
-          if (rel.includes('alternate') && attributes.hreflang?.trim())
-            alternateHrefs.push({ hreflang: attributes.hreflang.trim(), href: attributes.href });
-        }
-      },
-      ontext(text) {
-        if (reading !== undefined && reading.text.length < MAX_TITLE_CHARS) reading.text += text;
-        if (redirects.inScript) redirects.text(text);
-        else if (inBody && hidden === 0 && !words && /\S/.test(text)) words = true;
-        if (jsonLd === undefined) return;
-        jsonLd = jsonLd.length + text.length > MAX_JSON_LD_CHARS ? undefined : jsonLd + text;
-      },
-      onclosetag(name) {
-        if (name === 'head' && !inBody) {
-          // What follows the head is the body, with or without a <body> tag (redirect stubs have none).
-          inBody = true;
-          if (!wantsBody()) parser.pause();
-        }
-        if (name === 'noscript') inNoscript = false;
-        if (name === 'noscript' || name === 'style' || name === 'template' || name === 'script')
-          hidden = Math.max(0, hidden - 1);
-        if ((name === 'title' || name === 'h1') && reading !== undefined) {
-          const text = collapse(reading.text);
-          if (reading.into === 'title') title = text;
-          else heading = text;
-          reading = undefined;
-        }
-        if (name !== 'script') return;
-        redirects.scriptClosed();
-        if (jsonLd === undefined) return;
-        jsonLdModified ??= dateModifiedOf(jsonLd);
-        jsonLd = undefined;
-      },
+  const own: TagHandler = {
+    onopentag(name, attributes) {
+      if (name === 'html') {
+        lang ??= attributes.lang?.trim() || undefined;
+      } else if (name === 'script') {
+        hidden++;
+        if (isJsonLd(attributes.type) && jsonLdModified === undefined) jsonLd = '';
+        else redirects.scriptOpened(attributes);
+      } else if (name === 'noscript') {
+        inNoscript = true;
+        hidden++;
+      } else if (name === 'style' || name === 'template') {
+        hidden++;
+      } else if (name === 'title' && !inBody && title === undefined) {
+        reading = { into: 'title', text: '' };
+      } else if (name === 'h1' && heading === undefined) {
+        reading = { into: 'heading', text: '' };
+      } else if (inBody) {
+        return;
+      } else if (name === 'body') {
+        inBody = true;
+        if (!wantsBody()) parser.pause(); // what follows says nothing about the page's head
+      } else if (name === 'meta') {
+        if (!inNoscript) redirects.meta(attributes);
+        if (attributes.name !== undefined && isHonouredMetaName(attributes.name))
+          addDirectiveList(directives, attributes.content ?? '');
+        const property = attributes.property?.trim().toLowerCase();
+        if (metaModified === undefined && property !== undefined && MODIFIED_PROPERTIES.has(property))
+          metaModified = attributes.content?.trim() || undefined;
+      } else if (name === 'base' && baseHref === undefined && attributes.href !== undefined) {
+        baseHref = attributes.href;
+      } else if (name === 'link' && attributes.href !== undefined) {
+        const rel = relTokens(attributes.rel);
+        if (rel.includes('canonical')) canonicalHrefs.push(attributes.href);
+        if (rel.includes('alternate') && attributes.hreflang?.trim())
+          alternateHrefs.push({ hreflang: attributes.hreflang.trim(), href: attributes.href });
+      }
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    ontext(text) {
+      if (reading !== undefined && reading.text.length < MAX_TITLE_CHARS) reading.text += text;
+      if (redirects.inScript) redirects.text(text);
+      else if (inBody && hidden === 0 && !words && /\S/.test(text)) words = true;
+      if (jsonLd === undefined) return;
+      jsonLd = jsonLd.length + text.length > MAX_JSON_LD_CHARS ? undefined : jsonLd + text;
+    },
+    onclosetag(name) {
+      if (name === 'head' && !inBody) {
+        // What follows the head is the body, with or without a <body> tag (redirect stubs have none).
+        inBody = true;
+        if (!wantsBody()) parser.pause();
+      }
+      if (name === 'noscript') inNoscript = false;
+      if (name === 'noscript' || name === 'style' || name === 'template' || name === 'script')
+        hidden = Math.max(0, hidden - 1);
+      if ((name === 'title' || name === 'h1') && reading !== undefined) {
+        const text = collapse(reading.text);
+        if (reading.into === 'title') title = text;
+        else heading = text;
+        reading = undefined;
+      }
+      if (name !== 'script') return;
+      redirects.scriptClosed();
+      if (jsonLd === undefined) return;
+      jsonLdModified ??= dateModifiedOf(jsonLd);
+      jsonLd = undefined;
+    },
+  };
+  const parser = new Parser(
+    options.alongside === undefined ? own : everyHandler([own, options.alongside]),
+    PARSER_OPTIONS,
   );
-  const decoder = new TextDecoder('utf-8');
+  const decoder = decoderFor(options.charset);
   let stopped = false;
   for await (const chunk of chunks) {
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });

@@ -17,7 +17,25 @@ import { runCli } from '../helpers/cli.js';
 import { html, serveSite, type RunningSite } from '../helpers/serve-site.js';
 import { urlset } from '../helpers/site-server.js';
 
-const LISTED = ['/a', '/refresh', '/js', '/gone', '/says-404', '/dup-1', '/dup-2', '/dup-3', '/canonical-dup', '/b'];
+const LISTED = [
+  '/a',
+  '/refresh',
+  '/js',
+  '/gone',
+  '/says-404',
+  '/latin-1',
+  '/dup-1',
+  '/dup-2',
+  '/dup-3',
+  '/canonical-dup',
+  '/b',
+];
+
+/** A "not found" page in Spanish, in ISO-8859-1 as its Content-Type says: read as UTF-8, its "á" is lost. */
+const LATIN_1_NOT_FOUND = Buffer.from(
+  '<!doctype html>\n<html><head><title>Página no encontrada</title></head>\n<body><h1>Error 404: página no encontrada</h1></body></html>\n',
+  'latin1',
+);
 
 /** The same article, as two builds wrote it: other scripts and asset names, the same content. */
 const ARTICLE = (build: number, head = '') =>
@@ -45,6 +63,8 @@ function route(origin: string, url: URL) {
       return { body: html('<title>Moved</title><script>location.replace("/elsewhere")</script>', '') };
     case '/says-404':
       return { body: html('<title>Page not found · Docs</title>', '<h1>404: this page does not exist</h1>') };
+    case '/latin-1':
+      return { headers: { 'content-type': 'text/html; charset=iso-8859-1' }, body: LATIN_1_NOT_FOUND };
     case '/dup-1':
       return { body: ARTICLE(1) };
     case '/dup-2':
@@ -115,6 +135,13 @@ describe('audit findings read in the listed pages', () => {
             'answers 200, but its title "Page not found · Docs" and its first heading "404: this page does not exist" say it is a "not found" page',
         },
       ],
+      '/latin-1': [
+        ['soft-404'],
+        {
+          'soft-404':
+            'answers 200, but its title "Página no encontrada" and its first heading "Error 404: página no encontrada" say it is a "not found" page',
+        },
+      ],
       '/dup-1': [[], {}],
       '/dup-2': [
         ['duplicate-content'],
@@ -147,13 +174,13 @@ describe('audit findings read in the listed pages', () => {
       report.checks.map((check) => [check.finding, check.code, check.count]),
       [
         ['redirect', 'URL-012', 2],
-        ['soft-404', 'URL-022', 2],
+        ['soft-404', 'URL-022', 3],
         ['canonical-elsewhere', 'URL-016', 1],
         ['duplicate-content', 'URL-023', 2],
       ],
     );
     assert.deepEqual(report.duplicateGroups, [{ count: 3, urls: [`${o}/dup-1`, `${o}/dup-2`, `${o}/dup-3`] }]);
-    assert.match(text, /soft-404 +URL-022 +2 +listed URL is a soft 404/);
+    assert.match(text, /soft-404 +URL-022 +3 +listed URL is a soft 404/);
     assert.match(text, /duplicate-content +URL-023 +2 +listed URLs with the same content/);
     assert.ok(text.includes(`${o}/dup-1 = ${o}/dup-2 and 1 more: the same content`), text);
     assert.ok(page.includes('id="finding-soft-404"'));
