@@ -44,13 +44,6 @@ export interface CrawlHere {
 }
 
 /**
- * The most pages a lease takes in a crawl here: no other worker waits for them, and each claim is
- * a transaction. A deep queue is so leased in a third of the claims of leases of 10; a thin one
- * is still spread over the host's leases (RunStore.claim).
- */
-const LOCAL_BATCH = 32;
-
-/**
  * Creates the crawl run `who.name` in `who.store` (or joins it: a run stopped halfway continues)
  * and works it here with one worker until it is done or `here.signal` stops it. The store of the
  * result stays open for the caller, who closes it.
@@ -73,7 +66,6 @@ export async function workCrawlHere<Options extends CrawlRunOptions>(
         kind: counts.counting(kind, told),
         // Each page is committed as it ends, so kill -9 loses only those in flight.
         commitEach: true,
-        batch: LOCAL_BATCH,
         pace: { concurrency: run.options.concurrency },
         ...(here.ownsHttp ? { close: () => http.close() } : {}),
       };

@@ -463,13 +463,7 @@ export class RunStore implements WorkQueue {
       if (host === undefined) return undefined;
       const delayMs = host.delay_ms ?? undefined;
       // A host whose pace is unknown gets one request, whose worker learns it (robots.txt).
-      // With no delay, a thin queue is spread over the host's leases; with one, the batch is spaced anyway.
-      const wanted =
-        delayMs === undefined
-          ? 1
-          : delayMs === 0
-            ? await this.shareOfHost(tx, { runId, host, now, seeds, batch })
-            : batch;
+      const wanted = delayMs === undefined ? 1 : batch;
       // The budget of the host's expired leases comes back with them (deleted below).
       const budget = budgeted ? await this.takeBudget(tx, runId, wanted, host.expiredBudget) : undefined;
       const size = budget ?? wanted;
@@ -521,32 +515,6 @@ export class RunStore implements WorkQueue {
       };
       return budget === undefined ? taken : { ...taken, budget };
     });
-  }
-
-  /**
-   * How many items a lease of a host without a delay takes: `batch`, or, when fewer are ready,
-   * their share among the leases the host still allows, so that a thin queue (the links of a
-   * crawl's first pages) is spread over them rather than taken by one, and a deep one is leased
-   * in few claims. Counts at most what would fill them all.
-   */
-  private async shareOfHost(
-    tx: Queryable,
-    query: { runId: number; host: { id: number; concurrency: number }; now: number; seeds: string; batch: number },
-  ): Promise<number> {
-    const { runId, host, now, seeds, batch } = query;
-    const concurrency = Math.max(1, Number(host.concurrency));
-    const [row] = await tx.all<{ ready: number; live: number }>(
-      `SELECT
-         (SELECT count(*) FROM (SELECT 1 FROM sitemapkit_run_items i
-            WHERE i.run_id = $1 AND i.host_id = $2 AND i.outcome IS NULL AND i.not_before <= $3${seeds}
-              AND (i.lease_id IS NULL OR NOT ${LEASE_LIVE.replaceAll('$now', '$3')})
-            LIMIT $4) ready) AS ready,
-         (SELECT count(*) FROM sitemapkit_run_leases l WHERE l.host_id = $2 AND l.expires_at > $3) AS live`,
-      [runId, host.id, now, batch * concurrency],
-    );
-    // The leases still free share what is ready: this one and those the host allows beside it.
-    const free = Math.max(1, concurrency - Number(row!.live));
-    return Math.min(batch, Math.max(1, Math.ceil(Number(row!.ready) / free)));
   }
 
   /**

@@ -71,11 +71,7 @@ for (const { name, location } of stores) {
         const byHost = new Map<string, typeof leases>();
         for (const lease of leases) byHost.set(lease.host, [...(byHost.get(lease.host) ?? []), lease]);
         assert.equal(byHost.get('http://b.test')?.length, 2, 'two leases of b.test: its concurrency');
-        assert.deepEqual(
-          byHost.get('http://c.test')?.map((lease) => lease.items.length),
-          [1, 1],
-          'c.test has two items and no delay: spread over its two leases',
-        );
+        assert.equal(byHost.get('http://c.test')?.length, 1, 'c.test has two items: one lease of two');
         const claimed = leases.flatMap((lease) => lease.items.map((item) => item.url));
         assert.equal(new Set(claimed).size, claimed.length, 'no item in two leases');
         const first = byHost.get('http://b.test')![0]!;
