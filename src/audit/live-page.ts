@@ -129,7 +129,7 @@ function pageSaysReader(url: string): {
   return {
     handler: everyHandler([facts.handler, digest.handler, titles.handler]),
     result() {
-      const { clientRedirect } = facts.facts();
+      const clientRedirect = facts.clientRedirect();
       return {
         ...(clientRedirect === undefined ? {} : { clientRedirect }),
         digest: digest.digest(),

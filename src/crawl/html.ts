@@ -58,8 +58,15 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
   };
 }
 
-/** What a crawler reads in a page, as a reader of its tokens (see ../html/one-pass.ts): `facts()` once they have all come. */
-export function pageFactsReader(pageUrl: string): { handler: TagHandler; facts: () => PageFacts } {
+/**
+ * What a crawler reads in a page, as a reader of its tokens (see ../html/one-pass.ts): `facts()`
+ * once they have all come, or only `clientRedirect()` (the audit's question: no link resolved).
+ */
+export function pageFactsReader(pageUrl: string): {
+  handler: TagHandler;
+  facts: () => PageFacts;
+  clientRedirect: () => ClientRedirect | undefined;
+} {
   const raw = {
     links: [] as string[],
     canonicals: [] as string[],
@@ -115,14 +122,21 @@ export function pageFactsReader(pageUrl: string): { handler: TagHandler; facts: 
     },
   };
 
+  const baseUrl = (): string => resolve(baseHref ?? '', pageUrl) ?? pageUrl;
+  /** The page's own redirect, its target resolved against `base`. */
+  const redirectFrom = (base: string): ClientRedirect | undefined => {
+    const found = redirects.redirect;
+    const target = found === undefined ? undefined : resolve(found.href, base);
+    return target === undefined ? undefined : { ...found!, href: target };
+  };
   return {
     handler,
+    clientRedirect: () => redirectFrom(baseUrl()),
     facts() {
-      const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
+      const base = baseUrl();
       const resolveAll = (list: string[]) =>
         list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
-      const clientRedirect = redirects.redirect;
-      const redirectTarget = clientRedirect === undefined ? undefined : resolve(clientRedirect.href, base);
+      const clientRedirect = redirectFrom(base);
       return {
         links: resolveAll(raw.links),
         canonicals: resolveAll(raw.canonicals),
@@ -132,7 +146,7 @@ export function pageFactsReader(pageUrl: string): { handler: TagHandler; facts: 
         }),
         images: [...new Set(resolveAll(raw.images))],
         directives,
-        ...(redirectTarget === undefined ? {} : { clientRedirect: { ...clientRedirect!, href: redirectTarget } }),
+        ...(clientRedirect === undefined ? {} : { clientRedirect }),
       };
     },
   };
