@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { CLI_PATH, kill9, runCli } from '../helpers/cli.js';
 import { queueDrivers, type QueueDriver } from '../helpers/postgres.js';
@@ -233,6 +234,8 @@ function crawlOnWorkers(driver: QueueDriver): void {
     victim!.stdout.resume();
     victim!.stderr.resume();
     await halfway;
+    // A process slow to start on a loaded machine may join after the others fetched a third.
+    await workersJoined(store, 'killed', 3);
     await kill9(victim!);
     farm.release();
     const ended = await Promise.all(outputs);
@@ -252,3 +255,15 @@ function crawlOnWorkers(driver: QueueDriver): void {
 }
 
 for (const driver of queueDrivers) describe(`a crawl on workers sharing ${driver.name}`, () => crawlOnWorkers(driver));
+
+/** Resolves once `count` workers have joined the run `name` in `store` (as `run status` tells). */
+async function workersJoined(store: string, name: string, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = await runCli(['run', 'status', name, '--json'], { env: { SITEMAPKIT_STORE: store } });
+    const joined = status.code === 0 ? (JSON.parse(status.stdout) as { workers: unknown[] }).workers.length : 0;
+    if (joined >= count) return;
+    assert.ok(Date.now() < deadline, `only ${joined} of ${count} workers joined the run in a minute`);
+    await sleep(100);
+  }
+}
