@@ -9,7 +9,7 @@ import { readHead } from '../crawl/judge.js';
 import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../http/client.js';
 import { titleAndHeadingReader } from '../html/not-found-page.js';
-import { everyHandler, type TagHandler } from '../html/one-pass.js';
+import { charsetOf, everyHandler, type TagHandler } from '../html/one-pass.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import type { ClientRedirect } from '../html/client-redirect.js';
 import { pageFactsReader } from '../crawl/html.js';
@@ -95,11 +95,10 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
     if (notHtml !== undefined) return { ...answered, notHtml };
     // JSON-LD may stand anywhere: the page is read to its end (or the cap), in one pass of the
     // tokenizer for its head and for what the audit reads in it beyond.
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
     const says = pageSaysReader(response.url);
     answered.page = await readPageHead(rest(head, body), response.url, {
       wholeDocument: true,
-      charset,
+      charset: charsetOf(contentType),
       alongside: says.handler,
     });
     if (response.transfer.truncated) answered.cutAt = options.maxBytes;

@@ -13,6 +13,7 @@ import { isHtmlContentType } from '../http/client.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
 import type { ClientRedirect } from '../html/client-redirect.js';
+import { charsetOf } from '../html/one-pass.js';
 import { createHtmlReader, type PageFacts } from './html.js';
 import { lastmodFromHeader } from './lastmod.js';
 import { folderUrl } from './normalise.js';
@@ -76,7 +77,7 @@ export async function readAnswer(page: FetchedPage, { shape = false }: { shape?:
     const notHtml = await whyNotHtml(Buffer.concat(head.chunks), contentType);
     if (notHtml !== undefined) return { page, notHtml };
     // Relative URLs resolve against the URL that answered, at the end of any redirects.
-    const reader = createHtmlReader(page.url, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]);
+    const reader = createHtmlReader(page.url, charsetOf(contentType));
     const kept: Uint8Array[] | undefined = shape ? [...head.chunks] : undefined;
     for (const chunk of head.chunks) reader.write(chunk);
     if (!head.done)

@@ -31,6 +31,11 @@ export function everyHandler(handlers: readonly TagHandler[]): TagHandler {
   };
 }
 
+/** The `charset` parameter of a Content-Type header, as written; undefined when there is none. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+}
+
 /** A decoder of a page's bytes by the charset of its Content-Type (UTF-8 when none, or unknown). */
 export function decoderFor(charset: string | undefined): TextDecoder {
   try {
