@@ -12,7 +12,7 @@ import { alternatesMismatchProblem } from '../core/rules/hreflang.js';
 import { lastmodFromHeader } from '../crawl/lastmod.js';
 import { parseLinkHeader } from '../crawl/link-header.js';
 import { addRobotsHeader } from '../html/directives.js';
-import { saysNotFound } from '../html/not-found-page.js';
+import { saysNotFound } from '../html/not-found-words.js';
 import { inReportOrder, type Finding } from './findings.js';
 import type { AnsweredPage, LiveAnswer } from './live-page.js';
 import type { NotFoundAnswer } from './soft-404.js';
@@ -193,7 +193,7 @@ function checkClientRedirect(
   checked: CheckedUrl,
   found: Findings,
 ): boolean {
-  const redirect = answer.clientRedirect;
+  const redirect = answer.page?.clientRedirect;
   const target = clientRedirectTarget(answer);
   if (redirect === undefined || target === undefined) return false;
   const how =
@@ -208,7 +208,7 @@ function checkClientRedirect(
 
 /** Where a page's meta refresh or inline script sends the browser, when elsewhere. */
 function clientRedirectTarget(answer: AnsweredPage): string | undefined {
-  const redirect = answer.clientRedirect;
+  const redirect = answer.page?.clientRedirect;
   const target = redirect === undefined ? undefined : absolute(redirect.href)[0];
   return target === undefined || target === absolute(answer.url)[0] ? undefined : target;
 }
@@ -235,10 +235,10 @@ function softNotFound(answer: AnsweredPage, context: CheckContext): string | und
   if (probe !== undefined && probe.status === 200 && !isHome) {
     if (probe.digest !== undefined && probe.digest === answer.digest)
       return `answers 200 with the same content as ${probe.url}, a URL that cannot exist`;
-    if (probe.title !== undefined && probe.title === answer.title && probe.heading === answer.heading)
+    if (probe.title !== undefined && probe.title === answer.page?.title && probe.heading === answer.page.heading)
       return `answers 200 with the same title and heading as ${probe.url}, a URL that cannot exist ("${probe.title}")`;
   }
-  const says = saysNotFound(answer);
+  const says = saysNotFound(answer.page ?? {});
   return says === undefined ? undefined : `answers 200, but ${says}`;
 }
 

@@ -8,11 +8,8 @@
 import { readHead } from '../crawl/judge.js';
 import { SNIFF_BYTES, whyNotHtml } from '../crawl/sniff.js';
 import { HttpError, isHtmlContentType, type HttpClient, type Redirect, type RetryState } from '../http/client.js';
-import { titleAndHeadingReader } from '../html/not-found-page.js';
-import { charsetOf, everyHandler, type TagHandler } from '../html/one-pass.js';
+import { charsetOf } from '../html/one-pass.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
-import type { ClientRedirect } from '../html/client-redirect.js';
-import { pageFactsReader } from '../crawl/html.js';
 import { contentDigestReader } from '../input/content-digest.js';
 
 /** What asking for a listed URL gave: not asked (robots.txt), no answer, or an answer. */
@@ -34,19 +31,17 @@ export interface AnsweredPage {
   headers: Readonly<Record<string, string>>;
   /** Our clock (epoch ms) when the answer came. */
   fetchedAt: number;
-  /** What the page says about itself: for a 200 whose bytes are HTML. */
+  /**
+   * What the page says about itself, for a 200 whose bytes are HTML: among it, its title and
+   * heading, and the redirect it makes itself, read by the rules `generate DIR` and the crawler use.
+   */
   page?: PageHead;
   /** Why a 200 declared HTML (or of no type) is not HTML by its bytes. */
   notHtml?: string;
   /** The decoded bytes read when the page went past the read limit. */
   cutAt?: number;
-  /** The redirect the page makes itself (meta refresh, script), its target absolute, as the crawler reads it. */
-  clientRedirect?: ClientRedirect;
   /** The page's content digest, as `generate --state` computes it (input/content-digest.ts). */
   digest?: string;
-  /** The page's title and first heading (html/not-found-page.ts). */
-  title?: string;
-  heading?: string;
 }
 
 /** What listed pages are asked for: HTML first, anything else accepted. */
@@ -94,15 +89,15 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
     const notHtml = await whyNotHtml(Buffer.concat(head.chunks), contentType);
     if (notHtml !== undefined) return { ...answered, notHtml };
     // JSON-LD may stand anywhere: the page is read to its end (or the cap), in one pass of the
-    // tokenizer for its head and for what the audit reads in it beyond.
-    const says = pageSaysReader(response.url);
+    // tokenizer for its head and its content digest.
+    const digest = contentDigestReader();
     answered.page = await readPageHead(rest(head, body), response.url, {
       wholeDocument: true,
       charset: charsetOf(contentType),
-      alongside: says.handler,
+      alongside: digest.handler,
     });
     if (response.transfer.truncated) answered.cutAt = options.maxBytes;
-    Object.assign(answered, says.result());
+    answered.digest = digest.digest();
     return answered;
   } catch (error) {
     if (!(error instanceof HttpError) || error.kind === 'aborted') throw error;
@@ -111,31 +106,6 @@ export async function fetchLiveAnswer(http: HttpClient, url: string, options: Li
     await body.return?.();
     response.discard();
   }
-}
-
-/**
- * What the audit reads in a page beyond its head, as a reader of its tokens: the redirect it
- * makes itself (the crawler's reader, one detector for both), its content digest, its title and
- * first heading.
- */
-function pageSaysReader(url: string): {
-  handler: TagHandler;
-  result: () => Pick<AnsweredPage, 'clientRedirect' | 'digest' | 'title' | 'heading'>;
-} {
-  const facts = pageFactsReader(url);
-  const digest = contentDigestReader();
-  const titles = titleAndHeadingReader();
-  return {
-    handler: everyHandler([facts.handler, digest.handler, titles.handler]),
-    result() {
-      const clientRedirect = facts.clientRedirect();
-      return {
-        ...(clientRedirect === undefined ? {} : { clientRedirect }),
-        digest: digest.digest(),
-        ...titles.result(),
-      };
-    },
-  };
 }
 
 /** The chunks already read, then the rest of the body. */

@@ -68,8 +68,8 @@ export class NotFoundProbes {
         url,
         status: answer.status,
         ...(answer.digest === undefined ? {} : { digest: answer.digest }),
-        ...(answer.title === undefined ? {} : { title: answer.title }),
-        ...(answer.heading === undefined ? {} : { heading: answer.heading }),
+        ...(answer.page?.title === undefined ? {} : { title: answer.page.title }),
+        ...(answer.page?.heading === undefined ? {} : { heading: answer.page.heading }),
       };
     } catch (error) {
       if (this.signal?.aborted) throw error;

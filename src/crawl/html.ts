@@ -10,6 +10,7 @@ import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner, type ClientRedirect } from '../html/client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from '../html/directives.js';
 import { decoderFor, PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
+import { relTokens } from '../html/page-head.js';
 import { srcsetUrls } from '../html/page-images.js';
 
 export { srcsetUrls };
@@ -34,10 +35,6 @@ export interface HtmlReader {
   end(): PageFacts;
 }
 
-function relTokens(value: string | undefined): string[] {
-  return (value ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-}
-
 /**
  * @param charset the `charset` of the Content-Type, when the server sent one (default UTF-8;
  *   an unknown label falls back to UTF-8)
@@ -58,15 +55,8 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
   };
 }
 
-/**
- * What a crawler reads in a page, as a reader of its tokens (see ../html/one-pass.ts): `facts()`
- * once they have all come, or only `clientRedirect()` (the audit's question: no link resolved).
- */
-export function pageFactsReader(pageUrl: string): {
-  handler: TagHandler;
-  facts: () => PageFacts;
-  clientRedirect: () => ClientRedirect | undefined;
-} {
+/** What a crawler reads in a page, as a reader of its tokens (see ../html/one-pass.ts): `facts()` once they have all come. */
+export function pageFactsReader(pageUrl: string): { handler: TagHandler; facts: () => PageFacts } {
   const raw = {
     links: [] as string[],
     canonicals: [] as string[],
@@ -122,21 +112,15 @@ export function pageFactsReader(pageUrl: string): {
     },
   };
 
-  const baseUrl = (): string => resolve(baseHref ?? '', pageUrl) ?? pageUrl;
-  /** The page's own redirect, its target resolved against `base`. */
-  const redirectFrom = (base: string): ClientRedirect | undefined => {
-    const found = redirects.redirect;
-    const target = found === undefined ? undefined : resolve(found.href, base);
-    return target === undefined ? undefined : { ...found!, href: target };
-  };
   return {
     handler,
-    clientRedirect: () => redirectFrom(baseUrl()),
     facts() {
-      const base = baseUrl();
+      const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
       const resolveAll = (list: string[]) =>
         list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
-      const clientRedirect = redirectFrom(base);
+      const found = redirects.redirect;
+      const target = found === undefined ? undefined : resolve(found.href, base);
+      const clientRedirect = target === undefined ? undefined : { ...found!, href: target };
       return {
         links: resolveAll(raw.links),
         canonicals: resolveAll(raw.canonicals),

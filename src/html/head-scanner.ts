@@ -1,7 +1,7 @@
 /**
  * A page's head read fast: the same PageHead as `readPageHead(chunks, url)` (./page-head.ts, with
  * no body to read), from a scanner that looks only at the tags the head rules need (`html`,
- * `head`, `meta`, `link`, `base`, `title`, `script`, `noscript`, `h1`) and stops at `</head>` or
+ * `head`, `meta`, `link`, `base`, `title`, `script`, `noscript`, `h1`, `h2`) and stops at `</head>` or
  * `<body>`. Other tags are stepped over (their attributes read only to find where they end),
  * raw text (`script`, `style`, `title`…) is found with `indexOf`, and character references are
  * decoded only in the values that are used, and only when they hold a `&`, by htmlparser2 itself,
@@ -23,16 +23,15 @@ import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives } from './directives.js';
 import {
-  collapse,
   dateModifiedOf,
   isJsonLd,
   MAX_JSON_LD_CHARS,
-  MAX_TITLE_CHARS,
   MODIFIED_PROPERTIES,
   pageHeadOf,
   relTokens,
   type PageHead,
 } from './page-head.js';
+import { PageTitles } from './page-titles.js';
 
 /** Elements whose content is text up to their end tag, as htmlparser2 reads them. */
 const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes']);
@@ -243,9 +242,7 @@ class HeadScanner {
   /** The text of the JSON-LD block being read; undefined outside one. */
   private jsonLd: string | undefined;
   private readonly redirects = new ClientRedirectScanner();
-  private reading: { into: 'title' | 'heading'; text: string } | undefined;
-  private title: string | undefined;
-  private heading: string | undefined;
+  private readonly titles = new PageTitles();
   private lang: string | undefined;
 
   /** Scans on with `piece`; true once the head has ended (nothing more needs reading). */
@@ -275,8 +272,8 @@ class HeadScanner {
       baseHref: this.baseHref,
       modified: this.metaModified ?? this.jsonLdModified,
       lang: this.lang,
-      title: this.title,
-      heading: this.heading,
+      title: this.titles.title,
+      heading: this.titles.heading,
       redirect: this.redirects.redirect,
       showsNothing: !this.endedEarly,
     };
@@ -292,7 +289,7 @@ class HeadScanner {
       const lt = text.indexOf('<', this.pos);
       if (lt < 0) {
         // A reference may be cut at the chunk's end: text being read waits for the rest.
-        if (this.reading !== undefined && !this.eof) return;
+        if (this.titles.isReading && !this.eof) return;
         this.textPiece(text.slice(this.pos));
         this.pos = text.length;
         return;
@@ -329,8 +326,8 @@ class HeadScanner {
       if (this.jsonLd !== undefined)
         this.jsonLd = this.jsonLd.length + content.length > MAX_JSON_LD_CHARS ? undefined : this.jsonLd + content;
     }
-    if (this.reading !== undefined && content !== '')
-      this.addReadText(name === 'title' || name === 'textarea' ? decodeReferences(content, 'text') : content);
+    if (this.titles.isReading && content !== '')
+      this.titles.text(name === 'title' || name === 'textarea' ? decodeReferences(content, 'text') : content);
     this.endTag(name);
     return true;
   }
@@ -482,10 +479,9 @@ class HeadScanner {
         this.inNoscript = true;
         return;
       case 'title':
-        if (this.title === undefined) this.reading = { into: 'title', text: '' };
-        return;
       case 'h1':
-        if (this.heading === undefined) this.reading = { into: 'heading', text: '' };
+      case 'h2':
+        this.titles.opened(name, true);
         return;
       case 'meta': {
         const content = values![CONTENT];
@@ -525,7 +521,7 @@ class HeadScanner {
     if (name === 'head') this.endHead();
     else if (name === 'noscript') this.inNoscript = false;
     else if (name === 'script') this.closeScript();
-    if ((name === 'title' || name === 'h1') && this.reading !== undefined) this.closeReading();
+    this.titles.closed(name);
   }
 
   private endHead(): void {
@@ -535,18 +531,7 @@ class HeadScanner {
   }
 
   private textPiece(text: string): void {
-    if (this.reading !== undefined) this.addReadText(decodeReferences(text, 'text'));
-  }
-
-  private addReadText(text: string): void {
-    if (this.reading!.text.length < MAX_TITLE_CHARS) this.reading!.text += text;
-  }
-
-  private closeReading(): void {
-    const text = collapse(this.reading!.text);
-    if (this.reading!.into === 'title') this.title = text;
-    else this.heading = text;
-    this.reading = undefined;
+    if (this.titles.isReading) this.titles.text(decodeReferences(text, 'text'));
   }
 
   private closeScript(): void {

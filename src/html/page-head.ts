@@ -6,7 +6,7 @@
  * large page costs only its head; asked to, it reads on through the body for JSON-LD blocks only, which
  * may stand anywhere in a page. Directives and links in the body are never believed.
  *
- * It also says what a page is to a visitor: its title (`<title>`, and the first `<h1>`), and
+ * It also says what a page is to a visitor: its title (`<title>`, and the first `<h1>` or `<h2>`), and
  * whether it only sends the browser elsewhere (a meta refresh, or a script, found by the one
  * detector of ./client-redirect.ts). For those it may read a bounded prefix of the body
  * (`bodyChars`): a redirect stub's script and a page's first heading come early.
@@ -15,6 +15,7 @@ import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner, type ClientRedirect } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
 import { decoderFor, everyHandler, PARSER_OPTIONS, type TagHandler } from './one-pass.js';
+import { PageTitles } from './page-titles.js';
 
 export interface PageHead {
   directives: RobotsDirectives;
@@ -29,9 +30,9 @@ export interface PageHead {
   modified?: string;
   /** The language of the page, as `<html lang>` says it. */
   lang?: string;
-  /** The text of `<title>`, whitespace collapsed; absent when empty or missing. */
+  /** The text of `<title>`, whitespace collapsed; absent when empty or missing (./page-titles.ts). */
   title?: string;
-  /** The text of the first `<h1>` read (in the body prefix read), whitespace collapsed. */
+  /** The text of the first `<h1>`, else `<h2>`, read (in the body prefix read), whitespace collapsed. */
   heading?: string;
   /** The redirect the page makes itself (meta refresh in the head, inline script), its target resolved. */
   clientRedirect?: ClientRedirect;
@@ -58,9 +59,6 @@ export interface PageHeadOptions {
    */
   alongside?: TagHandler | undefined;
 }
-
-/** Text kept of a title or heading: enough to show, and to tell a "not found" page. */
-export const MAX_TITLE_CHARS = 512;
 
 /** Meta properties that carry the page's own modification time (Open Graph article, and og:). */
 export const MODIFIED_PROPERTIES = new Set(['article:modified_time', 'og:updated_time']);
@@ -121,11 +119,8 @@ export async function readPageHead(
   let charsRead = 0;
   const redirects = new ClientRedirectScanner();
   let inNoscript = false;
-  /** The title or heading being read, and which; undefined outside both. */
-  let reading: { into: 'title' | 'heading'; text: string } | undefined;
-  let title: string | undefined;
+  const titles = new PageTitles();
   let lang: string | undefined;
-  let heading: string | undefined;
   let words = false;
   /** Inside elements whose text is not shown (script, style, template, noscript). */
   let hidden = 0;
@@ -145,10 +140,8 @@ export async function readPageHead(
         hidden++;
       } else if (name === 'style' || name === 'template') {
         hidden++;
-      } else if (name === 'title' && !inBody && title === undefined) {
-        reading = { into: 'title', text: '' };
-      } else if (name === 'h1' && heading === undefined) {
-        reading = { into: 'heading', text: '' };
+      } else if (name === 'title' || name === 'h1' || name === 'h2') {
+        titles.opened(name, !inBody);
       } else if (inBody) {
         return;
       } else if (name === 'body') {
@@ -171,7 +164,7 @@ export async function readPageHead(
       }
     },
     ontext(text) {
-      if (reading !== undefined && reading.text.length < MAX_TITLE_CHARS) reading.text += text;
+      titles.text(text);
       if (redirects.inScript) redirects.text(text);
       else if (inBody && hidden === 0 && !words && /\S/.test(text)) words = true;
       if (jsonLd === undefined) return;
@@ -186,12 +179,7 @@ export async function readPageHead(
       if (name === 'noscript') inNoscript = false;
       if (name === 'noscript' || name === 'style' || name === 'template' || name === 'script')
         hidden = Math.max(0, hidden - 1);
-      if ((name === 'title' || name === 'h1') && reading !== undefined) {
-        const text = collapse(reading.text);
-        if (reading.into === 'title') title = text;
-        else heading = text;
-        reading = undefined;
-      }
+      titles.closed(name);
       if (name !== 'script') return;
       redirects.scriptClosed();
       if (jsonLd === undefined) return;
@@ -223,18 +211,13 @@ export async function readPageHead(
       baseHref,
       modified: metaModified ?? jsonLdModified,
       lang,
-      title,
-      heading,
+      title: titles.title,
+      heading: titles.heading,
       redirect: redirects.redirect,
       showsNothing: !stopped && !words,
     },
     pageUrl,
   );
-}
-
-/** Whitespace collapsed, trimmed, at most MAX_TITLE_CHARS. */
-export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS);
 }
 
 /** The tokens of a `rel` attribute, lower-cased. */

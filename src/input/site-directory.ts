@@ -98,7 +98,7 @@ export interface WalkSiteOptions {
 
 /** Conventional names of error pages: a status (`404.html`, `500.htm`, `404/index.html`), or "not found". */
 const ERROR_PAGE = /(?:^|\/)(?:_?[45]\d\d|not[-_]?found|_not-found)(?:\.html?|\/index\.html?)$/i;
-/** How far into a page its first `<h1>` is looked for, when the head does not settle its title. */
+/** How far into a page its first heading is looked for, when the head does not settle its title. */
 const BODY_SEARCH_CHARS = 16 * 1024;
 
 /** The entries of the pages, without where they come from. */

@@ -183,9 +183,11 @@ describe('the 404 page, whatever its name', () => {
       'oops.html': page('<title>Page Not Found</title>', '<h1>Not found</h1><p>Try the search.</p>'),
       'fix-404.html': page('<title>404 errors explained</title>', '<h1>How to fix 404 errors</h1>'),
       'found.html': page('<title>Lost and found</title>', '<h1>Not found: the story of a lost dog</h1>'),
+      // Its first heading is an <h2>, as the audit reads it too: a page of the API, not an error page.
+      'not-found-error.html': page('<title>Not found · API</title>', '<h2>The NotFound error class</h2>'),
     });
     const { locs, leftOut, notes } = await read(dir, { notFound: 'errors/gone.html' });
-    assert.deepEqual(locs, [`${BASE}fix-404.html`, `${BASE}found.html`, BASE]);
+    assert.deepEqual(locs, [`${BASE}fix-404.html`, `${BASE}found.html`, BASE, `${BASE}not-found-error.html`]);
     assert.deepEqual(
       leftOut.map(([path, reason]) => [path, reason]),
       [

@@ -58,13 +58,14 @@ test('generateFromDirectory publishes what `generate DIR` does and returns the s
   assert.deepEqual(summary.notes, notes);
 });
 
-test('each page read from a directory carries its title: <title>, else its first <h1>', async () => {
+test('each page read from a directory carries its title: <title>, else its first <h1>, else its first <h2>', async () => {
   const site = join(root, 'titles');
   await writeSite(site, {
     'a.html': '<html><head><title>\n  The   A page </title></head><body><h1>Heading A</h1></body></html>',
     'b.html':
       '<html><head><meta charset="utf-8"></head><body><nav>menu</nav><h1>Only <em>a</em> heading</h1></body></html>',
     'c.html': '<html><head></head><body><p>no title at all</p></body></html>',
+    'd.html': '<html><head></head><body><h2>Section</h2><p>no h1</p><h2>Later</h2></body></html>',
   });
   const titles: [string, string | undefined][] = [];
   for await (const { entry, title } of readSiteDirectory(site, { baseUrl: 'https://www.example.com/' }))
@@ -73,6 +74,7 @@ test('each page read from a directory carries its title: <title>, else its first
     ['https://www.example.com/a.html', 'The A page'],
     ['https://www.example.com/b.html', 'Only a heading'],
     ['https://www.example.com/c.html', undefined],
+    ['https://www.example.com/d.html', 'Section'],
   ]);
 });
 
