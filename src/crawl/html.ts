@@ -1,16 +1,17 @@
 /**
  * What a crawler reads in an HTML page, with htmlparser2's streaming tokenizer (chunks in, no
- * DOM): followable links, `<base href>`, canonical, robots meta, hreflang alternates, images, and
- * the page's own redirect (meta refresh or inline script, see ../html/client-redirect.ts).
- * URLs are resolved at the end, against the page URL and its `<base href>` (which applies to the
- * whole document even when it comes after a link).
+ * DOM): followable links and images, and what the page says about itself, read by the head rules
+ * that `generate DIR` and the audit use too (../html/page-head.ts): `<base href>`, canonical,
+ * robots meta, hreflang alternates, its own date and its own redirect. Links resolve at the end,
+ * against the page URL and its `<base href>` (which applies to the whole document even when it
+ * comes after a link).
  */
 import { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
-import { ClientRedirectScanner, type ClientRedirect } from '../html/client-redirect.js';
-import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from '../html/directives.js';
-import { decoderFor, PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
-import { relTokens } from '../html/page-head.js';
+import type { ClientRedirect } from '../html/client-redirect.js';
+import type { RobotsDirectives } from '../html/directives.js';
+import { decoderFor, everyHandler, PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
+import { pageHeadOf, pageHeadReader, relTokens } from '../html/page-head.js';
 import { srcsetUrls } from '../html/page-images.js';
 
 export { srcsetUrls };
@@ -28,6 +29,8 @@ export interface PageFacts {
   directives: RobotsDirectives;
   /** The first redirect the page makes itself, its target absolute; a reload is none. */
   clientRedirect?: ClientRedirect;
+  /** When the page says it last changed, as written (`article:modified_time`, JSON-LD `dateModified`). */
+  modified?: string;
 }
 
 export interface HtmlReader {
@@ -57,94 +60,39 @@ export function createHtmlReader(pageUrl: string, charset?: string): HtmlReader 
 
 /** What a crawler reads in a page, as a reader of its tokens (see ../html/one-pass.ts): `facts()` once they have all come. */
 export function pageFactsReader(pageUrl: string): { handler: TagHandler; facts: () => PageFacts } {
-  const raw = {
-    links: [] as string[],
-    canonicals: [] as string[],
-    alternates: [] as Alternate[],
-    images: [] as string[],
-  };
-  const directives = noDirectives();
-  let baseHref: string | undefined;
-  let inBody = false;
-  let inNoscript = false;
-  const redirects = new ClientRedirectScanner();
-
-  const handler: TagHandler = {
+  const head = pageHeadReader();
+  const links: string[] = [];
+  const images: string[] = [];
+  const own: TagHandler = {
     onopentag(name, attributes) {
-      switch (name) {
-        case 'body':
-          inBody = true;
-          break;
-        case 'base':
-          if (baseHref === undefined && attributes.href !== undefined) baseHref = attributes.href;
-          break;
-        case 'a':
-          if (attributes.href !== undefined && !relTokens(attributes.rel).includes('nofollow'))
-            raw.links.push(attributes.href);
-          break;
-        case 'img':
-          if (attributes.src) raw.images.push(attributes.src);
-          if (attributes.srcset) raw.images.push(...srcsetUrls(attributes.srcset));
-          break;
-        case 'link':
-          if (!inBody && attributes.href !== undefined) readHeadLink(attributes, raw);
-          break;
-        case 'meta':
-          if (!inBody && attributes.name !== undefined && isHonouredMetaName(attributes.name)) {
-            addDirectiveList(directives, attributes.content ?? '');
-          }
-          if (!inBody && !inNoscript) redirects.meta(attributes);
-          break;
-        case 'noscript':
-          inNoscript = true;
-          break;
-        case 'script':
-          redirects.scriptOpened(attributes);
-          break;
+      if (name === 'a') {
+        if (attributes.href !== undefined && !relTokens(attributes.rel).includes('nofollow'))
+          links.push(attributes.href);
+      } else if (name === 'img') {
+        if (attributes.src) images.push(attributes.src);
+        if (attributes.srcset) images.push(...srcsetUrls(attributes.srcset));
       }
     },
-    ontext(text) {
-      redirects.text(text);
-    },
-    onclosetag(name) {
-      if (name === 'noscript') inNoscript = false;
-      if (name === 'script') redirects.scriptClosed();
-    },
   };
-
   return {
-    handler,
+    handler: everyHandler([head.handler, own]),
     facts() {
-      const base = resolve(baseHref ?? '', pageUrl) ?? pageUrl;
+      const facts = head.facts(true);
+      const page = pageHeadOf(facts, pageUrl);
+      const base = (facts.baseHref === undefined ? undefined : resolve(facts.baseHref, pageUrl)) ?? pageUrl;
       const resolveAll = (list: string[]) =>
         list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
-      const found = redirects.redirect;
-      const target = found === undefined ? undefined : resolve(found.href, base);
-      const clientRedirect = target === undefined ? undefined : { ...found!, href: target };
       return {
-        links: resolveAll(raw.links),
-        canonicals: resolveAll(raw.canonicals),
-        alternates: raw.alternates.flatMap(({ hreflang, href }) => {
-          const absolute = resolve(href, base);
-          return absolute === undefined ? [] : [{ hreflang, href: absolute }];
-        }),
-        images: [...new Set(resolveAll(raw.images))],
-        directives,
-        ...(clientRedirect === undefined ? {} : { clientRedirect }),
+        links: resolveAll(links),
+        canonicals: page.canonicals,
+        alternates: page.alternates,
+        images: [...new Set(resolveAll(images))],
+        directives: page.directives,
+        ...(page.clientRedirect === undefined ? {} : { clientRedirect: page.clientRedirect }),
+        ...(page.modified === undefined ? {} : { modified: page.modified }),
       };
     },
   };
-}
-
-function readHeadLink(
-  attributes: Record<string, string>,
-  raw: { canonicals: string[]; alternates: Alternate[] },
-): void {
-  const rel = relTokens(attributes.rel);
-  const href = attributes.href!;
-  if (rel.includes('canonical')) raw.canonicals.push(href);
-  if (rel.includes('alternate') && attributes.hreflang)
-    raw.alternates.push({ hreflang: attributes.hreflang.trim(), href });
 }
 
 /** `href` resolved against `base`; undefined when it cannot be (a broken URL, or empty). */

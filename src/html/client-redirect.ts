@@ -1,9 +1,9 @@
 /**
  * Redirects a page makes itself, once a browser has it: a meta refresh with a
  * URL, or an inline script that sends the window elsewhere. Read from the page's text; scripts
- * are never run. The one detector of client-side redirects: the crawler (crawl/html.ts) and the
- * build-directory reader (html/page-head.ts) both feed a ClientRedirectScanner with the tags
- * their own parser meets.
+ * are never run. The one detector of client-side redirects: the head rules (./page-head.ts, which
+ * the crawler and the audit read pages by) and the build folder's head scanner (./head-scanner.ts)
+ * both feed a ClientRedirectScanner with the tags their own tokenizer meets.
  */
 
 /** A page's own redirect, its target as written in the page (resolved later, against the base). */

@@ -100,12 +100,18 @@ export function pageHeadOf(facts: HeadFacts, pageUrl: string): PageHead {
   };
 }
 
-/** Reads the head of the page at `pageUrl` from its bytes (UTF-8 unless `options.charset` says otherwise). */
-export async function readPageHead(
-  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
-  pageUrl: string,
-  options: PageHeadOptions = {},
-): Promise<PageHead> {
+/**
+ * The head rules as a reader of a page's tokens (see ./one-pass.ts), for a caller that runs the
+ * tokenizer itself: `facts()` once the tokens it wants have come. `onBody` is told when the body
+ * starts (a `<body>` tag, or the end of the head), so that a reader of heads alone can stop.
+ */
+export function pageHeadReader(onBody?: () => void): {
+  handler: TagHandler;
+  /** True once the body has started. */
+  readonly inBody: boolean;
+  /** What was read; `wholeRead` when the document was read to its end (only then can a page show nothing). */
+  facts: (wholeRead: boolean) => HeadFacts;
+} {
   const directives = noDirectives();
   const canonicalHrefs: string[] = [];
   const alternateHrefs: Alternate[] = [];
@@ -115,8 +121,6 @@ export async function readPageHead(
   /** The text of the JSON-LD block being read; undefined outside one. */
   let jsonLd: string | undefined;
   let inBody = false;
-  const bodyChars = options.bodyChars ?? 0;
-  let charsRead = 0;
   const redirects = new ClientRedirectScanner();
   let inNoscript = false;
   const titles = new PageTitles();
@@ -124,10 +128,11 @@ export async function readPageHead(
   let words = false;
   /** Inside elements whose text is not shown (script, style, template, noscript). */
   let hidden = 0;
-  const wantsBody = (): boolean => options.wholeDocument === true || charsRead < bodyChars;
-  // Loaded on first use: a reader of heads that never needs the full parser does not pay for it.
-  const { Parser } = await import('htmlparser2');
-  const own: TagHandler = {
+  const bodyStarts = () => {
+    inBody = true;
+    onBody?.(); // what follows says nothing about the page's head
+  };
+  const handler: TagHandler = {
     onopentag(name, attributes) {
       if (name === 'html') {
         lang ??= attributes.lang?.trim() || undefined;
@@ -145,8 +150,7 @@ export async function readPageHead(
       } else if (inBody) {
         return;
       } else if (name === 'body') {
-        inBody = true;
-        if (!wantsBody()) parser.pause(); // what follows says nothing about the page's head
+        bodyStarts();
       } else if (name === 'meta') {
         if (!inNoscript) redirects.meta(attributes);
         if (attributes.name !== undefined && isHonouredMetaName(attributes.name))
@@ -171,11 +175,8 @@ export async function readPageHead(
       jsonLd = jsonLd.length + text.length > MAX_JSON_LD_CHARS ? undefined : jsonLd + text;
     },
     onclosetag(name) {
-      if (name === 'head' && !inBody) {
-        // What follows the head is the body, with or without a <body> tag (redirect stubs have none).
-        inBody = true;
-        if (!wantsBody()) parser.pause();
-      }
+      // What follows the head is the body, with or without a <body> tag (redirect stubs have none).
+      if (name === 'head' && !inBody) bodyStarts();
       if (name === 'noscript') inNoscript = false;
       if (name === 'noscript' || name === 'style' || name === 'template' || name === 'script')
         hidden = Math.max(0, hidden - 1);
@@ -187,24 +188,12 @@ export async function readPageHead(
       jsonLd = undefined;
     },
   };
-  const parser = new Parser(
-    options.alongside === undefined ? own : everyHandler([own, options.alongside]),
-    PARSER_OPTIONS,
-  );
-  const decoder = decoderFor(options.charset);
-  let stopped = false;
-  for await (const chunk of chunks) {
-    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    charsRead += text.length;
-    parser.write(text);
-    if (inBody && !wantsBody()) {
-      stopped = true;
-      break;
-    }
-  }
-  if (!stopped) parser.end(decoder.decode());
-  return pageHeadOf(
-    {
+  return {
+    handler,
+    get inBody() {
+      return inBody;
+    },
+    facts: (wholeRead) => ({
       directives,
       canonicalHrefs,
       alternateHrefs,
@@ -214,10 +203,42 @@ export async function readPageHead(
       title: titles.title,
       heading: titles.heading,
       redirect: redirects.redirect,
-      showsNothing: !stopped && !words,
-    },
-    pageUrl,
+      showsNothing: wholeRead && !words,
+    }),
+  };
+}
+
+/** Reads the head of the page at `pageUrl` from its bytes (UTF-8 unless `options.charset` says otherwise). */
+export async function readPageHead(
+  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  pageUrl: string,
+  options: PageHeadOptions = {},
+): Promise<PageHead> {
+  const bodyChars = options.bodyChars ?? 0;
+  let charsRead = 0;
+  const wantsBody = (): boolean => options.wholeDocument === true || charsRead < bodyChars;
+  // Loaded on first use: a reader of heads that never needs the full parser does not pay for it.
+  const { Parser } = await import('htmlparser2');
+  const head = pageHeadReader(() => {
+    if (!wantsBody()) parser.pause();
+  });
+  const parser = new Parser(
+    options.alongside === undefined ? head.handler : everyHandler([head.handler, options.alongside]),
+    PARSER_OPTIONS,
   );
+  const decoder = decoderFor(options.charset);
+  let stopped = false;
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    charsRead += text.length;
+    parser.write(text);
+    if (head.inBody && !wantsBody()) {
+      stopped = true;
+      break;
+    }
+  }
+  if (!stopped) parser.end(decoder.decode());
+  return pageHeadOf(head.facts(!stopped), pageUrl);
 }
 
 /** The tokens of a `rel` attribute, lower-cased. */
