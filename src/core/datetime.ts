@@ -153,3 +153,16 @@ export function w3cToEpochMillis(text: string): number | undefined {
 export function formatUtcDateTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/**
+ * A date as a page gives its own (`article:modified_time`, JSON-LD `dateModified`), as a lastmod:
+ * a W3C datetime as written, another form that JavaScript reads (RFC 2822, an ISO date without a
+ * zone…) in UTC. Undefined when it cannot be read. `generate DIR` and the crawl date a page by it
+ * before anything else.
+ */
+export function pageLastmod(modified: string | undefined): string | undefined {
+  if (modified === undefined) return undefined;
+  if (parseW3cDate(modified).ok) return modified;
+  const millis = Date.parse(modified);
+  return Number.isNaN(millis) ? undefined : formatUtcDateTime(new Date(millis));
+}

@@ -8,6 +8,7 @@
  * In two steps: readAnswer streams the body through the HTML reader (I/O, async), judgeAnswer
  * decides from what was read (pure, synchronous).
  */
+import { pageLastmod, w3cToEpochMillis } from '../core/datetime.js';
 import type { Alternate, UrlEntry } from '../core/entry.js';
 import { isHtmlContentType } from '../http/client.js';
 import { LIMITS } from '../core/limits.js';
@@ -186,6 +187,8 @@ interface PageSignals {
   images: string[];
   directives: RobotsDirectives;
   noindexSource: string;
+  /** When the page says it last changed, as written. */
+  modified: string | undefined;
 }
 
 function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser): PageSignals {
@@ -207,22 +210,36 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
     images: facts.images.filter(looksAbsoluteHttp),
     directives,
     noindexSource: facts.directives.noindex ? 'robots <meta> tag' : 'X-Robots-Tag header',
+    modified: facts.modified,
   };
 }
 
-/** The sitemap entry of a listed page: lastmod from Last-Modified (CR-07), images, hreflang alternates. */
+/**
+ * The sitemap entry of a listed page: images, hreflang alternates, and lastmod, as `generate DIR`
+ * dates a page: by its own date when it gives one (not later than the fetch), else by
+ * Last-Modified (CR-07).
+ */
 function listedEntry(url: string, page: FetchedPage, signals: PageSignals): UrlEntry {
   const entry: UrlEntry = { kind: 'url', loc: url };
-  const lastmod = lastmodFromHeader(
-    headerValues(page.headers, 'last-modified')[0],
-    page.fetchedAt,
-    headerValues(page.headers, 'date')[0],
-  );
+  const lastmod =
+    ownLastmod(signals.modified, page.fetchedAt) ??
+    lastmodFromHeader(
+      headerValues(page.headers, 'last-modified')[0],
+      page.fetchedAt,
+      headerValues(page.headers, 'date')[0],
+    );
   if (lastmod !== undefined) entry.lastmod = lastmod;
   const images = signals.images.slice(0, LIMITS.maxImagesPerUrl);
   if (images.length > 0) entry.images = images.map((loc) => ({ loc }));
   if (signals.alternates.length > 0) entry.alternates = signals.alternates;
   return entry;
+}
+
+/** The page's own date as a lastmod; undefined when it has none, or one later than the fetch. */
+function ownLastmod(modified: string | undefined, fetchedAt: number): string | undefined {
+  const lastmod = pageLastmod(modified);
+  const millis = lastmod === undefined ? undefined : w3cToEpochMillis(lastmod);
+  return millis === undefined || millis > fetchedAt ? undefined : lastmod;
 }
 
 /**

@@ -31,7 +31,7 @@ import { saysNotFound, type TitleAndHeading } from '../html/not-found-words.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
-import { formatUtcDateTime, joinUrl, parseW3cDate, type UrlEntry } from '../core/index.js';
+import { formatUtcDateTime, joinUrl, pageLastmod, type UrlEntry } from '../core/index.js';
 import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
 import { loadReferenceDecoder, ReferenceDecoderNotLoaded, scanPageHead } from '../html/head-scanner.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
@@ -228,7 +228,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       note('warning', `${path}: listed although ${disallowing} (--keep-disallowed)`);
     }
     const entry: UrlEntry = { kind: 'url', loc };
-    const ownDate = pageDate(head.modified);
+    const ownDate = pageLastmod(head.modified);
     const lastmod =
       ownDate ?? (options.commitTimes === undefined ? undefined : await options.commitTimes.timeOf(file.relative));
     if (lastmod !== undefined) entry.lastmod = lastmod;
@@ -312,14 +312,6 @@ function titleSettles(head: PageHead): boolean {
 
 function titleAndHeading(title: string, heading: string | undefined): TitleAndHeading {
   return heading === undefined ? { title } : { title, heading };
-}
-
-/** The page's own modification date as a W3C datetime, when it gives one that can be read. */
-function pageDate(modified: string | undefined): string | undefined {
-  if (modified === undefined) return undefined;
-  if (parseW3cDate(modified).ok) return modified;
-  const millis = Date.parse(modified);
-  return Number.isNaN(millis) ? undefined : formatUtcDateTime(new Date(millis));
 }
 
 /**

@@ -155,10 +155,12 @@ describe('crawlSite on the fixture site', () => {
     assert.equal(store.outcomeOf('https://elsewhere.example/')?.detail, `not on ${site.origin}`);
   });
 
-  it('attaches lastmod, images and hreflang alternates to the listed entries', async () => {
+  it("attaches lastmod (the page's own date, else Last-Modified), images and hreflang alternates", async () => {
     const { store } = await crawl();
     const entries = new Map(store.listedEntries().map((entry) => [entry.loc.slice(site.origin.length), entry]));
     assert.equal(entries.get('/about')?.lastmod, '2024-05-01T10:00:00Z');
+    assert.equal(entries.get('/canonical-target')?.lastmod, '2024-04-02T08:00:00+02:00');
+    assert.equal(entries.get('/from-noindex')?.lastmod, '2024-05-01T10:00:00Z', 'a date of its own in the future');
     assert.equal(entries.get('/new')?.lastmod, undefined, 'a Last-Modified of "now" is dropped');
     assert.deepEqual(entries.get('/gallery')?.images, [
       { loc: `${site.origin}/static/a.jpg` },
