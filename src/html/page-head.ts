@@ -2,9 +2,10 @@
  * What the head of an HTML page says about the page itself: its robots directives (read by the
  * rules of ./directives.ts, as the crawler reads them), its canonical URLs and hreflang alternates,
  * resolved against the page URL and `<base href>`, and when it says it last changed
- * (`article:modified_time`, or a JSON-LD `dateModified`). Reading stops at `</head>` or `<body>`, so a
- * large page costs only its head; asked to, it reads on through the body for JSON-LD blocks only, which
- * may stand anywhere in a page. Directives and links in the body are never believed.
+ * (`article:modified_time`, a JSON-LD `dateModified`, or a microdata one in the body, as
+ * Docusaurus writes its "Last updated on" date). Reading stops at `</head>` or `<body>`, so a large
+ * page costs only its head; asked to, it reads on through the body for those dates, which may
+ * stand anywhere in a page. Directives and links in the body are never believed.
  *
  * It also says what a page is to a visitor: its title (`<title>`, and the first `<h1>` or `<h2>`), and
  * whether it only sends the browser elsewhere (a meta refresh, or a script, found by the one
@@ -25,7 +26,8 @@ export interface PageHead {
   alternates: Alternate[];
   /**
    * When the page says it last changed, as written: `<meta property="article:modified_time">`
-   * (or `og:updated_time`), else the first JSON-LD `dateModified`.
+   * (or `og:updated_time`), else the first JSON-LD `dateModified`, else the `datetime` (or
+   * `content`) of the first element of the body with `itemprop="dateModified"`.
    */
   modified?: string;
   /** The language of the page, as `<html lang>` says it. */
@@ -118,6 +120,7 @@ export function pageHeadReader(onBody?: () => void): {
   let baseHref: string | undefined;
   let metaModified: string | undefined;
   let jsonLdModified: string | undefined;
+  let microdataModified: string | undefined;
   /** The text of the JSON-LD block being read; undefined outside one. */
   let jsonLd: string | undefined;
   let inBody = false;
@@ -134,6 +137,7 @@ export function pageHeadReader(onBody?: () => void): {
   };
   const handler: TagHandler = {
     onopentag(name, attributes) {
+      if (inBody && attributes.itemprop !== undefined) microdataModified ??= microdataDate(attributes);
       if (name === 'html') {
         lang ??= attributes.lang?.trim() || undefined;
       } else if (name === 'script') {
@@ -198,7 +202,7 @@ export function pageHeadReader(onBody?: () => void): {
       canonicalHrefs,
       alternateHrefs,
       baseHref,
-      modified: metaModified ?? jsonLdModified,
+      modified: metaModified ?? jsonLdModified ?? microdataModified,
       lang,
       title: titles.title,
       heading: titles.heading,
@@ -239,6 +243,12 @@ export async function readPageHead(
   }
   if (!stopped) parser.end(decoder.decode());
   return pageHeadOf(head.facts(!stopped), pageUrl);
+}
+
+/** The date of a microdata `dateModified` property (a `<time datetime>`, a `<meta content>`). */
+function microdataDate(attributes: Record<string, string>): string | undefined {
+  if (!attributes.itemprop!.split(/\s+/).includes('dateModified')) return undefined;
+  return (attributes.datetime ?? attributes.content)?.trim() || undefined;
 }
 
 /** The tokens of a `rel` attribute, lower-cased. */

@@ -19,11 +19,12 @@
  *   (`/about` for about.html, `/blog` for blog/index.html) is the URL it is listed under.
  *
  * lastmod is honest, never the build time: the page's own date (`article:modified_time`, JSON-LD
- * `dateModified`), else the git commit time of the file, else its modification time unless that
+ * `dateModified`, or a microdata one in its body), else the git commit time of the file, else its modification time unless that
  * is the build's stamp (build-stamp.ts); otherwise none, and the run says once why. With a
  * ledger (`contentDigests`) an undated page is dated by when its content last changed.
  *
- * Only each page's head is read (a bounded prefix for stubs and titles), one file open at a time.
+ * Each page's head is parsed (a bounded prefix of the body for stubs and titles; the whole body
+ * only when its bytes name a `dateModified` the head does not give), one file open at a time.
  * readSiteDirectory names the file each entry comes from, so that a problem with a page (a
  * duplicate URL, one too long) points at the file to fix, not at the whole directory.
  */
@@ -38,7 +39,15 @@ import { readPageHead, type PageHead } from '../html/page-head.js';
 import { findBuildStamp } from './build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
 import { HostRules } from './host-rules.js';
-import { FIRST_READ_BYTES, fileChunks, listPageFiles, type PageFile } from './page-files.js';
+import {
+  FIRST_READ_BYTES,
+  WHOLE_READ_BYTES,
+  chunksOf,
+  fileChunks,
+  listPageFiles,
+  readPageBytes,
+  type PageFile,
+} from './page-files.js';
 import type { ReadEntry } from './types.js';
 
 /** What becomes of the trailing slash of a folder page's URL (`blog/index.html`): `/blog/`, `/blog`, or as the links write it. */
@@ -253,7 +262,7 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
   if (undated.stamped > 0 && stamp !== undefined)
     note(
       'note',
-      `lastmod is left out of ${undated.stamped} page${undated.stamped === 1 ? '' : 's'} of ${dir}: ${stamp.files} of ${files.length} files were written by one build (${formatUtcDateTime(stamp.from)} to ${formatUtcDateTime(stamp.to)}), and a build time is not when a page changed. Pages are dated by their own <meta property="article:modified_time"> or JSON-LD dateModified, by git when the folder is committed${options.contentDigests ? '' : ', or by --state DIR (from the next run, when their content changes)'}`,
+      `lastmod is left out of ${undated.stamped} page${undated.stamped === 1 ? '' : 's'} of ${dir}: ${stamp.files} of ${files.length} files were written by one build (${formatUtcDateTime(stamp.from)} to ${formatUtcDateTime(stamp.to)}), and a build time is not when a page changed. Pages are dated by their own <meta property="article:modified_time">, JSON-LD or microdata dateModified, by git when the folder is committed${options.contentDigests ? '' : ', or by --state DIR (from the next run, when their content changes)'}`,
     );
   if (titledNotFound > 0)
     note(
@@ -289,17 +298,50 @@ function readHeadOnce({
   url: string;
   file: PageFile;
 }): PageHead | Promise<PageHead> {
-  if (file.size <= FIRST_READ_BYTES) {
-    // The whole page is one read: the scanner or the parser reads it from these bytes.
-    const [bytes = Buffer.alloc(0)] = fileChunks(path);
+  if (file.size > WHOLE_READ_BYTES) return readLargePage(path, url);
+  // The bytes stay valid while this page is read: the next page is read once this one's head has come.
+  const bytes = readPageBytes(path, file.size);
+  const head = headOf(bytes, url);
+  return head instanceof Promise ? head.then((read) => withBodyDate(read, bytes, url)) : withBodyDate(head, bytes, url);
+}
+
+/** The head of a page from its bytes: the scanner's, or the parser's where the body may matter. */
+function headOf(bytes: Buffer, url: string): PageHead | Promise<PageHead> {
+  if (bytes.length <= FIRST_READ_BYTES) {
     const scriptMayRedirect = bytes.includes(LOCATION);
     const head = scriptMayRedirect ? undefined : scanPageHead([bytes], url);
     if (head !== undefined && titleSettles(head)) return head;
     return readPageHead([bytes], url, { bodyChars: FIRST_READ_BYTES });
   }
-  const head = scanPageHead(fileChunks(path), url);
+  const head = scanPageHead(chunksOf(bytes), url);
   if (titleSettles(head)) return head;
-  return readPageHead(fileChunks(path), url, { bodyChars: BODY_SEARCH_CHARS });
+  return readPageHead(chunksOf(bytes), url, { bodyChars: BODY_SEARCH_CHARS });
+}
+
+/** A page too large to read in one piece, read a chunk at a time: its head, and a date in its body. */
+async function readLargePage(path: string, url: string): Promise<PageHead> {
+  const scanned = scanPageHead(fileChunks(path), url);
+  const head = titleSettles(scanned)
+    ? scanned
+    : await readPageHead(fileChunks(path), url, { bodyChars: BODY_SEARCH_CHARS });
+  if (head.modified !== undefined) return head;
+  const { modified } = await readPageHead(fileChunks(path), url, { wholeDocument: true });
+  return modified === undefined ? head : { ...head, modified };
+}
+
+/** The name of a date given in the body (microdata, or JSON-LD past the head): a page without it gives none. */
+const BODY_DATE = Buffer.from('dateModified');
+
+/**
+ * The head, with the date the page gives in its body when its head gives none (read by
+ * html/page-head.ts: Docusaurus writes its "Last updated on" as microdata at the end of the
+ * page). A page whose bytes do not name `dateModified` is only searched, never parsed.
+ */
+function withBodyDate(head: PageHead, bytes: Buffer, url: string): PageHead | Promise<PageHead> {
+  if (head.modified !== undefined || !bytes.includes(BODY_DATE)) return head;
+  return readPageHead(chunksOf(bytes), url, { wholeDocument: true }).then(({ modified }) =>
+    modified === undefined ? head : { ...head, modified },
+  );
 }
 
 /** The word every script redirect names (html/client-redirect.ts): a page without it makes none. */

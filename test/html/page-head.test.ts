@@ -63,6 +63,26 @@ test('the head gives hreflang links (resolved, each pair once) and the page own 
   assert.equal(head.modified, '2024-05-01T10:00:00+02:00');
 });
 
+test('microdata dateModified in the body (as Docusaurus writes "Last updated on"), after the head and JSON-LD dates', async () => {
+  const lastUpdated =
+    '<footer><span itemprop="author">x</span> on <b><time datetime="2024-01-10T09:00:00.000Z" itemprop="dateModified">Jan 10, 2024</time></b></footer>';
+  const page = [`<head><title>t</title></head><body><article><p>text</p></article>${lastUpdated}</body>`];
+  assert.equal((await readPageHead(page, PAGE_URL)).modified, undefined, 'the body is not read by default');
+  assert.equal((await readPageHead(page, PAGE_URL, { wholeDocument: true })).modified, '2024-01-10T09:00:00.000Z');
+  const meta = ['<body><div itemscope><meta itemprop="datePublished dateModified" content=" 2024-02-02 "></div>'];
+  assert.equal((await readPageHead(meta, PAGE_URL, { wholeDocument: true })).modified, '2024-02-02');
+  const headFirst = [
+    `<head><meta property="article:modified_time" content="2024-05-01"></head><body>${lastUpdated}</body>`,
+  ];
+  assert.equal((await readPageHead(headFirst, PAGE_URL, { wholeDocument: true })).modified, '2024-05-01');
+  const other = ['<body><time itemprop="datemodified" datetime="2024-01-01"></time><span itemprop="dateModified">'];
+  assert.equal(
+    (await readPageHead(other, PAGE_URL, { wholeDocument: true })).modified,
+    undefined,
+    'names are case-sensitive',
+  );
+});
+
 test('JSON-LD dateModified: in the head, or in the body when the whole document is read; bad JSON says nothing', async () => {
   const jsonLd = (data: string) => `<script type="application/ld+json">${data}</script>`;
   const graph = jsonLd(

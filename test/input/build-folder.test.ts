@@ -244,6 +244,31 @@ describe('what the head says', () => {
     ]);
     assert.deepEqual(notes, [], 'every page is dated');
   });
+
+  it('a date in the body (microdata, as Docusaurus writes it) dates a page whose head gives none', async () => {
+    const lastUpdated = '<time datetime="2024-01-10T09:00:00.000Z" itemprop="dateModified">Jan 10, 2024</time>';
+    const dir = await folder({
+      'docs/intro.html': page(
+        '<title>Intro</title>',
+        `<p>${'Words. '.repeat(5000)}</p><footer>${lastUpdated}</footer>`,
+      ),
+      'docs/guide.html': page('<title>Guide</title>', `<footer>${lastUpdated.replace('01-10', '02-20')}</footer>`),
+      // Past the size read in one piece (1 MiB): read a chunk at a time.
+      'docs/huge.html': page(
+        '<title>Huge</title>',
+        `<p>${'Words. '.repeat(200_000)}</p><footer>${lastUpdated.replace('01-10', '03-30')}</footer>`,
+      ),
+    });
+    const { entries } = await read(dir);
+    assert.deepEqual(
+      entries.map(({ loc, lastmod }) => [loc, lastmod]),
+      [
+        [`${BASE}docs/guide.html`, '2024-02-20T09:00:00.000Z'],
+        [`${BASE}docs/huge.html`, '2024-03-30T09:00:00.000Z'],
+        [`${BASE}docs/intro.html`, '2024-01-10T09:00:00.000Z'],
+      ],
+    );
+  });
 });
 
 describe('honest lastmod', () => {

@@ -52,6 +52,17 @@ after(async () => {
 
 const pages = (origin: string) => [`${origin}/`, `${origin}/docs/guide/`, `${origin}/docs/intro/`];
 
+/**
+ * The instant each doc is dated at: the dates Docusaurus read from git, which its pages show as
+ * microdata ("Last updated on"), whoever reads them.
+ */
+function docDates(entries: Map<string, UrlEntry>): Record<string, number | undefined> {
+  const docs = [...entries].filter(([loc]) => loc.includes('/docs/'));
+  return Object.fromEntries(
+    docs.map(([loc, { lastmod }]) => [loc, lastmod === undefined ? undefined : Date.parse(lastmod)]),
+  );
+}
+
 test('docusaurus: the pages with trailing slashes, without the redirect stub, the noindex page and the 404', async () => {
   assert.deepEqual([...built.entries.keys()].sort(), pages(site.origin));
   assert.match(built.stdout, /^Wrote 3 URLs in 1 file to /m);
@@ -69,14 +80,16 @@ test('docusaurus: docs dated by their last commit, as Docusaurus read it from gi
   });
 });
 
-test('docusaurus: generate on the output folder lists the same pages', async () => {
+test('docusaurus: generate on the output folder lists the same pages, the docs with the same dates', async () => {
   const out = join(scratch, 'generate');
   const run = await runCli(['generate', build, '--base-url', `${site.origin}/`, '--out', out, '--json']);
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual([...(await writtenSitemaps(out)).keys()].sort(), pages(site.origin));
+  const generated = await writtenSitemaps(out);
+  assert.deepEqual([...generated.keys()].sort(), pages(site.origin));
+  assert.deepEqual(docDates(generated), docDates(built.entries));
 });
 
-test('docusaurus: crawl over a static server finds the same pages', async () => {
+test('docusaurus: crawl over a static server finds the same pages, the docs with the same dates', async () => {
   const out = join(scratch, 'crawl');
   const run = await runCli([
     'crawl',
@@ -88,7 +101,9 @@ test('docusaurus: crawl over a static server finds the same pages', async () => 
     '--json',
   ]);
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual([...(await writtenSitemaps(out)).keys()].sort(), pages(site.origin));
+  const crawled = await writtenSitemaps(out);
+  assert.deepEqual([...crawled.keys()].sort(), pages(site.origin));
+  assert.deepEqual(docDates(crawled), docDates(built.entries));
 });
 
 test('docusaurus: audit of the site and its sitemap finds nothing wrong', async () => {
