@@ -20,7 +20,7 @@
  *
  * lastmod is honest, never the build time: the page's own date (`article:modified_time`, JSON-LD
  * `dateModified`, or a microdata one in its body), else the git commit time of the file, else its modification time unless that
- * is the build's stamp (build-stamp.ts); otherwise none, and the run says once why. With a
+ * is the build's stamp (core/build-stamp.ts); otherwise none, and the run says once why. With a
  * ledger (`contentDigests`) an undated page is dated by when its content last changed.
  *
  * Each page's head is parsed (a bounded prefix of the body for stubs and titles; the whole body
@@ -36,7 +36,7 @@ import { formatUtcDateTime, joinUrl, pageLastmod, type UrlEntry } from '../core/
 import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
 import { loadReferenceDecoder, ReferenceDecoderNotLoaded, scanPageHead } from '../html/head-scanner.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
-import { findBuildStamp } from './build-stamp.js';
+import { findBuildStamp } from '../core/build-stamp.js';
 import type { CommitTimes } from './commit-times.js';
 import { HostRules } from './host-rules.js';
 import {

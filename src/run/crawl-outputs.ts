@@ -5,7 +5,9 @@
  * run's items, the sitemaps a pass in URL order, the left-out URLs a pass in the order met.
  */
 import { join } from 'node:path';
+import { findLastmodStamp, withoutStampedLastmods, type BuildStamp } from '../core/build-stamp.js';
 import { withoutCommonImagesOf } from '../core/common-images.js';
+import { formatUtcDateTime } from '../core/datetime.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
@@ -108,9 +110,24 @@ export class CrawlRunRecord implements CrawlRecord {
     return this.store.stripped(this.run.id);
   }
 
-  /** The listed entries in URL order, without the images that stand on most pages (three passes). */
-  listedEntries(origin?: string): AsyncIterable<UrlEntry> {
-    return withoutCommonImagesOf(() => this.listedRows(origin));
+  /**
+   * The listed entries in URL order, without the images that stand on most pages, and without a
+   * lastmod that is a build's stamp (see lastmodStamp): four passes.
+   */
+  async *listedEntries(origin?: string): AsyncGenerator<UrlEntry> {
+    const stamp = await this.lastmodStamp(origin);
+    yield* withoutStampedLastmods(
+      withoutCommonImagesOf(() => this.listedRows(origin)),
+      stamp,
+    );
+  }
+
+  /**
+   * The build stamp among the listed pages' lastmods (core/build-stamp.ts), or undefined: a static
+   * server's Last-Modified is the time the build wrote the file, not when the page changed.
+   */
+  lastmodStamp(origin?: string): Promise<BuildStamp | undefined> {
+    return findLastmodStamp(this.listedRows(origin));
   }
 
   /** Every URL left out, in the order met, with the page that first led to it. */
@@ -208,14 +225,14 @@ async function publishHosts(
   };
   if (origins.length === 1) {
     const baseUrl = options.baseUrlGiven ? output.baseUrl : `${origins[0]}/`;
-    return publish(record.listedEntries(), { ...output, baseUrl }, streams, tally);
+    return publish(await honestlyDated(record, origins[0]!, streams), { ...output, baseUrl }, streams, tally);
   }
   const written: WriteSummary[] = [];
   for (const origin of origins) {
     const folder = new URL(origin).host.replace(':', '-');
     const outDir = join(options.output.outDir, folder);
     const result = await publish(
-      record.listedEntries(origin),
+      await honestlyDated(record, origin, streams),
       { ...output, outDir, baseUrl: `${origin}/` },
       streams,
       tally,
@@ -235,6 +252,20 @@ async function publishHosts(
       urls: written.reduce((sum, w) => sum + w.urls, 0),
     },
   };
+}
+
+/** The listed entries of `origin`; that a build's stamp was left out of their lastmods is said once, on `stderr`. */
+async function honestlyDated(
+  record: CrawlRunRecord,
+  origin: string,
+  streams: OutputStreams,
+): Promise<AsyncIterable<UrlEntry>> {
+  const stamp = await record.lastmodStamp(origin);
+  if (stamp !== undefined)
+    streams.stderr.write(
+      `sitemapkit crawl: note: lastmod is left out of ${stamp.files} pages of ${origin}: their Last-Modified dates are one build's (${formatUtcDateTime(stamp.from)} to ${formatUtcDateTime(stamp.to)}), and a build time is not when a page changed. A page is dated by its own <meta property="article:modified_time">, JSON-LD or microdata dateModified\n`,
+    );
+  return record.listedEntries(origin);
 }
 
 /**

@@ -142,7 +142,8 @@ export const CRAWL_RUN = 'crawl';
 
 /**
  * Crawls a site from `options.startUrl`, judging every page it reaches, then yields the entries
- * of the pages to list (in URL order, without the images that stand on most pages) and returns
+ * of the pages to list (in URL order, without the images that stand on most pages, and without a
+ * lastmod that is a build's stamp: see CrawlRunRecord.lastmodStamp) and returns
  * how the crawl went. Stopped by the signal, it yields the pages listed so far, and its result
  * says it did not finish.
  *

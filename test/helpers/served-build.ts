@@ -19,6 +19,8 @@ export interface ServedBuild {
   generateAndCrawl(options: { generateArgs?: string[]; crawlStart: string }): Promise<{
     generated: string;
     crawled: string;
+    /** What each command printed on stderr. */
+    notes: { generate: string; crawl: string };
   }>;
   close(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function serveBuild(pages: Record<string, string>): Promise<ServedB
       return {
         generated: await readFile(join(dir, 'generated', 'sitemap.xml'), 'utf8'),
         crawled: await readFile(join(dir, 'crawled', 'sitemap.xml'), 'utf8'),
+        notes: { generate: generated.stderr, crawl: crawled.stderr },
       };
     },
     async close() {

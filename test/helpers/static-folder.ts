@@ -2,7 +2,9 @@
  * A site's build folder served as a plain static server serves it (nginx, `serve`, S3 website
  * hosting with index documents): a file at its path; a folder's URL with a trailing slash answers
  * its index.html; a folder's URL without one is redirected (301) to it; anything else is 404,
- * with the folder's 404.html when it has one. A route for test/helpers/serve-site.ts.
+ * with the folder's 404.html when it has one. Each file comes with its modification time as
+ * Last-Modified, as those servers send it: for a build folder, the time of the build. A route for
+ * test/helpers/serve-site.ts.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
@@ -24,7 +26,10 @@ const TYPES: Record<string, string> = {
 export function staticFolder(dir: string): Route {
   const root = normalize(dir);
   const file = (path: string): Reply => ({
-    headers: { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' },
+    headers: {
+      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+      'last-modified': statSync(path).mtime.toUTCString(),
+    },
     body: readFileSync(path),
   });
   const notFound = (): Reply => {

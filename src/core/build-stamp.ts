@@ -6,8 +6,10 @@
  *
  * Two shapes are recognised: most files written within a few seconds of each other (one build),
  * and nearly all of them on one day (a slow build, or a copy that reset the times), which is what
- * DATE-006 looks for in a sitemap.
+ * DATE-006 looks for in a sitemap. `generate DIR` looks for it in its files' times, the crawl in
+ * its pages' dates (a static server's Last-Modified is its file's time).
  */
+import { w3cToEpochMillis } from './datetime.js';
 
 /** Files written within this many milliseconds of the first of a run of them are one build. */
 const BUILD_WINDOW_MS = 10_000;
@@ -59,4 +61,33 @@ export function findBuildStamp(mtimes: readonly number[]): BuildStamp | undefine
     return { covers, files: count, from: new Date(day * DAY_MS), to: new Date((day + 1) * DAY_MS - 1) };
   }
   return undefined;
+}
+
+/**
+ * The build stamp among the lastmods of `entries` (read in one pass), or undefined when there is
+ * none: the crawl of a static server dates its pages by Last-Modified, the time the build wrote
+ * each file.
+ */
+export async function findLastmodStamp(entries: AsyncIterable<{ lastmod?: string }>): Promise<BuildStamp | undefined> {
+  const times: number[] = [];
+  for await (const { lastmod } of entries) {
+    const millis = lastmod === undefined ? undefined : w3cToEpochMillis(lastmod);
+    if (millis !== undefined) times.push(millis);
+  }
+  return findBuildStamp(times);
+}
+
+/** The entries, each without a lastmod that `stamp` covers. */
+export async function* withoutStampedLastmods<T extends { lastmod?: string }>(
+  entries: AsyncIterable<T>,
+  stamp: BuildStamp | undefined,
+): AsyncGenerator<T> {
+  for await (const entry of entries) {
+    const millis = entry.lastmod === undefined ? undefined : w3cToEpochMillis(entry.lastmod);
+    if (stamp === undefined || millis === undefined || !stamp.covers(millis)) yield entry;
+    else {
+      const { lastmod: _stamped, ...undated } = entry;
+      yield undated as T;
+    }
+  }
 }
