@@ -19,9 +19,10 @@
  *   (`/about` for about.html, `/blog` for blog/index.html) is the URL it is listed under.
  *
  * lastmod is honest, never the build time: the page's own date (`article:modified_time`, JSON-LD
- * `dateModified`, or a microdata one in its body), else the git commit time of the file, else its modification time unless that
- * is the build's stamp (core/build-stamp.ts); otherwise none, and the run says once why. With a
- * ledger (`contentDigests`) an undated page is dated by when its content last changed.
+ * `dateModified`, or a microdata one in its body), else the git commit time of the file, else its
+ * modification time unless that is the build's stamp (core/build-stamp.ts); otherwise none, and
+ * the run says once why. With a ledger (`contentDigests`) an undated page is dated by when its
+ * content last changed.
  *
  * Each page's head is parsed (a bounded prefix of the body for stubs and titles; the whole body
  * only when its bytes name a `dateModified` the head does not give), one file open at a time.
