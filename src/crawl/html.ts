@@ -29,7 +29,7 @@ export interface PageFacts {
   directives: RobotsDirectives;
   /** The first redirect the page makes itself, its target absolute; a reload is none. */
   clientRedirect?: ClientRedirect;
-  /** When the page says it last changed, as written (`article:modified_time`, JSON-LD `dateModified`). */
+  /** When the page says it last changed, as written (`article:modified_time`, JSON-LD or microdata `dateModified`). */
   modified?: string;
 }
 

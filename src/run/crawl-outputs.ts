@@ -112,10 +112,11 @@ export class CrawlRunRecord implements CrawlRecord {
 
   /**
    * The listed entries in URL order, without the images that stand on most pages, and without a
-   * lastmod that is a build's stamp (see lastmodStamp): four passes.
+   * lastmod that is a build's stamp (see lastmodStamp; `known` when the caller found it already):
+   * four passes, or three.
    */
-  async *listedEntries(origin?: string): AsyncGenerator<UrlEntry> {
-    const stamp = await this.lastmodStamp(origin);
+  async *listedEntries(origin?: string, known?: { stamp: BuildStamp | undefined }): AsyncGenerator<UrlEntry> {
+    const stamp = known === undefined ? await this.lastmodStamp(origin) : known.stamp;
     yield* withoutStampedLastmods(
       withoutCommonImagesOf(() => this.listedRows(origin)),
       stamp,
@@ -265,7 +266,7 @@ async function honestlyDated(
     streams.stderr.write(
       `sitemapkit crawl: note: lastmod is left out of ${stamp.files} pages of ${origin}: their Last-Modified dates are one build's (${formatUtcDateTime(stamp.from)} to ${formatUtcDateTime(stamp.to)}), and a build time is not when a page changed. A page is dated by its own <meta property="article:modified_time">, JSON-LD or microdata dateModified\n`,
     );
-  return record.listedEntries(origin);
+  return record.listedEntries(origin, { stamp });
 }
 
 /**
