@@ -208,8 +208,8 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
       leaveOut(path, 'redirect', `redirect → ${redirect.href} (${how})`);
       continue;
     }
-    // The audit's soft-404 rule: a page with a title, and a heading if it has one, saying "not found".
-    const notFound = head.title === undefined ? undefined : saysNotFound(titleAndHeading(head.title, head.heading));
+    // The audit's soft-404 rule: the title and first heading, or the one the page has, say "not found".
+    const notFound = saysNotFound(titleAndHeading(head));
     if (notFound !== undefined) {
       titledNotFound++;
       leaveOut(path, 'error-page', notFound);
@@ -364,8 +364,8 @@ function titleSettles(head: PageHead): boolean {
   return head.title !== undefined && saysNotFound({ title: head.title }) === undefined;
 }
 
-function titleAndHeading(title: string, heading: string | undefined): TitleAndHeading {
-  return heading === undefined ? { title } : { title, heading };
+function titleAndHeading({ title, heading }: PageHead): TitleAndHeading {
+  return { ...(title === undefined ? {} : { title }), ...(heading === undefined ? {} : { heading }) };
 }
 
 /**

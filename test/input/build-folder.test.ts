@@ -185,14 +185,24 @@ describe('the 404 page, whatever its name', () => {
       'found.html': page('<title>Lost and found</title>', '<h1>Not found: the story of a lost dog</h1>'),
       // Its first heading is an <h2>, as the audit reads it too: a page of the API, not an error page.
       'not-found-error.html': page('<title>Not found · API</title>', '<h2>The NotFound error class</h2>'),
+      // No title: the first heading alone decides, as in the audit.
+      'missing.html': page('', '<h1>Sorry, this page does not exist</h1>'),
+      'untitled.html': page('', '<h1>Release notes</h1>'),
     });
     const { locs, leftOut, notes } = await read(dir, { notFound: 'errors/gone.html' });
-    assert.deepEqual(locs, [`${BASE}fix-404.html`, `${BASE}found.html`, BASE, `${BASE}not-found-error.html`]);
+    assert.deepEqual(locs, [
+      `${BASE}fix-404.html`,
+      `${BASE}found.html`,
+      BASE,
+      `${BASE}not-found-error.html`,
+      `${BASE}untitled.html`,
+    ]);
     assert.deepEqual(
       leftOut.map(([path, reason]) => [path, reason]),
       [
         ['_404.html', 'error-page'],
         ['errors/gone.html', 'error-page'],
+        ['missing.html', 'error-page'],
         ['not-found.html', 'error-page'],
         ['not_found.html', 'error-page'],
         ['oops.html', 'error-page'],
@@ -202,7 +212,7 @@ describe('the 404 page, whatever its name', () => {
       notes.map((note) => note.level),
       ['note', 'warning'],
     );
-    assert.match(notes[1]!.message, /1 page of .* left out as "not found" pages by their title and first heading/);
+    assert.match(notes[1]!.message, /2 pages of .* left out as "not found" pages by their title and first heading/);
   });
 });
 
