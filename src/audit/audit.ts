@@ -9,11 +9,13 @@
  *   4. crawl       optionally, the site crawled from its home page, to compare links with listings
  *                  (run/audit-crawl.ts, as it is a crawl run)
  *
- * then one pass over the run's rows makes the report (and streams the rows to whoever writes them).
+ * then one pass over the run's rows makes the report (and streams the rows to whoever writes them),
+ * after a pass that finds the Last-Modified headers that are a build's stamp (./stamped-headers.ts).
  */
 import type { ListingBook } from './listings.js';
 import { auditReport, RowTally, type AuditReport } from './report.js';
 import { auditRows, type AuditRow, type AuditRowSource, type CrawlFacts } from './rows.js';
+import { LastModifiedStamps } from './stamped-headers.js';
 
 /** The part of an audit under way. */
 export type AuditPhase = 'discovery' | 'checks' | 'crawl' | 'report';
@@ -24,16 +26,17 @@ export type AuditPhase = 'discovery' | 'checks' | 'crawl' | 'report';
  */
 export async function reportAudit(
   source: AuditRowSource,
-  parts: Omit<Parameters<typeof auditReport>[0], 'tally'>,
+  parts: Omit<Parameters<typeof auditReport>[0], 'tally' | 'stampedLastModified'>,
   crawl?: CrawlFacts,
   onRow?: (row: AuditRow) => Promise<void> | void,
 ): Promise<AuditReport> {
   const tally = new RowTally();
-  for await (const row of auditRows(source, crawl)) {
+  const stamps = await LastModifiedStamps.of(source.listings());
+  for await (const row of auditRows(source, crawl, stamps)) {
     tally.add(row);
     await onRow?.(row);
   }
-  return auditReport({ ...parts, tally });
+  return auditReport({ ...parts, tally, stampedLastModified: stamps.report() });
 }
 
 /** Narrows the URLs to check to `maxUrls` of them; says what was chosen (undefined: all of them). */

@@ -249,12 +249,21 @@ function softNotFound(answer: AnsweredPage, context: CheckContext): string | und
 function checkStaleness(listing: Listing, checked: CheckedUrl, found: Findings): void {
   const lastmod = lastmodMillis(listing.lastmod);
   if (lastmod === undefined) return;
-  const own = checked.pageModified === undefined ? undefined : anyDateMillis(checked.pageModified);
-  const changed = own ?? (checked.lastModified === undefined ? undefined : anyDateMillis(checked.lastModified));
+  const changed = pageChange(checked);
   if (changed === undefined) return;
-  const how = own !== undefined ? "the page's own date" : 'its Last-Modified header';
-  const stale = staleLastmodProblem(listing.lastmod!, lastmod, changed, how);
+  const how = changed.by === 'page' ? "the page's own date" : 'its Last-Modified header';
+  const stale = staleLastmodProblem(listing.lastmod!, lastmod, changed.millis, how);
   if (stale) found.add('lastmod-stale', stale.message);
+}
+
+/** When a checked page says it changed, and what says so: its own date first, else its Last-Modified. */
+export function pageChange(
+  checked: Pick<CheckedUrl, 'pageModified' | 'lastModified'>,
+): { millis: number; by: 'page' | 'header' } | undefined {
+  const own = checked.pageModified === undefined ? undefined : anyDateMillis(checked.pageModified);
+  if (own !== undefined) return { millis: own, by: 'page' };
+  const header = checked.lastModified === undefined ? undefined : anyDateMillis(checked.lastModified);
+  return header === undefined ? undefined : { millis: header, by: 'header' };
 }
 
 /** Findings as they are met, each once with its first detail. */

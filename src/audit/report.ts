@@ -8,6 +8,7 @@ import type { Severity } from '../core/diagnostics.js';
 import { SITEMAPS_KEPT, type Discovery, type SitemapSummary } from './discovery.js';
 import { FINDING_NAMES, ruleOf, severityOf, type Finding } from './findings.js';
 import type { AuditRow } from './rows.js';
+import type { StampedLastModified } from './stamped-headers.js';
 
 export interface FindingExample {
   url: string;
@@ -77,6 +78,11 @@ export interface AuditReport {
    * first DUPLICATE_GROUPS groups, each with its first DUPLICATE_URLS URLs and its size).
    */
   duplicateGroups?: { count: number; urls: string[] }[];
+  /**
+   * Origins whose pages' Last-Modified is a build's stamp (a static server sends each file's
+   * time): lastmod-stale was judged there by the pages' own dates only.
+   */
+  stampedLastModified?: StampedLastModified[];
 }
 
 /** The order problems are listed in: errors, then warnings, then infos. */
@@ -184,9 +190,19 @@ export interface ReportInputs {
   now: number;
   sample?: AuditReport['sample'];
   crawl?: AuditReport['crawl'];
+  stampedLastModified?: StampedLastModified[];
 }
 
-export function auditReport({ discovery, tally, listed, complete, now, sample, crawl }: ReportInputs): AuditReport {
+export function auditReport({
+  discovery,
+  tally,
+  listed,
+  complete,
+  now,
+  sample,
+  crawl,
+  stampedLastModified = [],
+}: ReportInputs): AuditReport {
   const checks = tally.checks();
   // Worst first (errors, warnings, infos), in the order met within a severity: a report read from
   // the top, or folded after a few lines, starts with what breaks the site.
@@ -234,6 +250,7 @@ export function auditReport({ discovery, tally, listed, complete, now, sample, c
     charts: tally.charts(),
     ...(crawl ? { crawl } : {}),
     ...(tally.duplicateGroups().length > 0 ? { duplicateGroups: tally.duplicateGroups() } : {}),
+    ...(stampedLastModified.length > 0 ? { stampedLastModified } : {}),
   };
 }
 
@@ -243,6 +260,20 @@ export function auditReport({ discovery, tally, listed, complete, now, sample, c
  */
 export function robotsNamesNoOwnSitemap(report: AuditReport): string | undefined {
   return report.siteChecks.find((check) => check.code === 'ROBOTS-008')?.examples[0]?.detail;
+}
+
+/**
+ * What the report says of each origin whose Last-Modified is a build's stamp, under the URLs'
+ * line: why lastmod-stale did not believe it.
+ */
+export function stampedLastModifiedNotes(report: AuditReport): string[] {
+  return (report.stampedLastModified ?? []).map(({ origin, pages, from, to, staleLeftOut }) => {
+    const leftOut =
+      staleLeftOut === 0
+        ? ''
+        : ` (${staleLeftOut.toLocaleString('en-US')} lastmod-stale finding${staleLeftOut === 1 ? '' : 's'} left out)`;
+    return `Last-Modified of ${pages.toLocaleString('en-US')} pages of ${origin} is the time of one build (${from} to ${to}), not when each page changed: lastmod-stale judged them by their own dates only${leftOut}`;
+  });
 }
 
 /** How many findings are at `level` or worse, rows and sitemaps together. */

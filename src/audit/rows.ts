@@ -8,6 +8,7 @@ import type { CheckedUrl, Listing } from './check.js';
 import { DuplicateContent, missingReturnLink, type CrawlComparison } from './cross-checks.js';
 import { inReportOrder, type Finding } from './findings.js';
 import type { StoredCheck } from './listings.js';
+import type { LastModifiedStamps } from './stamped-headers.js';
 
 /** One row of an audit: a listed URL checked (or, with a crawl, an indexable page not listed). */
 export interface AuditRow {
@@ -54,14 +55,25 @@ export interface AuditRowSource {
   liveHreflangOf(url: string): string | null | undefined;
 }
 
-/** Every checked row, then (with a crawl) the rows of indexable pages no sitemap lists. */
-export async function* auditRows(source: AuditRowSource, crawl?: CrawlFacts): AsyncGenerator<AuditRow> {
+/**
+ * Every checked row, then (with a crawl) the rows of indexable pages no sitemap lists. With
+ * `stamps`, a lastmod-stale that only a build's stamp made (./stamped-headers.ts) is left out.
+ */
+export async function* auditRows(
+  source: AuditRowSource,
+  crawl?: CrawlFacts,
+  stamps?: LastModifiedStamps,
+): AsyncGenerator<AuditRow> {
   const duplicates = new DuplicateContent();
   for await (const stored of source.listings()) {
     if (stored.check === undefined) continue;
     const checked = JSON.parse(stored.check.result) as Omit<CheckedUrl, 'liveHreflang'>;
     const findings = new Set(checked.findings);
     const details = { ...checked.details };
+    if (findings.has('lastmod-stale') && stamps?.madeStale(stored.url, checked)) {
+      findings.delete('lastmod-stale');
+      delete details['lastmod-stale'];
+    }
     const add = (finding: Finding, detail: string | undefined) => {
       if (detail === undefined) return;
       findings.add(finding);

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { HttpClient } from '../http/client.js';
 import type { RobotsTxtCache } from '../discover/robots.js';
 import { fetchLiveAnswer } from './live-page.js';
+import { originOf } from '../core/url.js';
 
 /** What a host answered for a URL that cannot exist. */
 export interface NotFoundAnswer {
@@ -76,8 +77,4 @@ export class NotFoundProbes {
       return undefined;
     }
   }
-}
-
-function originOf(url: string): string | undefined {
-  return URL.canParse(url) ? new URL(url).origin : undefined;
 }

@@ -158,7 +158,8 @@ Each listed URL gets one row, with its findings:
   cut-off               the page went past --max-page-bytes
   lastmod-future        lastmod later than the audit's clock
   lastmod-stale         the page says it changed more than a day after its lastmod (Last-Modified,
-                        article:modified_time, JSON-LD dateModified)
+                        article:modified_time, JSON-LD or microdata dateModified; a Last-Modified
+                        that is one build's time on most pages of a host is not believed)
   hreflang-mismatch     the sitemap's alternates differ from the live page's hreflang links
   hreflang-no-return    the sitemap names B as an alternate, and B's live links do not name it back
   not-html              listed as a page, served as something else (info)

@@ -206,3 +206,8 @@ export function checkScope(url: string, sitemapUrl: string): ScopeResult {
 export function joinUrl(base: string, path: string): string {
   return new URL(path, base.endsWith('/') ? base : `${base}/`).href;
 }
+
+/** The origin of `url` (`https://example.com`), or undefined when it is no URL. */
+export function originOf(url: string): string | undefined {
+  return URL.canParse(url) ? new URL(url).origin : undefined;
+}

@@ -11,6 +11,7 @@ export { fetchLiveAnswer, type AnsweredPage, type LiveAnswer, type LiveFetchOpti
 export { FINDINGS, type Finding } from '../audit/findings.js';
 export type { AuditRow } from '../audit/rows.js';
 export type { AuditReport, CheckReport, SiteCheckReport } from '../audit/report.js';
+export type { StampedLastModified } from '../audit/stamped-headers.js';
 export { auditDatabasePaths } from '../store/site-database.js';
 export { auditHtml } from '../report/audit-html.js';
 export { formatAuditText } from '../report/audit-text.js';

@@ -8,7 +8,13 @@
 import { RULES } from '../core/catalog.js';
 import type { Severity } from '../core/diagnostics.js';
 import { escapeXml as escapeHtml } from '../core/xml.js';
-import { robotsNamesNoOwnSitemap, type AuditReport, type CheckReport, type SiteCheckReport } from '../audit/report.js';
+import {
+  robotsNamesNoOwnSitemap,
+  stampedLastModifiedNotes,
+  type AuditReport,
+  type CheckReport,
+  type SiteCheckReport,
+} from '../audit/report.js';
 import { formatNumber } from './format.js';
 import { horizontalBars, monthColumns, ring, type Bar } from './svg-charts.js';
 
@@ -78,6 +84,9 @@ ${card('checked', urls.checked, 'URLs checked')}
 ${card('indexable', urls.indexable, `indexable${share}`)}
 ${urls.notListed === undefined ? '' : card('notListed', urls.notListed, 'indexable pages not listed')}
 </div>
+${stampedLastModifiedNotes(report)
+  .map((note) => `<p class="meta">${escapeHtml(note)}.</p>`)
+  .join('\n')}
 ${report.checks.length + report.siteChecks.length === 0 ? '<p class="ok">No findings: every URL checked is listed as it is served.</p>' : ''}
 </section>`;
 }

@@ -3,7 +3,7 @@
  * indexable, each finding with its count and two examples, the sitemaps' own problems, and where
  * the full report and the rows are.
  */
-import { robotsNamesNoOwnSitemap, type AuditReport } from '../audit/report.js';
+import { robotsNamesNoOwnSitemap, stampedLastModifiedNotes, type AuditReport } from '../audit/report.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { forTerminal } from '../core/terminal.js';
 import { countOf, formatNumber } from './format.js';
@@ -43,6 +43,7 @@ export function formatAuditText(report: AuditReport, options: AuditTextOptions =
     `URLs      ${formatNumber(urls.listed)} listed · ${formatNumber(urls.checked)} checked · ${formatNumber(urls.indexable)} indexable${share}${notListed}`,
   );
   if (report.sample) lines.push(paint('dim', `          sample: ${report.sample.method}`));
+  for (const note of stampedLastModifiedNotes(report)) lines.push(paint('dim', `          ${forTerminal(note)}`));
   const totals = [
     paint(summary.errors > 0 ? 'error' : 'dim', countOf(summary.errors, 'error')),
     paint(summary.warnings > 0 ? 'warning' : 'dim', countOf(summary.warnings, 'warning')),
