@@ -7,9 +7,10 @@
  * Two shapes are recognised: most files written within a few seconds of each other (one build),
  * and nearly all of them on one day (a slow build, or a copy that reset the times), which is what
  * DATE-006 looks for in a sitemap. `generate DIR` looks for it in its files' times, the crawl in
- * its pages' dates (a static server's Last-Modified is its file's time).
+ * its pages' Last-Modified (a static server's Last-Modified is its file's time).
  */
 import { w3cToEpochMillis } from './datetime.js';
+import type { UrlEntry } from './entry.js';
 
 /** Files written within this many milliseconds of the first of a run of them are one build. */
 const BUILD_WINDOW_MS = 10_000;
@@ -30,8 +31,11 @@ export interface BuildStamp {
   to: Date;
 }
 
-/** The build stamp among `mtimes` (milliseconds since the epoch), or undefined when there is none. */
-export function findBuildStamp(mtimes: readonly number[]): BuildStamp | undefined {
+/**
+ * The build stamp among `mtimes` (milliseconds since the epoch), or undefined when there is none.
+ * @param among how many files the shares are of, when some gave no time (default: the times)
+ */
+export function findBuildStamp(mtimes: readonly number[], among = mtimes.length): BuildStamp | undefined {
   if (mtimes.length < MIN_FILES) return undefined;
   const sorted = Float64Array.from(mtimes).sort();
   // The densest window of BUILD_WINDOW_MS, by two pointers over the sorted times.
@@ -40,7 +44,7 @@ export function findBuildStamp(mtimes: readonly number[]): BuildStamp | undefine
     while (end < sorted.length && sorted[end]! - sorted[start]! <= BUILD_WINDOW_MS) end++;
     if (end - start > best.count) best = { start, count: end - start };
   }
-  if (best.count >= Math.max(MIN_FILES, sorted.length * STAMP_SHARE)) {
+  if (best.count >= Math.max(MIN_FILES, among * STAMP_SHARE)) {
     const from = sorted[best.start]!;
     const to = sorted[best.start + best.count - 1]!;
     return {
@@ -56,38 +60,51 @@ export function findBuildStamp(mtimes: readonly number[]): BuildStamp | undefine
     days.set(day, (days.get(day) ?? 0) + 1);
   }
   for (const [day, count] of days) {
-    if (count < sorted.length * ONE_DAY_SHARE) continue;
+    if (count < among * ONE_DAY_SHARE) continue;
     const covers = (mtime: number) => Math.floor(mtime / DAY_MS) === day;
     return { covers, files: count, from: new Date(day * DAY_MS), to: new Date((day + 1) * DAY_MS - 1) };
   }
   return undefined;
 }
 
+/** Entries of crawled pages, each with the Last-Modified its server sent (a W3C datetime). */
+type HeaderDated = { lastmod?: string; lastModified?: string };
+
 /**
- * The build stamp among the lastmods of `entries` (read in one pass), or undefined when there is
- * none: the crawl of a static server dates its pages by Last-Modified, the time the build wrote
- * each file.
+ * The build stamp among the Last-Modified of crawled pages (read in one pass), and how many of
+ * their lastmods it takes away (those the header gave): a static server sends each file's time,
+ * the time the build wrote it. Every page's header counts, dated by its own date or not, so that
+ * a small site whose pages mostly date themselves still shows its stamp.
  */
-export async function findLastmodStamp(entries: AsyncIterable<{ lastmod?: string }>): Promise<BuildStamp | undefined> {
+export async function findLastModifiedStamp(
+  entries: AsyncIterable<HeaderDated>,
+): Promise<{ stamp: BuildStamp; lastmods: number } | undefined> {
   const times: number[] = [];
-  for await (const { lastmod } of entries) {
-    const millis = lastmod === undefined ? undefined : w3cToEpochMillis(lastmod);
-    if (millis !== undefined) times.push(millis);
+  const headerDated: number[] = [];
+  let pages = 0;
+  for await (const { lastmod, lastModified } of entries) {
+    pages++;
+    const millis = lastModified === undefined ? undefined : w3cToEpochMillis(lastModified);
+    if (millis === undefined) continue;
+    times.push(millis);
+    if (lastmod === lastModified) headerDated.push(millis);
   }
-  return findBuildStamp(times);
+  // Of all the pages: a few that share a Last-Modified among many that send none are no build.
+  const stamp = findBuildStamp(times, pages);
+  return stamp && { stamp, lastmods: headerDated.filter((millis) => stamp.covers(millis)).length };
 }
 
-/** The entries, each without a lastmod that `stamp` covers. */
-export async function* withoutStampedLastmods<T extends { lastmod?: string }>(
-  entries: AsyncIterable<T>,
+/** The entries without their Last-Modified, and without a lastmod it gave that `stamp` covers. */
+export async function* withoutStampedLastmods(
+  entries: AsyncIterable<UrlEntry & HeaderDated>,
   stamp: BuildStamp | undefined,
-): AsyncGenerator<T> {
-  for await (const entry of entries) {
-    const millis = entry.lastmod === undefined ? undefined : w3cToEpochMillis(entry.lastmod);
-    if (stamp === undefined || millis === undefined || !stamp.covers(millis)) yield entry;
+): AsyncGenerator<UrlEntry> {
+  for await (const { lastModified, ...entry } of entries) {
+    const millis = lastModified === undefined ? undefined : w3cToEpochMillis(lastModified);
+    if (millis === undefined || entry.lastmod !== lastModified || stamp?.covers(millis) !== true) yield entry;
     else {
       const { lastmod: _stamped, ...undated } = entry;
-      yield undated as T;
+      yield undated;
     }
   }
 }

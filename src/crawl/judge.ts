@@ -9,7 +9,7 @@
  * decides from what was read (pure, synchronous).
  */
 import { pageLastmod, w3cToEpochMillis } from '../core/datetime.js';
-import type { Alternate, UrlEntry } from '../core/entry.js';
+import type { Alternate } from '../core/entry.js';
 import { isHtmlContentType } from '../http/client.js';
 import { LIMITS } from '../core/limits.js';
 import { addRobotsHeader, type RobotsDirectives } from '../html/directives.js';
@@ -21,7 +21,7 @@ import { folderUrl } from './normalise.js';
 import { pageShape } from './page-shape.js';
 import { parseLinkHeader } from './link-header.js';
 import { SNIFF_BYTES, whyNotHtml } from './sniff.js';
-import { headerValues, type CutOff, type FetchedPage, type LeftOutReason } from './types.js';
+import { headerValues, type CutOff, type FetchedPage, type LeftOutReason, type ListedEntry } from './types.js';
 import { looksAbsoluteHttp } from '../core/url.js';
 
 /**
@@ -37,7 +37,7 @@ export interface Discovered {
   via: Via;
 }
 
-export type Verdict = { outcome: 'listed'; entry: UrlEntry } | { outcome: LeftOutReason; detail: string };
+export type Verdict = { outcome: 'listed'; entry: ListedEntry } | { outcome: LeftOutReason; detail: string };
 
 export interface Judgement {
   verdict: Verdict;
@@ -217,18 +217,18 @@ function readSignals(page: FetchedPage, facts: PageFacts, normalise: Normaliser)
 /**
  * The sitemap entry of a listed page: images, hreflang alternates, and lastmod, as `generate DIR`
  * dates a page: by its own date when it gives one (not later than the fetch), else by
- * Last-Modified (CR-07).
+ * Last-Modified (CR-07), which is kept beside it either way.
  */
-function listedEntry(url: string, page: FetchedPage, signals: PageSignals): UrlEntry {
-  const entry: UrlEntry = { kind: 'url', loc: url };
-  const lastmod =
-    ownLastmod(signals.modified, page.fetchedAt) ??
-    lastmodFromHeader(
-      headerValues(page.headers, 'last-modified')[0],
-      page.fetchedAt,
-      headerValues(page.headers, 'date')[0],
-    );
+function listedEntry(url: string, page: FetchedPage, signals: PageSignals): ListedEntry {
+  const entry: ListedEntry = { kind: 'url', loc: url };
+  const lastModified = lastmodFromHeader(
+    headerValues(page.headers, 'last-modified')[0],
+    page.fetchedAt,
+    headerValues(page.headers, 'date')[0],
+  );
+  const lastmod = ownLastmod(signals.modified, page.fetchedAt) ?? lastModified;
   if (lastmod !== undefined) entry.lastmod = lastmod;
+  if (lastModified !== undefined) entry.lastModified = lastModified;
   const images = signals.images.slice(0, LIMITS.maxImagesPerUrl);
   if (images.length > 0) entry.images = images.map((loc) => ({ loc }));
   if (signals.alternates.length > 0) entry.alternates = signals.alternates;

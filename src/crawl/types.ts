@@ -161,8 +161,15 @@ export interface FinishedUrl {
   detail?: string;
   /** True when the URL was requested (whatever the answer); default false. */
   fetched?: boolean;
-  entry?: UrlEntry;
+  entry?: ListedEntry;
 }
+
+/**
+ * A listed page's entry as the crawl keeps it: with the Last-Modified its server sent (a W3C
+ * datetime), among which the outputs find a build's stamp (core/build-stamp.ts). Never written
+ * to a sitemap.
+ */
+export type ListedEntry = UrlEntry & { lastModified?: string };
 
 /** Where a found URL was met: its depth, its chain, and the key of the page that led to it (none for seeds). */
 interface FoundAt {

@@ -5,7 +5,7 @@
  * run's items, the sitemaps a pass in URL order, the left-out URLs a pass in the order met.
  */
 import { join } from 'node:path';
-import { findLastmodStamp, withoutStampedLastmods, type BuildStamp } from '../core/build-stamp.js';
+import { findLastModifiedStamp, withoutStampedLastmods, type BuildStamp } from '../core/build-stamp.js';
 import { withoutCommonImagesOf } from '../core/common-images.js';
 import { formatUtcDateTime } from '../core/datetime.js';
 import { DiagnosticTally } from '../core/diagnostic-tally.js';
@@ -13,7 +13,7 @@ import { formatDiagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
 import { forTerminal } from '../core/terminal.js';
 import { summariseCrawl, type CrawlRecord, type CrawlRow, type CrawlSummary } from '../crawl/summary.js';
-import type { CrawlResult, LeftOutUrl, Outcome } from '../crawl/types.js';
+import type { CrawlResult, LeftOutUrl, ListedEntry, Outcome } from '../crawl/types.js';
 import { writeSitemaps } from '../generate/index.js';
 import type { WriteSitemapsOptions, WriteSummary } from '../generate/types.js';
 import { writeLeftOutFile } from '../report/crawl-left-out.js';
@@ -116,7 +116,7 @@ export class CrawlRunRecord implements CrawlRecord {
    * four passes, or three.
    */
   async *listedEntries(origin?: string, known?: { stamp: BuildStamp | undefined }): AsyncGenerator<UrlEntry> {
-    const stamp = known === undefined ? await this.lastmodStamp(origin) : known.stamp;
+    const stamp = known === undefined ? (await this.lastmodStamp(origin))?.stamp : known.stamp;
     yield* withoutStampedLastmods(
       withoutCommonImagesOf(() => this.listedRows(origin)),
       stamp,
@@ -124,11 +124,12 @@ export class CrawlRunRecord implements CrawlRecord {
   }
 
   /**
-   * The build stamp among the listed pages' lastmods (core/build-stamp.ts), or undefined: a static
-   * server's Last-Modified is the time the build wrote the file, not when the page changed.
+   * The build stamp among the listed pages' Last-Modified (core/build-stamp.ts), and how many
+   * lastmods it takes away, or undefined: a static server's Last-Modified is the time the build
+   * wrote the file, not when the page changed.
    */
-  lastmodStamp(origin?: string): Promise<BuildStamp | undefined> {
-    return findLastmodStamp(this.listedRows(origin));
+  lastmodStamp(origin?: string): Promise<{ stamp: BuildStamp; lastmods: number } | undefined> {
+    return findLastModifiedStamp(this.listedRows(origin));
   }
 
   /** Every URL left out, in the order met, with the page that first led to it. */
@@ -175,10 +176,10 @@ export class CrawlRunRecord implements CrawlRecord {
     };
   }
 
-  private async *listedRows(origin?: string): AsyncIterable<UrlEntry> {
+  private async *listedRows(origin?: string): AsyncIterable<ListedEntry> {
     for await (const item of this.store.items(this.run.id, { outcome: 'listed', byUrl: true }))
       if (item.result !== undefined && (origin === undefined || item.url.startsWith(`${origin}/`)))
-        yield item.result as UrlEntry;
+        yield item.result as ListedEntry;
   }
 }
 
@@ -261,12 +262,14 @@ async function honestlyDated(
   origin: string,
   streams: OutputStreams,
 ): Promise<AsyncIterable<UrlEntry>> {
-  const stamp = await record.lastmodStamp(origin);
-  if (stamp !== undefined)
+  const found = await record.lastmodStamp(origin);
+  if (found !== undefined && found.lastmods > 0) {
+    const { stamp, lastmods } = found;
     streams.stderr.write(
-      `sitemapkit crawl: note: lastmod is left out of ${stamp.files} pages of ${origin}: their Last-Modified dates are one build's (${formatUtcDateTime(stamp.from)} to ${formatUtcDateTime(stamp.to)}), and a build time is not when a page changed. A page is dated by its own <meta property="article:modified_time">, JSON-LD or microdata dateModified\n`,
+      `sitemapkit crawl: note: lastmod is left out of ${lastmods} page${lastmods === 1 ? '' : 's'} of ${origin}: the Last-Modified dates of ${stamp.files} pages are one build's (${formatUtcDateTime(stamp.from)} to ${formatUtcDateTime(stamp.to)}), and a build time is not when a page changed. A page is dated by its own <meta property="article:modified_time">, JSON-LD or microdata dateModified\n`,
     );
-  return record.listedEntries(origin, { stamp });
+  }
+  return record.listedEntries(origin, { stamp: found?.stamp });
 }
 
 /**

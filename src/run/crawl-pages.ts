@@ -32,10 +32,10 @@ import {
   type FinishedUrl,
   type FoundUrl,
   type LeftOutReason,
+  type ListedEntry,
   type PageFetcher,
   type RobotsPolicy,
 } from '../crawl/types.js';
-import type { UrlEntry } from '../core/entry.js';
 import { FingerprintSet } from '../core/fingerprint-set.js';
 import { SitemapSeeds } from '../crawl/sitemap-seeds.js';
 import { RetryState, type HttpClient } from '../http/client.js';
@@ -115,7 +115,7 @@ export interface CrawlSeams {
 }
 
 /** The crawl as a job: a listed page's entry is its item's result. */
-export const crawlJob: Job<CrawlRunOptions, UrlEntry, CrawlSeams> = {
+export const crawlJob: Job<CrawlRunOptions, ListedEntry, CrawlSeams> = {
   kind: 'crawl',
   step: ({ options, id }, { store, http, fetcher, robots }) =>
     new CrawlPages(
@@ -128,7 +128,7 @@ export const crawlJob: Job<CrawlRunOptions, UrlEntry, CrawlSeams> = {
     ),
 };
 
-class CrawlPages implements WorkKind<UrlEntry> {
+class CrawlPages implements WorkKind<ListedEntry> {
   readonly beyondBudget: WorkKind['beyondBudget'];
   /** A page in flight when the crawl is stopped is finished and kept: its request was made. */
   readonly finishesInFlight = true;
@@ -192,7 +192,7 @@ class CrawlPages implements WorkKind<UrlEntry> {
     return Math.max(this.options.delayMs, (crawlDelay ?? 0) * 1000);
   }
 
-  async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit<UrlEntry>> {
+  async visit(item: LeasedItem, lease: Lease): Promise<ItemVisit<ListedEntry>> {
     const seed = this.options.startUrls.includes(item.url) && item.depth === 0;
     if (!seed) await this.readLandings();
     const turn = this.lastPass.has(item.id) ? this.turns.solo.bind(this.turns) : this.turns.shared.bind(this.turns);
@@ -210,7 +210,7 @@ class CrawlPages implements WorkKind<UrlEntry> {
    * one process judges them (scope, traps), a chunk at a time: a worker killed halfway leaves the
    * item to do, and the next one adds the same URLs again, which count once.
    */
-  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit<UrlEntry>> {
+  private async readSitemaps(origin: string, lease: Lease): Promise<ItemVisit<ListedEntry>> {
     // One lease of the host: one request in flight, spaced by the host's delay.
     const seeds = new SitemapSeeds(this.http, {
       concurrency: 1,
@@ -239,7 +239,7 @@ class CrawlPages implements WorkKind<UrlEntry> {
     return [{ url: sitemapsItemUrl(origin), host: origin, depth: 0, foundOn: startItem, input }];
   }
 
-  private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit<UrlEntry>> {
+  private async visitNow(item: LeasedItem, lease: Lease, seed: boolean): Promise<ItemVisit<ListedEntry>> {
     const { url } = item;
     const firstTry = item.attempts === 0;
     const facts: Record<string, string> = {};
@@ -338,7 +338,7 @@ class CrawlPages implements WorkKind<UrlEntry> {
   }
 
   /** The visit's record for the store: the page's outcome and the URLs it led to, those sent before skipped. */
-  private settled(finished: FinishedUrl, found: readonly FoundUrl[] = [], host?: string): ItemVisit<UrlEntry> {
+  private settled(finished: FinishedUrl, found: readonly FoundUrl[] = [], host?: string): ItemVisit<ListedEntry> {
     const items: NewItem[] = [];
     for (const url of found) {
       const item = this.newItem(url, host);

@@ -88,7 +88,7 @@ describe('generate DIR and crawl of the same build', () => {
     assert.deepEqual(dated(generated), dated(crawled));
     assert.match(
       notes.crawl,
-      /note: lastmod is left out of 5 pages of http:\/\/127\.0\.0\.1:\d+: their Last-Modified dates are one build's/,
+      /note: lastmod is left out of 5 pages of http:\/\/127\.0\.0\.1:\d+: the Last-Modified dates of 6 pages are one build's/,
     );
   });
 
