@@ -22,7 +22,10 @@ export function httpPageFetcher(http: HttpClient, { maxBytes = DEFAULT_MAX_PAGE_
       // The task's state across the pool's restarts of it, or this fetch's own.
       const retryState = deferRetries ?? new RetryState();
       // Its first try in the crawl was the retry a timeout gets: a timeout now is not retried.
-      if (triedBefore) retryState.timeoutsRetried = Math.max(retryState.timeoutsRetried, 1);
+      if (triedBefore) {
+        retryState.timeoutsRetried = Math.max(retryState.timeoutsRetried, 1);
+        retryState.triedBefore = true;
+      }
       const response = await http.get(url, { maxBytes, accept: PAGE_ACCEPT, retries, deferRetries, retryState });
       // The body streams on to the HTML reader; PDFs, images and errors are never read (see readAnswer).
       return {

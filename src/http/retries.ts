@@ -5,6 +5,8 @@
  * - what is not worth retrying is not: permanent failures (a name that does not resolve, a TLS
  *   mismatch, a redirect loop…) never, a timeout once, a 429 or 5xx up to `retries` times.
  *
+ * The wait before a retry is the exponential backoff, or a tenth of it for a URL of a host that
+ * answers nearly everything else (./host-health.ts: the page is broken, the host is not busy).
  * The waits are slept through here, or, for a task of a work pool, handed back to the pool as
  * RetryLater so that the worker does other work meanwhile: the RetryState that counts attempts
  * and waits then lives with the task, across the pool's restarts of it.
@@ -12,6 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RetryLater } from '../pool/index.js';
 import { HttpError } from './errors.js';
+import { HostHealth } from './host-health.js';
 import type { HttpResponse, Layer } from './types.js';
 
 export interface RetryPolicy {
@@ -48,6 +51,8 @@ export class RetryState {
   startedAt: number | undefined;
   /** Time earlier passes over the document took: it counts against the deadline too. */
   spentMs = 0;
+  /** Whether the document was tried before, in an earlier pass: its attempts say nothing new of its host. */
+  triedBefore = false;
 
   /**
    * The state of one more pass over the document, later on (`spentMs`: how long this pass took):
@@ -59,13 +64,18 @@ export class RetryState {
     next.timeoutsRetried = this.timeoutsRetried;
     next.waitedMs = this.waitedMs;
     next.spentMs = this.spentMs + spentMs;
+    next.triedBefore = true;
     return next;
   }
 }
 
 type Plan = { retryAfterMs: number; reason: string } | { stop: string };
 
+/** The share of the backoff that a URL of a healthy host waits (./host-health.ts): 100 ms of the default 1 s. */
+const HEALTHY_HOST_BACKOFF = 0.1;
+
 export function retry(policy: RetryPolicy): Layer {
+  const health = new HostHealth();
   return (next) => async (request) => {
     const state = request.retryState;
     state.startedAt ??= Date.now();
@@ -90,7 +100,19 @@ export function retry(policy: RetryPolicy): Layer {
         if (!(error instanceof HttpError)) throw error;
         failure = error;
       }
-      const plan = planNext(response, failure, state, request.retries, policy, deadlineAt);
+      // A document's first attempt alone tells of its host: the retries of a few broken pages,
+      // all that is left at the end of a crawl, would make a healthy host look failing.
+      if (state.attempts === 1 && !state.triedBefore)
+        health.record(request.url, failure === undefined ? isRetryableStatus(response!.status) : !failure.permanent);
+      const plan = planNext(
+        response,
+        failure,
+        state,
+        request.retries,
+        policy,
+        deadlineAt,
+        health.isHealthy(request.url),
+      );
       if ('stop' in plan) {
         if (failure) throw failure.after(state.attempts, failure.redirects, plan.stop ? `; ${plan.stop}` : '');
         return settled(response!, state.attempts, plan.stop);
@@ -121,6 +143,7 @@ function planNext(
   retries: number,
   policy: RetryPolicy,
   deadlineAt: number,
+  healthyHost: boolean,
 ): Plan {
   let reason: string;
   let asked: number | undefined;
@@ -134,7 +157,7 @@ function planNext(
     reason = `HTTP ${response!.status}${asked === undefined ? '' : ` (Retry-After: ${seconds(asked)})`}`;
   }
   if (state.attempts > retries) return { stop: '' };
-  const wait = asked ?? backoff(state.attempts, policy);
+  const wait = asked ?? Math.round(backoff(state.attempts, policy) * (healthyHost ? HEALTHY_HOST_BACKOFF : 1));
   if (state.waitedMs + wait > policy.maxWaitMs) {
     const left = Math.max(0, policy.maxWaitMs - state.waitedMs);
     return {

@@ -373,6 +373,25 @@ describe('the HTTP layers', () => {
       );
     });
 
+    it('waits a tenth of the backoff for a URL of a host that answers nearly everything else', async () => {
+      const notices: RetryNotice[] = [];
+      const fetchOnce = retrying({ backoffMs: 200, maxBackoffMs: 1_000, onRetry: (n) => notices.push(n) });
+      const broken = async () => (await fetchOnce(request(server.url('/always-503'), { retries: 1 }))).discard();
+      // No answers yet: nothing is known of the host, the backoff is whole.
+      await broken();
+      for (let i = 0; i < 30; i++) (await fetchOnce(request(server.url('/sitemap.xml')))).discard();
+      // Of the host's last 32 documents, 2 failed at their first attempt: the page is broken, not
+      // the host (a retry is no new document, and says nothing more of the host).
+      await broken();
+      await broken();
+      // 4 of 34: more than a tenth of the host's documents fail, the backoff is whole again.
+      await broken();
+      assert.deepEqual(
+        notices.map((n) => n.delayMs),
+        [150, 15, 15, 150], // 200 ms ×0.75 (the jitter fixed at 0.5), a tenth of it, and whole again
+      );
+    });
+
     it('ends a document at its total deadline, body included: a trickle cannot hold it', async () => {
       const started = Date.now();
       const response = await retrying({ deadlineMs: 400 })(request(server.url('/trickle'), { retries: 3 }));
