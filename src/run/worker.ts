@@ -72,6 +72,12 @@ export interface WorkerOptions {
   /** Items per lease (default 10). */
   batch?: number | undefined;
   /**
+   * Items per lease at most (default: `batch`, no growth): a full claim that leaves every slot of
+   * its host busy doubles the next one's size, so a big frontier is worked in fewer claims, each
+   * a transaction, while a small one stays spread over the host's slots.
+   */
+  maxBatch?: number | undefined;
+  /**
    * Commit each item as it ends, not the lease's batch at its end: a worker killed loses only the
    * items in flight (a crawl of one process, which --resume continues). Default false.
    */
@@ -106,6 +112,9 @@ class Worker {
   private readonly store: WorkQueue;
   private readonly slots: number;
   private readonly batch: number;
+  private readonly maxBatch: number;
+  /** The size of the next claim: `batch`, grown while claims come back full. */
+  private claimSize: number;
   private readonly leaseMs: number;
   private readonly controller = new AbortController();
   private readonly active = new Set<Promise<void>>();
@@ -120,6 +129,8 @@ class Worker {
     this.store = options.store;
     this.slots = options.slots ?? DEFAULT_WORKER_SLOTS;
     this.batch = options.batch ?? DEFAULT_BATCH;
+    this.maxBatch = Math.max(this.batch, options.maxBatch ?? this.batch);
+    this.claimSize = this.batch;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const stop = () => this.controller.abort(options.signal?.reason);
     if (options.signal?.aborted) stop();
@@ -153,7 +164,7 @@ class Worker {
       while (this.active.size < this.slots && !signal.aborted) {
         // While the run starts, only its seeds are worked (a crawl's start URLs learn the site).
         const lease = await this.store.claim(this.options.run.id, workerId, {
-          batch: this.batch,
+          batch: this.claimSize,
           leaseMs: this.leaseMs,
           seedsOnly: state === 'starting',
           budgeted: this.options.run.budget !== undefined,
@@ -161,6 +172,7 @@ class Worker {
         if (lease === undefined) break;
         claimed = true;
         this.start(lease);
+        this.claimSize = this.nextClaimSize(lease);
       }
       if (this.active.size > 0) {
         // Nothing more to claim now: a lease ending frees a slot (and may have found work), a
@@ -173,6 +185,17 @@ class Worker {
       if (state === 'done') return;
       await sleep(await this.idleWait(), undefined, { signal }).catch(() => undefined);
     }
+  }
+
+  /**
+   * Grown (doubled, up to maxBatch) after a full claim that left every slot of its host busy
+   * here: the frontier is big, and the next claim comes only as a lease ends. Back to `batch`
+   * after a short one, so that a small frontier stays spread over the host's slots.
+   */
+  private nextClaimSize(lease: Lease): number {
+    if (lease.items.length < this.claimSize) return this.batch;
+    const hostBusy = this.held.get(lease.host)! >= lease.concurrency;
+    return hostBusy ? Math.min(2 * this.claimSize, this.maxBatch) : this.claimSize;
   }
 
   /** Nothing claimable and nothing in flight here: has the run moved on, or is it done? */
