@@ -51,7 +51,7 @@ export interface ListingSink {
 
 /** Every URL listed, in the order first met, with its repeats: in a scratch file, deleted on close. */
 export class ListingBook implements ListingSink {
-  private readonly file = new ScratchFile('listings');
+  private readonly file: ScratchFile;
   private readonly insertListing: Statement;
   private readonly insertRepeat: Statement;
   private readonly repeatsOf: Statement;
@@ -62,7 +62,9 @@ export class ListingBook implements ListingSink {
   /** Whether a sitemap names hreflang alternates of a URL (else no return link needs looking up). */
   hasAlternates = false;
 
-  constructor() {
+  /** @param scratchDirectory where its scratch folder is made (default: the system's temporary folder) */
+  constructor(scratchDirectory?: string) {
+    this.file = new ScratchFile('listings', scratchDirectory);
     const { db } = this.file;
     // `met` is the order first met; `line` is -1 for none, so that a repeat without one is kept once.
     db.exec(`

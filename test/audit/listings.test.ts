@@ -4,8 +4,9 @@
  * not the heap: an audit may list millions of URLs.
  */
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -19,7 +20,8 @@ const listing = (n: number, extra: Partial<NewListing> = {}): NewListing => ({
   ...extra,
 });
 
-const scratchFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('sitemapkit-listings-'));
+const scratchFolders = (directory: string) =>
+  readdirSync(directory).filter((name) => name.startsWith('sitemapkit-listings-'));
 
 test('keeps the first listing of a URL and its repeats once per place', () => {
   const book = new ListingBook();
@@ -83,13 +85,18 @@ test('the sample is the listings of smallest key (ties: first met), the rest in 
 });
 
 test('its scratch file is deleted on close', () => {
-  const before = scratchFolders();
-  const book = new ListingBook();
-  book.addListings([listing(1)]);
-  assert.equal(scratchFolders().length, before.length + 1);
-  book.close();
-  book.close();
-  assert.deepEqual(scratchFolders(), before);
+  // A folder of its own: other test files running at once make scratch folders in the system's.
+  const directory = mkdtempSync(join(tmpdir(), 'sitemapkit-listings-test-'));
+  try {
+    const book = new ListingBook(directory);
+    book.addListings([listing(1)]);
+    assert.equal(scratchFolders(directory).length, 1);
+    book.close();
+    book.close();
+    assert.deepEqual(scratchFolders(directory), []);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 test('200,000 listed URLs hold almost nothing in the heap', () => {
