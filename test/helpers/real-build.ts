@@ -9,14 +9,15 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { UrlEntry } from '../../src/core/index.js';
 import { parseSitemap } from '../../src/parse/index.js';
 import { REPO_DIR } from './paths.js';
 import { serveSite, type RunningSite } from './serve-site.js';
+import { staticFolder } from './static-folder.js';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -100,66 +101,13 @@ export async function copyExample(name: string): Promise<ExampleCopy> {
   };
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.xml': 'application/xml',
-  '.txt': 'text/plain; charset=utf-8',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
-
 /**
- * Serves a build folder on 127.0.0.1 as a plain static host does: `/dir/` answers dir/index.html,
- * `/dir` redirects to `/dir/` (301) when dir is a folder, `/page` answers page.html with
- * `cleanUrls` (as VitePress, Astro and Next expect of their hosts), and a missing path answers 404
- * with the folder's 404.html when it has one.
+ * Serves a build folder on 127.0.0.1 as a plain static host does (./static-folder.ts): with each
+ * file's time as Last-Modified, `/dir/` answering dir/index.html, `/dir` redirected to `/dir/`,
+ * `/page` answering page.html with `cleanUrls`, and a missing path 404 with the folder's 404.html.
  */
 export function serveDirectory(root: string, { cleanUrls = false } = {}): Promise<RunningSite> {
-  const file = (path: string): string | undefined => {
-    try {
-      return statSync(path).isFile() ? path : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const folder = (path: string): boolean => {
-    try {
-      return statSync(path).isDirectory();
-    } catch {
-      return false;
-    }
-  };
-  const answer = (path: string, status = 200) => ({
-    status,
-    headers: { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' },
-    body: readFileSync(path),
-  });
-  return serveSite((_origin, url) => {
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      return { status: 400, body: 'bad path' };
-    }
-    if (path.split('/').includes('..')) return { status: 400, body: 'bad path' };
-    const local = join(root, path);
-    if (path.endsWith('/')) {
-      const index = file(join(local, 'index.html'));
-      if (index) return answer(index);
-    } else {
-      const exact = file(local);
-      if (exact) return answer(exact);
-      if (folder(local)) return { status: 301, headers: { location: `${url.pathname}/${url.search}` } };
-      const clean = cleanUrls ? file(`${local}.html`) : undefined;
-      if (clean) return answer(clean);
-    }
-    const notFound = file(join(root, '404.html'));
-    return notFound ? answer(notFound, 404) : undefined;
-  });
+  return serveSite(staticFolder(root, { cleanUrls }));
 }
 
 /**
@@ -188,4 +136,5 @@ export interface AuditJson {
   summary: { errors: number; warnings: number };
   checks: { code: string }[];
   siteChecks: { code: string }[];
+  stampedLastModified?: { origin: string; pages: number; staleLeftOut: number }[];
 }

@@ -20,10 +20,14 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
 };
 
-/** Serves the files of `dir`. */
-export function staticFolder(dir: string): Route {
+/**
+ * Serves the files of `dir`; with `cleanUrls`, `/page` answers page.html (as VitePress, Astro
+ * and Next expect of their hosts).
+ */
+export function staticFolder(dir: string, { cleanUrls = false } = {}): Route {
   const root = normalize(dir);
   const file = (path: string): Reply => ({
     headers: {
@@ -45,7 +49,7 @@ export function staticFolder(dir: string): Route {
     }
     const path = normalize(join(root, decoded));
     if (path !== root && !path.startsWith(root + sep)) return notFound();
-    if (!existsSync(path)) return notFound();
+    if (!existsSync(path)) return cleanUrls && existsSync(`${path}.html`) ? file(`${path}.html`) : notFound();
     if (statSync(path).isDirectory()) {
       if (!url.pathname.endsWith('/')) return { status: 301, headers: { location: `${url.pathname}/${url.search}` } };
       const index = join(path, 'index.html');

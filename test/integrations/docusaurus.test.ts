@@ -117,4 +117,10 @@ test('docusaurus: audit of the site and its sitemap finds nothing wrong', async 
     report.siteChecks.map((check) => check.code),
     ['ROBOTS-006'],
   );
+  // The static server sends the build's time as every page's Last-Modified: the audit says so,
+  // and judges the docs by their own dates.
+  assert.deepEqual(
+    report.stampedLastModified?.map(({ origin, pages, staleLeftOut }) => [origin, pages, staleLeftOut]),
+    [[site.origin, 3, 0]],
+  );
 });
