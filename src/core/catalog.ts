@@ -400,7 +400,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   'DATE-008': {
     severity: W,
     title: 'lastmod older than the page says',
-    why: 'The page says it changed (its Last-Modified header, its article:modified_time, or its JSON-LD dateModified) more than a day after the lastmod listed for it: the sitemap misses changes, and Google uses lastmod only from sites whose dates prove accurate.',
+    why: "The page says it changed (its article:modified_time, its JSON-LD or microdata dateModified, or else its Last-Modified header, unless that is one build's time on most pages of the host) more than a day after the lastmod listed for it: the sitemap misses changes, and Google uses lastmod only from sites whose dates prove accurate.",
     fix: "Write each page's last significant change as its lastmod, from the same source that stamps the page.",
   },
   'FREQ-001': {
