@@ -11,7 +11,7 @@ import type { Alternate } from '../core/entry.js';
 import type { ClientRedirect } from '../html/client-redirect.js';
 import type { RobotsDirectives } from '../html/directives.js';
 import { decoderFor, everyHandler, PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
-import { pageHeadOf, pageHeadReader, relTokens } from '../html/page-head.js';
+import { documentBase, pageHeadOf, pageHeadReader, relTokens } from '../html/page-head.js';
 import { srcsetUrls } from '../html/page-images.js';
 
 export { srcsetUrls };
@@ -79,7 +79,7 @@ export function pageFactsReader(pageUrl: string): { handler: TagHandler; facts: 
     facts() {
       const facts = head.facts(true);
       const page = pageHeadOf(facts, pageUrl);
-      const base = (facts.baseHref === undefined ? undefined : resolve(facts.baseHref, pageUrl)) ?? pageUrl;
+      const base = documentBase(facts, pageUrl);
       const resolveAll = (list: string[]) =>
         list.map((href) => resolve(href, base)).filter((u): u is string => u !== undefined);
       return {

@@ -85,8 +85,7 @@ export interface HeadFacts {
 /** The PageHead of what a reader found: URLs resolved against the page and its `<base href>`. */
 export function pageHeadOf(facts: HeadFacts, pageUrl: string): PageHead {
   const { directives, title, heading, lang, modified, redirect } = facts;
-  // Without <base href>, hrefs resolve against the page URL itself (resolving "" would only copy it).
-  const base = (facts.baseHref === undefined ? undefined : resolve(facts.baseHref, pageUrl)) ?? pageUrl;
+  const base = documentBase(facts, pageUrl);
   const canonicals = facts.canonicalHrefs.map((href) => resolve(href, base)).filter((url) => url !== undefined);
   const target = redirect === undefined ? undefined : resolve(redirect.href, base);
   return {
@@ -100,6 +99,14 @@ export function pageHeadOf(facts: HeadFacts, pageUrl: string): PageHead {
     ...(redirect === undefined || target === undefined ? {} : { clientRedirect: { ...redirect, href: target } }),
     ...(facts.showsNothing ? { showsNothing: true as const } : {}),
   };
+}
+
+/**
+ * The URL a page's hrefs resolve against: its `<base href>` (which applies to the whole document,
+ * even when it comes after a link), else the page's own URL.
+ */
+export function documentBase(facts: Pick<HeadFacts, 'baseHref'>, pageUrl: string): string {
+  return (facts.baseHref === undefined ? undefined : resolve(facts.baseHref, pageUrl)) ?? pageUrl;
 }
 
 /**
