@@ -5,7 +5,7 @@
  * worker of a shared run check alike. Findings that need other URLs' answers (return links,
  * orphans) are ./cross-checks.ts's.
  */
-import { toEpochMillis, parseW3cDate } from '../core/datetime.js';
+import { pageDateMillis, w3cToEpochMillis } from '../core/datetime.js';
 import type { Alternate } from '../core/entry.js';
 import { futureDateProblem, staleLastmodProblem } from '../core/rules/dates.js';
 import { alternatesMismatchProblem } from '../core/rules/hreflang.js';
@@ -260,9 +260,9 @@ function checkStaleness(listing: Listing, checked: CheckedUrl, found: Findings):
 export function pageChange(
   checked: Pick<CheckedUrl, 'pageModified' | 'lastModified'>,
 ): { millis: number; by: 'page' | 'header' } | undefined {
-  const own = checked.pageModified === undefined ? undefined : anyDateMillis(checked.pageModified);
+  const own = pageDateMillis(checked.pageModified);
   if (own !== undefined) return { millis: own, by: 'page' };
-  const header = checked.lastModified === undefined ? undefined : anyDateMillis(checked.lastModified);
+  const header = lastmodMillis(checked.lastModified);
   return header === undefined ? undefined : { millis: header, by: 'header' };
 }
 
@@ -280,17 +280,7 @@ class Findings {
 }
 
 function lastmodMillis(lastmod: string | undefined): number | undefined {
-  if (lastmod === undefined) return undefined;
-  const parsed = parseW3cDate(lastmod.trim());
-  return parsed.ok ? toEpochMillis(parsed.value) : undefined;
-}
-
-/** A page's date as pages write them: W3C (ISO 8601) first, then whatever Date.parse reads. */
-function anyDateMillis(text: string): number | undefined {
-  const w3c = lastmodMillis(text);
-  if (w3c !== undefined) return w3c;
-  const millis = Date.parse(text);
-  return Number.isFinite(millis) ? millis : undefined;
+  return lastmod === undefined ? undefined : w3cToEpochMillis(lastmod);
 }
 
 /** `www.example.com` and `example.com` are one site for http-on-https. */

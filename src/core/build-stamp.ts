@@ -100,8 +100,13 @@ export async function* withoutStampedLastmods(
   stamp: BuildStamp | undefined,
 ): AsyncGenerator<UrlEntry> {
   for await (const { lastModified, ...entry } of entries) {
-    const millis = lastModified === undefined ? undefined : w3cToEpochMillis(lastModified);
-    if (millis === undefined || entry.lastmod !== lastModified || stamp?.covers(millis) !== true) yield entry;
+    // Only a lastmod the header gave can be the stamp's (an unreadable time, NaN, is covered by none).
+    const stamped =
+      stamp !== undefined &&
+      lastModified !== undefined &&
+      entry.lastmod === lastModified &&
+      stamp.covers(w3cToEpochMillis(lastModified) ?? Number.NaN);
+    if (!stamped) yield entry;
     else {
       const { lastmod: _stamped, ...undated } = entry;
       yield undated;

@@ -161,8 +161,15 @@ export function formatUtcDateTime(date: Date): string {
  * before anything else.
  */
 export function pageLastmod(modified: string | undefined): string | undefined {
+  const millis = pageDateMillis(modified);
+  if (millis === undefined) return undefined;
+  const text = modified!.trim();
+  return parseW3cDate(text).ok ? text : formatUtcDateTime(new Date(millis));
+}
+
+/** A page's own date, read as pageLastmod reads it, in epoch milliseconds (the audit compares by it). */
+export function pageDateMillis(modified: string | undefined): number | undefined {
   if (modified === undefined) return undefined;
-  if (parseW3cDate(modified).ok) return modified;
-  const millis = Date.parse(modified);
-  return Number.isNaN(millis) ? undefined : formatUtcDateTime(new Date(millis));
+  const millis = w3cToEpochMillis(modified) ?? Date.parse(modified);
+  return Number.isNaN(millis) ? undefined : millis;
 }

@@ -116,8 +116,9 @@ export interface CrawlSeams {
 
 /**
  * Pages leased at a time at most, where the frontier is big enough (WorkerOptions.maxBatch): a
- * claim is a transaction, and claims of 10 took a sixth of a crawl's time on a fast host
- * (bench:crawl). A small frontier is still leased 10 at a time, spread over the host's slots.
+ * claim is a transaction, and claims of 10 made a crawl of 5,000 pages 510 of them, against 93
+ * (3-4% of its time, bench:crawl's site). A small frontier is still leased 10 at a time, spread
+ * over the host's slots.
  */
 export const CRAWL_MAX_BATCH = 64;
 

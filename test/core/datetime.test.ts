@@ -8,6 +8,8 @@ import {
   parseW3cDate,
   toEpochMillis,
   formatUtcDateTime,
+  pageDateMillis,
+  pageLastmod,
   W3C_DATE_IN_RANGE,
 } from '../../src/core/datetime.js';
 import { CONFORMANCE_DIR } from '../helpers/paths.js';
@@ -156,4 +158,18 @@ test('W3C_DATE_IN_RANGE: what it matches parses, days past 28 aside; every valid
     '0000',
   ];
   for (const text of edges) assert.equal(inRange.test(text), parseW3cDate(text).ok, text);
+});
+
+test("a page's own date: W3C as written, another readable form in UTC, one rule for lastmod and comparison", () => {
+  const cases: [string | undefined, string | undefined][] = [
+    [' 2024-02-20 ', '2024-02-20'],
+    ['2024-02-20T15:30:00+01:00', '2024-02-20T15:30:00+01:00'],
+    ['Tue, 20 Feb 2024 15:30:00 GMT', '2024-02-20T15:30:00Z'],
+    ['last Tuesday', undefined],
+    [undefined, undefined],
+  ];
+  for (const [written, lastmod] of cases) {
+    assert.equal(pageLastmod(written), lastmod, String(written));
+    assert.equal(pageDateMillis(written), lastmod === undefined ? undefined : Date.parse(lastmod), String(written));
+  }
 });
