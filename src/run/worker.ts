@@ -177,7 +177,8 @@ class Worker {
       if (this.active.size > 0) {
         // Nothing more to claim now: a lease ending frees a slot (and may have found work), a
         // commit of this worker may find work for a free slot, other workers' commits any time.
-        await Promise.race([...this.active, this.wakeUp.promise, sleep(MAX_IDLE_MS)]);
+        // The timer is unref'd: left pending after the race, it must not hold the process open.
+        await Promise.race([...this.active, this.wakeUp.promise, sleep(MAX_IDLE_MS, undefined, { ref: false })]);
         continue;
       }
       if (claimed) continue;
