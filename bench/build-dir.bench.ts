@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     results.push(
       await measure('sitemapkit generate', [CLI, 'generate', dir, '--base-url', BASE, '--out', join(out, 'sk'), '-q']),
     );
-    // Another build of sitemapkit (BUILD_DIR_BENCH_BASELINE: its dist/src/cli/main.js), to show a change's gain in one run.
+    // Another build of sitemapkit (BUILD_DIR_BENCH_BASELINE: its dist/cli/sitemapkit.js), to show a change's gain in one run.
     const baseline = process.env.BUILD_DIR_BENCH_BASELINE;
     if (baseline !== undefined)
       results.push(

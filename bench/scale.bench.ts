@@ -25,7 +25,7 @@ import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import { startFarm } from '../test/helpers/site-farm.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/sitemapkit.js', import.meta.url));
 const HOSTS = 50;
 const LATENCY_MS = 50;
 /** Requests in flight per host, from all workers together (crawl's default). */

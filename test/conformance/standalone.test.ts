@@ -52,12 +52,13 @@ test('the published package holds the library and the examples, not the corpus n
     execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
   ) as [{ files: { path: string }[] }];
   const paths = pack.files.map((file) => file.path);
-  assert.ok(paths.includes('dist/src/cli/main.js'), 'the command is published');
+  assert.ok(paths.includes('dist/cli/sitemapkit.js'), 'the command is published');
   assert.ok(paths.includes('dist/src/index.js'), 'the library is published');
   // npm adds package.json and the top-level README, LICENSE and CHANGELOG to every package.
   const unexpected = paths.filter(
     (path) =>
       !path.startsWith('dist/src/') &&
+      !path.startsWith('dist/cli/') &&
       // The TypeScript sources ship beside dist/ so that source and declaration maps resolve.
       !path.startsWith('src/') &&
       !path.startsWith('examples/') &&

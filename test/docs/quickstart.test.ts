@@ -24,7 +24,7 @@ after(() => rm(scratch, { recursive: true, force: true }));
 
 test('npm start: the bundled example is written with no problem and no warning', async () => {
   const [node, cli, ...args] = PACKAGE.scripts.start!.split(' ');
-  assert.deepEqual([node, cli], ['node', 'dist/src/cli/main.js'], 'the start script runs the CLI');
+  assert.deepEqual([node, cli], ['node', 'dist/cli/sitemapkit.js'], 'the start script runs the CLI');
   const cwd = await mkdtemp(join(scratch, 'start-'));
   // The files of examples/ that the script reads (not the framework projects beside them, which
   // the integration tests install and build: hundreds of MB).

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_DIR } from './paths.js';
 
-export const CLI_PATH = join(REPO_DIR, 'dist/src/cli/main.js');
+/** The command as package.json's bin names it: the bundle that `npm run build` writes (scripts/bundle-cli.mjs). */
+export const CLI_PATH = join(REPO_DIR, 'dist/cli/sitemapkit.js');
 const RUN_USAGE = join(REPO_DIR, 'test/helpers/run-usage.mjs');
 
 /** What a run used, measured by the process itself (test/helpers/run-usage.mjs). */
