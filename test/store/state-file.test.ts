@@ -20,7 +20,8 @@ import { RunStore } from '../../src/store/run-store.js';
 import { keepOrDiscardStateFile, openStateFile } from '../../src/store/state-file.js';
 import { SUBMISSION_LEDGER_SCHEMA, SubmissionLedger } from '../../src/store/submission-ledger.js';
 import { observeGenerateLedger } from '../../src/submit/observe.js';
-import { CLI_PATH, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { REPO_DIR } from '../helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-state-file-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -233,7 +234,8 @@ describe('the opener of state files', () => {
 
   it('is migrated once when several processes open a new file at once', async () => {
     const file = generateLedgerPath(dirname(newFile()));
-    const ledgerModule = pathToFileURL(join(dirname(CLI_PATH), '../store/generate-ledger.js')).href;
+    // The built library, as a process of sitemapkit loads it.
+    const ledgerModule = pathToFileURL(join(REPO_DIR, 'dist/src/store/generate-ledger.js')).href;
     const open = `const { GenerateLedger } = await import(${JSON.stringify(ledgerModule)});
       new GenerateLedger(${JSON.stringify(file)}).close();`;
     const exits = await Promise.all(
