@@ -20,7 +20,7 @@ import { hasScheme, withWorkingScheme } from '../discover/roots.js';
 import { RunLock } from '../generate/run-lock.js';
 import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
-import { CRAWL_MAX_BATCH, crawlJob, type CrawlRules } from '../run/crawl-pages.js';
+import { crawlJob, type CrawlRules } from '../run/crawl-pages.js';
 import { writeCrawlOutputs, type StoredCrawl } from '../run/crawl-outputs.js';
 import { workCrawlHere } from '../run/crawl-site.js';
 import { takePart, type Participation } from '../run/session.js';
@@ -261,7 +261,6 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
               const kind = crawlJob.step(run, { store, http });
               return Promise.resolve({
                 kind,
-                maxBatch: CRAWL_MAX_BATCH,
                 pace: { concurrency: run.options.concurrency },
                 close: () => http.close(),
               });

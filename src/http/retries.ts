@@ -111,7 +111,8 @@ export function retry(policy: RetryPolicy): Layer {
         request.retries,
         policy,
         deadlineAt,
-        health.isHealthy(request.url),
+        // Asked only for a wait to plan: the host's origin is read from the URL.
+        () => health.isHealthy(request.url),
       );
       if ('stop' in plan) {
         if (failure) throw failure.after(state.attempts, failure.redirects, plan.stop ? `; ${plan.stop}` : '');
@@ -143,7 +144,7 @@ function planNext(
   retries: number,
   policy: RetryPolicy,
   deadlineAt: number,
-  healthyHost: boolean,
+  healthyHost: () => boolean,
 ): Plan {
   let reason: string;
   let asked: number | undefined;
@@ -157,7 +158,7 @@ function planNext(
     reason = `HTTP ${response!.status}${asked === undefined ? '' : ` (Retry-After: ${seconds(asked)})`}`;
   }
   if (state.attempts > retries) return { stop: '' };
-  const wait = asked ?? Math.round(backoff(state.attempts, policy) * (healthyHost ? HEALTHY_HOST_BACKOFF : 1));
+  const wait = asked ?? Math.round(backoff(state.attempts, policy) * (healthyHost() ? HEALTHY_HOST_BACKOFF : 1));
   if (state.waitedMs + wait > policy.maxWaitMs) {
     const left = Math.max(0, policy.maxWaitMs - state.waitedMs);
     return {

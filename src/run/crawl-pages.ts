@@ -114,14 +114,6 @@ export interface CrawlSeams {
   robots?: RobotsPolicy | undefined;
 }
 
-/**
- * Pages leased at a time at most, where the frontier is big enough (WorkerOptions.maxBatch): a
- * claim is a transaction, and claims of 10 made a crawl of 5,000 pages 510 of them, against 93
- * (3-4% of its time, bench:crawl's site). A small frontier is still leased 10 at a time, spread
- * over the host's slots.
- */
-export const CRAWL_MAX_BATCH = 64;
-
 /** The crawl as a job: a listed page's entry is its item's result. */
 export const crawlJob: Job<CrawlRunOptions, ListedEntry, CrawlSeams> = {
   kind: 'crawl',
@@ -140,6 +132,11 @@ class CrawlPages implements WorkKind<ListedEntry> {
   readonly beyondBudget: WorkKind['beyondBudget'];
   /** A page in flight when the crawl is stopped is finished and kept: its request was made. */
   readonly finishesInFlight = true;
+  /**
+   * Claims grow to 64 pages where the frontier is big: a claim is a transaction, and claims of 10
+   * made a crawl of 5,000 pages 510 of them, against 93 (3-4% of its time, bench:crawl's site).
+   */
+  readonly maxBatch = 64;
   private readonly rules: PageRules;
   private readonly visitor: PageVisitor;
   private readonly normalise: (href: string) => string | undefined;

@@ -27,7 +27,7 @@ import { HttpClient } from '../http/client.js';
 import { RunStore, type WorkQueue } from '../store/run-store.js';
 import { CrawlCounts } from './crawl-progress.js';
 import { CrawlRunRecord } from './crawl-outputs.js';
-import { CRAWL_MAX_BATCH, crawlJob, type CrawlRunOptions, type CrawlSeams } from './crawl-pages.js';
+import { crawlJob, type CrawlRunOptions, type CrawlSeams } from './crawl-pages.js';
 import { takePart, type Participation, type RunPlan, type Taken } from './session.js';
 
 /** How this process works a crawl run: its HTTP client, the seams handed in, whom to tell. */
@@ -66,7 +66,6 @@ export async function workCrawlHere<Options extends CrawlRunOptions>(
         kind: counts.counting(kind, told),
         // Each page is committed as it ends, so kill -9 loses only those in flight.
         commitEach: true,
-        maxBatch: CRAWL_MAX_BATCH,
         pace: { concurrency: run.options.concurrency },
         ...(here.ownsHttp ? { close: () => http.close() } : {}),
       };

@@ -65,8 +65,6 @@ export interface WorkSetup {
   pace: HostPace;
   slots?: number | undefined;
   batch?: number | undefined;
-  /** Items per lease at most, the claims growing while they come back full (see WorkerOptions.maxBatch). */
-  maxBatch?: number | undefined;
   /** Commit each item as it ends (see WorkerOptions.commitEach). */
   commitEach?: boolean | undefined;
   leaseMs?: number | undefined;
@@ -136,7 +134,6 @@ export async function takePart<Options>(
           label: processLabel(),
           slots: work.slots,
           batch: work.batch,
-          maxBatch: work.maxBatch,
           commitEach: work.commitEach,
           leaseMs: who.leaseMs ?? work.leaseMs,
           pace: work.pace,

@@ -59,6 +59,12 @@ export interface WorkKind<Result = unknown> {
    * the worker is stopped ends as usual, and what it came to is kept (a crawl's page in flight).
    */
   finishesInFlight?: boolean | undefined;
+  /**
+   * Items per lease at most (default: the worker's `batch`, no growth): a full claim that leaves
+   * every slot of its host busy doubles the next one's size, so a big frontier is worked in fewer
+   * claims, each a transaction, while a small one stays spread over the host's slots.
+   */
+  maxBatch?: number | undefined;
 }
 
 export interface WorkerOptions {
@@ -71,12 +77,6 @@ export interface WorkerOptions {
   slots?: number | undefined;
   /** Items per lease (default 10). */
   batch?: number | undefined;
-  /**
-   * Items per lease at most (default: `batch`, no growth): a full claim that leaves every slot of
-   * its host busy doubles the next one's size, so a big frontier is worked in fewer claims, each
-   * a transaction, while a small one stays spread over the host's slots.
-   */
-  maxBatch?: number | undefined;
   /**
    * Commit each item as it ends, not the lease's batch at its end: a worker killed loses only the
    * items in flight (a crawl of one process, which --resume continues). Default false.
@@ -129,7 +129,7 @@ class Worker {
     this.store = options.store;
     this.slots = options.slots ?? DEFAULT_WORKER_SLOTS;
     this.batch = options.batch ?? DEFAULT_BATCH;
-    this.maxBatch = Math.max(this.batch, options.maxBatch ?? this.batch);
+    this.maxBatch = Math.max(this.batch, options.kind.maxBatch ?? this.batch);
     this.claimSize = this.batch;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const stop = () => this.controller.abort(options.signal?.reason);

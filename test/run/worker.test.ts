@@ -29,6 +29,7 @@ async function work(dir: string, name: string, count: number, options: { concurr
     return lease;
   };
   const kind: WorkKind = {
+    maxBatch: options.maxBatch,
     hostDelay: () => Promise.resolve(0),
     async visit(item) {
       counted.visits.set(item.url, (counted.visits.get(item.url) ?? 0) + 1);
@@ -41,7 +42,7 @@ async function work(dir: string, name: string, count: number, options: { concurr
   const pace = { concurrency: options.concurrency, delayMs: 0 };
   try {
     const { run } = await store.createOrJoin({ name, kind: 'test', options: {}, state: 'running' }, items(count), pace);
-    await runWorker({ store, run, kind, label: 'test', pace, commitEach: true, batch: 10, maxBatch: options.maxBatch });
+    await runWorker({ store, run, kind, label: 'test', pace, commitEach: true, batch: 10 });
     return { ...counted, pending: await store.pending(run.id) };
   } finally {
     await store.close();
