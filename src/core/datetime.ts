@@ -161,10 +161,11 @@ export function formatUtcDateTime(date: Date): string {
  * before anything else.
  */
 export function pageLastmod(modified: string | undefined): string | undefined {
+  const text = modified?.trim();
+  // A W3C datetime is kept as written (read once); any other form is read as pageDateMillis reads it.
+  if (text !== undefined && parseW3cDate(text).ok) return text;
   const millis = pageDateMillis(modified);
-  if (millis === undefined) return undefined;
-  const text = modified!.trim();
-  return parseW3cDate(text).ok ? text : formatUtcDateTime(new Date(millis));
+  return millis === undefined ? undefined : formatUtcDateTime(new Date(millis));
 }
 
 /** A page's own date, read as pageLastmod reads it, in epoch milliseconds (the audit compares by it). */
