@@ -4,6 +4,8 @@
  * into the exit codes of the policy (src/cli/problem-options.ts): 0 done, 1 problems at or above
  * --fail-on or failed work, 2 bad usage.
  */
+// First, so that its settings hold for every module loaded after it.
+import './v8-tuning.js';
 import { forTerminal, linesForTerminal } from '../core/terminal.js';
 import { COMMANDS } from './commands.js';
 import {

@@ -36,12 +36,15 @@ export function runCli(
     onSpawn?: (child: ChildProcess) => void;
     /** Measure what the run uses (CliResult.usage). */
     measureUsage?: boolean;
+    /** Options for Node itself, before the command's path (e.g. a V8 trace flag). */
+    nodeArgs?: string[];
   } = {},
 ): Promise<CliResult> {
   const usageDir = options.measureUsage ? mkdtempSync(join(tmpdir(), 'sitemapkit-usage-')) : undefined;
   const usageFile = usageDir && join(usageDir, 'usage.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(usageFile ? ['--import', RUN_USAGE] : []), CLI_PATH, ...args], {
+    const nodeArgs = [...(options.nodeArgs ?? []), ...(usageFile ? ['--import', RUN_USAGE] : [])];
+    const child = spawn(process.execPath, [...nodeArgs, CLI_PATH, ...args], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env, ...(usageFile ? { SITEMAPKIT_TEST_USAGE: usageFile } : {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
