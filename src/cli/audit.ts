@@ -360,7 +360,11 @@ async function openLocalState(file: string, input: string | string[], resume: bo
   }
 }
 
-/** The audit a state file holds: none when it holds no run (cut short while reading the sitemaps). */
+/**
+ * The audit a state file holds, made ready to go on: none when it holds no run (cut short while
+ * reading the sitemaps). The URLs a killed audit had leased are free at once (this audit holds the
+ * file alone).
+ */
 async function keptAudit(file: string): Promise<StoredAudit | undefined> {
   refuseFormerStore(
     file,
@@ -370,7 +374,9 @@ async function keptAudit(file: string): Promise<StoredAudit | undefined> {
   const store = await RunStore.open(file);
   try {
     const run = await store.run(LOCAL_RUN);
-    return run === undefined ? undefined : runOfJob<StoredAudit>(auditJob, run).options;
+    if (run === undefined) return undefined;
+    await store.expireLeases(run.id);
+    return runOfJob<StoredAudit>(auditJob, run).options;
   } finally {
     await store.close();
   }

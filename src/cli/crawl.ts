@@ -352,7 +352,7 @@ async function openLocalState(file: string, resume: boolean, io: Io): Promise<Lo
   try {
     if (!resume) discardStateFile(file);
     else if (!existsSync(file)) io.stderr.write(`sitemapkit crawl: no crawl to resume in ${file}; starting afresh\n`);
-    else await refuseNothingToResume(file);
+    else await continueFrom(file);
     return { file, lock };
   } catch (error) {
     await lock.release();
@@ -360,14 +360,20 @@ async function openLocalState(file: string, resume: boolean, io: Io): Promise<Lo
   }
 }
 
-/** A state file that --resume cannot continue: one of an earlier sitemapkit, or one that holds no crawl. */
-async function refuseNothingToResume(file: string): Promise<void> {
+/**
+ * The crawl a state file holds, made ready to go on: the pages a killed crawl had leased are free
+ * at once (this crawl holds the file alone). A file that --resume cannot continue is an error: one
+ * of an earlier sitemapkit, or one that holds no crawl.
+ */
+async function continueFrom(file: string): Promise<void> {
   const again = 'crawl again without --resume to start afresh';
   refuseFormerStore(file, { table: 'crawl_urls', what: 'the crawl state' }, again);
   const store = await RunStore.open(file);
   try {
-    if ((await store.run(LOCAL_RUN)) === undefined)
+    const run = await store.run(LOCAL_RUN);
+    if (run === undefined)
       throw new Error(`the crawl state ${file} holds no crawl to resume (it is empty or was cut short); ${again}`);
+    await store.expireLeases(run.id);
   } finally {
     await store.close();
   }

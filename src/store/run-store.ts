@@ -261,6 +261,12 @@ export interface WorkQueue {
   addWorker(runId: number, label: string): Promise<number>;
   stopWorker(workerId: number): Promise<void>;
   renew(workerId: number, leaseMs: number): Promise<void>;
+  /**
+   * Ends every lease of the run now, as if its time had run out. Only for a queue that one
+   * process holds alone (under its lock): every lease in it is then a killed process's, and
+   * waiting for it to expire would stall a resumed run for the lease's whole time.
+   */
+  expireLeases(runId: number): Promise<void>;
 
   // Items: add, lease, complete or defer
   addSeeds(runId: number, items: readonly NewItem[], pace: HostPace): Promise<void>;
@@ -637,6 +643,13 @@ export class RunStore implements WorkQueue {
       [leaseMs, workerId],
     );
     await this.db.run(`UPDATE sitemapkit_run_workers SET seen_at = ${now} WHERE id = $1`, [workerId]);
+  }
+
+  async expireLeases(runId: number): Promise<void> {
+    await this.db.run(
+      `UPDATE sitemapkit_run_leases SET expires_at = ${this.db.dialect.nowMs} - 1 WHERE run_id = $1 AND expires_at >= ${this.db.dialect.nowMs}`,
+      [runId],
+    );
   }
 
   /**

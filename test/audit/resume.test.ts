@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { DEFAULT_LEASE_MS } from '../../src/run/worker.js';
 import { auditDatabasePaths } from '../../src/store/site-database.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
 import { html, serveSite, type Reply, type RunningSite } from '../helpers/serve-site.js';
@@ -135,8 +136,12 @@ describe('audit --resume after SIGKILL', () => {
     held = undefined;
     release();
 
+    const started = performance.now();
     const resumed = await runCli(args('killed', 'killed.jsonl', '--resume'));
     assert.equal(resumed.code, 1, resumed.stderr);
+    // The killed audit's leases are freed at once, not waited out: the
+    // resumed run takes a few seconds, and a lease lives DEFAULT_LEASE_MS.
+    assert.ok(performance.now() - started < DEFAULT_LEASE_MS / 2, 'the resumed audit waited for the killed one');
     assert.equal(readFileSync(join(dir, 'killed.jsonl'), 'utf8'), wholeRows, 'the same rows, in the same order');
 
     const answered = pageCounts(site.answered.slice(answersFrom));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlReport } from '../../src/report/crawl.js';
+import { DEFAULT_LEASE_MS } from '../../src/run/worker.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { siteDatabasePath } from '../../src/store/site-database.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
@@ -85,8 +86,12 @@ describe('crawl --resume after SIGKILL', () => {
     assert.ok(finished.size >= 30, `only ${finished.size} pages were finished before the kill`);
 
     const before = site.requests.length;
+    const started = performance.now();
     const resumed = await runCli([...args('resumed'), '--resume', '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
+    // The killed crawl's leases are freed at once, not waited out: the
+    // resumed run takes a few seconds, and a lease lives DEFAULT_LEASE_MS.
+    assert.ok(performance.now() - started < DEFAULT_LEASE_MS / 2, 'the resumed crawl waited for the killed one');
     const refetched = pageRequests(before).filter((path) => finished.has(path));
     assert.deepEqual(refetched, [], 'finished pages were fetched again');
     // Only the pages in flight at the kill (at most --concurrency of them) were fetched twice.

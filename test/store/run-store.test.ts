@@ -168,6 +168,29 @@ for (const { name, location } of stores) {
       }
     });
 
+    test("a killed process's leases, expired at once by the queue's sole holder, are claimed again", async () => {
+      const store = await RunStore.open(location);
+      try {
+        const { run } = await store.createOrJoin(
+          { name: 'resumed', kind: 'crawl', options: {}, state: 'running' },
+          items('http://k.test', 3),
+          { concurrency: 1, delayMs: 0 },
+        );
+        const killed = await store.addWorker(run.id, 'killed');
+        const lost = await store.claim(run.id, killed, { batch: 3, leaseMs: 60_000 });
+        const resumed = await store.addWorker(run.id, 'resumed');
+        assert.equal(await store.claim(run.id, resumed, { batch: 3, leaseMs: 60_000 }), undefined, 'the host is held');
+        await store.expireLeases(run.id);
+        const taken = await store.claim(run.id, resumed, { batch: 3, leaseMs: 60_000 });
+        assert.deepEqual(
+          taken?.items.map((item) => item.url),
+          lost?.items.map((item) => item.url),
+        );
+      } finally {
+        await store.close();
+      }
+    });
+
     test('workers claiming at once on connections of their own never lease a host beyond its concurrency', async () => {
       const WORKERS = 6;
       const stores = await Promise.all(Array.from({ length: WORKERS }, () => RunStore.open(location)));
