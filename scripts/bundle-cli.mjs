@@ -11,10 +11,13 @@
 // The library (dist/src) is not bundled: an importer's bundler and Node resolve it as they like.
 // better-sqlite3 (a native addon) and pg (optional, loaded only for a postgres:// store) stay
 // outside, resolved from node_modules at run time.
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const OUT_DIR = 'dist/cli';
+
+// The chunks' names change with their content: an earlier build's would pile up, and be packed.
+rmSync(OUT_DIR, { recursive: true, force: true });
 
 await build({
   entryPoints: { sitemapkit: 'src/cli/main.ts' },

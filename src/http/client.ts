@@ -16,7 +16,7 @@
  * Politeness (requests per host, delays, Crawl-delay) is not here: the work pool
  * (src/pool/) owns it, and the walks that fetch many URLs run through it.
  */
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { LinkedSignal } from '../pool/index.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { byteCap } from './byte-cap.js';
@@ -27,6 +27,7 @@ import { retry, RetryState, type RetryNotice } from './retries.js';
 import { createAddressGuard } from './address-guard.js';
 import { minimumRate } from './transfer-rate.js';
 import { transport } from './transport.js';
+import { loadUndici } from './undici.js';
 import { compose, type Fetch, type HttpRequest, type HttpResponse } from './types.js';
 
 export { HttpError, overHttp, type HttpErrorKind } from './errors.js';
@@ -121,7 +122,8 @@ const DEFAULTS = {
 export class HttpClient {
   readonly userAgent: string;
   private readonly settings: typeof DEFAULTS;
-  private readonly agent: Agent;
+  /** The connections, made at the first request. */
+  private agent: Promise<Agent> | undefined;
   private readonly fetch: Fetch;
   private readonly signal: AbortSignal | undefined;
 
@@ -132,10 +134,10 @@ export class HttpClient {
     this.signal = options.signal;
     const guard = createAddressGuard({ allowPrivateAddresses: options.allowPrivateAddresses ?? false });
     // Connections resolve through the guard too: a name that rebinds to a private address is refused.
-    this.agent = new Agent({ connect: { timeout: Math.min(s.connectTimeoutMs, s.timeoutMs), lookup: guard.lookup } });
+    const connect = { timeout: Math.min(s.connectTimeoutMs, s.timeoutMs), lookup: guard.lookup };
     this.fetch = compose(
       transport({
-        agent: this.agent,
+        agent: () => (this.agent ??= loadUndici().then(({ Agent }) => new Agent({ connect }))),
         firstByteTimeoutMs: Math.min(s.firstByteTimeoutMs, s.timeoutMs),
         idleTimeoutMs: Math.min(s.idleTimeoutMs, s.timeoutMs),
       }),
@@ -203,7 +205,7 @@ export class HttpClient {
 
   /** Closes the connections; requests still in flight fail (call it when the work is done). */
   async close(): Promise<void> {
-    await this.agent.destroy();
+    if (this.agent !== undefined) await (await this.agent).destroy();
   }
 }
 

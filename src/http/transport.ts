@@ -4,13 +4,15 @@
  * and an idle timeout while the body streams. The body comes back raw, counted on the wire.
  */
 import type { Readable } from 'node:stream';
-import { request, type Agent } from 'undici';
+import type { Agent } from 'undici';
 import { LinkedSignal } from '../pool/index.js';
 import { classifyError, firstByteTimeout } from './errors.js';
+import { loadUndici, type Undici } from './undici.js';
 import type { Fetch, HttpRequest, HttpResponse, Transfer } from './types.js';
 
 export interface TransportSettings {
-  agent: Agent;
+  /** The connections, made at the first request (./undici.ts). */
+  agent: () => Promise<Agent>;
   /** From sending the request to the last byte of the response headers. */
   firstByteTimeoutMs: number;
   /** Longest silence while the body streams. */
@@ -21,6 +23,11 @@ export interface TransportSettings {
 const BODY_BUFFER_BYTES = 16 * 1024 * 1024;
 
 export function transport(settings: TransportSettings): Fetch {
+  let connections: Promise<{ request: Undici['request']; agent: Agent }> | undefined;
+  const connect = async () => {
+    const [{ request }, agent] = await Promise.all([loadUndici(), settings.agent()]);
+    return { request, agent };
+  };
   return async (req) => {
     // undici's own headers timeout is also set, but a timer of ours is the one a server cannot
     // keep alive by sending a header byte now and then; the same timer then keeps the deadline.
@@ -29,10 +36,11 @@ export function transport(settings: TransportSettings): Fetch {
     const timer = new RequestTimer(own, req, settings.firstByteTimeoutMs);
     let answer;
     try {
+      const { request, agent } = await (connections ??= connect());
       answer = await request(req.url, {
         method: req.method ?? 'GET',
         ...(req.body === undefined ? {} : { body: req.body }),
-        dispatcher: settings.agent,
+        dispatcher: agent,
         headers: req.headers,
         headersTimeout: settings.firstByteTimeoutMs,
         bodyTimeout: settings.idleTimeoutMs,

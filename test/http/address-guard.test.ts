@@ -198,7 +198,10 @@ describe('DNS rebinding: a name public when checked, private when connected to',
     });
     const guard = createAddressGuard({ allowPrivateAddresses: false, resolve: publicDns, connectLookup: rebinding });
     const agent = new Agent({ connect: { lookup: connectionsGuarded ? guard.lookup : rebinding } });
-    const fetch = compose(transport({ agent, firstByteTimeoutMs: 5_000, idleTimeoutMs: 5_000 }), guard.layer);
+    const fetch = compose(
+      transport({ agent: () => Promise.resolve(agent), firstByteTimeoutMs: 5_000, idleTimeoutMs: 5_000 }),
+      guard.layer,
+    );
     const port = new URL(site.origin).port;
     try {
       const first = await fetch(request(`http://www.example.com:${port}/a.xml`));

@@ -100,8 +100,8 @@ describe('the HTTP layers', () => {
       '/not-found': hostile.notFound(),
     }));
     agent = new Agent({ connect: { timeout: 2_000 } });
-    base = transport({ agent, firstByteTimeoutMs: 10_000, idleTimeoutMs: 10_000 });
-    tight = transport({ agent, firstByteTimeoutMs: 300, idleTimeoutMs: 300 });
+    base = transport({ agent: () => Promise.resolve(agent), firstByteTimeoutMs: 10_000, idleTimeoutMs: 10_000 });
+    tight = transport({ agent: () => Promise.resolve(agent), firstByteTimeoutMs: 300, idleTimeoutMs: 300 });
   });
   after(async () => {
     await agent.destroy();
