@@ -22,15 +22,13 @@
  */
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadReferenceDecoder, ReferenceDecoderNotLoaded, scanPageHead } from '../src/html/head-scanner.js';
 import { fileChunks, listPageFiles } from '../src/input/page-files.js';
-import { haveGnuTime, timedNode, type ChildRun } from './measure.js';
+import { haveGnuTime, timedNode, type ChildRun, CLI, REPO_ROOT as ROOT } from './measure.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const ROOT = join(dirname(SELF), '..', '..');
-const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const BASE = 'https://docs.example.com/';
 
 // ---------------------------------------------------------------- the bare head scan (child process)

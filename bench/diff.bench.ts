@@ -18,13 +18,9 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { haveGnuTime, timedNode, type ChildRun } from './measure.js';
+import { haveGnuTime, timedNode, type ChildRun, CLI, REPO_ROOT as ROOT } from './measure.js';
 
-const SELF = fileURLToPath(import.meta.url);
-const ROOT = fileURLToPath(new URL(SELF.includes('/dist/') ? '../../' : '../', import.meta.url));
 const DATA = join(ROOT, 'bench', '.data', 'diff');
-const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const SITEMAP_SET = join(ROOT, 'dist', 'src', 'discover', 'sitemap-set.js');
 
 const PER_SHARD = 50_000;

@@ -38,6 +38,7 @@ import type { UrlEntry } from '../src/core/index.js';
 import { writeSitemaps } from '../src/generate/index.js';
 import { NAIVE_URLSET_HEADER, naiveUrlXml } from './naive-xml.js';
 import type { Floor } from './generate-floor.js';
+import { CLI, REPO_ROOT as ROOT } from './measure.js';
 
 const HOST = 'https://www.example.com';
 const CONTENDERS = ['sitemapkit', 'sitemap.js', 'naive'] as const;
@@ -140,8 +141,6 @@ async function runNaive(count: number, outDir: string, gzip: boolean): Promise<v
 
 // ---- end to end: a JSONL file → sitemaps ------------------------------------------------------
 
-const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
-const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const FLOOR_SCRIPT = join(ROOT, 'dist', 'bench', 'generate-floor.js');
 
 /** The entries of pages() as JSON lines, `kind` left out as input files may. */

@@ -8,8 +8,15 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const GNU_TIME = '/usr/bin/time';
+
+/** The repository's root, for a bench compiled into dist/bench as for one run from bench/. */
+export const REPO_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
+
+/** The command as users run it: the bundle that `npm run build` writes (scripts/bundle-cli.mjs). */
+export const CLI = join(REPO_ROOT, 'dist', 'cli', 'sitemapkit.js');
 
 export interface ChildRun {
   /** Wall-clock seconds. */

@@ -24,13 +24,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startGeneratedSitemaps } from '../test/helpers/generated-sitemaps.js';
-import { haveGnuTime } from './measure.js';
+import { haveGnuTime, CLI } from './measure.js';
 
-const SELF = fileURLToPath(import.meta.url);
-const ROOT = fileURLToPath(new URL(SELF.includes('/dist/') ? '../../' : '../', import.meta.url));
-const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const BUDGET_MB = 400;
 
 const sitemaps = Number(process.env.MEMORY_BENCH_SITEMAPS ?? 2500);

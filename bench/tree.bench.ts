@@ -24,12 +24,10 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
-import { timedNode } from './measure.js';
+import { timedNode, CLI, REPO_ROOT as ROOT } from './measure.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const ROOT = fileURLToPath(new URL(SELF.includes('/dist/') ? '../../' : '../', import.meta.url));
 const DATA = join(ROOT, 'bench', '.data', 'tree');
-const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
 interface TreeSize {
   name: string;
