@@ -11,15 +11,13 @@
 // The library (dist/src) is not bundled: an importer's bundler and Node resolve it as they like.
 // better-sqlite3 (a native addon) and pg (optional, loaded only for a postgres:// store) stay
 // outside, resolved from node_modules at run time.
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const OUT_DIR = 'dist/cli';
 
-// The chunks' names change with their content: an earlier build's would pile up, and be packed.
-rmSync(OUT_DIR, { recursive: true, force: true });
-
-await build({
+const { metafile } = await build({
   entryPoints: { sitemapkit: 'src/cli/main.ts' },
   outdir: OUT_DIR,
   bundle: true,
@@ -33,5 +31,13 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
 });
+// The chunks' names change with their content: an earlier build's would pile up, and be packed.
+// They go after the new ones are written, never the folder first: a command already running
+// (a test, while something builds again) finds every chunk of its own build, whose names the
+// same content keeps.
+const written = new Set(Object.keys(metafile.outputs));
+for (const name of readdirSync(OUT_DIR))
+  if (!written.has(join(OUT_DIR, name))) rmSync(join(OUT_DIR, name), { recursive: true, force: true });
 chmodSync(`${OUT_DIR}/sitemapkit.js`, 0o755);

@@ -39,7 +39,9 @@ test('npm start: the bundled example is written with no problem and no warning',
 });
 
 test('npx sitemapkit runs the clone’s own command, offline', () => {
-  const result = spawnSync('npx', ['--offline', '--no-install', 'sitemapkit', '--version'], {
+  // --ignore-scripts: npx installs the clone into its cache the first time, and would run the
+  // clone's `prepare` (a whole build, rewriting dist/ under the tests running beside this one).
+  const result = spawnSync('npx', ['--offline', '--no-install', '--ignore-scripts', 'sitemapkit', '--version'], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000,
