@@ -144,20 +144,28 @@ for (const { name, location } of stores) {
       }
     });
 
-    test("a vanished worker's lease expires and its items are claimed again", async () => {
+    /**
+     * A host's three items leased for `leaseMs` by a worker that is gone: the host is held, and
+     * once `lapse` has ended that lease, another worker claims the same items.
+     */
+    async function takeOver(
+      name: string,
+      leaseMs: number,
+      lapse: (store: RunStore, runId: number) => Promise<unknown>,
+    ) {
       const store = await RunStore.open(location);
       try {
         const { run } = await store.createOrJoin(
-          { name: 'takeover', kind: 'crawl', options: {}, state: 'running' },
-          items('http://f.test', 3),
+          { name, kind: 'crawl', options: {}, state: 'running' },
+          items(`http://${name}.test`, 3),
           { concurrency: 1, delayMs: 0 },
         );
         const gone = await store.addWorker(run.id, 'gone');
         const alive = await store.addWorker(run.id, 'alive');
-        const lost = await store.claim(run.id, gone, { batch: 3, leaseMs: 300 });
+        const lost = await store.claim(run.id, gone, { batch: 3, leaseMs });
         assert.equal(lost?.items.length, 3);
-        assert.equal(await store.claim(run.id, alive, { batch: 3, leaseMs: 300 }), undefined, 'the host is held');
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        assert.equal(await store.claim(run.id, alive, { batch: 3, leaseMs }), undefined, 'the host is held');
+        await lapse(store, run.id);
         const taken = await store.claim(run.id, alive, { batch: 3, leaseMs: 60_000 });
         assert.deepEqual(
           taken?.items.map((item) => item.url),
@@ -166,30 +174,13 @@ for (const { name, location } of stores) {
       } finally {
         await store.close();
       }
-    });
+    }
 
-    test("a killed process's leases, expired at once by the queue's sole holder, are claimed again", async () => {
-      const store = await RunStore.open(location);
-      try {
-        const { run } = await store.createOrJoin(
-          { name: 'resumed', kind: 'crawl', options: {}, state: 'running' },
-          items('http://k.test', 3),
-          { concurrency: 1, delayMs: 0 },
-        );
-        const killed = await store.addWorker(run.id, 'killed');
-        const lost = await store.claim(run.id, killed, { batch: 3, leaseMs: 60_000 });
-        const resumed = await store.addWorker(run.id, 'resumed');
-        assert.equal(await store.claim(run.id, resumed, { batch: 3, leaseMs: 60_000 }), undefined, 'the host is held');
-        await store.expireLeases(run.id);
-        const taken = await store.claim(run.id, resumed, { batch: 3, leaseMs: 60_000 });
-        assert.deepEqual(
-          taken?.items.map((item) => item.url),
-          lost?.items.map((item) => item.url),
-        );
-      } finally {
-        await store.close();
-      }
-    });
+    test("a vanished worker's lease expires and its items are claimed again", () =>
+      takeOver('takeover', 300, () => new Promise((resolve) => setTimeout(resolve, 400))));
+
+    test("a killed process's leases, expired at once by the queue's sole holder, are claimed again", () =>
+      takeOver('resumed', 60_000, (store, runId) => store.expireLeases(runId)));
 
     test('workers claiming at once on connections of their own never lease a host beyond its concurrency', async () => {
       const WORKERS = 6;
