@@ -23,9 +23,9 @@ import { DEFAULT_WORKER_SLOTS } from '../src/run/worker.js';
 import { RunStore } from '../src/store/run-store.js';
 import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import { startFarm } from '../test/helpers/site-farm.js';
+import { CLI } from './measure.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const CLI = fileURLToPath(new URL('../cli/sitemapkit.js', import.meta.url));
 const HOSTS = 50;
 const LATENCY_MS = 50;
 /** Requests in flight per host, from all workers together (crawl's default). */
