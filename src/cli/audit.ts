@@ -8,12 +8,10 @@
  * down every listed URL; once every one is checked, the outputs are written from the queue
  * (run/audit-outputs.ts), by the same code as `run finish`.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CrawlProgress } from '../crawl/types.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
 import { resolveStart, type TreeProgress } from '../discover/tree.js';
-import { RunLock } from '../generate/run-lock.js';
 import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
 import { formatNumber } from '../report/format.js';
@@ -24,12 +22,13 @@ import { writeAuditOutputs, type AuditOutputs, type StoredAudit } from '../run/a
 import { runOfJob } from '../run/job.js';
 import { takePart, type Participation, type RunPlan } from '../run/session.js';
 import type { WorkKind } from '../run/worker.js';
-import { RunStore, type RunRecord, type WorkQueue } from '../store/run-store.js';
+import type { RunRecord, WorkQueue } from '../store/run-store.js';
 import { auditDatabasePaths, DEFAULT_STATE_DIR } from '../store/site-database.js';
-import { discardStateFile, keepOrDiscardStateFile, refuseFormerStore } from '../store/state-file.js';
+import { keepOrDiscardStateFile } from '../store/state-file.js';
 import { UsageError, defineCommand, type Io, type ParsedArgs } from './command.js';
 import { defineFlags, type FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
+import { openLocalState, type LocalRun, type LocalState } from './local-state.js';
 import { networkFlags, readNetworkOptions, type NetworkSettings } from './network-options.js';
 import { nowFlag, readNow } from './now-option.js';
 import { budgetExitCode, PROBLEM_FLAGS } from './problem-options.js';
@@ -188,8 +187,22 @@ process that sees it (or again by sitemapkit run finish). Not with --crawl or --
   run,
 });
 
-/** The name of the run an audit of one process keeps in its state file. */
-const LOCAL_RUN = 'audit';
+/** The state file of an audit of one process: it goes on from the audit of the same input. */
+function localAudit(input: string | string[]): LocalRun<StoredAudit> {
+  return {
+    command: 'audit',
+    runName: 'audit',
+    former: { table: 'audit_urls', what: 'the audit state' },
+    keep: (run, file) => {
+      const kept = runOfJob<StoredAudit>(auditJob, run).options;
+      if (inputText(kept.input) !== inputText(input))
+        throw new UsageError(
+          `the audit state in ${file} is of "${inputText(kept.input)}", not "${inputText(input)}": audit again without --resume, or give --state another folder`,
+        );
+      return kept;
+    },
+  };
+}
 /**
  * URLs leased at a time by the one worker of an audit of one process: no other worker waits for
  * them, and each claim is a transaction (bench:audit).
@@ -212,13 +225,12 @@ async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number
   const network = readNetworkOptions(flags, io, { quiet });
   const stateDir = resolve(flags.state ?? DEFAULT_STATE_DIR);
   const paths = auditDatabasePaths(stateDir, siteOf(input));
-  let local: LocalState | undefined;
+  let local: LocalState<StoredAudit> | undefined;
   let who: Participation;
   if (onWorkers) who = readParticipation(flags, `audit ${siteOf(input)}`, stateDir);
   else {
-    local = await openLocalState(paths.audit, input, resume, io);
-    // As the audit state always was: a commit survives kill -9 (it is the system's), not a power cut.
-    who = { store: paths.audit, name: LOCAL_RUN, workerOnly: false, durability: 'OFF' };
+    local = await openLocalState(paths.audit, resume, localAudit(input), io);
+    who = local.who;
   }
   const interruption = listenForInterruption();
   const http = new HttpClient({ ...network.http, signal: interruption.signal });
@@ -328,60 +340,6 @@ function siteOf(input: string | string[]): string {
   return start.mode === 'site' ? start.site : new URL(start.url).origin;
 }
 
-/** The audit state of a site in one process: its file (the run's queue), held by this audit alone. */
-interface LocalState {
-  file: string;
-  lock: RunLock;
-  /** The audit the file holds, with --resume. */
-  kept?: StoredAudit | undefined;
-}
-
-/**
- * The audit state of a site, held by this audit alone. Without --resume it starts afresh; with it,
- * the audit of the same input the file holds goes on (a file without one starts afresh, said on
- * stderr); a file of an earlier sitemapkit is an error naming it.
- */
-async function openLocalState(file: string, input: string | string[], resume: boolean, io: Io): Promise<LocalState> {
-  mkdirSync(dirname(file), { recursive: true });
-  const { lock } = await RunLock.acquire(`${file}.lock`, file);
-  try {
-    const kept = resume && existsSync(file) ? await keptAudit(file) : undefined;
-    if (kept === undefined) {
-      if (resume) io.stderr.write(`sitemapkit audit: no audit to resume in ${file}; starting afresh\n`);
-      discardStateFile(file);
-    } else if (inputText(kept.input) !== inputText(input))
-      throw new UsageError(
-        `the audit state in ${file} is of "${inputText(kept.input)}", not "${inputText(input)}": audit again without --resume, or give --state another folder`,
-      );
-    return { file, lock, kept };
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-}
-
-/**
- * The audit a state file holds, made ready to go on: none when it holds no run (cut short while
- * reading the sitemaps). The URLs a killed audit had leased are free at once (this audit holds the
- * file alone).
- */
-async function keptAudit(file: string): Promise<StoredAudit | undefined> {
-  refuseFormerStore(
-    file,
-    { table: 'audit_urls', what: 'the audit state' },
-    'audit again without --resume to start afresh',
-  );
-  const store = await RunStore.open(file);
-  try {
-    const run = await store.run(LOCAL_RUN);
-    if (run === undefined) return undefined;
-    await store.expireLeases(run.id);
-    return runOfJob<StoredAudit>(auditJob, run).options;
-  } finally {
-    await store.close();
-  }
-}
-
 function inputText(input: string | string[]): string {
   return typeof input === 'string' ? input : input.join(' ');
 }
@@ -390,7 +348,7 @@ function inputText(input: string | string[]): string {
  * The audit's clock: --now, else the real one; a resumed audit keeps its first run's, so that it
  * judges its URLs by the clock the others were judged by.
  */
-function settleClock(local: LocalState, asked: Date | undefined, io: Io): number {
+function settleClock(local: LocalState<StoredAudit>, asked: Date | undefined, io: Io): number {
   if (local.kept === undefined) return (asked ?? new Date()).getTime();
   const kept = local.kept.now;
   if (asked !== undefined && asked.getTime() !== kept)

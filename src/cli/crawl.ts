@@ -7,8 +7,7 @@
  * --workers, or several start URLs), any number of processes on a shared store. Once the run's
  * work is done, its sitemaps and report are written from the queue (run/crawl-outputs.ts).
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { diagnostic, formatDiagnostic } from '../core/diagnostics.js';
 import { splitUserinfo, userinfoProblem, withoutUserinfo } from '../core/url-userinfo.js';
 import { DEFAULT_MAX_PAGE_BYTES } from '../crawl/adapters.js';
@@ -17,20 +16,19 @@ import { TRACKING_PARAMS } from '../crawl/tracking-params.js';
 import { DEFAULT_TRAP_LIMITS } from '../crawl/traps.js';
 import { DEFAULT_CONCURRENCY } from '../crawl/types.js';
 import { hasScheme, withWorkingScheme } from '../discover/roots.js';
-import { RunLock } from '../generate/run-lock.js';
 import { HttpClient } from '../http/client.js';
 import { formatCrawlProgress } from '../report/crawl.js';
 import { crawlJob, type CrawlRules } from '../run/crawl-pages.js';
 import { writeCrawlOutputs, type StoredCrawl } from '../run/crawl-outputs.js';
 import { workCrawlHere } from '../run/crawl-site.js';
 import { takePart, type Participation } from '../run/session.js';
-import { RunStore } from '../store/run-store.js';
+import type { RunRecord } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
-import { discardStateFile, refuseFormerStore } from '../store/state-file.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { defineCommand, UsageError, type Io, type ParsedArgs } from './command.js';
 import { defineFlags, type FlagValues } from './flags.js';
 import { listenForInterruption } from './interrupt.js';
+import { openLocalState, type LocalRun, type LocalState } from './local-state.js';
 import { NETWORK, networkFlags, readNetworkOptions, type NetworkSettings } from './network-options.js';
 import { OUTPUT_FLAGS, readOutputOptions, refuseStateInsideOut } from './output-options.js';
 import { PROBLEM_FLAGS, PROBLEMS, exitCode } from './problem-options.js';
@@ -200,8 +198,17 @@ Examples:
   run,
 });
 
-/** The name of the run a crawl of one process keeps in its state file. */
-const LOCAL_RUN = 'crawl';
+/**
+ * The state file of a crawl of one process. One that holds no crawl is an error, not a silent
+ * fresh start: only a missing file starts afresh.
+ */
+const LOCAL_CRAWL: LocalRun<RunRecord> = {
+  command: 'crawl',
+  runName: 'crawl',
+  former: { table: 'crawl_urls', what: 'the crawl state' },
+  keep: (run) => run,
+  noRunRefusal: 'holds no crawl to resume (it is empty or was cut short)',
+};
 
 async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number> {
   const { flags } = args;
@@ -226,14 +233,13 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
     json: flags.json,
     maxPerRule: problems.maxPerRule,
   };
-  let local: LocalState | undefined;
+  let local: LocalState<RunRecord> | undefined;
   let who: Participation;
   if (onWorkers) who = readParticipation(flags, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
   else {
     refuseStateInsideOut(stateDir, output.outDir, 'crawl state');
-    local = await openLocalState(siteDatabasePath(stateDir, startUrls[0]!), flags.resume, io);
-    // As the crawl state always was: a commit survives kill -9 (it is the system's), not a power cut.
-    who = { store: local.file, name: LOCAL_RUN, workerOnly: false, durability: 'OFF' };
+    local = await openLocalState(siteDatabasePath(stateDir, startUrls[0]!), flags.resume, LOCAL_CRAWL, io);
+    who = local.who;
   }
   const userAgent = network.http.userAgent ?? DEFAULT_USER_AGENT;
   const seeds = startUrls.map((url) => ({ url, host: new URL(url).origin, depth: 0 }));
@@ -332,50 +338,6 @@ async function startUrlsOf(
     return [await withWorkingScheme(starts[0]!.url, http)];
   } finally {
     await http.close();
-  }
-}
-
-/** The crawl state of a site in one process: its file (the run's queue), held by this crawl alone. */
-interface LocalState {
-  file: string;
-  lock: RunLock;
-}
-
-/**
- * The crawl state of a site, held by this crawl alone: a second crawl on the same file is refused
- * (it would delete or repeat the first one's work). Without --resume it starts afresh; with it, a
- * file that holds no crawl is an error, not a silent fresh start: only a missing file starts afresh.
- */
-async function openLocalState(file: string, resume: boolean, io: Io): Promise<LocalState> {
-  mkdirSync(dirname(file), { recursive: true });
-  const { lock } = await RunLock.acquire(`${file}.lock`, file);
-  try {
-    if (!resume) discardStateFile(file);
-    else if (!existsSync(file)) io.stderr.write(`sitemapkit crawl: no crawl to resume in ${file}; starting afresh\n`);
-    else await continueFrom(file);
-    return { file, lock };
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-}
-
-/**
- * The crawl a state file holds, made ready to go on: the pages a killed crawl had leased are free
- * at once (this crawl holds the file alone). A file that --resume cannot continue is an error: one
- * of an earlier sitemapkit, or one that holds no crawl.
- */
-async function continueFrom(file: string): Promise<void> {
-  const again = 'crawl again without --resume to start afresh';
-  refuseFormerStore(file, { table: 'crawl_urls', what: 'the crawl state' }, again);
-  const store = await RunStore.open(file);
-  try {
-    const run = await store.run(LOCAL_RUN);
-    if (run === undefined)
-      throw new Error(`the crawl state ${file} holds no crawl to resume (it is empty or was cut short); ${again}`);
-    await store.expireLeases(run.id);
-  } finally {
-    await store.close();
   }
 }
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { escapeRegExp } from '../../src/core/regexp.js';
 import { DEFAULT_LEASE_MS } from '../../src/run/worker.js';
 import { auditDatabasePaths } from '../../src/store/site-database.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
@@ -159,5 +160,32 @@ describe('audit --resume after SIGKILL', () => {
       1,
       'the resumed audit did not read the sitemaps again',
     );
+  });
+
+  it('refuses to resume an audit of another input, naming the file, and keeps its state', async () => {
+    const file = auditDatabasePaths(join(dir, 'whole'), site.origin).audit;
+    assert.equal(checkedIn('whole'), PAGES, 'the first test left a whole audit in this state');
+    const other = await runCli(
+      args('whole', 'other.jsonl', '--resume').map((arg) => (arg === site.origin ? `${site.origin}/sitemap.xml` : arg)),
+    );
+    assert.equal(other.code, 2, other.stderr);
+    assert.match(
+      other.stderr,
+      new RegExp(
+        `the audit state in ${escapeRegExp(file)} is of "${escapeRegExp(site.origin)}", not "${escapeRegExp(site.origin)}/sitemap.xml"`,
+      ),
+    );
+    assert.equal(checkedIn('whole'), PAGES, 'the refused resume left the state as it was');
+  });
+
+  it('starts afresh, saying so, when --resume finds no audit in its state', async () => {
+    const file = auditDatabasePaths(join(dir, 'none'), site.origin).audit;
+    const result = await runCli(args('none', 'none.jsonl', '--resume'));
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(`sitemapkit audit: no audit to resume in ${escapeRegExp(file)}; starting afresh`),
+    );
+    assert.equal(readFileSync(join(dir, 'none.jsonl'), 'utf8').trimEnd().split('\n').length, PAGES);
   });
 });
