@@ -8,9 +8,10 @@
  * every head, ≥ 0.5× the bare head scan, peak RSS < 200 MB, no EMFILE at any size.
  *
  * The folder: BUILD_DIR_BENCH_PAGES pages (default 50,000; or `--pages N`) of 20–60 KB, in
- * folders of 500, a head of about 3 KB (styles, scripts, Open Graph, hreflang), a tenth of them
- * meta-refresh redirect stubs of a few hundred bytes, one in 50 noindex, one in 70 with its
- * canonical on another page. `--make` only makes one and prints its path; `--dir PATH` runs on a
+ * folders of 500, a head of about 3 KB (styles, scripts, an inline script that reads
+ * `window.location`, Open Graph, hreflang), a tenth of them meta-refresh redirect stubs of a few
+ * hundred bytes (half of them with a `location.replace` script too), one in 50 noindex, one in 70
+ * with its canonical on another page, one in 1,000 a page of 1.2 MB. `--make` only makes one and prints its path; `--dir PATH` runs on a
  * folder made so (and keeps it), which spares a minute of making 50,000 pages for each run.
  *
  * A third reference, "list + stat + tokenize heads", does only what no correct run can skip (list
@@ -97,8 +98,12 @@ function filler(bytes: number, seed: number): string {
 
 function pageHtml(n: number, folder: number): string {
   const path = `/s${folder}/p${n}.html`;
-  if (n % 10 === 5)
-    return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/s${folder}/p${n - 1}.html"><link rel="canonical" href="/s${folder}/p${n - 1}.html"><title>Redirecting</title></head><body><p>Redirecting…</p></body></html>`;
+  if (n % 10 === 5) {
+    // Half of them also redirect by script, as rustdoc's and Docusaurus's stubs do.
+    const script =
+      n % 20 === 5 ? `<script>location.replace("/s${folder}/p${n - 1}.html" + location.hash)</script>` : '';
+    return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/s${folder}/p${n - 1}.html"><link rel="canonical" href="/s${folder}/p${n - 1}.html"><title>Redirecting</title></head><body><p>Redirecting…</p>${script}</body></html>`;
+  }
   const robots = n % 50 === 7 ? '<meta name="robots" content="noindex">' : '';
   const canonical = n % 70 === 11 ? `/s${folder}/p${n - 1}.html` : path;
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -113,9 +118,11 @@ ${robots}<link rel="canonical" href="${canonical}">
 <link rel="alternate" hreflang="en" href="${path}"><link rel="alternate" hreflang="x-default" href="${path}">
 <link rel="stylesheet" href="/assets/css/styles.3f2a9c1b.css"><link rel="preload" href="/assets/js/runtime~main.8d7a6e5f.js" as="script">
 <script src="/assets/js/main.1b2c3d4e.js" defer></script>
+<script>if(window.location.protocol!=="file:")gtag("config","G-EXAMPLE",{page_location:window.location.href})</script>
 <style>${'.c{color:#123}'.repeat(100)}</style>
 </head>`;
-  const size = 20_000 + ((n * 7919) % 40_000);
+  // One page in a thousand is a large one (an index of everything, as rustdoc writes): 1.2 MB.
+  const size = n % 1000 === 999 ? 1_200_000 : 20_000 + ((n * 7919) % 40_000);
   return `${head}<body><nav>${'<a href="/">Home</a> '.repeat(30)}</nav><main><h1>Page ${n}</h1>${filler(size - head.length, n)}</main></body></html>`;
 }
 

@@ -85,6 +85,22 @@ const NAVIGATION = new RegExp(
 );
 
 /**
+ * The part of NAVIGATION that needs no lexing: `location` or `location.href` assigned, or its
+ * replace() / assign() called. Every text where findScriptRedirect finds a navigation matches it;
+ * most scripts that merely read `location` (`window.location.protocol`, a check in a page's head
+ * that every rustdoc page has) do not.
+ */
+const MAY_NAVIGATE = /location(?:\s*\.\s*href)?\s*(?:=(?!=)|\.\s*(?:replace|assign)\s*\()/;
+
+/**
+ * False when no script of `text` (a page's source, or part of it) can hold a navigation that
+ * findScriptRedirect would find: such a page need not be parsed for one. True says only "maybe".
+ */
+export function mayNavigate(text: string): boolean {
+  return MAY_NAVIGATE.test(text);
+}
+
+/**
  * The script with its comments and the insides of its `{ }` blocks blanked out (same length),
  * strings kept. A rough lexer: enough to tell top-level statements apart, not to parse.
  */

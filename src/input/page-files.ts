@@ -89,6 +89,19 @@ export function* fileChunks(path: string): Generator<Buffer> {
   }
 }
 
+/** True when the file at `path` holds `needle` (shorter than a read), read FIRST_READ_BYTES at a time. */
+export function fileHolds(path: string, needle: Buffer): boolean {
+  const overlap = needle.length - 1;
+  // The end of the chunk before (a copy: fileChunks reuses its buffer), for a needle across two.
+  let carried: Buffer | undefined;
+  for (const chunk of fileChunks(path)) {
+    if (chunk.includes(needle)) return true;
+    if (carried !== undefined && Buffer.concat([carried, chunk.subarray(0, overlap)]).includes(needle)) return true;
+    carried = Buffer.from(chunk.subarray(Math.max(0, chunk.length - overlap)));
+  }
+  return false;
+}
+
 /** The largest page read in one piece by readPageBytes; a larger one is read a chunk at a time. */
 export const WHOLE_READ_BYTES = 1024 * 1024;
 

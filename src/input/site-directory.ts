@@ -34,7 +34,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { formatUtcDateTime, joinUrl, pageLastmod, type UrlEntry } from '../core/index.js';
-import { MAX_STUB_REFRESH_SECONDS } from '../html/client-redirect.js';
+import { MAX_STUB_REFRESH_SECONDS, mayNavigate } from '../html/client-redirect.js';
 import { loadReferenceDecoder, ReferenceDecoderNotLoaded, scanPageHead } from '../html/head-scanner.js';
 import { readPageHead, type PageHead } from '../html/page-head.js';
 import { findBuildStamp } from '../core/build-stamp.js';
@@ -45,6 +45,7 @@ import {
   WHOLE_READ_BYTES,
   chunksOf,
   fileChunks,
+  fileHolds,
   listPageFiles,
   readPageBytes,
   type PageFile,
@@ -276,9 +277,9 @@ export async function* readSiteDirectory(dir: string, options: WalkSiteOptions):
 
 /**
  * A page's head, read from its first bytes by the fast head scanner (html/head-scanner.ts). The
- * full parser reads the body too, where the body may matter: a short page whose bytes name
- * `location` (a redirect stub's script, which only counts when the body shows nothing else), and
- * a page whose title is missing or says "not found" (up to its first heading).
+ * full parser reads the body too, where the body may matter: a short page that may be a redirect
+ * stub by its script (bodyMayRedirect), and a page whose title is missing or says "not found" (up
+ * to its first heading).
  */
 function readHead(page: { path: string; url: string; file: PageFile }): PageHead | Promise<PageHead> {
   try {
@@ -309,9 +310,8 @@ function readHeadOnce({
 /** The head of a page from its bytes: the scanner's, or the parser's where the body may matter. */
 function headOf(bytes: Buffer, url: string): PageHead | Promise<PageHead> {
   if (bytes.length <= FIRST_READ_BYTES) {
-    const scriptMayRedirect = bytes.includes(LOCATION);
-    const head = scriptMayRedirect ? undefined : scanPageHead([bytes], url);
-    if (head !== undefined && titleSettles(head)) return head;
+    const head = scanPageHead([bytes], url);
+    if (titleSettles(head) && !bodyMayRedirect(head, bytes)) return head;
     return readPageHead([bytes], url, { bodyChars: FIRST_READ_BYTES });
   }
   const head = scanPageHead(chunksOf(bytes), url);
@@ -325,7 +325,9 @@ async function readLargePage(path: string, url: string): Promise<PageHead> {
   const head = titleSettles(scanned)
     ? scanned
     : await readPageHead(fileChunks(path), url, { bodyChars: BODY_SEARCH_CHARS });
-  if (head.modified !== undefined) return head;
+  // A large page is parsed whole for a date in its body only when it names one (rustdoc writes
+  // pages of several megabytes).
+  if (head.modified !== undefined || !fileHolds(path, BODY_DATE)) return head;
   const { modified } = await readPageHead(fileChunks(path), url, { wholeDocument: true });
   return modified === undefined ? head : { ...head, modified };
 }
@@ -358,6 +360,16 @@ function withBodyDate(head: PageHead, bytes: Buffer, url: string): PageHead | Pr
 
 /** The word every script redirect names (html/client-redirect.ts): a page without it makes none. */
 const LOCATION = Buffer.from('location');
+
+/**
+ * True when a script of a short page may make it a redirect stub, which only the full parser can
+ * tell (the body must show nothing else): never where the head's meta refresh decided first, nor
+ * where no script sets `location` (every rustdoc page has one that only reads it).
+ */
+function bodyMayRedirect(head: PageHead, bytes: Buffer): boolean {
+  if (head.clientRedirect?.kind === 'meta-refresh' || !bytes.includes(LOCATION)) return false;
+  return mayNavigate(bytes.toString('latin1'));
+}
 
 /** True when the page's title is there and does not say "not found": its first heading is not needed. */
 function titleSettles(head: PageHead): boolean {

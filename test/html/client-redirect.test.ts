@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findScriptRedirect, isJavaScriptType, parseRefresh } from '../../src/html/client-redirect.js';
+import { findScriptRedirect, isJavaScriptType, mayNavigate, parseRefresh } from '../../src/html/client-redirect.js';
 
 describe('parseRefresh', () => {
   it('reads the URL in the usual syntaxes, with its delay', () => {
@@ -76,6 +76,35 @@ describe('findScriptRedirect', () => {
       href: '/g',
       how: 'location',
     });
+  });
+});
+
+describe('mayNavigate', () => {
+  it('says "maybe" of every script in which findScriptRedirect finds a navigation', () => {
+    for (const script of [
+      'location.href = "/a";',
+      "window.location = 'https://example.com/b'",
+      '\n  window.location.replace("/c");\n',
+      "document.location.assign( '/d' )",
+      "top.location . href='/e'",
+      "setTimeout(() => location.replace('/f'), 2000);",
+      "function f() { return '}'; }\nlocation\n  =\n  '/g';",
+    ]) {
+      assert.notEqual(findScriptRedirect(script), undefined, script);
+      assert.ok(mayNavigate(script), script);
+    }
+  });
+
+  it('says no where a script only reads location, as the inline script of every rustdoc page does', () => {
+    for (const script of [
+      'if(window.location.protocol!=="file:")document.head.insertAdjacentHTML("beforeend","<link>")',
+      "if (location.href == '/x') track();",
+      'const here = window.location.pathname; location.reload();',
+      'no script at all',
+    ]) {
+      assert.equal(findScriptRedirect(script), undefined, script);
+      assert.ok(!mayNavigate(script), script);
+    }
   });
 });
 
