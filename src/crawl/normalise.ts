@@ -60,19 +60,36 @@ export function normaliseCrawlUrl(
 ): string | undefined {
   const resolved = normaliseUrl(input, base);
   if (!resolved.ok) return undefined;
-  // WHATWG URL already lower-cases scheme and host, drops default ports and encodes non-ASCII.
-  const url = new URL(resolved.value);
-  url.hash = '';
-  url.pathname = normalisePercentEncoding(url.pathname);
-  const query = stripParams(url.search, strip);
-  const from = query.removed.length > 0 ? withoutEmptyQuery(url.href) : undefined;
-  url.search = normalisePercentEncoding(query.search);
-  const href = withoutEmptyQuery(url.href);
-  if (from !== undefined) onStripped?.({ from, to: href, names: query.removed });
+  // WHATWG URL already lower-cased scheme and host, dropped default ports, encoded non-ASCII and
+  // resolved dot segments (%2E too): what is left is done on the text of its href, as the URL
+  // setters cost two thirds of the time of a crawl's link on pages of hundreds of links.
+  const { origin, pathname, search } = hrefParts(resolved.value);
+  const path = pathname.includes('%') ? normalisePercentEncoding(pathname) : pathname;
+  const query = stripParams(search, strip);
+  const kept = query.search.includes('%') ? normalisePercentEncoding(query.search) : query.search;
+  const href = withoutEmptyQuery(`${origin}${path}${kept}`);
+  if (query.removed.length > 0)
+    onStripped?.({ from: withoutEmptyQuery(`${origin}${path}${search}`), to: href, names: query.removed });
   return href;
 }
 
-/** `url.search = ''` leaves no "?", but an empty query given as "?" would survive: drop it. */
+/**
+ * The parts of an http(s) URL as WHATWG URL writes it (`href`): no `#` but the fragment's, no `?`
+ * before the query, the path starting at the first `/` after the host. The fragment is dropped.
+ */
+function hrefParts(href: string): { origin: string; pathname: string; search: string } {
+  const hashAt = href.indexOf('#');
+  const url = hashAt === -1 ? href : href.slice(0, hashAt);
+  const pathAt = url.indexOf('/', url.indexOf('//') + 2);
+  const queryAt = url.indexOf('?', pathAt);
+  return {
+    origin: url.slice(0, pathAt),
+    pathname: queryAt === -1 ? url.slice(pathAt) : url.slice(pathAt, queryAt),
+    search: queryAt === -1 ? '' : url.slice(queryAt),
+  };
+}
+
+/** An empty query given as "?" is no query: dropped. */
 function withoutEmptyQuery(href: string): string {
   return href.endsWith('?') ? href.slice(0, -1) : href;
 }

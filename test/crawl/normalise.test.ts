@@ -15,6 +15,12 @@ describe('normaliseCrawlUrl', () => {
     ['https://example.com/a?q=%41%2b', undefined, 'https://example.com/a?q=A%2B'],
     ['../b?x=1#top', 'https://example.com/dir/page', 'https://example.com/b?x=1'],
     ['https://example.com', undefined, 'https://example.com/'],
+    ['https://example.com/a/%2e%2E/b/%2e/c', undefined, 'https://example.com/b/c'],
+    ['https://example.com/a%3Fb?c=/d?e#f?g/h', undefined, 'https://example.com/a%3Fb?c=/d?e'],
+    ['http://[::1]:8080/%7ex?', undefined, 'http://[::1]:8080/~x'],
+    ['https://user:pw@Example.com/a', undefined, 'https://example.com/a'],
+    ['#only-a-fragment', 'https://example.com/p?q=1', 'https://example.com/p?q=1'],
+    ['?', 'https://example.com/p?q=1', 'https://example.com/p'],
   ];
   for (const [input, base, expected] of cases) {
     it(`${input} → ${expected}`, () => assert.equal(normaliseCrawlUrl(input, base), expected));
