@@ -72,7 +72,8 @@ export function normaliseUrl(input: string, base?: string): UrlResult {
   }
   // A user name or password is never written on (url-userinfo.ts): the caller says so.
   const userinfo = parsed.username !== '' || parsed.password !== '' ? parsed.host : undefined;
-  // Only then: each setter serialises the URL again, and normalising is on the path of every link a crawl meets.
+  // Only then: each setter serialises the URL again, and normalising is on the path of every
+  // link a crawl meets.
   if (userinfo !== undefined) {
     parsed.username = '';
     parsed.password = '';
