@@ -22,7 +22,6 @@ import { crawlJob, type CrawlRules } from '../run/crawl-pages.js';
 import { writeCrawlOutputs, type StoredCrawl } from '../run/crawl-outputs.js';
 import { workCrawlHere } from '../run/crawl-site.js';
 import { takePart, type Participation } from '../run/session.js';
-import type { RunRecord } from '../store/run-store.js';
 import { DEFAULT_STATE_DIR, siteDatabasePath } from '../store/site-database.js';
 import { DEFAULT_USER_AGENT } from '../version.js';
 import { defineCommand, UsageError, type Io, type ParsedArgs } from './command.js';
@@ -199,14 +198,15 @@ Examples:
 });
 
 /**
- * The state file of a crawl of one process. One that holds no crawl is an error, not a silent
- * fresh start: only a missing file starts afresh.
+ * The state file of a crawl of one process. The crawl it holds goes on as its run says, so nothing
+ * is kept but that it goes on. One that holds no crawl is an error, not a silent fresh start: only
+ * a missing file starts afresh.
  */
-const LOCAL_CRAWL: LocalRun<RunRecord> = {
+const LOCAL_CRAWL: LocalRun<true> = {
   command: 'crawl',
   runName: 'crawl',
   former: { table: 'crawl_urls', what: 'the crawl state' },
-  keep: (run) => run,
+  keep: () => true,
   noRunRefusal: 'holds no crawl to resume (it is empty or was cut short)',
 };
 
@@ -233,7 +233,7 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
     json: flags.json,
     maxPerRule: problems.maxPerRule,
   };
-  let local: LocalState<RunRecord> | undefined;
+  let local: LocalState<true> | undefined;
   let who: Participation;
   if (onWorkers) who = readParticipation(flags, `crawl ${new URL(startUrls[0]!).host}`, stateDir);
   else {
