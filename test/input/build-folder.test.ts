@@ -67,10 +67,17 @@ describe('client-side redirects are not pages', () => {
         '<p>Read on.</p><script>location.href = "/target.html";</script>',
       ),
       'noscript-refresh.html': page('<noscript><meta http-equiv="refresh" content="0;url=/target.html"></noscript>'),
+      // A stub whose script is in its head, and a page whose head script only reads location (rustdoc's).
+      'head-script-stub.html':
+        '<html><head><title>Moved</title><script>location.replace("/target.html")</script></head></html>',
+      'reads-location.html': page(
+        '<title>Struct Vec</title><script>if(window.location.protocol!=="file:")document.head.insertAdjacentHTML("beforeend","")</script>',
+      ),
     });
     const { locs, leftOut } = await read(dir);
     assert.deepEqual(locs, [
       `${BASE}noscript-refresh.html`,
+      `${BASE}reads-location.html`,
       `${BASE}refresh-30s.html`,
       `${BASE}reload.html`,
       `${BASE}script-in-page.html`,
@@ -78,6 +85,7 @@ describe('client-side redirects are not pages', () => {
     ]);
     assert.deepEqual(leftOut, [
       ['docs/old.html', 'redirect', `redirect → ${BASE}target.html (meta refresh)`],
+      ['head-script-stub.html', 'redirect', `redirect → ${BASE}target.html (location.replace() in a script)`],
       ['refresh-3s.html', 'redirect', `redirect → ${BASE}target.html (meta refresh)`],
       ['script-stub.html', 'redirect', `redirect → ${BASE}target.html (location.replace() in a script)`],
     ]);
