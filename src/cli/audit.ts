@@ -285,7 +285,8 @@ async function run(args: ParsedArgs<typeof AUDIT_FLAGS>, io: Io): Promise<number
         const pace = { concurrency: run.options.concurrency };
         if (local === undefined) return { kind, pace };
         const counts = await CheckCounts.of(store, run.name);
-        // Each URL is committed as its check ends, so kill -9 loses only those in flight.
+        // Each URL is committed as its check ends: kill -9 loses only those in flight or checked
+        // in the last few ms (see WorkerOptions.commitEach).
         return {
           kind: counts.counting(kind, () => progress?.update(() => counts.line())),
           commitEach: true,

@@ -64,7 +64,8 @@ export async function workCrawlHere<Options extends CrawlRunOptions>(
       counts = await CrawlCounts.of(store, run.name);
       return {
         kind: counts.counting(kind, told),
-        // Each page is committed as it ends, so kill -9 loses only those in flight.
+        // Each page is committed as it ends: kill -9 loses only those in flight or ended in the
+        // last few ms (see WorkerOptions.commitEach).
         commitEach: true,
         pace: { concurrency: run.options.concurrency },
         ...(here.ownsHttp ? { close: () => http.close() } : {}),

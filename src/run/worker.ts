@@ -79,7 +79,8 @@ export interface WorkerOptions {
   batch?: number | undefined;
   /**
    * Commit each item as it ends, not the lease's batch at its end: a worker killed loses only the
-   * items in flight (a crawl of one process, which --resume continues). Default false.
+   * items in flight and those of the last PARTIAL_EVERY_MS (a crawl of one process, which
+   * --resume continues). Default false.
    */
   commitEach?: boolean | undefined;
   /** How long a lease lives without renewal; a killed worker's work is taken over after it (default 30 s). */
@@ -228,10 +229,7 @@ class Worker {
 
   private start(lease: Lease): void {
     this.held.set(lease.host, (this.held.get(lease.host) ?? 0) + 1);
-    const done = this.doLease(lease).catch((error: unknown) => {
-      this.failure ??= { error };
-      this.controller.abort(error);
-    });
+    const done = this.doLease(lease).catch((error: unknown) => this.fail(error));
     const tracked = done.finally(() => {
       this.active.delete(tracked);
       this.held.set(lease.host, this.held.get(lease.host)! - 1);
@@ -274,10 +272,15 @@ class Worker {
       // An item that made no request (robots.txt keeps it out) spends none of the host's delay.
       if (requests > 0) nextStart = startedAt + delayMs;
       if (this.options.commitEach === true && index < lease.items.length - 1) {
-        await this.commits.add({ lease, result, partial: true });
+        // Work this page found may go to a slot of its host that is free here: it is written at
+        // once, and the worker woken. Otherwise the page goes with a later commit of the worker.
+        const wanted = result.found.length > 0 && this.held.get(lease.host)! < lease.concurrency;
+        const written = this.commits.add({ lease, result, partial: true }, { soon: wanted });
         this.counted(result);
-        // Work this page found may go to a slot of its host that is free here.
-        if (result.found.length > 0 && this.held.get(lease.host)! < lease.concurrency) this.wakeUp.wake();
+        if (wanted) {
+          await written;
+          this.wakeUp.wake();
+        } else written.catch((error: unknown) => this.fail(error));
         result = emptyResult(result.delayMs, result.lastStartAt);
       }
     }
@@ -285,6 +288,11 @@ class Worker {
     await this.commits.add({ lease, result });
     this.progress.batches += 1;
     this.counted(result);
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= { error };
+    this.controller.abort(error);
   }
 
   private counted(result: BatchResult): void {
@@ -346,25 +354,44 @@ class WakeUp {
 }
 
 /**
- * The commits of a worker's leases that end in the same turn of the event loop, written in one
- * transaction: a commit's cost is mostly the transaction's, and pages answered together end together.
+ * The commits of a worker's leases, written together: a commit's cost is mostly its transaction's.
+ * A commit asked for soon (a lease's last, or a page whose found work a free slot waits for) is
+ * written after the current turn of the event loop, with every commit waiting. The others are
+ * written at most once every PARTIAL_EVERY_MS: at once after a quiet spell (a slow site commits
+ * each page as it ends), grouped when pages end faster (a fast site's many small transactions
+ * were most of a crawl's work on its state file). A worker killed loses at most the pages of
+ * that span, done again when the run is resumed.
  */
 class Committer {
   private pending: { commit: LeaseCommit; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private scheduled: 'soon' | NodeJS.Timeout | undefined;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly write: (commits: LeaseCommit[]) => Promise<void>) {}
 
   /** Resolves once `commit` is written. */
-  add(commit: LeaseCommit): Promise<void> {
+  add(commit: LeaseCommit, { soon = commit.partial !== true }: { soon?: boolean } = {}): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => void this.flush());
       this.pending.push({ commit, resolve, reject });
+      const wait = this.lastWriteAt + PARTIAL_EVERY_MS - performance.now();
+      if (soon || wait <= 0 || this.pending.length >= PARTIALS_AT_MOST) this.flushSoon();
+      else this.scheduled ??= setTimeout(() => void this.flush(), wait);
     });
+  }
+
+  private flushSoon(): void {
+    if (this.scheduled === 'soon') return;
+    clearTimeout(this.scheduled);
+    this.scheduled = 'soon';
+    setImmediate(() => void this.flush());
   }
 
   private async flush(): Promise<void> {
     const taken = this.pending;
     this.pending = [];
+    if (this.scheduled !== 'soon') clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    this.lastWriteAt = performance.now();
     try {
       await this.write(taken.map(({ commit }) => commit));
       for (const { resolve } of taken) resolve();
@@ -373,3 +400,8 @@ class Committer {
     }
   }
 }
+
+/** Partial commits held at most before they are written (see Committer). */
+const PARTIALS_AT_MOST = 64;
+/** The least time between two transactions of partial commits alone (see Committer). */
+export const PARTIAL_EVERY_MS = 30;
