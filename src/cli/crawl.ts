@@ -134,6 +134,7 @@ export const CRAWL_FLAGS = defineFlags({
     help: 'pages of one URL pattern, each found on the one before (next month, next day: /calendar/2024-05 → /calendar/2024-06 …), where they cannot be content: pages alike but for their numbers, or dated far from the present; chains of distinct pages (pagination) are crawled whole',
   },
   json: { type: 'boolean', group: REPORT, help: 'print the report as JSON' },
+  quiet: { type: 'boolean', short: 'q', group: REPORT, help: 'no progress line and no notice of a retry on stderr' },
   report: {
     type: 'string',
     value: 'FILE',
@@ -216,7 +217,8 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
   if (onWorkers && flags.resume)
     throw new UsageError('--resume a run resumes by itself: start the same command again with the same --run');
   const problems = { failOn: flags.failOn, maxPerRule: flags.maxPerRule };
-  const network = readNetworkOptions(flags, io);
+  const { quiet } = flags;
+  const network = readNetworkOptions(flags, io, { quiet });
   const startUrls = await startUrlsOf(args, onWorkers, network, io);
   const output = readOutputOptions(flags, { baseUrl: new URL('/', startUrls[0]).href });
   const stateDir = resolve(flags.state ?? DEFAULT_STATE_DIR);
@@ -244,7 +246,7 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
   const userAgent = network.http.userAgent ?? DEFAULT_USER_AGENT;
   const seeds = startUrls.map((url) => ({ url, host: new URL(url).origin, depth: 0 }));
   const interruption = listenForInterruption();
-  const progress = new ProgressLine(io, { terminalEveryMs: 200 });
+  const progress = quiet ? undefined : new ProgressLine(io, { terminalEveryMs: 200 });
   const started = Date.now();
   try {
     const plan = {
@@ -277,7 +279,7 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
         : await workCrawlHere(who, plan, {
             http: newHttp,
             ownsHttp: true,
-            onProgress: (counts) => progress.update(() => formatCrawlProgress(counts, Date.now() - started)),
+            onProgress: (counts) => progress?.update(() => formatCrawlProgress(counts, Date.now() - started)),
             signal: interruption.signal,
           });
     const writeOutputs = async () => {
@@ -305,7 +307,7 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
     };
     if (local === undefined) return await endOfPart('crawl', who, taken, io, writeOutputs);
     try {
-      progress.end();
+      progress?.end();
       const code = await writeOutputs();
       if (taken.run.state === 'done') return code;
       io.stderr.write(`sitemapkit crawl: interrupted; continue with --resume (state in ${local.file})\n`);
@@ -315,7 +317,7 @@ async function run(args: ParsedArgs<typeof CRAWL_FLAGS>, io: Io): Promise<number
     }
   } finally {
     interruption.dispose();
-    progress.end();
+    progress?.end();
     await local?.lock.release();
   }
 }

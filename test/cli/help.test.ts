@@ -131,9 +131,9 @@ describe('each command’s --help', () => {
       assert.match(stderr, message);
     }
     // The advice is a line of its own, not an escaped "\n" inside the first.
-    const { stderr } = await runCli(['crawl', '-q']);
+    const { stderr } = await runCli(['crawl', '-Z']);
     assert.deepEqual(stderr.split('\n'), [
-      "sitemapkit crawl: Unknown option '-q'",
+      "sitemapkit crawl: Unknown option '-Z'",
       'Run "sitemapkit crawl --help" for usage.',
       '',
     ]);

@@ -164,6 +164,13 @@ describe('sitemapkit crawl', () => {
     );
   });
 
+  it('with --quiet prints the same report and, on stderr, only the verdict', async () => {
+    const result = await runCli([...crawlArgs('quiet'), '-q']);
+    assertPublishedWithoutBroken(result);
+    assert.match(result.stdout, /40 fetched, 26 listed, 18 left out/);
+    assert.match(result.stderr, /^sitemapkit crawl: 1 page could not be read [^\n]*\n$/);
+  });
+
   it('on workers, lists what one process lists, the pages only the sitemaps name included', async () => {
     const single = await runCli([...crawlArgs('single'), '--json']);
     assertPublishedWithoutBroken(single);
