@@ -8,6 +8,7 @@
  * In two steps: readAnswer streams the body through the HTML reader (I/O, async), judgeAnswer
  * decides from what was read (pure, synchronous).
  */
+import { createHash } from 'node:crypto';
 import { pageLastmod, w3cToEpochMillis } from '../core/datetime.js';
 import type { Alternate } from '../core/entry.js';
 import { isHtmlContentType } from '../http/client.js';
@@ -58,7 +59,12 @@ export interface ReadAnswer {
   cut?: CutOff;
   /** The page's shape (./page-shape.ts), when it was asked for. */
   shape?: string;
+  /** A digest of the HTML's bytes as served (see ListedEntry.bodyDigest). */
+  bodyDigest?: string;
 }
+
+/** Hex digits kept of a body's digest: 128 bits tell pages apart. */
+const BODY_DIGEST_CHARS = 32;
 
 /**
  * Reads the body of a 200 answer declared HTML (or of no type): its first bytes decide whether it
@@ -79,16 +85,22 @@ export async function readAnswer(page: FetchedPage, { shape = false }: { shape?:
     if (notHtml !== undefined) return { page, notHtml };
     // Relative URLs resolve against the URL that answered, at the end of any redirects.
     const reader = createHtmlReader(page.url, charsetOf(contentType));
+    const digest = createHash('sha256');
     const kept: Uint8Array[] | undefined = shape ? [...head.chunks] : undefined;
-    for (const chunk of head.chunks) reader.write(chunk);
+    for (const chunk of head.chunks) {
+      reader.write(chunk);
+      digest.update(chunk);
+    }
     if (!head.done)
       for (let next = await body.next(); next.done !== true; next = await body.next()) {
         reader.write(next.value);
+        digest.update(next.value);
         kept?.push(next.value);
       }
     const facts = reader.end();
     const cut = page.cutOff?.();
-    const read: ReadAnswer = cut === undefined ? { page, facts } : { page, facts, cut };
+    const bodyDigest = digest.digest('hex').slice(0, BODY_DIGEST_CHARS);
+    const read: ReadAnswer = cut === undefined ? { page, facts, bodyDigest } : { page, facts, cut, bodyDigest };
     if (kept !== undefined) read.shape = await pageShape(kept);
     return read;
   } finally {
@@ -118,7 +130,11 @@ export async function readHead(
   return { chunks, done: false };
 }
 
-export function judgeAnswer(url: string, { page, facts, notHtml, cut }: ReadAnswer, normalise: Normaliser): Judgement {
+export function judgeAnswer(
+  url: string,
+  { page, facts, notHtml, cut, bodyDigest }: ReadAnswer,
+  normalise: Normaliser,
+): Judgement {
   const redirect = judgeRedirect(url, page, normalise);
   if (redirect !== undefined) return redirect;
   if (page.status !== 200) {
@@ -150,7 +166,9 @@ export function judgeAnswer(url: string, { page, facts, notHtml, cut }: ReadAnsw
     discovered.push({ url: canonical, via: 'canonical' });
     return { verdict: { outcome: 'canonicalised', detail: `canonical is ${canonical}` }, discovered };
   }
-  return { verdict: { outcome: 'listed', entry: listedEntry(url, page, signals) }, discovered };
+  const entry = listedEntry(url, page, signals);
+  if (bodyDigest !== undefined) entry.bodyDigest = bodyDigest;
+  return { verdict: { outcome: 'listed', entry }, discovered };
 }
 
 /**

@@ -121,6 +121,7 @@ export const LEFT_OUT_REASONS = [
   'non-html',
   'noindex',
   'canonicalised',
+  'duplicate',
   'robots-blocked',
   'out-of-scope',
   'trap',
@@ -166,10 +167,11 @@ export interface FinishedUrl {
 
 /**
  * A listed page's entry as the crawl keeps it: with the Last-Modified its server sent (a W3C
- * datetime), among which the outputs find a build's stamp (core/build-stamp.ts). Never written
- * to a sitemap.
+ * datetime), among which the outputs find a build's stamp (core/build-stamp.ts), and a digest of
+ * its bytes, by which the outputs find a URL with a query that is its twin without one again
+ * (./query-twins.ts). Neither is written to a sitemap.
  */
-export type ListedEntry = UrlEntry & { lastModified?: string };
+export type ListedEntry = UrlEntry & { lastModified?: string; bodyDigest?: string };
 
 /** Where a found URL was met: its depth, its chain, and the key of the page that led to it (none for seeds). */
 interface FoundAt {

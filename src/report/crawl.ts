@@ -30,6 +30,7 @@ const REASON_TITLES: Record<LeftOutReason, string> = {
   'non-html': 'not HTML',
   noindex: 'noindex (robots meta or X-Robots-Tag)',
   canonicalised: 'canonical points elsewhere (the canonical is crawled instead)',
+  duplicate: 'the same bytes as the URL without its query (that URL is listed instead)',
   'robots-blocked': 'blocked by robots.txt',
   'out-of-scope': 'out of scope (other host, --include/--exclude)',
   trap: 'spider trap: a URL space without end, not fetched past its limit',

@@ -12,6 +12,7 @@ import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
 import { forTerminal } from '../core/terminal.js';
+import { queryTwinOf, sameBytes } from '../crawl/query-twins.js';
 import { summariseCrawl, type CrawlRecord, type CrawlRow, type CrawlSummary } from '../crawl/summary.js';
 import type { CrawlResult, LeftOutUrl, ListedEntry, Outcome } from '../crawl/types.js';
 import { writeSitemaps } from '../generate/index.js';
@@ -89,6 +90,9 @@ export async function writeCrawlOutputs(
 
 /** A crawl run as its queue holds it, read as a crawl's record: its URLs, its listed entries, its left-out URLs. */
 export class CrawlRunRecord implements CrawlRecord {
+  /** Listed URLs with a query that are their twin without it again (see queryDuplicates). */
+  private duplicates: Promise<Map<string, string>> | undefined;
+
   constructor(
     private readonly store: WorkQueue,
     private readonly run: RunRecord,
@@ -101,9 +105,9 @@ export class CrawlRunRecord implements CrawlRecord {
 
   /** Every URL met, in the order met; the reading of an origin's sitemaps is work of the run, not a page. */
   async *rows(): AsyncIterable<CrawlRow> {
+    const duplicates = await this.queryDuplicates();
     for await (const item of this.store.items(this.run.id))
-      if (!isSitemapsItem(item.input))
-        yield { url: item.url, outcome: item.outcome, detail: item.detail, fetched: item.fetched };
+      if (!isSitemapsItem(item.input)) yield { ...asJudged(item, duplicates), fetched: item.fetched };
   }
 
   stripped(): AsyncIterable<{ from: string; to: string; name: string }> {
@@ -134,9 +138,12 @@ export class CrawlRunRecord implements CrawlRecord {
 
   /** Every URL left out, in the order met, with the page that first led to it. */
   async *leftOut(): AsyncIterable<LeftOutUrl> {
-    for await (const item of this.store.items(this.run.id))
-      if (item.outcome !== null && item.outcome !== 'listed' && !isSitemapsItem(item.input))
-        yield { url: item.url, outcome: item.outcome, detail: item.detail, foundOn: item.foundOnUrl };
+    const duplicates = await this.queryDuplicates();
+    for await (const item of this.store.items(this.run.id)) {
+      const { outcome, detail } = asJudged(item, duplicates);
+      if (outcome !== null && outcome !== 'listed' && !isSitemapsItem(item.input))
+        yield { url: item.url, outcome, detail, foundOn: item.foundOnUrl };
+    }
   }
 
   /** The origins of the listed pages, sorted. */
@@ -177,10 +184,45 @@ export class CrawlRunRecord implements CrawlRecord {
   }
 
   private async *listedRows(origin?: string): AsyncIterable<ListedEntry> {
+    const duplicates = await this.queryDuplicates();
     for await (const item of this.store.items(this.run.id, { outcome: 'listed', byUrl: true }))
-      if (item.result !== undefined && (origin === undefined || item.url.startsWith(`${origin}/`)))
-        yield item.result as ListedEntry;
+      if (
+        item.result !== undefined &&
+        (origin === undefined || item.url.startsWith(`${origin}/`)) &&
+        !duplicates.has(item.url)
+      ) {
+        const { bodyDigest: _digest, ...entry } = item.result as ListedEntry;
+        yield entry;
+      }
   }
+
+  /**
+   * The listed URLs with a query whose twin without it is listed with the same bytes
+   * (crawl/query-twins.ts), each with its twin: found once, from the few URLs with a query.
+   */
+  private queryDuplicates(): Promise<Map<string, string>> {
+    this.duplicates ??= (async () => {
+      const found = new Map<string, string>();
+      for await (const item of this.store.items(this.run.id, { outcome: 'listed', withQuery: true })) {
+        const twin = queryTwinOf(item.url);
+        const twinItem = twin === undefined ? undefined : await this.store.outcomeOf(this.run.id, twin);
+        if (twinItem?.outcome === 'listed' && sameBytes(item.result as ListedEntry, twinItem.result as ListedEntry))
+          found.set(item.url, twin!);
+      }
+      return found;
+    })();
+    return this.duplicates;
+  }
+}
+
+/** An item's outcome as the outputs judge it: a listed URL that is its query twin again is a duplicate. */
+function asJudged(
+  item: { url: string; outcome: string | null; detail: string | null },
+  duplicates: ReadonlyMap<string, string>,
+): { url: string; outcome: string | null; detail: string | null } {
+  const twin = item.outcome === 'listed' ? duplicates.get(item.url) : undefined;
+  if (twin === undefined) return { url: item.url, outcome: item.outcome, detail: item.detail };
+  return { url: item.url, outcome: 'duplicate', detail: `the same bytes as ${twin}` };
 }
 
 /**

@@ -161,6 +161,13 @@ export interface WorkerStatus {
   batches: number;
 }
 
+/** What became of an item: a null outcome while it is to do; its result, the kind's record of it. */
+export interface ItemOutcome {
+  outcome: string | null;
+  detail: string | null;
+  result: unknown;
+}
+
 export interface RunItem {
   id: number;
   url: string;
@@ -182,6 +189,8 @@ export interface ItemsQuery {
   outcome?: string | undefined;
   /** In the order of their URLs rather than the order met. */
   byUrl?: boolean | undefined;
+  /** Only the items whose URL has a query. */
+  withQuery?: boolean | undefined;
 }
 
 interface RunRow {
@@ -291,7 +300,7 @@ export interface WorkQueue {
   // Counts and results
   has(runId: number, url: string): Promise<boolean>;
   /** What became of `url` in the run: undefined when it is no item of it, a null outcome while to do. */
-  outcomeOf(runId: number, url: string): Promise<{ outcome: string | null; detail: string | null } | undefined>;
+  outcomeOf(runId: number, url: string): Promise<ItemOutcome | undefined>;
   pending(runId: number, options?: { seedsOnly?: boolean }): Promise<number>;
   nextDue(runId: number): Promise<number | undefined>;
   status(name: string): Promise<RunStatus | undefined>;
@@ -851,12 +860,13 @@ export class RunStore implements WorkQueue {
     return rows.length > 0;
   }
 
-  async outcomeOf(runId: number, url: string): Promise<{ outcome: string | null; detail: string | null } | undefined> {
-    const [row] = await this.db.all<{ outcome: string | null; detail: string | null }>(
-      'SELECT outcome, detail FROM sitemapkit_run_items WHERE run_id = $1 AND url = $2',
+  async outcomeOf(runId: number, url: string): Promise<ItemOutcome | undefined> {
+    const [row] = await this.db.all<{ outcome: string | null; detail: string | null; result: string | null }>(
+      'SELECT outcome, detail, result FROM sitemapkit_run_items WHERE run_id = $1 AND url = $2',
       [runId, url],
     );
-    return row;
+    if (row === undefined) return undefined;
+    return { ...row, result: row.result === null ? undefined : (JSON.parse(row.result) as unknown) };
   }
 
   /** Items still to do (leased or not); when there are none, the run's work is done. */
@@ -936,12 +946,13 @@ export class RunStore implements WorkQueue {
    * Every item of the run, in the order met (by id), a page of rows at a time; or those settled
    * with `outcome` alone, and `byUrl` in the order of their URLs (a sitemap's order).
    */
-  async *items(runId: number, { outcome, byUrl = false }: ItemsQuery = {}): AsyncIterable<RunItem> {
+  async *items(runId: number, { outcome, byUrl = false, withQuery = false }: ItemsQuery = {}): AsyncIterable<RunItem> {
     const key = byUrl ? 'i.url' : 'i.id';
     // In the order met, SQLite would read the run's every item by its run_id index and sort them,
     // each page; `+` keeps it on the key's order (a page costs its rows, not the run's).
     const run = byUrl ? 'i.run_id' : '+i.run_id';
-    const only = outcome === undefined ? '' : ' AND i.outcome = $4';
+    // LIKE's wildcards are % and _: its ? is the character itself.
+    const only = `${outcome === undefined ? '' : ' AND i.outcome = $4'}${withQuery ? " AND i.url LIKE '%?%'" : ''}`;
     for (let after: string | number = byUrl ? '' : 0; ;) {
       const rows = await this.db.all<{
         id: number;

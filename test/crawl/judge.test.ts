@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { judgeAnswer, readAnswer, type Judgement, type Normaliser } from '../../src/crawl/judge.js';
@@ -29,13 +30,11 @@ function answer(fields: Partial<FetchedPage> & { html?: string }): FetchedPage {
 }
 
 describe('judgePage', () => {
-  it('lists a plain 200 HTML page and returns its links', async () => {
-    const judged = await judgePage(
-      URL_A,
-      answer({ html: '<a href="/b#x">b</a><a href="/c?utm_source=1">c</a>' }),
-      normalise,
-    );
-    assert.deepEqual(judged.verdict, { outcome: 'listed', entry: { kind: 'url', loc: URL_A } });
+  it('lists a plain 200 HTML page with a digest of its bytes, and returns its links', async () => {
+    const html = '<a href="/b#x">b</a><a href="/c?utm_source=1">c</a>';
+    const judged = await judgePage(URL_A, answer({ html }), normalise);
+    const bodyDigest = createHash('sha256').update(html).digest('hex').slice(0, 32);
+    assert.deepEqual(judged.verdict, { outcome: 'listed', entry: { kind: 'url', loc: URL_A, bodyDigest } });
     assert.deepEqual(judged.discovered, [
       { url: 'https://example.com/b', via: 'link' },
       { url: 'https://example.com/c', via: 'link' },

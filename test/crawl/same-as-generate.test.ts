@@ -1,12 +1,14 @@
 /**
  * One URL per page (issue 23 §6): one built site, read as a folder by `generate` and crawled over a
  * plain static server by `crawl`, gives the same URLs, folder pages as `…/` and never also as
- * `…/index.html`; the only difference is a page no link reaches.
+ * `…/index.html`, nor as a URL with a query that the static server answers with the same file (a
+ * search box's link, as rustdoc writes them); the only difference is a page no link reaches.
  */
 import assert from 'node:assert/strict';
 import { readFile, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { CrawlReport } from '../../src/report/crawl.js';
 import { runCli } from '../helpers/cli.js';
 import { serveBuild, type ServedBuild } from '../helpers/served-build.js';
 import { html, serveSite } from '../helpers/serve-site.js';
@@ -28,7 +30,10 @@ const PAGES: Record<string, string> = {
   ),
   'docs/guide/index.html': html('<title>Guide</title>', '<a href="../">Docs</a> <a href="./">Guide</a>'),
   'docs/api/index.html': html('<title>API</title>', '<a href="/docs/guide/">Guide</a>'),
-  'blog/first.html': html('<title>First</title>', '<a href="../index.html">Home</a>'),
+  'blog/first.html': html(
+    '<title>First</title>',
+    '<a href="../index.html">Home</a> <a href="../docs/?search=Vec">Search</a> <a href="../about.html?highlight=team">Team</a>',
+  ),
   // No link leads here: generate lists it, a crawl cannot know it.
   'unlinked.html': html('<title>Unlinked</title>', ''),
 };
@@ -73,6 +78,61 @@ describe('generate DIR and crawl of the same build', () => {
       !site.requests.some((path) => path.endsWith('/index.html')),
       'no index file is fetched: its folder answers',
     );
+  });
+
+  it('leaves out a URL with a query that answers the bytes of the URL without it, and says why', async () => {
+    const { site } = served;
+    const dir = dirname(served.build);
+    const crawled = await runCli([
+      'crawl',
+      `${site.origin}/`,
+      '--out',
+      join(dir, 'twins'),
+      '--state',
+      join(dir, 'twins-state'),
+      '--json',
+    ]);
+    assert.equal(crawled.code, 0, crawled.stderr);
+    const report = JSON.parse(crawled.stdout) as CrawlReport;
+    const o = site.origin;
+    assert.deepEqual(
+      report.leftOut.find((group) => group.reason === 'duplicate'),
+      {
+        reason: 'duplicate',
+        count: 2,
+        examples: [
+          { url: `${o}/docs/?search=Vec`, detail: `the same bytes as ${o}/docs/` },
+          { url: `${o}/about.html?highlight=team`, detail: `the same bytes as ${o}/about.html` },
+        ],
+      },
+    );
+    assert.equal(report.listed, 6);
+  });
+
+  it('lists a URL with a query whose page is its own', async () => {
+    const dir = dirname(served.build);
+    // A server that shows the query: page 2 of a list is a page of its own.
+    const dynamic = await serveSite((_origin, url) => ({
+      body: html(`<title>List ${url.search}</title>`, '<a href="/list?page=2">Next</a>'),
+    }));
+    try {
+      const crawled = await runCli([
+        'crawl',
+        `${dynamic.origin}/list`,
+        '--out',
+        join(dir, 'dynamic'),
+        '--state',
+        join(dir, 'dynamic-state'),
+      ]);
+      assert.equal(crawled.code, 0, crawled.stderr);
+      const o = dynamic.origin;
+      assert.deepEqual(locs(await readFile(join(dir, 'dynamic', 'sitemap.xml'), 'utf8')), [
+        `${o}/list`,
+        `${o}/list?page=2`,
+      ]);
+    } finally {
+      await dynamic.close();
+    }
   });
 
   it("dates the pages alike: by their own date, never by the build's time", async () => {
