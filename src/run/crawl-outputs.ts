@@ -12,7 +12,7 @@ import { DiagnosticTally } from '../core/diagnostic-tally.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { UrlEntry } from '../core/entry.js';
 import { forTerminal } from '../core/terminal.js';
-import { queryTwinOf, sameBytes } from '../crawl/query-twins.js';
+import { queryTwinsOf, sameBytes } from '../crawl/query-twins.js';
 import { summariseCrawl, type CrawlRecord, type CrawlRow, type CrawlSummary } from '../crawl/summary.js';
 import type { CrawlResult, LeftOutUrl, ListedEntry, Outcome } from '../crawl/types.js';
 import { writeSitemaps } from '../generate/index.js';
@@ -203,12 +203,14 @@ export class CrawlRunRecord implements CrawlRecord {
   private queryDuplicates(): Promise<Map<string, string>> {
     this.duplicates ??= (async () => {
       const found = new Map<string, string>();
-      for await (const item of this.store.items(this.run.id, { outcome: 'listed', withQuery: true })) {
-        const twin = queryTwinOf(item.url);
-        const twinItem = twin === undefined ? undefined : await this.store.outcomeOf(this.run.id, twin);
-        if (twinItem?.outcome === 'listed' && sameBytes(item.result as ListedEntry, twinItem.result as ListedEntry))
-          found.set(item.url, twin!);
-      }
+      for await (const item of this.store.items(this.run.id, { outcome: 'listed', withQuery: true }))
+        for (const twin of queryTwinsOf(item.url)) {
+          const twinItem = await this.store.outcomeOf(this.run.id, twin);
+          if (twinItem?.outcome !== 'listed' || !sameBytes(item.result as ListedEntry, twinItem.result as ListedEntry))
+            continue;
+          found.set(item.url, twin);
+          break;
+        }
       return found;
     })();
     return this.duplicates;

@@ -32,7 +32,7 @@ const PAGES: Record<string, string> = {
   'docs/api/index.html': html('<title>API</title>', '<a href="/docs/guide/">Guide</a>'),
   'blog/first.html': html(
     '<title>First</title>',
-    '<a href="../index.html">Home</a> <a href="../docs/?search=Vec">Search</a> <a href="../about.html?highlight=team">Team</a>',
+    '<a href="../index.html">Home</a> <a href="../docs/?search=Vec">Search</a> <a href="../docs/index.html?search=Box">Search</a> <a href="../about.html?highlight=team">Team</a>',
   ),
   // No link leads here: generate lists it, a crawl cannot know it.
   'unlinked.html': html('<title>Unlinked</title>', ''),
@@ -99,9 +99,10 @@ describe('generate DIR and crawl of the same build', () => {
       report.leftOut.find((group) => group.reason === 'duplicate'),
       {
         reason: 'duplicate',
-        count: 2,
+        count: 3,
         examples: [
           { url: `${o}/docs/?search=Vec`, detail: `the same bytes as ${o}/docs/` },
+          { url: `${o}/docs/index.html?search=Box`, detail: `the same bytes as ${o}/docs/` },
           { url: `${o}/about.html?highlight=team`, detail: `the same bytes as ${o}/about.html` },
         ],
       },
