@@ -78,6 +78,11 @@ export function contentDigestReader(): { handler: TagHandler; digest: () => stri
   let droppedDepth = 0;
   // Text arrives in pieces; it is normalised whole, when the next tag (or the end) closes it.
   const flushText = (): void => {
+    // Between two tags there is most often nothing, or only white space: nothing to digest.
+    if (!/\S/.test(text)) {
+      text = '';
+      return;
+    }
     const normalised = withoutTimestamps(text).replace(/\s+/g, ' ').trim();
     text = '';
     if (normalised !== '') hash.update(TEXT + normalised);
