@@ -44,6 +44,13 @@ export class PageRules {
   /** Shapes of the pages that found URLs queued deep in a chain, by the URL found. */
   private readonly shapes = new Map<string, string>();
 
+  /**
+   * Whether a linked URL was placed and sent on already, by the caller's count: it is not placed
+   * again. Most links of a page repeat on every page (a menu), and placing one (scope, traps)
+   * was a tenth of a crawl of real documentation.
+   */
+  placedBefore: (url: string) => boolean = () => false;
+
   /** Whether the page's shape is to be read with it (readAnswer's `shape`): on a long chain only. */
   wantsShape(item: Pick<JudgedPage, 'chain'>): boolean {
     return item.chain >= this.traps.maxChain - 1;
@@ -65,7 +72,9 @@ export class PageRules {
     this.shapes.delete(url);
     const alike = answer.shape !== undefined && answer.shape === before;
     const page: FoundOn = { seq: item.seq, pattern: urlPattern(url), chain: item.chain, alike, shape: answer.shape };
-    const found = discovered.map((d) => this.place(d.url, depthOf(d, item.depth), page, d));
+    const found = discovered
+      .filter((d) => d.via !== 'link' || !this.placedBefore(d.url))
+      .map((d) => this.place(d.url, depthOf(d, item.depth), page, d));
     const note = blockedFor.length > 0 ? { detail: `robots.txt blocks ${blockedFor.join(', ')}` } : {};
     const finished: FinishedUrl =
       verdict.outcome === 'listed'

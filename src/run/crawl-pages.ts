@@ -187,6 +187,7 @@ class CrawlPages implements WorkKind<ListedEntry> {
     this.origins = new Set(options.startUrls.map((url) => new URL(url).origin));
     const traps = trapLimits(options.trapLimits);
     this.rules = new PageRules(this.scope(), this.normalise, traps, options.maxDepth ?? Number.POSITIVE_INFINITY);
+    this.rules.placedBefore = (url) => this.known.has(url);
     this.visitor = { rules: this.rules, fetcher, robots };
     this.maxQueryVariants = traps.maxQueryVariants;
     if (options.maxPages !== undefined) this.beyondBudget = beyondMaxPages(options.maxPages);
