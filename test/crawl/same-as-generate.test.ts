@@ -6,10 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { readFile, utimes } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlReport } from '../../src/report/crawl.js';
-import { runCli } from '../helpers/cli.js';
 import { serveBuild, type ServedBuild } from '../helpers/served-build.js';
 import { html, serveSite } from '../helpers/serve-site.js';
 import { staticFolder } from '../helpers/static-folder.js';
@@ -82,18 +81,9 @@ describe('generate DIR and crawl of the same build', () => {
 
   it('leaves out a URL with a query that answers the bytes of the URL without it, and says why', async () => {
     const { site } = served;
-    const dir = dirname(served.build);
-    const crawled = await runCli([
-      'crawl',
-      `${site.origin}/`,
-      '--out',
-      join(dir, 'twins'),
-      '--state',
-      join(dir, 'twins-state'),
-      '--json',
-    ]);
-    assert.equal(crawled.code, 0, crawled.stderr);
-    const report = JSON.parse(crawled.stdout) as CrawlReport;
+    const { run } = await served.crawl('twins', `${site.origin}/`, ['--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as CrawlReport;
     const o = site.origin;
     assert.deepEqual(
       report.leftOut.find((group) => group.reason === 'duplicate'),
@@ -111,26 +101,15 @@ describe('generate DIR and crawl of the same build', () => {
   });
 
   it('lists a URL with a query whose page is its own', async () => {
-    const dir = dirname(served.build);
     // A server that shows the query: page 2 of a list is a page of its own.
     const dynamic = await serveSite((_origin, url) => ({
       body: html(`<title>List ${url.search}</title>`, '<a href="/list?page=2">Next</a>'),
     }));
     try {
-      const crawled = await runCli([
-        'crawl',
-        `${dynamic.origin}/list`,
-        '--out',
-        join(dir, 'dynamic'),
-        '--state',
-        join(dir, 'dynamic-state'),
-      ]);
-      assert.equal(crawled.code, 0, crawled.stderr);
+      const { run, sitemap } = await served.crawl('dynamic', `${dynamic.origin}/list`);
+      assert.equal(run.code, 0, run.stderr);
       const o = dynamic.origin;
-      assert.deepEqual(locs(await readFile(join(dir, 'dynamic', 'sitemap.xml'), 'utf8')), [
-        `${o}/list`,
-        `${o}/list?page=2`,
-      ]);
+      assert.deepEqual(locs(await readFile(sitemap, 'utf8')), [`${o}/list`, `${o}/list?page=2`]);
     } finally {
       await dynamic.close();
     }
@@ -154,7 +133,6 @@ describe('generate DIR and crawl of the same build', () => {
   });
 
   it('falls back to the index file where the folder URL does not answer', async () => {
-    const dir = dirname(served.build);
     // A server without directory indexes: /docs/ is 404, /docs/index.html answers.
     const bare = await serveSite((origin, url) =>
       url.pathname.endsWith('/') && url.pathname !== '/'
@@ -162,15 +140,8 @@ describe('generate DIR and crawl of the same build', () => {
         : staticFolder(served.build)(origin, url),
     );
     try {
-      const crawled = await runCli([
-        'crawl',
-        `${bare.origin}/`,
-        '--out',
-        join(dir, 'bare'),
-        '--state',
-        join(dir, 'bare-state'),
-      ]);
-      const fromCrawl = locs(await readFile(join(dir, 'bare', 'sitemap.xml'), 'utf8'));
+      const { run, sitemap } = await served.crawl('bare', `${bare.origin}/`);
+      const fromCrawl = locs(await readFile(sitemap, 'utf8'));
       const o = bare.origin;
       assert.deepEqual(fromCrawl, [
         `${o}/`,
@@ -180,7 +151,7 @@ describe('generate DIR and crawl of the same build', () => {
         `${o}/docs/guide/index.html`,
         `${o}/docs/index.html`,
       ]);
-      assert.equal(crawled.code, 0, crawled.stderr);
+      assert.equal(run.code, 0, run.stderr);
     } finally {
       await bare.close();
     }

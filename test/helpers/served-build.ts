@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runCli } from './cli.js';
+import { runCli, type CliResult } from './cli.js';
 import { serveSite, type RunningSite } from './serve-site.js';
 import { staticFolder } from './static-folder.js';
 
@@ -22,6 +22,11 @@ export interface ServedBuild {
     /** What each command printed on stderr. */
     notes: { generate: string; crawl: string };
   }>;
+  /**
+   * Runs `crawl` from `startUrl` (this site's or another's) with `args`, its sitemaps written to a
+   * folder named `name` beside the build and its state beside that: where the sitemap is, and the run.
+   */
+  crawl(name: string, startUrl: string, args?: string[]): Promise<{ run: CliResult; sitemap: string }>;
   close(): Promise<void>;
 }
 
@@ -34,9 +39,22 @@ export async function serveBuild(pages: Record<string, string>): Promise<ServedB
     await writeFile(join(build, path), body);
   }
   const site = await serveSite(staticFolder(build));
+  const crawl = async (name: string, startUrl: string, args: string[] = []) => {
+    const run = await runCli([
+      'crawl',
+      startUrl,
+      '--out',
+      join(dir, name),
+      '--state',
+      join(dir, `${name}-state`),
+      ...args,
+    ]);
+    return { run, sitemap: join(dir, name, 'sitemap.xml') };
+  };
   return {
     site,
     build,
+    crawl,
     async generateAndCrawl({ generateArgs = [], crawlStart }) {
       const generated = await runCli([
         'generate',
@@ -48,12 +66,12 @@ export async function serveBuild(pages: Record<string, string>): Promise<ServedB
         join(dir, 'generated'),
       ]);
       assert.equal(generated.code, 0, generated.stderr);
-      const crawled = await runCli(['crawl', crawlStart, '--out', join(dir, 'crawled'), '--state', join(dir, 'state')]);
-      assert.equal(crawled.code, 0, crawled.stderr);
+      const crawled = await crawl('crawled', crawlStart);
+      assert.equal(crawled.run.code, 0, crawled.run.stderr);
       return {
         generated: await readFile(join(dir, 'generated', 'sitemap.xml'), 'utf8'),
-        crawled: await readFile(join(dir, 'crawled', 'sitemap.xml'), 'utf8'),
-        notes: { generate: generated.stderr, crawl: crawled.stderr },
+        crawled: await readFile(crawled.sitemap, 'utf8'),
+        notes: { generate: generated.stderr, crawl: crawled.run.stderr },
       };
     },
     async close() {
