@@ -5,7 +5,7 @@
  * once instead of four times took a seventh off an audit's time.
  */
 import { TextDecoder } from 'node:util';
-import type { Handler } from 'htmlparser2';
+import type { Handler, Parser } from 'htmlparser2';
 
 /** What a reader does with the tokens: open tags (attributes lower-cased), text, close tags. */
 export type TagHandler = Partial<Pick<Handler, 'onopentag' | 'ontext' | 'onclosetag'>>;
@@ -29,6 +29,16 @@ export function everyHandler(handlers: readonly TagHandler[]): TagHandler {
       for (const handle of close) handle(name, implied);
     },
   };
+}
+
+let loading: Promise<typeof Parser> | undefined;
+
+/**
+ * htmlparser2's Parser, loaded on first use: a run that parses no page does not pay for loading
+ * it. The one load is kept: importing again for every page cost an audit a tenth of its parsing.
+ */
+export function loadHtmlParser(): Promise<typeof Parser> {
+  return (loading ??= import('htmlparser2').then((module) => module.Parser));
 }
 
 /** The `charset` parameter of a Content-Type header, as written; undefined when there is none. */

@@ -15,7 +15,7 @@
 import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner, type ClientRedirect } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives, type RobotsDirectives } from './directives.js';
-import { decoderFor, everyHandler, PARSER_OPTIONS, type TagHandler } from './one-pass.js';
+import { decoderFor, everyHandler, loadHtmlParser, PARSER_OPTIONS, type TagHandler } from './one-pass.js';
 import { PageTitles } from './page-titles.js';
 
 export interface PageHead {
@@ -228,8 +228,7 @@ export async function readPageHead(
   const bodyChars = options.bodyChars ?? 0;
   let charsRead = 0;
   const wantsBody = (): boolean => options.wholeDocument === true || charsRead < bodyChars;
-  // Loaded on first use: a reader of heads that never needs the full parser does not pay for it.
-  const { Parser } = await import('htmlparser2');
+  const Parser = await loadHtmlParser();
   const head = pageHeadReader(() => {
     if (!wantsBody()) parser.pause();
   });

@@ -15,7 +15,7 @@
  * - comments, and differences of white space (minifiers).
  */
 import { createHash } from 'node:crypto';
-import { PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
+import { loadHtmlParser, PARSER_OPTIONS, type TagHandler } from '../html/one-pass.js';
 import { srcsetWithoutHashedNames, withoutHashedNames, withoutTimestamps } from './build-noise.js';
 
 /** Hex digits kept: 128 bits tell versions of a page apart. */
@@ -42,8 +42,7 @@ const CLOSE = '\u0004';
 export async function pageContentDigest(
   chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
 ): Promise<string> {
-  // The parser is loaded on first use: a run that digests no page does not pay for it.
-  const { Parser } = await import('htmlparser2');
+  const Parser = await loadHtmlParser();
   const reader = contentDigestReader();
   const parser = new Parser(reader.handler, PARSER_OPTIONS);
   const decoder = new TextDecoder('utf-8');
@@ -83,7 +82,7 @@ export function contentDigestReader(): { handler: TagHandler; digest: () => stri
       text = '';
       return;
     }
-    const normalised = withoutTimestamps(text).replace(/\s+/g, ' ').trim();
+    const normalised = collapseSpaces(withoutTimestamps(text));
     text = '';
     if (normalised !== '') hash.update(TEXT + normalised);
   };
@@ -123,6 +122,15 @@ export function contentDigestReader(): { handler: TagHandler; digest: () => stri
     },
   };
 }
+
+/** A text with its runs of white space made one space, and none at either end. */
+function collapseSpaces(text: string): string {
+  // Most text is already so (words between single spaces): tested, it need not be copied.
+  return UNCOLLAPSED_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+}
+
+/** White space that collapseSpaces changes: a run, any but a plain space, or at either end. */
+const UNCOLLAPSED_SPACE = /\s\s|[^\S ]|^\s|\s$/;
 
 function isDropped(name: string, attributes: Record<string, string>): boolean {
   if (DROPPED_ELEMENTS.has(name)) return true;

@@ -33,6 +33,11 @@ test('a change of what the page says changes the digest', async () => {
 describe('what is not the page', () => {
   const cases: [string, string, string][] = [
     ['white space (a minifier)', '<p>a  b</p>\n  <p>c</p>', '<p>a b</p><p>c</p>'],
+    [
+      'white space of every kind, at the ends too',
+      '<p>\ta\u00a0\u00a0b\r\n</p><p> c\u2003d </p>',
+      '<p>a b</p><p>c d</p>',
+    ],
     ['comments', '<p>a<!-- built by ci #812 --></p>', '<p>a<!-- built by ci #813 --></p>'],
     ['end tags left out (the same page)', '<ul><li>a<li>b</ul>', '<ul><li>a</li><li>b</li></ul>'],
     ['inline scripts and JSON data', '<p>a</p><script id="__NEXT_DATA__">{"buildId":"x1"}</script>', '<p>a</p>'],
