@@ -283,3 +283,41 @@ test('plain blocks: whitespace between blocks is read once and let go, however m
   }
   assert.ok(scanned < 2 * chunks * chunk.length, `${scanned} characters scanned for ${chunks * chunk.length}`);
 });
+
+test('plain blocks: runs of white space of every length and kind between blocks read the same both ways', async () => {
+  // Around the length at which skipping white space turns from a loop to a regular expression. A
+  // run is skipped so where a read starts: after the root, or where the text was cut.
+  const runs = [1000, 0, 1, 63, 64, 65, 66, 130].map((length) => ' \t\r\n'.repeat(length).slice(0, length));
+  const head = urlset('').replace(/\n<\/urlset>\n$/, '');
+  let body = '';
+  const cuts: number[] = [];
+  for (const [i, run] of runs.entries()) {
+    cuts.push(Buffer.byteLength(head + body) + 1); // just inside the run, or at the block
+    body += `${run}<url><loc>https://example.com/w${i}</loc></url>`;
+  }
+  const xml = `${head}${body}${' '.repeat(70)}\n</urlset>\n`;
+  for (const cut of [[], cuts]) {
+    const { fast, general } = await readBothWays(xml, cut);
+    assert.deepEqual(fast, general, `cut at ${cut.join(', ')}`);
+    assert.equal((fast.entries as unknown[]).length, runs.length);
+  }
+  // And the fast path reads every block itself, past each run, handing none back.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below
+  const read = PlainBlockReader.prototype.read;
+  let readFast = 0;
+  const counting = mock.method(
+    PlainBlockReader.prototype,
+    'read',
+    function (this: PlainBlockReader, text: string, start: number, base: number, final: boolean) {
+      const run = read.call(this, text, start, base, final);
+      readFast += run.end - start;
+      return run;
+    },
+  );
+  try {
+    await parseAll(inPieces(Buffer.from(xml), cuts));
+  } finally {
+    counting.mock.restore();
+  }
+  assert.ok(readFast >= body.length - 1, `the fast path read ${readFast} of ${body.length} characters`);
+});
