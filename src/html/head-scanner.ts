@@ -22,6 +22,7 @@ import type { Parser } from 'htmlparser2';
 import type { Alternate } from '../core/entry.js';
 import { ClientRedirectScanner } from './client-redirect.js';
 import { addDirectiveList, isHonouredMetaName, noDirectives } from './directives.js';
+import { loadHtmlParser } from './one-pass.js';
 import {
   dateModifiedOf,
   isJsonLd,
@@ -561,7 +562,7 @@ export class ReferenceDecoderNotLoaded extends Error {
 /** Loads htmlparser2 for the character references of scanPageHead (once; later calls return at once). */
 export async function loadReferenceDecoder(): Promise<void> {
   if (referenceDecoder !== undefined) return;
-  const { Parser } = await import('htmlparser2');
+  const Parser = await loadHtmlParser();
   referenceDecoder ??= new Parser(
     {
       ontext(text) {

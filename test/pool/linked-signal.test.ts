@@ -1,5 +1,6 @@
 /** LinkedSignal: a signal of its own, aborted by any of its parents until it is released. */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import { LinkedSignal } from '../../src/pool/index.js';
 
@@ -41,5 +42,32 @@ describe('LinkedSignal', () => {
     first.abort('first');
     second.abort('second');
     assert.equal(linked.signal.reason, 'first');
+  });
+
+  it('down a chain (task, request, attempt), each hears the one above without a listener on it', () => {
+    const root = new AbortController();
+    const task = new LinkedSignal(root.signal);
+    const request = new LinkedSignal([root.signal, task.signal]);
+    const attempt = new LinkedSignal(request.signal);
+    const dropped = new LinkedSignal(request.signal);
+    dropped.release();
+    assert.equal(getEventListeners(root.signal, 'abort').length, 1, 'one listener for all the children of root');
+    for (const linked of [task, request])
+      assert.equal(getEventListeners(linked.signal, 'abort').length, 0, 'a child is kept, not listening');
+    root.abort('interrupted');
+    for (const linked of [task, request, attempt]) assert.equal(linked.signal.reason, 'interrupted');
+    assert.equal(dropped.signal.aborted, false, 'a released child hears nothing');
+    assert.equal(getEventListeners(root.signal, 'abort').length, 0);
+  });
+
+  it('aborted by its owner, a link aborts those below it, not those above', () => {
+    const root = new AbortController();
+    const request = new LinkedSignal(root.signal);
+    const attempt = new LinkedSignal(request.signal);
+    const heard: unknown[] = [];
+    attempt.signal.addEventListener('abort', () => heard.push(attempt.signal.reason));
+    request.abort('deadline');
+    assert.deepEqual(heard, ['deadline'], 'listeners on a link are told as before');
+    assert.equal(root.signal.aborted, false);
   });
 });
