@@ -221,9 +221,6 @@ export function walkSitemapTree(siteOrUrls: string | readonly string[], options:
     () => channel.close(),
     (error: unknown) => channel.close(error),
   );
-  async function* sourced(): AsyncGenerator<SourcedEntry> {
-    for await (const batch of channel.batches()) for (const { entry, source } of batch) yield withSource(entry, source);
-  }
   let tree: Promise<SitemapTree> | undefined;
   return {
     view,
@@ -231,9 +228,14 @@ export function walkSitemapTree(siteOrUrls: string | readonly string[], options:
     get tree() {
       return (tree ??= view.then(materialize));
     },
-    [Symbol.asyncIterator]: sourced,
+    [Symbol.asyncIterator]: () => sourced(channel),
     batches: () => channel.batches(),
   };
+}
+
+/** The walk's entries, each with the sitemap it came from. */
+async function* sourced(channel: Channel<TreeEntry>): AsyncGenerator<SourcedEntry> {
+  for await (const batch of channel.batches()) for (const { entry, source } of batch) yield withSource(entry, source);
 }
 
 /** One node while the walk runs: its public record, plus what the walk needs to read it. */

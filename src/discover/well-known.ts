@@ -130,9 +130,11 @@ async function peek(
     seen.push(next.value);
     length += next.value.length;
   }
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    yield* seen;
-    if (!ended) yield* { [Symbol.asyncIterator]: () => iterator };
-  }
-  return { head: Buffer.concat(seen).subarray(0, bytes), body: replay() };
+  return { head: Buffer.concat(seen).subarray(0, bytes), body: replay(seen, ended ? undefined : iterator) };
+}
+
+/** The chunks already read, then the rest of the body (when it did not end). */
+async function* replay(seen: Uint8Array[], rest: AsyncIterator<Uint8Array> | undefined): AsyncGenerator<Uint8Array> {
+  yield* seen;
+  if (rest !== undefined) yield* { [Symbol.asyncIterator]: () => rest };
 }
