@@ -246,6 +246,35 @@ test('plain blocks: a broken namespace declaration on the root never breaks the 
   }
 });
 
+/** A urlset's start, its root left open, then `body`: a document for more chunks to follow. */
+const openUrlset = (body = ''): string => urlset(body).replace(/\n<\/urlset>\n$/, '');
+
+/**
+ * Runs `work` with every read of the plain-block fast path told to `onRead`: the text it was given
+ * from `start`, and the run it read.
+ */
+async function watchingReads<T>(
+  onRead: (text: string, start: number, run: PlainRun) => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below
+  const read = PlainBlockReader.prototype.read;
+  const watching = mock.method(
+    PlainBlockReader.prototype,
+    'read',
+    function (this: PlainBlockReader, text: string, start: number, base: number, final: boolean) {
+      const run = read.call(this, text, start, base, final);
+      onRead(text, start, run);
+      return run;
+    },
+  );
+  try {
+    return await work();
+  } finally {
+    watching.mock.restore();
+  }
+}
+
 test('plain blocks: whitespace between blocks is read once and let go, however much of it streams in', async () => {
   // A gzip bomb of spaces and line breaks after the root: read again at every chunk, it made the
   // reading quadratic (minutes for the 200 MiB cap) and held it all in memory.
@@ -253,34 +282,23 @@ test('plain blocks: whitespace between blocks is read once and let go, however m
   const chunks = 256; // 16 MiB
   // eslint-disable-next-line @typescript-eslint/require-await -- async, as a stream is
   async function* stream(): AsyncGenerator<Uint8Array> {
-    yield Buffer.from(urlset('<url><loc>https://example.com/a</loc></url>').replace(/\n<\/urlset>\n$/, ''));
+    yield Buffer.from(openUrlset('<url><loc>https://example.com/a</loc></url>'));
     for (let i = 0; i < chunks; i++) yield chunk;
     yield Buffer.from('<url><loc>https://example.com/b</loc></url></urlset>');
   }
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below
-  const read = PlainBlockReader.prototype.read;
   let scanned = 0;
-  const counting = mock.method(
-    PlainBlockReader.prototype,
-    'read',
-    function (this: PlainBlockReader, text: string, start: number, base: number, final: boolean) {
-      scanned += text.length - start;
-      return read.call(this, text, start, base, final);
-    },
+  const { located, diagnostics } = await watchingReads(
+    (text, start) => (scanned += text.length - start),
+    () => parseAll(stream()),
   );
-  try {
-    const { located, diagnostics } = await parseAll(stream());
-    assert.deepEqual(diagnostics, []);
-    assert.deepEqual(
-      located.map((l) => [l.entry.loc, l.location.line]),
-      [
-        ['https://example.com/a', 3],
-        ['https://example.com/b', 3 + chunks],
-      ],
-    );
-  } finally {
-    counting.mock.restore();
-  }
+  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(
+    located.map((l) => [l.entry.loc, l.location.line]),
+    [
+      ['https://example.com/a', 3],
+      ['https://example.com/b', 3 + chunks],
+    ],
+  );
   assert.ok(scanned < 2 * chunks * chunk.length, `${scanned} characters scanned for ${chunks * chunk.length}`);
 });
 
@@ -288,7 +306,7 @@ test('plain blocks: runs of white space of every length and kind between blocks 
   // Around the length at which skipping white space turns from a loop to a regular expression. A
   // run is skipped so where a read starts: after the root, or where the text was cut.
   const runs = [1000, 0, 1, 63, 64, 65, 66, 130].map((length) => ' \t\r\n'.repeat(length).slice(0, length));
-  const head = urlset('').replace(/\n<\/urlset>\n$/, '');
+  const head = openUrlset();
   let body = '';
   const cuts: number[] = [];
   for (const [i, run] of runs.entries()) {
@@ -302,22 +320,10 @@ test('plain blocks: runs of white space of every length and kind between blocks 
     assert.equal((fast.entries as unknown[]).length, runs.length);
   }
   // And the fast path reads every block itself, past each run, handing none back.
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below
-  const read = PlainBlockReader.prototype.read;
   let readFast = 0;
-  const counting = mock.method(
-    PlainBlockReader.prototype,
-    'read',
-    function (this: PlainBlockReader, text: string, start: number, base: number, final: boolean) {
-      const run = read.call(this, text, start, base, final);
-      readFast += run.end - start;
-      return run;
-    },
+  await watchingReads(
+    (_text, start, run) => (readFast += run.end - start),
+    () => parseAll(inPieces(Buffer.from(xml), cuts)),
   );
-  try {
-    await parseAll(inPieces(Buffer.from(xml), cuts));
-  } finally {
-    counting.mock.restore();
-  }
   assert.ok(readFast >= body.length - 1, `the fast path read ${readFast} of ${body.length} characters`);
 });
